@@ -1,0 +1,245 @@
+/**
+ * Genesis: the JSON document every node of a network starts from, its checks (each problem
+ * names its field), the state it gives, and block 0. Genesis validators start ACTIVE with their
+ * stake; the genesis supply is every balance plus every stake plus the treasury.
+ */
+import { ACCOUNT_PREFIX, accountAddressOf, isAddress, validatorAddressOf } from '../crypto/address.js';
+import { isValidPublicKeyHex } from '../crypto/keys.js';
+import { parseWei, rateToPpm } from './amounts.js';
+import { type Block, type BlockHeader, blockHash, computeRoot, txRoot, ZERO_HASH } from './block.js';
+import { type ChainParams, checkParams, NETWORK_IDS, NETWORK_PARAMS, type NetworkId } from './params.js';
+import { paramsFromJson } from './paramsJson.js';
+import { parseSemVer } from './semver.js';
+import { stateRoot } from './state/root.js';
+import type { Account, ChainState, UpgradePlan, Validator } from './state/types.js';
+import { checkUpgradePlans } from './upgrades.js';
+
+export const DEFAULT_PROTOCOL_VERSION = '1.0.0';
+
+export interface GenesisAccountJson {
+  address: string;
+  balance: string;
+}
+
+export interface GenesisValidatorJson {
+  pub_key: string;
+  stake: string;
+  name?: string;
+  commission_rate?: number;
+  reward_address?: string;
+}
+
+export interface GenesisJson {
+  network: NetworkId;
+  chain_id?: string;
+  genesis_time: number;
+  protocol_version?: string;
+  params?: Record<string, unknown>;
+  accounts?: GenesisAccountJson[];
+  validators: GenesisValidatorJson[];
+  treasury?: string;
+  upgrades?: { target_version: string; upgrade_height: number }[];
+}
+
+export interface Genesis {
+  readonly state: ChainState;
+  readonly block: Block;
+  readonly hash: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks a genesis document and builds its state and block 0, or lists every problem found. */
+export function loadGenesis(
+  json: unknown,
+): { ok: true; genesis: Genesis } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  if (!isObject(json)) return { ok: false, problems: ['genesis must be a JSON object'] };
+  const known = new Set([
+    'network',
+    'chain_id',
+    'genesis_time',
+    'protocol_version',
+    'params',
+    'accounts',
+    'validators',
+    'treasury',
+    'upgrades',
+  ]);
+  for (const k of Object.keys(json)) if (!known.has(k)) problems.push(`${k} is not a genesis field`);
+
+  const network = json.network;
+  if (typeof network !== 'string' || !(NETWORK_IDS as readonly string[]).includes(network)) {
+    return { ok: false, problems: [...problems, `network must be one of ${NETWORK_IDS.join(', ')}`] };
+  }
+  let params = NETWORK_PARAMS[network as NetworkId];
+  if (json.chain_id !== undefined) {
+    if (typeof json.chain_id !== 'string') problems.push('chain_id must be a string');
+    else params = { ...params, chainId: json.chain_id };
+  }
+  if (json.params !== undefined) {
+    const p = paramsFromJson(params, json.params);
+    if (Array.isArray(p)) problems.push(...p);
+    else params = p;
+  }
+  problems.push(...checkParams(params));
+
+  const genesisTime = json.genesis_time;
+  if (typeof genesisTime !== 'number' || !Number.isSafeInteger(genesisTime) || genesisTime < 0)
+    problems.push('genesis_time must be Unix seconds (a non-negative integer)');
+  const version = json.protocol_version ?? DEFAULT_PROTOCOL_VERSION;
+  if (typeof version !== 'string' || parseSemVer(version) === null)
+    problems.push('protocol_version must be MAJOR.MINOR.PATCH');
+
+  const accounts = parseAccounts(json.accounts ?? [], problems);
+  const validators = parseValidators(json.validators, params, problems);
+  const treasury =
+    json.treasury === undefined ? 0n : typeof json.treasury === 'string' ? parseWei(json.treasury) : null;
+  if (treasury === null) problems.push('treasury must be a decimal string of wei');
+  const upgrades = parseUpgrades(json.upgrades ?? [], problems);
+  if (typeof version === 'string') problems.push(...checkUpgradePlans(upgrades, version));
+  let supply = treasury ?? 0n;
+  for (const a of accounts.values()) supply += a.balance;
+  for (const v of validators.values()) supply += v.stake;
+
+  if (problems.length > 0) return { ok: false, problems };
+
+  const state: ChainState = {
+    params,
+    protocolVersion: version as string,
+    upgrades,
+    height: 0,
+    lastBlockHash: '',
+    lastTimestamp: genesisTime as number,
+    accounts,
+    validators,
+    delegations: new Map(),
+    unbonding: [],
+    nextUnbondingSeq: 0,
+    totals: { genesisSupply: supply, minted: 0n, burned: 0n, treasury: treasury ?? 0n },
+  };
+  const header: BlockHeader = {
+    chainId: params.chainId,
+    height: 0,
+    round: 0,
+    prevHash: ZERO_HASH,
+    timestamp: genesisTime as number,
+    proposerAddress: '',
+    pubKey: '',
+    txRoot: txRoot([], params.chainId),
+    computeRoot: computeRoot([]),
+    stateRoot: stateRoot(state),
+    gasUsed: 0,
+    gasLimit: params.blockGasLimit,
+    signature: '',
+  };
+  const hash = blockHash(header);
+  return {
+    ok: true,
+    genesis: { state: { ...state, lastBlockHash: hash }, block: { header, txs: [] }, hash },
+  };
+}
+
+function parseAccounts(list: unknown, problems: string[]): Map<string, Account> {
+  const accounts = new Map<string, Account>();
+  if (!Array.isArray(list)) {
+    problems.push('accounts must be an array');
+    return accounts;
+  }
+  for (const [i, a] of list.entries()) {
+    const at = `accounts[${i}]`;
+    const balance = isObject(a) && typeof a.balance === 'string' ? parseWei(a.balance) : null;
+    if (!isObject(a)) problems.push(`${at} must be an object`);
+    else if (typeof a.address !== 'string' || !isAddress(a.address, ACCOUNT_PREFIX))
+      problems.push(`${at}.address must be a coin1 address`);
+    else if (balance === null) problems.push(`${at}.balance must be a decimal string of wei`);
+    else if (accounts.has(a.address)) problems.push(`${at}.address ${a.address} is listed twice`);
+    else accounts.set(a.address, { balance, nonce: 0, rewardHistory: new Map() });
+  }
+  return accounts;
+}
+
+/** The problem with one genesis validator entry, or null. */
+function validatorProblem(v: Record<string, unknown>, params: ChainParams): string | null {
+  if (typeof v.pub_key !== 'string' || !isValidPublicKeyHex(v.pub_key))
+    return 'pub_key must be a compressed secp256k1 public key (66 lowercase hex)';
+  const stake = typeof v.stake === 'string' ? parseWei(v.stake) : null;
+  if (stake === null) return 'stake must be a decimal string of wei';
+  if (stake < params.minStake) return `stake ${stake} is below min_stake ${params.minStake}`;
+  if (v.commission_rate !== undefined) {
+    const ppm = typeof v.commission_rate === 'number' ? rateToPpm(v.commission_rate) : null;
+    if (ppm === null || ppm > 1_000_000)
+      return 'commission_rate must be a number from 0 to 1 with at most 6 decimals';
+  }
+  if (v.name !== undefined && (typeof v.name !== 'string' || v.name.length > 64))
+    return 'name must be a string of at most 64 characters';
+  if (
+    v.reward_address !== undefined &&
+    (typeof v.reward_address !== 'string' || !isAddress(v.reward_address, ACCOUNT_PREFIX))
+  )
+    return 'reward_address must be a coin1 address';
+  return null;
+}
+
+function parseValidators(list: unknown, params: ChainParams, problems: string[]): Map<string, Validator> {
+  const validators = new Map<string, Validator>();
+  if (!Array.isArray(list) || list.length === 0) {
+    problems.push('validators must be a non-empty array');
+    return validators;
+  }
+  for (const [i, v] of list.entries()) {
+    const at = `validators[${i}]`;
+    if (!isObject(v)) {
+      problems.push(`${at} must be an object`);
+      continue;
+    }
+    const problem = validatorProblem(v, params);
+    if (problem !== null) {
+      problems.push(`${at}.${problem}`);
+      continue;
+    }
+    const pubKey = v.pub_key as string;
+    const address = validatorAddressOf(pubKey);
+    if (validators.has(address)) {
+      problems.push(`${at}.pub_key is listed twice`);
+      continue;
+    }
+    const operator = accountAddressOf(pubKey);
+    validators.set(address, {
+      address,
+      pubKey,
+      operator,
+      rewardAddress: (v.reward_address as string | undefined) ?? operator,
+      name: (v.name as string | undefined) ?? '',
+      commissionPpm:
+        v.commission_rate === undefined
+          ? params.defaultCommissionPpm
+          : rateToPpm(v.commission_rate as number)!,
+      stake: parseWei(v.stake as string)!,
+      totalDelegated: 0n,
+      status: 'ACTIVE',
+      jailCount: 0,
+      registeredHeight: 0,
+      slotsProduced: 0,
+      slotsMissed: 0,
+    });
+  }
+  if (validators.size > params.maxValidators)
+    problems.push(`validators: ${validators.size} exceed max_validators ${params.maxValidators}`);
+  return validators;
+}
+
+function parseUpgrades(list: unknown, problems: string[]): UpgradePlan[] {
+  const upgrades: UpgradePlan[] = [];
+  if (!Array.isArray(list)) {
+    problems.push('upgrades must be an array');
+    return upgrades;
+  }
+  for (const [i, u] of list.entries()) {
+    if (!isObject(u) || typeof u.target_version !== 'string' || typeof u.upgrade_height !== 'number')
+      problems.push(`upgrades[${i}] must be {target_version: string, upgrade_height: integer}`);
+    else upgrades.push({ targetVersion: u.target_version, upgradeHeight: u.upgrade_height });
+  }
+  return upgrades;
+}

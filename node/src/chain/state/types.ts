@@ -1,0 +1,107 @@
+/**
+ * The chain state: an immutable value. A block turns one state into the next (applyBlock);
+ * nothing here is ever mutated in place. Map iteration order is never relied on: every
+ * rule that walks a map sorts its keys first, so a state restored from a snapshot behaves
+ * exactly like one replayed from genesis.
+ */
+import type { ChainParams } from '../params.js';
+
+export type ValidatorStatus = 'INACTIVE' | 'ACTIVE' | 'JAILED' | 'EJECTED';
+
+export interface Account {
+  readonly balance: bigint;
+  /** The nonce the account's next transaction must carry. */
+  readonly nonce: number;
+  /** Rewards credited to this account, by epoch (see docs/PROTOCOL.md for epoch numbering). */
+  readonly rewardHistory: ReadonlyMap<number, bigint>;
+}
+
+export interface Validator {
+  /** Consensus address, `coinvalcons1…`, the key of the validators map. */
+  readonly address: string;
+  readonly pubKey: string;
+  /** Account address of the same key (`coin1…`): sends STAKE, UNSTAKE, UNJAIL, UPDATE_VALIDATOR. */
+  readonly operator: string;
+  readonly rewardAddress: string;
+  readonly name: string;
+  readonly commissionPpm: number;
+  /** Self-bonded stake: the validator's `power`. */
+  readonly stake: bigint;
+  readonly totalDelegated: bigint;
+  readonly status: ValidatorStatus;
+  readonly jailCount: number;
+  /** Height of the STAKE that registered it (0 for genesis validators). */
+  readonly registeredHeight: number;
+  /** Proposer slots this epoch: blocks it produced and rounds it was due but did not. */
+  readonly slotsProduced: number;
+  readonly slotsMissed: number;
+}
+
+export interface Delegation {
+  readonly delegator: string;
+  readonly validator: string;
+  readonly amount: bigint;
+  readonly createdHeight: number;
+}
+
+export interface UnbondingEntry {
+  /** Order of creation; with completionHeight it orders the queue. */
+  readonly seq: number;
+  readonly delegator: string;
+  readonly validator: string;
+  readonly amount: bigint;
+  readonly creationHeight: number;
+  readonly completionHeight: number;
+}
+
+export interface UpgradePlan {
+  readonly targetVersion: string;
+  readonly upgradeHeight: number;
+}
+
+export interface Totals {
+  /** Wei in existence at genesis (balances + stakes + treasury). */
+  readonly genesisSupply: bigint;
+  readonly minted: bigint;
+  readonly burned: bigint;
+  readonly treasury: bigint;
+}
+
+export interface ChainState {
+  readonly params: ChainParams;
+  readonly protocolVersion: string;
+  readonly upgrades: readonly UpgradePlan[];
+  readonly height: number;
+  /** Hash of the block at `height`; not part of the state root (the root is inside that block). */
+  readonly lastBlockHash: string;
+  readonly lastTimestamp: number;
+  readonly accounts: ReadonlyMap<string, Account>;
+  readonly validators: ReadonlyMap<string, Validator>;
+  /** validator address -> delegator address -> delegation. */
+  readonly delegations: ReadonlyMap<string, ReadonlyMap<string, Delegation>>;
+  /** Sorted by (completionHeight, seq). */
+  readonly unbonding: readonly UnbondingEntry[];
+  readonly nextUnbondingSeq: number;
+  readonly totals: Totals;
+}
+
+export const EMPTY_ACCOUNT: Account = Object.freeze({ balance: 0n, nonce: 0, rewardHistory: new Map() });
+
+/** The epoch in progress after the block at `height` (epochs are counted by completed transitions). */
+export function epochAt(height: number, epochLength: number): number {
+  return Math.floor(height / epochLength);
+}
+
+/** The epoch that the block at `height` belongs to: blocks eL+1 … (e+1)L form epoch e. */
+export function epochOfBlock(height: number, epochLength: number): number {
+  return Math.floor((height - 1) / epochLength);
+}
+
+export function sortedKeys<K extends string>(map: ReadonlyMap<K, unknown>): K[] {
+  return [...map.keys()].sort(compareStrings);
+}
+
+/** Code-unit order, the same as byte order for the ASCII keys used here. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,47 @@
+/**
+ * Hex <-> bytes. Hex on the wire is lowercase with no `0x` prefix (DESIGN decision 1);
+ * parsing is strict so that one value has exactly one accepted spelling.
+ */
+
+const HEX_RE = /^(?:[0-9a-f]{2})*$/;
+
+export function isHex(value: string, byteLength?: number): boolean {
+  if (!HEX_RE.test(value)) return false;
+  return byteLength === undefined || value.length === byteLength * 2;
+}
+
+export function hexToBytes(hex: string, byteLength?: number): Uint8Array {
+  if (!isHex(hex, byteLength)) {
+    const want = byteLength === undefined ? 'lowercase hex' : `${byteLength * 2} lowercase hex characters`;
+    throw new TypeError(`expected ${want}, got ${JSON.stringify(hex.slice(0, 80))}`);
+  }
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+const HEX_TABLE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += HEX_TABLE[b];
+  return out;
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
