@@ -1,0 +1,200 @@
+/**
+ * Shared test fixtures: deterministic keys, genesis documents and a harness that produces
+ * real signed blocks through buildBlock and checks them with applyBlock, as a validator would.
+ */
+import {
+  applyBlock,
+  type Block,
+  type BlockResult,
+  buildBlock,
+  type ChainState,
+  coins,
+  type GenesisJson,
+  loadGenesis,
+  type MigrationRegistry,
+  minFee,
+  scheduledProposer,
+  signTx,
+  type Tx,
+  type TxPayload,
+  type TxType,
+} from '../src/chain/index.js';
+import { accountAddressOf, validatorAddressOf } from '../src/crypto/address.js';
+import { utf8Bytes } from '../src/crypto/hash.js';
+import { bytesToHex } from '../src/crypto/hex.js';
+import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
+
+export interface TestKey {
+  readonly label: string;
+  readonly privateKey: Uint8Array;
+  readonly pubKey: string;
+  /** coin1… */
+  readonly account: string;
+  /** coinvalcons1… */
+  readonly validator: string;
+}
+
+const SEED = utf8Bytes('chain-devnet-toolkit test seed');
+const keyCache = new Map<string, TestKey>();
+
+/** The same label always gives the same key. */
+export function key(label: string): TestKey {
+  let k = keyCache.get(label);
+  if (k === undefined) {
+    const privateKey = privateKeyFromSeed(SEED, label);
+    const pubKey = publicKeyHexOf(privateKey);
+    k = {
+      label,
+      privateKey,
+      pubKey,
+      account: accountAddressOf(pubKey),
+      validator: validatorAddressOf(pubKey),
+    };
+    keyCache.set(label, k);
+  }
+  return k;
+}
+
+export const GENESIS_TIME = 1_700_000_000;
+
+export interface GenesisOptions {
+  /** Labels of genesis validators, each with `stake` coins (default 1000). */
+  readonly validators?: readonly string[];
+  readonly stake?: bigint;
+  /** Funded accounts: label -> wei. */
+  readonly accounts?: Readonly<Record<string, bigint>>;
+  readonly params?: Record<string, unknown>;
+  readonly upgrades?: GenesisJson['upgrades'];
+  readonly commissionRate?: number;
+}
+
+export function genesisJson(o: GenesisOptions = {}): GenesisJson {
+  const validators = o.validators ?? ['val-0'];
+  const json: GenesisJson = {
+    network: 'devnet',
+    genesis_time: GENESIS_TIME,
+    params: { epoch_length: 10, activation_delay: 5, unbonding_blocks: 4, ...o.params },
+    accounts: Object.entries(o.accounts ?? { alice: coins(1_000_000) }).map(([label, wei]) => ({
+      address: key(label).account,
+      balance: wei.toString(),
+    })),
+    validators: validators.map((label) => ({
+      pub_key: key(label).pubKey,
+      stake: (o.stake ?? coins(1000)).toString(),
+      name: label,
+      ...(o.commissionRate === undefined ? {} : { commission_rate: o.commissionRate }),
+    })),
+  };
+  if (o.upgrades) json.upgrades = o.upgrades;
+  return json;
+}
+
+export function genesisState(o: GenesisOptions = {}): ChainState {
+  const loaded = loadGenesis(genesisJson(o));
+  if (!loaded.ok) throw new Error(`bad test genesis: ${loaded.problems.join('; ')}`);
+  return loaded.genesis.state;
+}
+
+export type TxFields = Partial<Omit<Tx, 'type' | 'pubKey' | 'signature' | 'from'>> & { payload?: TxPayload };
+
+/** A signed transaction from `from`, with the minimum fee and the account's next nonce unless given. */
+export function tx(state: ChainState, from: string, type: TxType, fields: TxFields = {}): Tx {
+  const k = key(from);
+  const nonce = fields.nonce ?? state.accounts.get(k.account)?.nonce ?? 0;
+  return signTx(
+    {
+      type,
+      from: k.account,
+      to: fields.to ?? null,
+      amount: fields.amount ?? 0n,
+      fee: fields.fee ?? minFee(type, state.params.minGasPrice),
+      nonce,
+      gasPrice: fields.gasPrice ?? 0,
+      gasLimit: fields.gasLimit ?? 0,
+      timestamp: fields.timestamp ?? GENESIS_TIME,
+      payload: fields.payload ?? {},
+    },
+    k.privateKey,
+    state.params.chainId,
+  );
+}
+
+const keysByValidator = (labels: Iterable<string>) =>
+  new Map([...labels].map((l) => [key(l).validator, key(l)]));
+
+/** Drives a chain: the scheduled proposer builds each block, and applyBlock re-checks it. */
+export class TestChain {
+  state: ChainState;
+  readonly blocks: Block[] = [];
+  readonly results: BlockResult[] = [];
+  private readonly keys: Map<string, TestKey>;
+
+  constructor(
+    genesis: ChainState | GenesisOptions = {},
+    private readonly migrations: MigrationRegistry = [],
+    extraKeyLabels: readonly string[] = [],
+  ) {
+    const isState = (g: ChainState | GenesisOptions): g is ChainState =>
+      'accounts' in g && g.accounts instanceof Map;
+    this.state = isState(genesis) ? genesis : genesisState(genesis);
+    const labels = isState(genesis) ? [] : (genesis.validators ?? ['val-0']);
+    this.keys = keysByValidator([...labels, ...extraKeyLabels]);
+  }
+
+  /** Lets the harness sign for a validator that joins later. */
+  knowKey(label: string): void {
+    this.keys.set(key(label).validator, key(label));
+  }
+
+  /** Produces one block with `txs` in round `round`, verified by applyBlock; returns its result. */
+  produce(txs: readonly Tx[] = [], round = 0): BlockResult {
+    const height = this.state.height + 1;
+    const proposer = scheduledProposer(this.state, height, round);
+    const k = this.keys.get(proposer.address);
+    if (k === undefined) throw new Error(`no key for proposer ${proposer.address}`);
+    const { block, result } = buildBlock(
+      this.state,
+      txs,
+      { timestamp: this.state.lastTimestamp + 1, round, privateKey: k.privateKey },
+      { migrations: this.migrations },
+    );
+    const checked = applyBlock(this.state, block, { migrations: this.migrations });
+    if (checked.state.lastBlockHash !== result.state.lastBlockHash)
+      throw new Error('applyBlock disagrees with buildBlock');
+    this.blocks.push(block);
+    this.results.push(checked);
+    this.state = checked.state;
+    return checked;
+  }
+
+  /** Produces empty blocks up to and including `height`. */
+  produceUntil(height: number): void {
+    while (this.state.height < height) this.produce();
+  }
+
+  balance(label: string): bigint {
+    return this.state.accounts.get(key(label).account)?.balance ?? 0n;
+  }
+
+  validator(label: string) {
+    return this.state.validators.get(key(label).validator);
+  }
+}
+
+export function hex(bytes: Uint8Array): string {
+  return bytesToHex(bytes);
+}
+
+/** Sum of every place wei can be: balances, stakes, delegations, unbonding, treasury. */
+export function heldSupply(s: ChainState): bigint {
+  let sum = s.totals.treasury;
+  for (const a of s.accounts.values()) sum += a.balance;
+  for (const v of s.validators.values()) sum += v.stake;
+  for (const inner of s.delegations.values()) for (const d of inner.values()) sum += d.amount;
+  for (const u of s.unbonding) sum += u.amount;
+  return sum;
+}
+
+export function expectedSupply(s: ChainState): bigint {
+  return s.totals.genesisSupply + s.totals.minted - s.totals.burned;
+}
