@@ -156,8 +156,16 @@ export function txFromJson(input: unknown): WireResult {
   if (typeof j.fee !== 'string') return fail('fee must be a decimal string');
   const fee = parseWei(j.fee);
   if (fee === null) return fail('fee must be decimal digits below 2^256');
-  for (const name of ['nonce', 'gas_price', 'gas_limit', 'timestamp'] as const) {
-    if (!isUint(j[name])) return fail(`${name} must be an integer from 0 to 2^53-1`);
+  // gas_price and gas_limit default to 0 (specification); nonce and timestamp are required.
+  const gasPrice = j.gas_price ?? 0;
+  const gasLimit = j.gas_limit ?? 0;
+  for (const [name, value] of [
+    ['nonce', j.nonce],
+    ['gas_price', gasPrice],
+    ['gas_limit', gasLimit],
+    ['timestamp', j.timestamp],
+  ] as const) {
+    if (!isUint(value)) return fail(`${name} must be an integer from 0 to 2^53-1`);
   }
   if (typeof j.pub_key !== 'string' || !isHex(j.pub_key, PUBLIC_KEY_BYTES))
     return fail(`pub_key must be ${PUBLIC_KEY_BYTES * 2} lowercase hex (compressed key)`);
@@ -178,8 +186,8 @@ export function txFromJson(input: unknown): WireResult {
       amount,
       fee,
       nonce: j.nonce as number,
-      gasPrice: j.gas_price as number,
-      gasLimit: j.gas_limit as number,
+      gasPrice: gasPrice as number,
+      gasLimit: gasLimit as number,
       timestamp: j.timestamp as number,
       pubKey: j.pub_key,
       signature: j.signature,

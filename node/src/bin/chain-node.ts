@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+/**
+ * chain-node: run a node (`start`, the default) or prepare a one-node chain (`init`).
+ *   chain-node init  --home DIR [--network devnet] [--block-time 1s] [--epoch-length N] [--accounts N] [--seed S]
+ *   chain-node start --home DIR [--port 8000] [--p2p-port 9000] [--genesis FILE] [--key FILE] [--block-time D]
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { NETWORK_IDS, type NetworkId } from '../chain/index.js';
+import { defaultConfig, type NodeConfig } from '../node/config.js';
+import { initHome } from '../node/init.js';
+import { StartupError, startNode } from '../node/node.js';
+import { StoreError } from '../store/errors.js';
+import { parseDuration } from '../util/duration.js';
+import { createLogger, type LogFormat } from '../util/logger.js';
+
+const HELP = `chain-node — a proof-of-authority chain node
+
+Usage:
+  chain-node init  [options]   write a one-validator genesis and keys into --home
+  chain-node start [options]   run the node (the default command)
+  chain-node help              this text
+
+Common options:
+  --home DIR            data folder (default ./.chain-node)
+
+start options:
+  --port N              RPC port (default 8000)
+  --host ADDR           RPC listen address (default 127.0.0.1; 0.0.0.0 in containers)
+  --p2p-port N          peer-to-peer port (default 9000)
+  --genesis FILE        genesis file (default <home>/genesis.json)
+  --key FILE            validator key file (default <home>/validator_key.json if present)
+  --block-time D        time between blocks, e.g. 500ms, 2s (default: the genesis block_time_ms)
+  --log-format F        json (default) or pretty
+  --mempool-ttl D       pending transactions expire after D (default 1h)
+  --mempool-cleanup D   how often expired ones are removed (default 30s)
+
+init options:
+  --network NAME        devnet (default), testnet or mainnet
+  --chain-id ID         chain id (default: the network's, e.g. chain-devnet-1)
+  --block-time D        block time written into the genesis
+  --epoch-length N      blocks per epoch written into the genesis
+  --accounts N          funded developer accounts (default 3, 1,000,000 coins each)
+  --seed S              derive every key from S (reproducible); default: random keys
+  --force               overwrite an existing genesis
+
+Quick start:
+  chain-node init --home ./.chain-node --block-time 1s && chain-node start --home ./.chain-node
+`;
+
+class UsageError extends Error {}
+
+function duration(name: string, text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const ms = parseDuration(text);
+  if (ms === null || ms <= 0)
+    throw new UsageError(`--${name} must be a duration such as 500ms or 2s, got ${JSON.stringify(text)}`);
+  return ms;
+}
+
+function integer(name: string, text: string | undefined, min: number, max: number): number | null {
+  if (text === undefined) return null;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${text}`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : 'start';
+  const rest = command === argv[0] ? argv.slice(1) : argv;
+  if (command === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      home: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'p2p-port': { type: 'string' },
+      genesis: { type: 'string' },
+      key: { type: 'string' },
+      'block-time': { type: 'string' },
+      'log-format': { type: 'string' },
+      'mempool-ttl': { type: 'string' },
+      'mempool-cleanup': { type: 'string' },
+      network: { type: 'string' },
+      'chain-id': { type: 'string' },
+      'epoch-length': { type: 'string' },
+      accounts: { type: 'string' },
+      seed: { type: 'string' },
+      force: { type: 'boolean' },
+    },
+  });
+  const home = resolve(values.home ?? '.chain-node');
+
+  if (command === 'init') {
+    const network = (values.network ?? 'devnet') as NetworkId;
+    if (!NETWORK_IDS.includes(network))
+      throw new UsageError(`--network must be one of ${NETWORK_IDS.join(', ')}`);
+    const result = await initHome({
+      home,
+      network,
+      chainId: values['chain-id'] ?? null,
+      blockTimeMs: duration('block-time', values['block-time']),
+      epochLength: integer('epoch-length', values['epoch-length'], 1, 1_000_000),
+      accounts: integer('accounts', values.accounts, 0, 1000) ?? 3,
+      seed: values.seed ?? null,
+      force: values.force ?? false,
+      genesisTime: Math.floor(Date.now() / 1000),
+    });
+    process.stdout.write(
+      `Wrote ${result.genesisPath}\nValidator key ${result.keyPath} (${result.validator.validator_address})\n` +
+        `Funded developer accounts (1,000,000 coins each; keys also in ${join(home, 'accounts.json')}):\n` +
+        result.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.private_key}\n`).join('') +
+        `Start it with: chain-node start --home ${home}\n`,
+    );
+    return 0;
+  }
+  if (command !== 'start') throw new UsageError(`unknown command ${command}: use init, start or help`);
+
+  const logFormat = (values['log-format'] ?? 'json') as LogFormat;
+  if (logFormat !== 'json' && logFormat !== 'pretty')
+    throw new UsageError('--log-format must be json or pretty');
+  const base = defaultConfig(home);
+  const defaultKey = join(home, 'validator_key.json');
+  const config: NodeConfig = {
+    ...base,
+    port: integer('port', values.port, 0, 65535) ?? base.port,
+    host: values.host ?? base.host,
+    p2pPort: integer('p2p-port', values['p2p-port'], 0, 65535) ?? base.p2pPort,
+    genesisPath: values.genesis ? resolve(values.genesis) : base.genesisPath,
+    keyPath: values.key ? resolve(values.key) : existsSync(defaultKey) ? defaultKey : null,
+    blockTimeMs: duration('block-time', values['block-time']),
+    logFormat,
+    mempool: { ...base.mempool, ttlMs: duration('mempool-ttl', values['mempool-ttl']) ?? base.mempool.ttlMs },
+    mempoolCleanupMs: duration('mempool-cleanup', values['mempool-cleanup']) ?? base.mempoolCleanupMs,
+  };
+  const logger = createLogger({ format: logFormat });
+  process.on('unhandledRejection', (e) => logger.error('unhandled rejection', { error: e as Error }));
+  const node = await startNode(config, logger);
+  await new Promise<void>((done) => {
+    const onSignal = (signal: string) => {
+      logger.info('signal received', { signal });
+      node.stop().then(done, done);
+    };
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
+    process.once('SIGINT', () => onSignal('SIGINT'));
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`chain-node: ${(e as Error).message}\nRun chain-node --help for the options.\n`);
+      process.exit(2);
+    }
+    if (e instanceof StartupError || e instanceof StoreError) {
+      process.stderr.write(`chain-node: ${e.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`chain-node: ${(e as Error).message ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+/**
+ * Votes and commits (docs/PROTOCOL.md, "Votes and commits"; docs/CONSENSUS.md).
+ *   vote_bytes = str("chain-vote/v1") str(chain_id) u8(kind: 1 prevote, 2 precommit)
+ *                u64(height) u32(round) raw32(block_hash, or 32 zero bytes for nil)
+ *   signature  = sign(H(vote_bytes)) by the validator, r || s || v.
+ * A commit is the set of precommits for one block hash from more than 2/3 of the validators
+ * that were active for that height; it is what makes a block final.
+ */
+import { sha256 } from '../crypto/hash.js';
+import { signDigestHex, verifyDigest } from '../crypto/signature.js';
+import { ZERO_HASH } from './block.js';
+import { Writer } from './encoding.js';
+import type { Validator } from './state/types.js';
+
+export const VOTE_DOMAIN = 'chain-vote/v1';
+export type VoteKind = 'prevote' | 'precommit';
+
+export interface Vote {
+  readonly kind: VoteKind;
+  readonly height: number;
+  readonly round: number;
+  /** Hex block hash, or null for a nil vote. */
+  readonly blockHash: string | null;
+  /** coinvalcons1… of the voter. */
+  readonly validator: string;
+  readonly signature: string;
+}
+
+export interface CommitSignature {
+  readonly validator: string;
+  readonly signature: string;
+}
+
+export interface Commit {
+  readonly height: number;
+  readonly round: number;
+  readonly blockHash: string;
+  readonly signatures: readonly CommitSignature[];
+}
+
+export function voteBytes(
+  chainId: string,
+  kind: VoteKind,
+  height: number,
+  round: number,
+  blockHash: string | null,
+): Uint8Array {
+  return new Writer()
+    .str(VOTE_DOMAIN)
+    .str(chainId)
+    .u8(kind === 'prevote' ? 1 : 2)
+    .u64(height)
+    .u32(round)
+    .rawHex(blockHash ?? ZERO_HASH, 32)
+    .finish();
+}
+
+export function signVote(chainId: string, v: Omit<Vote, 'signature'>, privateKey: Uint8Array): Vote {
+  const digest = sha256(voteBytes(chainId, v.kind, v.height, v.round, v.blockHash));
+  return { ...v, signature: signDigestHex(digest, privateKey) };
+}
+
+export function verifyVote(chainId: string, v: Vote, pubKey: string): boolean {
+  return verifyDigest(
+    sha256(voteBytes(chainId, v.kind, v.height, v.round, v.blockHash)),
+    v.signature,
+    pubKey,
+  );
+}
+
+/** More than 2/3 of n: the smallest count q with 3q > 2n. */
+export function quorum(n: number): number {
+  return Math.floor((2 * n) / 3) + 1;
+}
+
+/**
+ * Null when `commit` holds valid precommits for its block from more than 2/3 of `validators`
+ * (the active set for that height); otherwise why not. Duplicate and unknown signers don't count.
+ */
+export function commitProblem(
+  chainId: string,
+  commit: Commit,
+  validators: readonly Validator[],
+): string | null {
+  const byAddress = new Map(validators.map((v) => [v.address, v]));
+  const counted = new Set<string>();
+  for (const s of commit.signatures) {
+    const v = byAddress.get(s.validator);
+    if (v === undefined || counted.has(s.validator)) continue;
+    const vote: Vote = {
+      kind: 'precommit',
+      height: commit.height,
+      round: commit.round,
+      blockHash: commit.blockHash,
+      ...s,
+    };
+    if (!verifyVote(chainId, vote, v.pubKey)) return `invalid precommit signature from ${s.validator}`;
+    counted.add(s.validator);
+  }
+  const need = quorum(validators.length);
+  return counted.size >= need
+    ? null
+    : `commit has ${counted.size} valid precommits, needs ${need} of ${validators.length}`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Every metric of the node, declared here and nowhere else. The eight `chain_` metrics of the
+ * specification come first, then what an operator watches. Names carry units (`_seconds`,
+ * `_total`, `_bytes`). The type of the object is the node's metrics interface.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+export function createMetrics(registry: Registry = new Registry()) {
+  const r = [registry];
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    // The specification's metrics.
+    blockHeight: new Gauge({
+      name: 'chain_block_height',
+      help: 'Height of the last committed block',
+      registers: r,
+    }),
+    transactions: new Counter({
+      name: 'chain_transactions_total',
+      help: 'Transactions included in committed blocks, by type (failed ones too)',
+      labelNames: ['tx_type'] as const,
+      registers: r,
+    }),
+    mempoolSize: new Gauge({ name: 'chain_mempool_size', help: 'Transactions in the mempool', registers: r }),
+    totalSupply: new Gauge({
+      name: 'chain_total_supply',
+      help: 'Supply in circulation in wei: genesis supply + minted - burned',
+      registers: r,
+    }),
+    validatorCount: new Gauge({
+      name: 'chain_validator_count',
+      help: 'Registered validators (every entry of /validators)',
+      registers: r,
+    }),
+    accounts: new Gauge({ name: 'chain_accounts_total', help: 'Accounts in the state', registers: r }),
+    totalBurned: new Gauge({
+      name: 'chain_total_burned',
+      help: 'Wei burned (slashing, unjail fees, penalties)',
+      registers: r,
+    }),
+    totalMinted: new Gauge({ name: 'chain_total_minted', help: 'Wei minted as block rewards', registers: r }),
+    // What an operator watches.
+    activeValidators: new Gauge({
+      name: 'chain_active_validators',
+      help: 'Validators in the active set',
+      registers: r,
+    }),
+    jailedValidators: new Gauge({
+      name: 'chain_jailed_validators',
+      help: 'Validators currently jailed',
+      registers: r,
+    }),
+    epoch: new Gauge({ name: 'chain_epoch', help: 'Current epoch', registers: r }),
+    failedTransactions: new Counter({
+      name: 'chain_transactions_failed_total',
+      help: 'Transactions included in blocks that failed at execution, by type and reason',
+      labelNames: ['tx_type', 'reason'] as const,
+      registers: r,
+    }),
+    blockInterval: new Histogram({
+      name: 'chain_block_interval_seconds',
+      help: 'Time between consecutive committed blocks, as seen by this node',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60],
+      registers: r,
+    }),
+    missedSlots: new Counter({
+      name: 'chain_missed_slots_total',
+      help: 'Proposer slots missed (rounds whose proposer did not deliver), by validator',
+      labelNames: ['validator'] as const,
+      registers: r,
+    }),
+    mempoolBytes: new Gauge({
+      name: 'chain_mempool_bytes',
+      help: 'Bytes of transactions in the mempool',
+      registers: r,
+    }),
+    mempoolRejections: new Counter({
+      name: 'chain_mempool_rejections_total',
+      help: 'Transactions refused at admission, by reason code',
+      labelNames: ['reason'] as const,
+      registers: r,
+    }),
+    mempoolExpired: new Counter({
+      name: 'chain_mempool_expired_total',
+      help: 'Transactions removed from the mempool after their time to live',
+      registers: r,
+    }),
+    signatureChecks: new Counter({
+      name: 'chain_signature_checks_total',
+      help: 'Transaction signatures verified (each at most once per node)',
+      registers: r,
+    }),
+    snapshots: new Counter({ name: 'chain_snapshots_total', help: 'Snapshots written', registers: r }),
+    lastSnapshotHeight: new Gauge({
+      name: 'chain_last_snapshot_height',
+      help: 'Height of the newest snapshot',
+      registers: r,
+    }),
+    rpcDuration: new Histogram({
+      name: 'chain_rpc_request_duration_seconds',
+      help: 'RPC request duration by route, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers: r,
+    }),
+  };
+}
+
+export type NodeMetrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,351 @@
+/**
+ * The node's application core between the chain rules and the edges (RPC, producer, later
+ * p2p and consensus): it holds the current state, admits transactions, commits blocks
+ * (store, mempool, metrics, snapshots, in that order), and answers receipts. Commits are
+ * serialized; reads see the last committed state.
+ */
+
+import { blockHash } from '../chain/block.js';
+import {
+  type Block,
+  type BlockResult,
+  buildBlock,
+  type ChainState,
+  type Commit,
+  epochAt,
+  fullStateDiff,
+  type Genesis,
+  type MigrationRegistry,
+  signVote,
+  stateDiff,
+  TX_TYPES,
+  txFromJson,
+  txHash,
+} from '../chain/index.js';
+import type { Mempool } from '../mempool/mempool.js';
+import type { SignatureCache } from '../mempool/signatureCache.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
+import type { RpcBackend } from '../rpc/backend.js';
+import type { ChainStore } from '../store/chainStore.js';
+import { StoreError } from '../store/errors.js';
+import type { StoredReceipt } from '../store/receipts.js';
+import type { Logger } from '../util/logger.js';
+import type { SnapshotManager, SnapshotRecord } from './snapshotManager.js';
+
+export type SubmitOutcome =
+  | { kind: 'malformed'; reason: string }
+  | { kind: 'received'; hash: string }
+  | { kind: 'rejected'; hash: string; code: string; message: string };
+
+export interface ReceiptView {
+  tx_hash: string;
+  status: 'pending' | 'confirmed' | 'failed';
+  block_height: number | null;
+  timestamp: number | null;
+  confirmations: number;
+  error: string | null;
+}
+
+export interface ChainServiceDeps {
+  readonly store: ChainStore;
+  readonly mempool: Mempool;
+  readonly signatures: SignatureCache;
+  readonly metrics: NodeMetrics;
+  readonly logger: Logger;
+  readonly snapshots: SnapshotManager;
+  readonly migrations: MigrationRegistry;
+  /** Milliseconds since the epoch: the node's only clock. */
+  readonly now: () => number;
+}
+
+export class NotReadyError extends Error {
+  override readonly name = 'NotReadyError';
+}
+
+export type CommitListener = (block: Block, result: BlockResult) => void;
+
+export class ChainService implements RpcBackend {
+  private current: ChainState | null = null;
+  private lastCommitAt: number | null = null;
+  private txCounts: Record<string, number> = {};
+  /** What chain_transactions_total has been told so far, per type. */
+  private readonly reported: Record<string, number> = {};
+  private committing: Promise<unknown> = Promise.resolve();
+  private readonly listeners: CommitListener[] = [];
+
+  constructor(private readonly deps: ChainServiceDeps) {}
+
+  get ready(): boolean {
+    return this.current !== null;
+  }
+
+  get state(): ChainState {
+    if (this.current === null) throw new NotReadyError('Node not initialized');
+    return this.current;
+  }
+
+  get mempoolSize(): number {
+    return this.deps.mempool.size;
+  }
+
+  blockJson(height: number) {
+    return this.deps.store.blockJson(height);
+  }
+
+  snapshots(): Promise<SnapshotRecord[]> {
+    return this.deps.snapshots.list();
+  }
+
+  async snapshot(height: number): Promise<SnapshotRecord | null> {
+    const verified = await this.deps.snapshots.readVerified(height);
+    return verified?.record ?? null;
+  }
+
+  onCommit(listener: CommitListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Opens the chain: a new data folder is initialized from the genesis; an existing one must
+   * belong to the same chain and genesis, and its state is loaded as of its last block.
+   */
+  async open(genesis: Genesis): Promise<void> {
+    const { store, logger } = this.deps;
+    const identity = await store.identity();
+    const chainId = genesis.state.params.chainId;
+    if (identity === null) {
+      await store.initialize(
+        { chainId, genesisHash: genesis.hash },
+        genesis.block,
+        genesis.state,
+        fullStateDiff(genesis.state),
+      );
+      logger.info('data folder initialized from genesis', { chain_id: chainId, genesis_hash: genesis.hash });
+    } else if (identity.chainId !== chainId) {
+      throw new StoreError(
+        'WRONG_CHAIN',
+        `the data folder belongs to chain ${identity.chainId}, but the genesis is for ${chainId}: use another --home`,
+      );
+    } else if (identity.genesisHash !== genesis.hash) {
+      throw new StoreError(
+        'GENESIS_MISMATCH',
+        `the data folder was created from genesis ${identity.genesisHash}, not ${genesis.hash}: use the original genesis file or another --home`,
+      );
+    }
+    const state = await store.loadState();
+    this.txCounts = await store.txCounts();
+    this.current = state;
+    this.refreshMetrics(state);
+    logger.info('chain state loaded', { height: state.height, last_hash: state.lastBlockHash });
+  }
+
+  submit(input: unknown, size: number): SubmitOutcome {
+    const state = this.state;
+    const parsed = txFromJson(input);
+    if (!parsed.ok) return { kind: 'malformed', reason: parsed.reason };
+    const chainId = state.params.chainId;
+    const hash = txHash(parsed.tx, chainId);
+    if (parsed.chainId !== undefined && parsed.chainId !== chainId) {
+      return this.rejected(
+        hash,
+        'WRONG_CHAIN',
+        `wrong chain: the transaction is for ${parsed.chainId}, this node is on ${chainId}`,
+      );
+    }
+    const checksBefore = this.deps.signatures.checks;
+    const result = this.deps.mempool.admit(parsed.tx, hash, size, state);
+    this.deps.metrics.signatureChecks.inc(this.deps.signatures.checks - checksBefore);
+    if (!result.ok) return this.rejected(hash, result.code, result.message);
+    this.deps.metrics.mempoolSize.set(this.deps.mempool.size);
+    this.deps.metrics.mempoolBytes.set(this.deps.mempool.byteSize);
+    return { kind: 'received', hash };
+  }
+
+  private rejected(hash: string, code: string, message: string): SubmitOutcome {
+    this.deps.metrics.mempoolRejections.inc({ reason: code });
+    return { kind: 'rejected', hash, code, message };
+  }
+
+  async receipt(hash: string): Promise<ReceiptView | null> {
+    const state = this.state;
+    if (this.deps.mempool.has(hash)) {
+      return {
+        tx_hash: hash,
+        status: 'pending',
+        block_height: null,
+        timestamp: null,
+        confirmations: 0,
+        error: null,
+      };
+    }
+    const stored = await this.deps.store.receipt(hash);
+    if (stored === null) return null;
+    const confirmations = stored.block_height === null ? 0 : state.height - stored.block_height + 1;
+    return {
+      tx_hash: stored.tx_hash,
+      status: stored.status,
+      block_height: stored.block_height,
+      timestamp: stored.timestamp,
+      confirmations,
+      error: stored.error,
+    };
+  }
+
+  /** Builds, commits and returns the next block as its sole producer (round 0, own precommit). */
+  produce(privateKey: Uint8Array, round = 0): Promise<Block> {
+    return this.serialized(async () => {
+      const state = this.state;
+      const txs = this.deps.mempool.select(state, state.params.blockGasLimit);
+      const { block, result } = buildBlock(
+        state,
+        txs,
+        { timestamp: Math.floor(this.deps.now() / 1000), round, privateKey },
+        { migrations: this.deps.migrations, isSignatureValid: this.deps.signatures.isValid },
+      );
+      const hash = blockHash(block.header);
+      const vote = signVote(
+        state.params.chainId,
+        {
+          kind: 'precommit',
+          height: block.header.height,
+          round,
+          blockHash: hash,
+          validator: block.header.proposerAddress,
+        },
+        privateKey,
+      );
+      const commit: Commit = {
+        height: block.header.height,
+        round,
+        blockHash: hash,
+        signatures: [{ validator: vote.validator, signature: vote.signature }],
+      };
+      await this.commitBlock(block, commit, result);
+      return block;
+    });
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.committing.then(work, work);
+    this.committing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async commitBlock(block: Block, commit: Commit, result: BlockResult): Promise<void> {
+    const { store, mempool, metrics, logger, snapshots, now } = this.deps;
+    const prev = this.state;
+    const h = block.header;
+    const receipts: StoredReceipt[] = result.outcomes.map((o) => ({
+      tx_hash: o.txHash,
+      status: o.error ? 'failed' : 'confirmed',
+      block_height: h.height,
+      timestamp: h.timestamp,
+      error: o.error?.message ?? null,
+      error_code: o.error?.code ?? null,
+    }));
+    const counts = { ...this.txCounts };
+    for (const tx of block.txs) counts[tx.type] = (counts[tx.type] ?? 0) + 1;
+    await store.writeBlock({
+      block,
+      commit,
+      receipts,
+      diff: stateDiff(prev, result.state),
+      state: result.state,
+      txCounts: counts,
+    });
+    this.current = result.state;
+    this.txCounts = counts;
+
+    const stale = mempool.onBlock(
+      result.state,
+      result.outcomes.map((o) => o.txHash),
+    );
+    for (const e of stale) {
+      await store.putReceipt({
+        tx_hash: e.hash,
+        status: 'failed',
+        block_height: null,
+        timestamp: null,
+        error: `replaced: nonce ${e.tx.nonce} was used by another transaction`,
+        error_code: 'BAD_NONCE',
+      });
+    }
+    const at = now();
+    if (this.lastCommitAt !== null) metrics.blockInterval.observe((at - this.lastCommitAt) / 1000);
+    this.lastCommitAt = at;
+    block.txs.forEach((tx, i) => {
+      const err = result.outcomes[i]?.error;
+      if (err) metrics.failedTransactions.inc({ tx_type: tx.type, reason: err.code });
+    });
+    this.countMissedSlots(prev, result.state);
+    this.refreshMetrics(result.state);
+    logger.info('block committed', {
+      height: h.height,
+      hash: result.state.lastBlockHash,
+      round: h.round,
+      txs: block.txs.length,
+      proposer: h.proposerAddress,
+      ...(result.epochEvents.length > 0 ? { epoch_events: result.epochEvents } : {}),
+    });
+    await snapshots.maybeTake(result.state);
+    for (const listener of this.listeners) listener(block, result);
+  }
+
+  private countMissedSlots(before: ChainState, after: ChainState): void {
+    for (const [address, v] of after.validators) {
+      const old = before.validators.get(address);
+      const delta = v.slotsMissed - (old?.slotsMissed ?? 0);
+      if (delta > 0) this.deps.metrics.missedSlots.inc({ validator: address }, delta);
+    }
+  }
+
+  /** Removes expired transactions; their receipts read failed / expired. */
+  async expire(): Promise<number> {
+    const expired = this.deps.mempool.expire();
+    for (const e of expired) {
+      await this.deps.store.putReceipt({
+        tx_hash: e.hash,
+        status: 'failed',
+        block_height: null,
+        timestamp: null,
+        error: 'expired',
+        error_code: 'EXPIRED',
+      });
+    }
+    if (expired.length > 0) {
+      this.deps.metrics.mempoolExpired.inc(expired.length);
+      this.deps.logger.info('expired pending transactions', { count: expired.length });
+    }
+    this.deps.metrics.mempoolSize.set(this.deps.mempool.size);
+    this.deps.metrics.mempoolBytes.set(this.deps.mempool.byteSize);
+    return expired.length;
+  }
+
+  private refreshMetrics(s: ChainState): void {
+    const m = this.deps.metrics;
+    m.blockHeight.set(s.height);
+    m.epoch.set(epochAt(s.height, s.params.epochLength));
+    m.mempoolSize.set(this.deps.mempool.size);
+    m.mempoolBytes.set(this.deps.mempool.byteSize);
+    m.accounts.set(s.accounts.size);
+    m.validatorCount.set(s.validators.size);
+    let active = 0;
+    let jailed = 0;
+    for (const v of s.validators.values()) {
+      if (v.status === 'ACTIVE') active++;
+      if (v.status === 'JAILED') jailed++;
+    }
+    m.activeValidators.set(active);
+    m.jailedValidators.set(jailed);
+    m.totalMinted.set(Number(s.totals.minted));
+    m.totalBurned.set(Number(s.totals.burned));
+    m.totalSupply.set(Number(s.totals.genesisSupply + s.totals.minted - s.totals.burned));
+    // The counter follows the chain's own per-type counts (stored with each block), so it
+    // shows the chain's totals also after a restart.
+    for (const type of TX_TYPES) {
+      const delta = (this.txCounts[type] ?? 0) - (this.reported[type] ?? 0);
+      if (delta > 0) m.transactions.inc({ tx_type: type }, delta);
+      this.reported[type] = this.txCounts[type] ?? 0;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/** The node's settings, from flags (bin/chain-node.ts) or from tests, with the documented defaults. */
+import { join } from 'node:path';
+import { DEFAULT_MEMPOOL_OPTIONS, type MempoolOptions } from '../mempool/mempool.js';
+import { DEFAULT_RPC_OPTIONS } from '../rpc/app.js';
+import type { LogFormat } from '../util/logger.js';
+
+export interface NodeConfig {
+  /** Data folder: store, snapshots, keys, genesis. */
+  readonly home: string;
+  readonly host: string;
+  readonly port: number;
+  readonly p2pPort: number;
+  readonly genesisPath: string;
+  /** Validator key file; null runs a node that follows but never produces. */
+  readonly keyPath: string | null;
+  /** Overrides the genesis `block_time_ms` for this node's production timer. */
+  readonly blockTimeMs: number | null;
+  readonly logFormat: LogFormat;
+  readonly mempool: MempoolOptions;
+  /** How often expired transactions are removed from the mempool. */
+  readonly mempoolCleanupMs: number;
+  readonly maxBodyBytes: number;
+}
+
+export function defaultConfig(home: string): NodeConfig {
+  return {
+    home,
+    host: '127.0.0.1',
+    port: 8000,
+    p2pPort: 9000,
+    genesisPath: join(home, 'genesis.json'),
+    keyPath: null,
+    blockTimeMs: null,
+    logFormat: 'json',
+    mempool: DEFAULT_MEMPOOL_OPTIONS,
+    mempoolCleanupMs: 30_000,
+    maxBodyBytes: DEFAULT_RPC_OPTIONS.maxBodyBytes,
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The node's composition root: builds every part once, in dependency order, and stops them in
+ * reverse. The RPC listens before the chain state is loaded, so the data endpoints answer
+ * 503 "Node not initialized" during that window, as specified.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { type Genesis, loadGenesis, type MigrationRegistry } from '../chain/index.js';
+import { validatorAddressOf } from '../crypto/address.js';
+import { publicKeyHexOf } from '../crypto/keys.js';
+import { Mempool } from '../mempool/mempool.js';
+import { SignatureCache } from '../mempool/signatureCache.js';
+import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
+import { createRpcApp } from '../rpc/app.js';
+import { ChainStore } from '../store/chainStore.js';
+import type { Logger } from '../util/logger.js';
+import { ChainService } from './chainService.js';
+import type { NodeConfig } from './config.js';
+import { readKeyFile } from './keyFile.js';
+import { SnapshotManager } from './snapshotManager.js';
+import { SoloProducer } from './soloProducer.js';
+
+/** A failure to start that the operator can fix: the message says how. */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+export interface RunningNode {
+  readonly service: ChainService;
+  readonly metrics: NodeMetrics;
+  /** The RPC's bound port (useful with port 0). */
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export async function readGenesisFile(path: string): Promise<Genesis> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new StartupError(
+      `cannot read genesis file ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}): write one with \`chain-node init --home DIR\` or pass --genesis FILE`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new StartupError(`genesis file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const loaded = loadGenesis(json);
+  if (!loaded.ok)
+    throw new StartupError(`genesis file ${path} is invalid:\n  - ${loaded.problems.join('\n  - ')}`);
+  return loaded.genesis;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new StartupError(
+          e.code === 'EADDRINUSE'
+            ? `RPC port ${port} on ${host} is already in use: stop what holds it or pass --port`
+            : `cannot listen on ${host}:${port}: ${e.message}`,
+        ),
+      ),
+    );
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+export async function startNode(
+  config: NodeConfig,
+  logger: Logger,
+  now: () => number = Date.now,
+  migrations: MigrationRegistry = [],
+): Promise<RunningNode> {
+  const genesis = await readGenesisFile(config.genesisPath);
+  const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
+  const store = await ChainStore.open(join(config.home, 'data'));
+  const metrics = createMetrics();
+  const signatures = new SignatureCache();
+  const mempool = new Mempool(config.mempool, signatures, now);
+  const snapshots = new SnapshotManager(
+    join(config.home, 'snapshots'),
+    store,
+    metrics,
+    logger.child({ part: 'snapshots' }),
+  );
+  const service = new ChainService({
+    store,
+    mempool,
+    signatures,
+    metrics,
+    logger,
+    snapshots,
+    migrations,
+    now,
+  });
+
+  const app = createRpcApp(service, metrics, logger.child({ part: 'rpc' }), {
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  let port: number;
+  try {
+    port = await listen(server, config.port, config.host);
+    logger.info('RPC listening', { url: `http://${config.host}:${port}` });
+    await service.open(genesis);
+  } catch (e) {
+    server.close();
+    await store.close();
+    throw e;
+  }
+
+  const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
+  const producer =
+    privateKey === null
+      ? null
+      : new SoloProducer(
+          service,
+          privateKey,
+          validatorAddressOf(publicKeyHexOf(privateKey)),
+          blockTimeMs,
+          logger,
+          now,
+        );
+  producer?.start();
+  const cleanup = setInterval(() => {
+    service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
+  }, config.mempoolCleanupMs);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info('stopping');
+      clearInterval(cleanup);
+      await producer?.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await store.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+  return { service, metrics, port, stop };
+}

@@ -1,0 +1,179 @@
+/**
+ * The RPC: a Koa app with the specification's endpoints, testable through app.callback()
+ * with no port opened. Order of middleware: errors (first, so nothing escapes as a stack
+ * trace), metrics, routes, then 404/405 as JSON. Every error body is {"detail": "..."}.
+ */
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
+import { isHex } from '../crypto/hex.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
+import { stringifyExact } from '../util/json.js';
+import type { Logger } from '../util/logger.js';
+import type { RpcBackend } from './backend.js';
+import { parseJson, readBody } from './body.js';
+import { HttpError, invalidTx, notInitialized } from './httpError.js';
+import { txBodyProblem } from './schemas.js';
+import {
+  balanceView,
+  delegationsView,
+  rewardsView,
+  snapshotDetail,
+  snapshotListItem,
+  statusView,
+  unbondingView,
+  validatorsView,
+} from './views.js';
+
+export interface RpcOptions {
+  /** Largest accepted request body, in bytes. */
+  readonly maxBodyBytes: number;
+}
+
+export const DEFAULT_RPC_OPTIONS: RpcOptions = { maxBodyBytes: 64 * 1024 };
+
+function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = stringifyExact(body);
+}
+
+function accountParam(value: string | undefined): string {
+  if (value === undefined || !isAddress(value, ACCOUNT_PREFIX))
+    throw new HttpError(400, 'Invalid address: expected a coin1 Bech32 address');
+  return value;
+}
+
+function heightParam(value: string | undefined): number {
+  if (value === undefined || !/^(0|[1-9][0-9]{0,15})$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new HttpError(400, 'Invalid height: expected a non-negative integer');
+  return Number(value);
+}
+
+export function createRpcApp(
+  backend: RpcBackend,
+  metrics: NodeMetrics,
+  logger: Logger,
+  opts = DEFAULT_RPC_OPTIONS,
+): Koa {
+  const app = new Koa();
+  const router = new Router();
+  const ready = () => {
+    if (!backend.ready) throw notInitialized();
+    return backend.state;
+  };
+
+  router.get('/status', (ctx) => sendJson(ctx, 200, statusView(ready(), backend.mempoolSize)));
+
+  router.get('/block/:height', async (ctx) => {
+    ready();
+    const block = await backend.blockJson(heightParam(ctx.params.height));
+    if (block === null) throw new HttpError(404, 'Block not found');
+    sendJson(ctx, 200, block);
+  });
+
+  router.get('/balance/:address', (ctx) =>
+    sendJson(ctx, 200, balanceView(ready(), accountParam(ctx.params.address))),
+  );
+  router.get('/validators', (ctx) => sendJson(ctx, 200, validatorsView(ready())));
+  router.get('/delegator/:address/delegations', (ctx) =>
+    sendJson(ctx, 200, delegationsView(ready(), accountParam(ctx.params.address))),
+  );
+  router.get('/delegator/:address/rewards', (ctx) =>
+    sendJson(ctx, 200, rewardsView(ready(), accountParam(ctx.params.address))),
+  );
+  router.get('/delegator/:address/unbonding', (ctx) =>
+    sendJson(ctx, 200, unbondingView(ready(), accountParam(ctx.params.address))),
+  );
+
+  router.get('/snapshots', async (ctx) => {
+    ready();
+    sendJson(ctx, 200, { snapshots: (await backend.snapshots()).map(snapshotListItem) });
+  });
+
+  router.get('/snapshots/:height', async (ctx) => {
+    ready();
+    const record = await backend.snapshot(heightParam(ctx.params.height));
+    if (record === null) throw new HttpError(404, 'Snapshot not found');
+    sendJson(ctx, 200, snapshotDetail(record));
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.status = 200;
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+
+  router.post('/tx/send', async (ctx) => {
+    ready();
+    if (!ctx.is('application/json')) throw invalidTx('Content-Type must be application/json');
+    const raw = await readBody(ctx.req, opts.maxBodyBytes);
+    const body = parseJson(raw, invalidTx);
+    const problem = txBodyProblem(body);
+    if (problem) throw invalidTx(problem);
+    const outcome = backend.submit(body, raw.length);
+    if (outcome.kind === 'malformed') throw invalidTx(outcome.reason);
+    if (outcome.kind === 'rejected')
+      sendJson(ctx, 200, { tx_hash: outcome.hash, status: 'rejected', error: outcome.message });
+    else sendJson(ctx, 200, { tx_hash: outcome.hash, status: 'received' });
+  });
+
+  router.get('/tx/:hash/receipt', async (ctx) => {
+    ready();
+    const hash = ctx.params.hash ?? '';
+    if (!isHex(hash, 32))
+      throw new HttpError(400, 'Invalid transaction hash: expected 64 lowercase hex characters');
+    const receipt = await backend.receipt(hash);
+    if (receipt === null) throw new HttpError(404, 'Transaction not found');
+    sendJson(ctx, 200, receipt);
+  });
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
+      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
+        sendJson(ctx, 405, {
+          detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
+        });
+    } catch (e) {
+      if (e instanceof HttpError) {
+        if (e.reason) ctx.set('X-Error-Reason', e.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
+        sendJson(ctx, e.status, { detail: e.detail });
+        logger.debug('request refused', {
+          method: ctx.method,
+          path: ctx.path,
+          status: e.status,
+          detail: e.detail,
+          reason: e.reason,
+        });
+      } else {
+        logger.error('request failed', {
+          method: ctx.method,
+          path: ctx.path,
+          error: e as Error,
+          stack: (e as Error).stack,
+        });
+        sendJson(ctx, 500, { detail: 'Internal error' });
+      }
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.rpcDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
+    }
+  });
+
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  // Koa's own error path: never a stack trace on the wire.
+  app.silent = true;
+  app.on('error', (e: Error) => logger.error('koa error', { error: e }));
+  return app;
+}

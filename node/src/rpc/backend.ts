@@ -1,0 +1,17 @@
+/** What the RPC needs from the node: a narrow interface, so the app is testable with a real service and no port. */
+import type { BlockJson, ChainState } from '../chain/index.js';
+import type { ReceiptView, SubmitOutcome } from '../node/chainService.js';
+import type { SnapshotRecord } from '../node/snapshotManager.js';
+
+export interface RpcBackend {
+  readonly ready: boolean;
+  /** The last committed state; only read after `ready`. */
+  readonly state: ChainState;
+  readonly mempoolSize: number;
+  submit(input: unknown, size: number): SubmitOutcome;
+  receipt(hash: string): Promise<ReceiptView | null>;
+  blockJson(height: number): Promise<BlockJson | null>;
+  snapshots(): Promise<SnapshotRecord[]>;
+  /** The record of one snapshot after verifying its file's hash; null when unknown. */
+  snapshot(height: number): Promise<SnapshotRecord | null>;
+}

@@ -1,0 +1,18 @@
+/**
+ * An error with its HTTP status and the `detail` the client sees. `reason` (optional) says more
+ * for logs and the X-Error-Reason header, where the body's detail text is fixed by the
+ * specification (e.g. exactly "Invalid transaction format").
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly reason?: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const notInitialized = () => new HttpError(503, 'Node not initialized');
+export const invalidTx = (reason: string) => new HttpError(400, 'Invalid transaction format', reason);

@@ -1,0 +1,57 @@
+/**
+ * ajv schemas for request bodies: the first gate, on shape and types. The chain's own parser
+ * (txFromJson) then checks what a schema cannot (Bech32 checksums, points on the curve).
+ */
+import { Ajv } from 'ajv';
+
+const hex = (bytes: number) => ({ type: 'string', pattern: `^[0-9a-f]{${bytes * 2}}$` });
+const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]{0,77})$' };
+const uint = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+
+export const txBodySchema = {
+  type: 'object',
+  required: ['tx_type', 'from_address', 'amount', 'fee', 'nonce', 'timestamp', 'pub_key', 'signature'],
+  additionalProperties: false,
+  properties: {
+    tx_type: {
+      enum: [
+        'TRANSFER',
+        'STAKE',
+        'UNSTAKE',
+        'DELEGATE',
+        'UNDELEGATE',
+        'UNJAIL',
+        'UPDATE_VALIDATOR',
+        'SUBMIT_RESULT',
+      ],
+    },
+    from_address: { type: 'string', maxLength: 90 },
+    to_address: { type: ['string', 'null'], maxLength: 90 },
+    amount: decimal,
+    fee: decimal,
+    nonce: uint,
+    gas_price: uint,
+    gas_limit: uint,
+    timestamp: uint,
+    pub_key: hex(33),
+    signature: hex(65),
+    payload: {
+      type: 'object',
+      maxProperties: 8,
+      additionalProperties: { type: ['string', 'number'], maxLength: 256 },
+    },
+    chain_id: { type: 'string', maxLength: 64 },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+const validateTxBody = ajv.compile(txBodySchema);
+
+/** Null if `body` has the shape of a transaction; otherwise what is wrong, naming the field. */
+export function txBodyProblem(body: unknown): string | null {
+  if (validateTxBody(body)) return null;
+  const e = validateTxBody.errors?.[0];
+  if (!e) return 'invalid body';
+  const where = e.instancePath === '' ? 'body' : e.instancePath.slice(1).replaceAll('/', '.');
+  return `${where} ${e.message ?? 'is invalid'}`;
+}
