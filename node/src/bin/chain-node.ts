@@ -11,6 +11,7 @@ import { NETWORK_IDS, type NetworkId } from '../chain/index.js';
 import { defaultConfig, type NodeConfig } from '../node/config.js';
 import { initHome } from '../node/init.js';
 import { StartupError, startNode } from '../node/node.js';
+import { sendTransfer } from '../node/txCommand.js';
 import { StoreError } from '../store/errors.js';
 import { parseDuration } from '../util/duration.js';
 import { createLogger, type LogFormat } from '../util/logger.js';
@@ -20,6 +21,8 @@ const HELP = `chain-node — a proof-of-authority chain node
 Usage:
   chain-node init  [options]   write a one-validator genesis and keys into --home
   chain-node start [options]   run the node (the default command)
+  chain-node tx send --from N --to ADDRESS --amount 1.5coin [--rpc URL] [--home DIR]
+                               sign a transfer with a key of --home and wait for its receipt
   chain-node help              this text
 
 Common options:
@@ -35,6 +38,14 @@ start options:
   --log-format F        json (default) or pretty
   --mempool-ttl D       pending transactions expire after D (default 1h)
   --mempool-cleanup D   how often expired ones are removed (default 30s)
+
+tx send options:
+  --from KEY            index of a developer account in <home>/accounts.json, "validator",
+                        a key file, or a private key in hex
+  --to ADDRESS          coin1… recipient
+  --amount A            e.g. 1.5coin, 100coins, 2500wei
+  --rpc URL             node RPC (default http://127.0.0.1:8000)
+  --no-wait             return once the node has accepted it
 
 init options:
   --network NAME        devnet (default), testnet or mainnet
@@ -74,9 +85,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
     strict: true,
+    allowPositionals: command === 'tx',
     options: {
       home: { type: 'string' },
       port: { type: 'string' },
@@ -94,9 +106,32 @@ async function main(argv: string[]): Promise<number> {
       accounts: { type: 'string' },
       seed: { type: 'string' },
       force: { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      amount: { type: 'string' },
+      rpc: { type: 'string' },
+      'no-wait': { type: 'boolean' },
     },
   });
   const home = resolve(values.home ?? '.chain-node');
+
+  if (command === 'tx') {
+    if (positionals[0] !== 'send')
+      throw new UsageError('usage: chain-node tx send --from N --to ADDRESS --amount A');
+    if (!values.from || !values.to || !values.amount)
+      throw new UsageError('tx send needs --from, --to and --amount');
+    return sendTransfer(
+      {
+        home,
+        rpc: values.rpc ?? 'http://127.0.0.1:8000',
+        from: values.from,
+        to: values.to,
+        amount: values.amount,
+        wait: !values['no-wait'],
+      },
+      (line) => process.stdout.write(`${line}\n`),
+    );
+  }
 
   if (command === 'init') {
     const network = (values.network ?? 'devnet') as NetworkId;
@@ -121,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  if (command !== 'start') throw new UsageError(`unknown command ${command}: use init, start or help`);
+  if (command !== 'start') throw new UsageError(`unknown command ${command}: use init, start, tx or help`);
 
   const logFormat = (values['log-format'] ?? 'json') as LogFormat;
   if (logFormat !== 'json' && logFormat !== 'pretty')

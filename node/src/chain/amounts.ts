@@ -37,3 +37,25 @@ export function rateToPpm(rate: number): number | null {
 export function ppmToRate(ppm: number): number {
   return ppm / 1e6;
 }
+
+/**
+ * Parses an amount as people write it: `1.5coin`, `100coins`, `2500wei`, or bare wei digits.
+ * Returns null for anything else (more than 18 decimals, negative, not a number).
+ */
+export function parseAmount(text: string): bigint | null {
+  const m = /^(\d+)(?:\.(\d{1,18}))?\s*(coins?|wei)?$/.exec(text.trim());
+  if (!m) return null;
+  const unit = m[3] ?? 'wei';
+  if (unit === 'wei') return m[2] === undefined ? parseWei(m[1]!.replace(/^0+(?=\d)/, '')) : null;
+  const whole = BigInt(m[1]!) * WEI_PER_COIN;
+  const fraction = m[2] === undefined ? 0n : BigInt(m[2].padEnd(18, '0'));
+  const total = whole + fraction;
+  return total <= MAX_U256 ? total : null;
+}
+
+/** Wei as coins for people: 1500000000000000000 -> "1.5". */
+export function formatCoins(wei: bigint): string {
+  const whole = wei / WEI_PER_COIN;
+  const fraction = (wei % WEI_PER_COIN).toString().padStart(18, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}

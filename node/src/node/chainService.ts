@@ -18,6 +18,7 @@ import {
   type MigrationRegistry,
   signVote,
   stateDiff,
+  stateRoot,
   TX_TYPES,
   txFromJson,
   txHash,
@@ -133,6 +134,14 @@ export class ChainService implements RpcBackend {
       );
     }
     const state = await store.loadState();
+    const head = await store.block(state.height);
+    const root = stateRoot(state);
+    if (head === null || head.header.stateRoot !== root) {
+      throw new StoreError(
+        'STORE_CORRUPT',
+        `stored state at height ${state.height} has root ${root}, but block ${state.height} says ${head?.header.stateRoot ?? '(missing)'}`,
+      );
+    }
     this.txCounts = await store.txCounts();
     this.current = state;
     this.refreshMetrics(state);
