@@ -8,7 +8,9 @@
  *   3. slash by jail count: 1st 5%, 2nd 10%, 3rd 100% and EJECTED (permanent); slashed stake is burned;
  *   4. activate INACTIVE validators with stake >= min_stake that registered >= activation_delay
  *      blocks ago, highest stake first (ties: address), while the active set is below max_validators;
- *   5. deactivate ACTIVE validators whose stake is below min_stake (back to INACTIVE);
+ *   5. deactivate ACTIVE validators whose stake is below min_stake (back to INACTIVE) — but never the
+ *      last ones: if every active validator is below the minimum, the highest-staked stays active,
+ *      for the same reason as in step 2;
  *   6. reset every validator's slot counters.
  */
 import { mulPpm } from './amounts.js';
@@ -63,11 +65,17 @@ export function epochTransition(d: StateDraft, height: number): EpochEvent[] {
     events.push({ kind: 'activated', validator: v.address });
   }
 
-  for (const v of d.allValidators()) {
-    if (v.status === 'ACTIVE' && v.stake < p.minStake) {
-      d.setValidator({ ...v, status: 'INACTIVE' });
-      events.push({ kind: 'deactivated', validator: v.address });
-    }
+  const stillActive = d.allValidators().filter((v) => v.status === 'ACTIVE');
+  const below = stillActive
+    .filter((v) => v.stake < p.minStake)
+    .sort((a, b) =>
+      a.stake === b.stake ? compareStrings(a.address, b.address) : a.stake < b.stake ? -1 : 1,
+    );
+  // Lowest stake first; the last one is kept when nobody at or above the minimum remains.
+  const deactivate = below.length === stillActive.length ? below.slice(0, -1) : below;
+  for (const v of deactivate) {
+    d.setValidator({ ...v, status: 'INACTIVE' });
+    events.push({ kind: 'deactivated', validator: v.address });
   }
 
   for (const v of d.allValidators()) {

@@ -109,8 +109,9 @@ export function checkParams(p: ChainParams): string[] {
   positiveInt('snapshots_kept', p.snapshotsKept, 10_000);
   if (!Number.isSafeInteger(p.activationDelay) || p.activationDelay < 0)
     problems.push('activation_delay must be >= 0');
-  if (!Number.isSafeInteger(p.unbondingBlocks) || p.unbondingBlocks < 0)
-    problems.push('unbonding_blocks must be >= 0');
+  // At least 1: entries are paid at the start of the block at completion_height, which must come after h.
+  if (!Number.isSafeInteger(p.unbondingBlocks) || p.unbondingBlocks < 1)
+    problems.push('unbonding_blocks must be >= 1');
   if (p.minStake < 1n) problems.push('min_stake must be positive');
   if (p.unjailFee < 0n) problems.push('unjail_fee must be >= 0');
   if (p.initialBlockReward < 0n) problems.push('initial_block_reward must be >= 0');

@@ -1,0 +1,50 @@
+/** The rules that keep a chain from stopping itself, and parameter bounds that keep rules exact. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { coins, loadGenesis } from '../../src/chain/index.js';
+import { genesisJson, TestChain, tx } from '../fixtures.js';
+
+describe('the chain never deactivates its last validators', () => {
+  it('keeps the only validator active after it unstakes below the minimum, and blocks go on', () => {
+    const chain = new TestChain({
+      validators: ['val-0'],
+      accounts: { 'val-0': coins(10) },
+      params: { epoch_length: 5 },
+    });
+    chain.produce([tx(chain.state, 'val-0', 'UNSTAKE', { amount: coins(950) })]);
+    chain.produceUntil(5);
+    assert.equal(chain.validator('val-0')!.status, 'ACTIVE');
+    assert.equal(chain.validator('val-0')!.stake, coins(50));
+    chain.produceUntil(7);
+    assert.equal(chain.state.height, 7);
+  });
+
+  it('deactivates the lower-staked one when two fall below the minimum together', () => {
+    const chain = new TestChain({
+      validators: ['val-0', 'val-1'],
+      accounts: { 'val-0': coins(10), 'val-1': coins(10) },
+      params: { epoch_length: 4 },
+    });
+    chain.produce([
+      tx(chain.state, 'val-0', 'UNSTAKE', { amount: coins(950) }),
+      tx(chain.state, 'val-1', 'UNSTAKE', { amount: coins(960) }),
+    ]);
+    chain.produceUntil(4);
+    assert.equal(chain.validator('val-1')!.status, 'INACTIVE', 'val-1 has 40 coins, the least');
+    assert.equal(chain.validator('val-0')!.status, 'ACTIVE', 'val-0 keeps the chain going with 50 coins');
+    const events = chain.results[3]!.epochEvents;
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'deactivated').map((e) => e.validator),
+      [chain.validator('val-1')!.address],
+    );
+  });
+});
+
+describe('parameter bounds', () => {
+  it('refuses unbonding_blocks 0, which could not pay back at completion_height', () => {
+    const loaded = loadGenesis(genesisJson({ params: { unbonding_blocks: 0 } }));
+    assert.equal(loaded.ok, false);
+    if (!loaded.ok)
+      assert.ok(loaded.problems.includes('unbonding_blocks must be >= 1'), loaded.problems.join('; '));
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * A real node core for tests: ChainService over a level store in a temporary folder, the Koa
+ * app, and an injector that calls app.callback() with no port opened. Blocks are produced on
+ * demand (no timers), and time comes from a clock the test moves.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import inject from 'light-my-request';
+import { type Block, loadGenesis } from '../../src/chain/index.js';
+import { DEFAULT_MEMPOOL_OPTIONS, Mempool, type MempoolOptions } from '../../src/mempool/mempool.js';
+import { SignatureCache } from '../../src/mempool/signatureCache.js';
+import { createMetrics } from '../../src/metrics/metrics.js';
+import { ChainService } from '../../src/node/chainService.js';
+import { SnapshotManager } from '../../src/node/snapshotManager.js';
+import { createRpcApp, DEFAULT_RPC_OPTIONS } from '../../src/rpc/app.js';
+import type { RpcBackend } from '../../src/rpc/backend.js';
+import { ChainStore } from '../../src/store/chainStore.js';
+import { parseJsonExact } from '../../src/util/jsonParse.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { GENESIS_TIME, type GenesisOptions, genesisJson, key } from '../fixtures.js';
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+  json: () => unknown;
+}
+
+export interface Harness {
+  service: ChainService;
+  store: ChainStore;
+  dir: string;
+  clock: { now: number };
+  logger: ReturnType<typeof memoryLogger>;
+  request(
+    method: string,
+    url: string,
+    body?: string | Buffer | object,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
+  /** Produces one block with the sole validator's key. */
+  produce(): Promise<Block>;
+  close(): Promise<void>;
+}
+
+export async function injectInto(
+  handler: ReturnType<ReturnType<typeof createRpcApp>['callback']>,
+  method: string,
+  url: string,
+  body?: string | Buffer | object,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const isObject = body !== undefined && typeof body === 'object' && !Buffer.isBuffer(body);
+  const res = await inject(handler, {
+    method: method as 'GET',
+    url,
+    headers: isObject ? { 'content-type': 'application/json', ...headers } : headers,
+    ...(body === undefined ? {} : { payload: isObject ? JSON.stringify(body) : body }),
+  });
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    text: res.payload,
+    json: () => parseJsonExact(res.payload),
+  };
+}
+
+export async function makeHarness(
+  genesis: GenesisOptions = {},
+  mempoolOptions: Partial<MempoolOptions> = {},
+  open = true,
+): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'chain-node-test-'));
+  const loaded = loadGenesis(genesisJson(genesis));
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  const clock = { now: (GENESIS_TIME + 10) * 1000 };
+  const logger = memoryLogger();
+  const store = await ChainStore.open(join(dir, 'data'));
+  const metrics = createMetrics();
+  const signatures = new SignatureCache();
+  const mempool = new Mempool({ ...DEFAULT_MEMPOOL_OPTIONS, ...mempoolOptions }, signatures, () => clock.now);
+  const snapshots = new SnapshotManager(join(dir, 'snapshots'), store, metrics, logger);
+  const service = new ChainService({
+    store,
+    mempool,
+    signatures,
+    metrics,
+    logger,
+    snapshots,
+    migrations: [],
+    now: () => clock.now,
+  });
+  if (open) await service.open(loaded.genesis);
+  const app = createRpcApp(service, metrics, logger, DEFAULT_RPC_OPTIONS);
+  const handler = app.callback();
+  const validator = key((genesis.validators ?? ['val-0'])[0]!);
+  return {
+    service,
+    store,
+    dir,
+    clock,
+    logger,
+    request: (method, url, body, headers) => injectInto(handler, method, url, body, headers),
+    produce: () => {
+      clock.now += 1000;
+      return service.produce(validator.privateKey);
+    },
+    close: async () => {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An app over a backend whose every call throws: for the 500 path. */
+export function brokenApp(): ReturnType<typeof createRpcApp> {
+  const fail = () => {
+    throw new Error('disk on fire');
+  };
+  const backend = {
+    ready: true,
+    get state() {
+      return fail();
+    },
+    mempoolSize: 0,
+    submit: fail,
+    receipt: fail,
+    blockJson: fail,
+    snapshots: fail,
+    snapshot: fail,
+  } as unknown as RpcBackend;
+  return createRpcApp(backend, createMetrics(), memoryLogger(), DEFAULT_RPC_OPTIONS);
+}
