@@ -21,6 +21,8 @@ const HELP = `chain-node — a proof-of-authority chain node
 Usage:
   chain-node init  [options]   write a one-validator genesis and keys into --home
   chain-node start [options]   run the node (the default command)
+  chain-node dev   [options]   a local one-node chain: init --home if it has no genesis
+                               (seed "dev", 1 s blocks), then start with readable logs
   chain-node tx send --from N --to ADDRESS --amount 1.5coin [--rpc URL] [--home DIR]
                                sign a transfer with a key of --home and wait for its receipt
   chain-node help              this text
@@ -61,6 +63,14 @@ Quick start:
 `;
 
 class UsageError extends Error {}
+
+function printAccounts(accounts: readonly { address: string; private_key: string }[], home: string): void {
+  process.stdout.write(
+    `Funded developer accounts (1,000,000 coins each; keys also in ${join(home, 'accounts.json')}):\n` +
+      accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.private_key}\n`).join('') +
+      `Send a transfer: chain-node tx send --home ${home} --from 0 --to <coin1 address> --amount 1.5coin\n`,
+  );
+}
 
 function duration(name: string, text: string | undefined): number | null {
   if (text === undefined) return null;
@@ -133,6 +143,22 @@ async function main(argv: string[]): Promise<number> {
     );
   }
 
+  if (command === 'dev' && !existsSync(join(home, 'genesis.json'))) {
+    const result = await initHome({
+      home,
+      network: 'devnet',
+      chainId: null,
+      blockTimeMs: duration('block-time', values['block-time']) ?? 1000,
+      epochLength: integer('epoch-length', values['epoch-length'], 1, 1_000_000),
+      accounts: integer('accounts', values.accounts, 0, 1000) ?? 3,
+      seed: values.seed ?? 'dev',
+      force: false,
+      genesisTime: Math.floor(Date.now() / 1000),
+    });
+    process.stdout.write(`Initialized ${home} (seed ${values.seed ?? 'dev'}).\n`);
+    printAccounts(result.accounts, home);
+  }
+
   if (command === 'init') {
     const network = (values.network ?? 'devnet') as NetworkId;
     if (!NETWORK_IDS.includes(network))
@@ -149,16 +175,16 @@ async function main(argv: string[]): Promise<number> {
       genesisTime: Math.floor(Date.now() / 1000),
     });
     process.stdout.write(
-      `Wrote ${result.genesisPath}\nValidator key ${result.keyPath} (${result.validator.validator_address})\n` +
-        `Funded developer accounts (1,000,000 coins each; keys also in ${join(home, 'accounts.json')}):\n` +
-        result.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.private_key}\n`).join('') +
-        `Start it with: chain-node start --home ${home}\n`,
+      `Wrote ${result.genesisPath}\nValidator key ${result.keyPath} (${result.validator.validator_address})\n`,
     );
+    printAccounts(result.accounts, home);
+    process.stdout.write(`Start it with: chain-node start --home ${home}\n`);
     return 0;
   }
-  if (command !== 'start') throw new UsageError(`unknown command ${command}: use init, start, tx or help`);
+  if (command !== 'start' && command !== 'dev')
+    throw new UsageError(`unknown command ${command}: use init, start, tx or help`);
 
-  const logFormat = (values['log-format'] ?? 'json') as LogFormat;
+  const logFormat = (values['log-format'] ?? (command === 'dev' ? 'pretty' : 'json')) as LogFormat;
   if (logFormat !== 'json' && logFormat !== 'pretty')
     throw new UsageError('--log-format must be json or pretty');
   const base = defaultConfig(home);

@@ -7,6 +7,12 @@ import { bytesToHex, hexToBytes } from '../crypto/hex.js';
 import { MAX_U256 } from './amounts.js';
 
 const utf8Encoder = new TextEncoder();
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** True when `s` has no lone surrogate, so that it has exactly one UTF-8 encoding. */
+export function isWellFormed(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
 export class Writer {
@@ -76,8 +82,12 @@ export class Writer {
     return this.u32(bytes.length).raw(bytes);
   }
 
-  /** u32 byte length, then UTF-8. */
+  /**
+   * u32 byte length, then UTF-8. A string with a lone surrogate has no UTF-8 form (an encoder
+   * would put U+FFFD in its place, giving two strings one encoding), so it is refused.
+   */
   str(s: string): this {
+    if (!isWellFormed(s)) throw new RangeError('string is not well-formed Unicode (lone surrogate)');
     return this.bytes(utf8Encoder.encode(s));
   }
 

@@ -5,9 +5,30 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
+/**
+ * prom-client's defaults that are gauges named `_total`, which `promtool check metrics` flags;
+ * the same facts remain in nodejs_active_handles / _requests / _resources by type.
+ */
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/**
+ * The two findings `promtool check metrics` reports on names the specification itself fixes
+ * (chain_accounts_total and chain_validator_count are specified as gauges). Kept as specified;
+ * docs/METRICS.md explains. Nothing else may be reported.
+ */
+export const SPECIFIED_NAME_LINTS = [
+  'chain_accounts_total non-counter metrics should not have "_total" suffix',
+  'chain_validator_count non-histogram and non-summary metrics should not have "_count" suffix',
+] as const;
+
 export function createMetrics(registry: Registry = new Registry()) {
   const r = [registry];
   collectDefaultMetrics({ register: registry });
+  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
   return {
     registry,
     // The specification's metrics.

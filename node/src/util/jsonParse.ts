@@ -23,7 +23,10 @@ export function parseJsonExact(text: string): unknown {
       i++;
       const out: Record<string, unknown> = {};
       ws();
-      if (text[i] === '}') return (i++, out);
+      if (text[i] === '}') {
+        i++;
+        return out;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') fail('expected a key');
@@ -33,21 +36,28 @@ export function parseJsonExact(text: string): unknown {
         out[key] = value(depth + 1);
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === '}') return (i++, out);
-        else fail('expected , or }');
+        else if (text[i] === '}') {
+          i++;
+          return out;
+        } else fail('expected , or }');
       }
     }
     if (c === '[') {
       i++;
       const out: unknown[] = [];
       ws();
-      if (text[i] === ']') return (i++, out);
+      if (text[i] === ']') {
+        i++;
+        return out;
+      }
       for (;;) {
         out.push(value(depth + 1));
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === ']') return (i++, out);
-        else fail('expected , or ]');
+        else if (text[i] === ']') {
+          i++;
+          return out;
+        } else fail('expected , or ]');
       }
     }
     if (c === '"') return str();
@@ -56,7 +66,10 @@ export function parseJsonExact(text: string): unknown {
       ['false', false],
       ['null', null],
     ] as const) {
-      if (text.startsWith(word, i)) return ((i += word.length), v);
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
     }
     const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
     if (!m) return fail('unexpected character');

@@ -1,8 +1,8 @@
 /** The rules that keep a chain from stopping itself, and parameter bounds that keep rules exact. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coins, loadGenesis } from '../../src/chain/index.js';
-import { genesisJson, TestChain, tx } from '../fixtures.js';
+import { coins, loadGenesis, txFromJson, txToJson } from '../../src/chain/index.js';
+import { genesisJson, genesisState, key, TestChain, tx } from '../fixtures.js';
 
 describe('the chain never deactivates its last validators', () => {
   it('keeps the only validator active after it unstakes below the minimum, and blocks go on', () => {
@@ -46,5 +46,25 @@ describe('parameter bounds', () => {
     assert.equal(loaded.ok, false);
     if (!loaded.ok)
       assert.ok(loaded.problems.includes('unbonding_blocks must be >= 1'), loaded.problems.join('; '));
+  });
+});
+
+describe('one value, one encoding', () => {
+  it('refuses memos and names with a lone surrogate, which would share bytes with U+FFFD', () => {
+    const base = txToJson(tx(genesisState(), 'alice', 'TRANSFER', { to: key('bob').account, amount: 1n }));
+    for (const memo of ['\uD800', 'a\uDC00b', '\uDBFF']) {
+      const r = txFromJson({ ...base, payload: { memo } });
+      assert.equal(r.ok, false, JSON.stringify(memo));
+    }
+    assert.equal(
+      txFromJson({ ...base, payload: { memo: '\uFFFD 😀' } }).ok,
+      true,
+      'well-formed text is fine',
+    );
+    const stake = {
+      ...txToJson(tx(genesisState(), 'alice', 'STAKE', { amount: coins(100) })),
+      payload: { name: 'x\uD800' },
+    };
+    assert.equal(txFromJson(stake).ok, false);
   });
 });

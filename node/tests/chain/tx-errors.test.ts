@@ -874,7 +874,7 @@ describe('format failures', () => {
     {
       name: 'memo of 257 bytes',
       input: { ...transfer, payload: { memo: 'm'.repeat(257) } },
-      reason: 'payload.memo must be a string of at most 256 bytes',
+      reason: 'payload.memo must be a well-formed string of at most 256 bytes',
     },
     { name: 'chain_id a number', input: { ...transfer, chain_id: 1 }, reason: 'chain_id must be a string' },
   ];

@@ -13,7 +13,14 @@ import { publicKeyHexOf } from '../../src/crypto/keys.js';
 
 interface Vectors {
   addresses: { private_key: string; pub_key: string; account: string; validator: string }[];
-  transactions: { name: string; chain_id: string; private_key: string; tx: unknown; signing_bytes: string; tx_hash: string }[];
+  transactions: {
+    name: string;
+    chain_id: string;
+    private_key: string;
+    tx: unknown;
+    signing_bytes: string;
+    tx_hash: string;
+  }[];
 }
 
 function loadVectors(): Vectors {
@@ -38,7 +45,10 @@ function derSignature(r: Uint8Array, s: Uint8Array): Buffer {
 
 function opensslVerify(message: Uint8Array, signatureHex: string, pubKeyHex: string): boolean {
   const sig = hexToBytes(signatureHex);
-  const uncompressed = Buffer.from(ECDH.convertKey(pubKeyHex, 'secp256k1', 'hex', 'hex', 'uncompressed') as string, 'hex');
+  const uncompressed = Buffer.from(
+    ECDH.convertKey(pubKeyHex, 'secp256k1', 'hex', 'hex', 'uncompressed') as string,
+    'hex',
+  );
   const key = createPublicKey({
     key: {
       kty: 'EC',
@@ -74,7 +84,11 @@ describe('docs/PROTOCOL.md test vectors', () => {
       assert.equal(txHash(tx, v.chain_id), v.tx_hash);
       assert.equal(checkTxSignature(tx, v.chain_id), null);
       const { signature, pubKey: _p, ...unsigned } = tx;
-      assert.equal(signTx(unsigned, hexToBytes(v.private_key), v.chain_id).signature, signature, 'RFC 6979 is deterministic');
+      assert.equal(
+        signTx(unsigned, hexToBytes(v.private_key), v.chain_id).signature,
+        signature,
+        'RFC 6979 is deterministic',
+      );
       assert.ok(opensslVerify(signing, signature, tx.pubKey), 'OpenSSL accepts the signature');
       assert.notEqual(checkTxSignature(tx, 'chain-testnet-1'), null, 'the same bytes fail on another chain');
     });

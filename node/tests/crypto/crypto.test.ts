@@ -45,7 +45,10 @@ describe('addresses', () => {
     const account = accountAddressOf(pub);
     assert.match(account, /^coin1[02-9ac-hj-np-z]{38}$/);
     const bytes = decodeAddress(account, ACCOUNT_PREFIX)!;
-    assert.equal(bytesToHex(bytes), createHash('sha256').update(Buffer.from(pub, 'hex')).digest('hex').slice(0, 40));
+    assert.equal(
+      bytesToHex(bytes),
+      createHash('sha256').update(Buffer.from(pub, 'hex')).digest('hex').slice(0, 40),
+    );
   });
 
   it('refuse the wrong prefix, upper case, a bad checksum and the wrong length', () => {

@@ -8,6 +8,7 @@ import { isHex } from '../../crypto/hex.js';
 import { PUBLIC_KEY_BYTES } from '../../crypto/keys.js';
 import { SIGNATURE_BYTES } from '../../crypto/signature.js';
 import { parseWei, ppmToRate, rateToPpm } from '../amounts.js';
+import { isWellFormed } from '../encoding.js';
 import {
   MAX_MEMO_BYTES,
   MAX_NAME_BYTES,
@@ -89,13 +90,18 @@ function parsePayload(type: TxType, raw: Record<string, unknown>): TxPayload | s
     if (field === undefined) return `payload field ${key} is not allowed for ${type}`;
     switch (field) {
       case 'memo':
-        if (typeof value !== 'string' || utf8.encode(value).length > MAX_MEMO_BYTES)
-          return `payload.memo must be a string of at most ${MAX_MEMO_BYTES} bytes`;
+        if (typeof value !== 'string' || !isWellFormed(value) || utf8.encode(value).length > MAX_MEMO_BYTES)
+          return `payload.memo must be a well-formed string of at most ${MAX_MEMO_BYTES} bytes`;
         out.memo = value;
         break;
       case 'name':
-        if (typeof value !== 'string' || value.length === 0 || utf8.encode(value).length > MAX_NAME_BYTES)
-          return `payload.name must be a string of 1 to ${MAX_NAME_BYTES} bytes`;
+        if (
+          typeof value !== 'string' ||
+          !isWellFormed(value) ||
+          value.length === 0 ||
+          utf8.encode(value).length > MAX_NAME_BYTES
+        )
+          return `payload.name must be a well-formed string of 1 to ${MAX_NAME_BYTES} bytes`;
         out.name = value;
         break;
       case 'commissionPpm': {

@@ -1,0 +1,170 @@
+/**
+ * RPC benchmark (docs/BENCHMARKS.md): requests per second of GET /status and GET /balance on a
+ * real chain-node process, beside a bare Koa route in its own process, measured in alternating
+ * rounds in one run so the ratio is fair on a noisy machine; then transactions admitted per
+ * second into the mempool over HTTP, beside the signature-check ceiling measured in the same run.
+ * Traffic goes to 127.0.0.1 only; every round is bounded in time.
+ *   npm run bench:rpc [-- --rounds 3 --seconds 5 --connections 50]
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { coins, type Tx, txHash, txToJson } from '../src/chain/index.js';
+import { checkTxSignature } from '../src/chain/tx/signing.js';
+import { RpcClient } from '../src/client/rpcClient.js';
+import { buildTx } from '../src/client/txBuilder.js';
+import { hexToBytes } from '../src/crypto/hex.js';
+
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
+});
+const ROUNDS = Number(values.rounds ?? 3);
+const SECONDS = Number(values.seconds ?? 5);
+const CONNECTIONS = Number(values.connections ?? 50);
+const CHAIN_NODE = new URL('../src/bin/chain-node.js', import.meta.url).pathname;
+const BARE = new URL('./bareKoa.js', import.meta.url).pathname;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function spawnAndReadLine(
+  args: string[],
+  pattern: RegExp,
+  stream: 'stdout' | 'stderr',
+): Promise<{ proc: ChildProcess; match: string }> {
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    proc[stream]!.setEncoding('utf8');
+    proc[stream]!.on('data', (d: string) => {
+      buf += d;
+      const m = pattern.exec(buf);
+      if (m) resolve({ proc, match: m[1]! });
+    });
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${buf}`)));
+  });
+}
+
+async function load(url: string): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function main() {
+  const home = await mkdtemp(join(tmpdir(), 'bench-rpc-'));
+  const procs: ChildProcess[] = [];
+  try {
+    await promisify(execFile)(process.execPath, [
+      CHAIN_NODE,
+      'init',
+      '--home',
+      home,
+      '--seed',
+      'bench',
+      '--accounts',
+      '40',
+      '--block-time',
+      '1s',
+    ]);
+    const node = await spawnAndReadLine(
+      [CHAIN_NODE, 'start', '--home', home, '--port', '0'],
+      /"RPC listening","url":"([^"]+)"/,
+      'stderr',
+    );
+    procs.push(node.proc);
+    const bare = await spawnAndReadLine([BARE], /(http:\/\/\S+)\n/, 'stdout');
+    procs.push(bare.proc);
+    const client = new RpcClient(node.match);
+    while ((await client.status().catch(() => null)) === null) await new Promise((r) => setTimeout(r, 50));
+    const accounts = JSON.parse(await readFile(join(home, 'accounts.json'), 'utf8')) as {
+      private_key: string;
+      address: string;
+    }[];
+
+    const targets = {
+      bare: `${bare.match}/bare`,
+      status: `${node.match}/status`,
+      balance: `${node.match}/balance/${accounts[0]!.address}`,
+    };
+    const runs: Record<keyof typeof targets, number[]> = { bare: [], status: [], balance: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const name of Object.keys(targets) as (keyof typeof targets)[])
+        runs[name].push(await load(targets[name]));
+    }
+
+    // Transactions admitted per second over HTTP: pre-signed transfers from 40 senders.
+    const txs: Tx[] = [];
+    for (const [i, a] of accounts.entries()) {
+      for (let n = 0; n < 25; n++) {
+        txs.push(
+          await buildTx(client, {
+            type: 'TRANSFER',
+            privateKey: hexToBytes(a.private_key),
+            to: accounts[(i + 1) % accounts.length]!.address,
+            amount: coins(1),
+            nonce: n,
+            chainId: 'chain-devnet-1',
+            timestamp: 1,
+          }),
+        );
+      }
+    }
+    // Interleave senders so that each sender's nonces arrive in order but senders mix.
+    const order = [...txs].sort((a, b) => a.nonce - b.nonce);
+    let next = 0;
+    let admitted = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < order.length) {
+          const tx = order[next++]!;
+          const res = await client.sendTx(txToJson(tx));
+          if (res.status === 'received') admitted++;
+        }
+      }),
+    );
+    const admitSeconds = (performance.now() - started) / 1000;
+
+    // The ceiling in the same run: signature checks per second on one core, times cores.
+    const sample = txs.slice(0, 300);
+    const t0 = performance.now();
+    for (const tx of sample) checkTxSignature(tx, 'chain-devnet-1');
+    const checksPerCore = sample.length / ((performance.now() - t0) / 1000);
+    void txHash;
+
+    const m = { bare: median(runs.bare), status: median(runs.status), balance: median(runs.balance) };
+    const rows = [
+      `| route | req/s per round | median req/s | ratio to bare Koa |`,
+      `|---|---|---|---|`,
+      ...(['bare', 'status', 'balance'] as const).map(
+        (k) =>
+          `| ${k === 'bare' ? 'bare Koa GET /bare' : k === 'status' ? 'GET /status' : 'GET /balance/{address}'} | ${runs[k].map((x) => Math.round(x)).join(', ')} | ${Math.round(m[k])} | ${(m[k] / m.bare).toFixed(2)} |`,
+      ),
+    ];
+    process.stdout.write(
+      `RPC benchmark: ${ROUNDS} alternating rounds of ${SECONDS}s, ${CONNECTIONS} connections, client and servers on the same ${cpus().length} cores\n\n` +
+        `${rows.join('\n')}\n\n` +
+        `Mempool admission over HTTP (16 concurrent clients, 40 senders, ${order.length} pre-signed transfers): ` +
+        `${admitted} admitted in ${admitSeconds.toFixed(2)} s = ${Math.round(admitted / admitSeconds)} tx/s\n` +
+        `Signature-check ceiling in the same run: ${Math.round(checksPerCore)} checks/s on one core ` +
+        `(x ${cpus().length} cores = ${Math.round(checksPerCore * cpus().length)}/s); admission uses one core of the node: ` +
+        `${((admitted / admitSeconds / checksPerCore) * 100).toFixed(0)}% of one core's ceiling\n`,
+    );
+  } finally {
+    for (const p of procs) p.kill('SIGTERM');
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});
