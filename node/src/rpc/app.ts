@@ -93,7 +93,14 @@ export function createRpcApp(
 
   router.get('/snapshots/:height', async (ctx) => {
     ready();
-    const record = await backend.snapshot(heightParam(ctx.params.height));
+    const height = heightParam(ctx.params.height);
+    let record: Awaited<ReturnType<RpcBackend['snapshot']>>;
+    try {
+      record = await backend.snapshot(height);
+    } catch (e) {
+      // A snapshot whose file is missing or does not hash to its recorded value is not served.
+      throw new HttpError(500, `Snapshot ${height} failed verification`, (e as Error).message);
+    }
     if (record === null) throw new HttpError(404, 'Snapshot not found');
     sendJson(ctx, 200, snapshotDetail(record));
   });
