@@ -102,3 +102,55 @@ export function commitProblem(
     ? null
     : `commit has ${counted.size} valid precommits, needs ${need} of ${validators.length}`;
 }
+
+export const PROPOSAL_DOMAIN = 'chain-proposal/v1';
+
+/**
+ *   proposal_bytes = str("chain-proposal/v1") str(chain_id) u64(height) u32(round)
+ *                    u32(pol_round + 1) raw32(block_hash)
+ * pol_round is -1 for a fresh block, so it travels as pol_round + 1 (0 = none).
+ */
+export function proposalBytes(
+  chainId: string,
+  height: number,
+  round: number,
+  polRound: number,
+  blockHash: string,
+): Uint8Array {
+  return new Writer()
+    .str(PROPOSAL_DOMAIN)
+    .str(chainId)
+    .u64(height)
+    .u32(round)
+    .u32(polRound + 1)
+    .rawHex(blockHash, 32)
+    .finish();
+}
+
+export function signProposal(
+  chainId: string,
+  p: { height: number; round: number; polRound: number; blockHash: string },
+  privateKey: Uint8Array,
+): string {
+  return signDigestHex(
+    sha256(proposalBytes(chainId, p.height, p.round, p.polRound, p.blockHash)),
+    privateKey,
+  );
+}
+
+export function verifyProposalSignature(
+  chainId: string,
+  p: { height: number; round: number; polRound: number; blockHash: string; signature: string },
+  pubKey: string,
+): boolean {
+  return verifyDigest(
+    sha256(proposalBytes(chainId, p.height, p.round, p.polRound, p.blockHash)),
+    p.signature,
+    pubKey,
+  );
+}
+
+/** More than 1/3 of n: enough distinct validators in a later round to prove the network moved on. */
+export function oneThirdPlus(n: number): number {
+  return Math.floor(n / 3) + 1;
+}

@@ -1,0 +1,308 @@
+/**
+ * Tendermint consensus for one height (Buchman, Kwon, Milosevic, "The latest gossip on BFT
+ * consensus", 2018, Algorithm 1), as a deterministic state machine: proposals, votes and
+ * timeouts go in; broadcasts, timeouts to schedule and the decision come out. No clock, no
+ * network: the driver (driver.ts) does the I/O. Inputs are already authenticated (signatures
+ * checked against the active set by the driver); this class checks who may send what.
+ *
+ * Safety rests on locking: a validator that precommitted a block in round r only prevotes a
+ * different block later if it sees more than 2/3 prevotes for it in a round >= r (polRound).
+ */
+import {
+  type Block,
+  blockHash,
+  type Commit,
+  oneThirdPlus,
+  proposerIndex,
+  signProposal,
+  signVote,
+  type Validator,
+  type Vote,
+  type VoteKind,
+} from '../chain/index.js';
+import type { ConsensusAction, Proposal, Step, Timeouts } from './types.js';
+import { VoteSet } from './voteSet.js';
+
+export interface HeightContext {
+  readonly chainId: string;
+  readonly height: number;
+  /** The active set for this height, in proposer order (the state after height - 1). */
+  readonly validators: readonly Validator[];
+  /** This node's key and validator address when it is in the active set; null for an observer. */
+  readonly signer: { readonly privateKey: Uint8Array; readonly address: string } | null;
+  /** Whether a proposed block is valid on top of the last committed state (cached by the caller). */
+  isValid(block: Block): boolean;
+  /** A new block for `round` from this node's mempool; only called when this node proposes. */
+  build(round: number): Block;
+  readonly timeouts: Timeouts;
+}
+
+interface Known {
+  readonly proposal: Proposal;
+  readonly valid: boolean;
+}
+
+export class HeightConsensus {
+  round = 0;
+  step: Step = 'propose';
+  private lockedRound = -1;
+  private lockedHash: string | null = null;
+  private validRound = -1;
+  private validBlock: Block | null = null;
+  private readonly proposals = new Map<number, Known>();
+  /** Blocks seen in any proposal, by hash (the commit rule may need one from another round). */
+  private readonly blocks = new Map<string, { block: Block; valid: boolean }>();
+  private readonly prevotes = new Map<number, VoteSet>();
+  private readonly precommits = new Map<number, VoteSet>();
+  private readonly senders = new Map<number, Set<string>>();
+  private readonly fired = new Set<string>();
+  private decided = false;
+  private decidedRound = -1;
+  private out: ConsensusAction[] = [];
+  private readonly members: Set<string>;
+
+  constructor(private readonly ctx: HeightContext) {
+    this.members = new Set(ctx.validators.map((v) => v.address));
+  }
+
+  get isDecided(): boolean {
+    return this.decided;
+  }
+
+  proposerOf(round: number): Validator {
+    return this.ctx.validators[proposerIndex(this.ctx.height, round, this.ctx.validators.length)]!;
+  }
+
+  start(): ConsensusAction[] {
+    this.startRound(0);
+    return this.flush();
+  }
+
+  onProposal(p: Proposal): ConsensusAction[] {
+    if (this.decided || p.height !== this.ctx.height || this.proposals.has(p.round)) return [];
+    if (p.proposer !== this.proposerOf(p.round).address || p.polRound >= p.round || p.polRound < -1)
+      return [];
+    // A fresh block must be built in the round it is proposed in; a re-proposal carries an older block.
+    const headerRound = p.block.header.round;
+    if ((p.polRound === -1 && headerRound !== p.round) || headerRound > p.round) return [];
+    const cached = this.blocks.get(p.blockHash);
+    const valid = cached ? cached.valid : this.ctx.isValid(p.block);
+    this.blocks.set(p.blockHash, { block: p.block, valid });
+    this.proposals.set(p.round, { proposal: p, valid });
+    this.noteSender(p.round, p.proposer);
+    this.evaluate();
+    return this.flush();
+  }
+
+  onVote(v: Vote): ConsensusAction[] {
+    if (this.decided || v.height !== this.ctx.height || !this.members.has(v.validator)) return [];
+    const added = this.votes(v.kind, v.round).add(v);
+    if (!added) return [];
+    this.noteSender(v.round, v.validator);
+    this.evaluate();
+    return this.flush();
+  }
+
+  onTimeout(step: Step, round: number): ConsensusAction[] {
+    if (this.decided || round !== this.round) return [];
+    if (step === 'propose' && this.step === 'propose') this.castVote('prevote', null);
+    else if (step === 'prevote' && this.step === 'prevote') this.castVote('precommit', null);
+    else if (step === 'precommit') this.startRound(this.round + 1);
+    this.evaluate();
+    return this.flush();
+  }
+
+  /**
+   * This node's own messages of this height, to send again. Gossip loses messages (a partition,
+   * a peer that joined late); Tendermint's liveness assumes they reach every peer eventually, so
+   * the driver re-sends these periodically until it moves to the next height. Votes of earlier
+   * rounds matter too: a re-proposed block is only prevoted by a locked node that sees the
+   * prevotes of its POL round, and each validator re-sends its own (at most the last 16 rounds).
+   */
+  rebroadcast(): ConsensusAction[] {
+    if (this.ctx.signer === null) return [];
+    const me = this.ctx.signer.address;
+    const out: ConsensusAction[] = [];
+    const last = this.decided ? this.decidedRound : this.round;
+    const own = this.proposals.get(last);
+    if (own && own.proposal.proposer === me) out.push({ kind: 'broadcast-proposal', proposal: own.proposal });
+    for (let r = last; r >= Math.max(0, last - 15); r--) {
+      for (const kind of ['precommit', 'prevote'] as const) {
+        const vote = this.votes(kind, r).voteOf(me);
+        if (vote) out.push({ kind: 'broadcast-vote', vote });
+      }
+    }
+    return out;
+  }
+
+  private flush(): ConsensusAction[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private votes(kind: VoteKind, round: number): VoteSet {
+    const sets = kind === 'prevote' ? this.prevotes : this.precommits;
+    let set = sets.get(round);
+    if (set === undefined) {
+      set = new VoteSet(this.ctx.validators.length);
+      sets.set(round, set);
+    }
+    return set;
+  }
+
+  private noteSender(round: number, validator: string): void {
+    let s = this.senders.get(round);
+    if (s === undefined) {
+      s = new Set();
+      this.senders.set(round, s);
+    }
+    s.add(validator);
+  }
+
+  /** Runs a rule once per key (the paper's "for the first time"). */
+  private once(key: string): boolean {
+    if (this.fired.has(key)) return false;
+    this.fired.add(key);
+    return true;
+  }
+
+  private startRound(round: number): void {
+    this.round = round;
+    this.step = 'propose';
+    const proposer = this.proposerOf(round);
+    const signer = this.ctx.signer;
+    if (signer !== null && proposer.address === signer.address) {
+      const block = this.validBlock ?? this.ctx.build(round);
+      const hash = blockHash(block.header);
+      const polRound = this.validBlock ? this.validRound : -1;
+      const base = { height: this.ctx.height, round, polRound, blockHash: hash };
+      const proposal: Proposal = {
+        ...base,
+        block,
+        proposer: signer.address,
+        signature: signProposal(this.ctx.chainId, base, signer.privateKey),
+      };
+      this.out.push({ kind: 'broadcast-proposal', proposal });
+      this.blocks.set(hash, { block, valid: true });
+      this.proposals.set(round, { proposal, valid: true });
+      this.noteSender(round, signer.address);
+    } else {
+      this.out.push({
+        kind: 'schedule-timeout',
+        step: 'propose',
+        height: this.ctx.height,
+        round,
+        ms: this.ctx.timeouts.propose(round),
+      });
+    }
+  }
+
+  private castVote(kind: VoteKind, hash: string | null): void {
+    this.step = kind === 'prevote' ? 'prevote' : 'precommit';
+    const signer = this.ctx.signer;
+    if (signer === null) return;
+    const vote = signVote(
+      this.ctx.chainId,
+      { kind, height: this.ctx.height, round: this.round, blockHash: hash, validator: signer.address },
+      signer.privateKey,
+    );
+    this.votes(kind, this.round).add(vote);
+    this.noteSender(this.round, signer.address);
+    this.out.push({ kind: 'broadcast-vote', vote });
+  }
+
+  /** Applies every rule that holds until none does (each input may enable several). */
+  private evaluate(): void {
+    for (let guard = 0; guard < 64 && !this.decided; guard++) {
+      if (!this.evaluateOnce()) return;
+    }
+  }
+
+  private evaluateOnce(): boolean {
+    // Decide: a proposal of some round and more than 2/3 precommits for its block in that round.
+    for (const [round, set] of this.precommits) {
+      const hash = set.quorumBlock();
+      const known = hash === null ? undefined : this.blocks.get(hash);
+      if (hash !== null && known?.valid) {
+        this.decide(known.block, hash, round, set);
+        return false;
+      }
+    }
+    // Skip ahead: more than 1/3 of the validators are already in a later round.
+    for (const [round, senders] of this.senders) {
+      if (round > this.round && senders.size >= oneThirdPlus(this.ctx.validators.length)) {
+        this.startRound(round);
+        return true;
+      }
+    }
+    const r = this.round;
+    const current = this.proposals.get(r);
+    const prevotes = this.votes('prevote', r);
+    const precommits = this.votes('precommit', r);
+
+    if (this.step === 'propose' && current) {
+      const p = current.proposal;
+      if (p.polRound === -1) {
+        const ok = current.valid && (this.lockedRound === -1 || this.lockedHash === p.blockHash);
+        this.castVote('prevote', ok ? p.blockHash : null);
+        return true;
+      }
+      if (this.votes('prevote', p.polRound).hasQuorumFor(p.blockHash)) {
+        const ok = current.valid && (this.lockedRound <= p.polRound || this.lockedHash === p.blockHash);
+        this.castVote('prevote', ok ? p.blockHash : null);
+        return true;
+      }
+    }
+    if (this.step === 'prevote' && prevotes.hasQuorumAny() && this.once(`prevote-timeout:${r}`)) {
+      this.out.push({
+        kind: 'schedule-timeout',
+        step: 'prevote',
+        height: this.ctx.height,
+        round: r,
+        ms: this.ctx.timeouts.prevote(r),
+      });
+    }
+    if (
+      this.step !== 'propose' &&
+      current?.valid &&
+      prevotes.hasQuorumFor(current.proposal.blockHash) &&
+      this.once(`polka:${r}`)
+    ) {
+      this.validBlock = current.proposal.block;
+      this.validRound = r;
+      if (this.step === 'prevote') {
+        this.lockedHash = current.proposal.blockHash;
+        this.lockedRound = r;
+        this.castVote('precommit', current.proposal.blockHash);
+      }
+      return true;
+    }
+    if (this.step === 'prevote' && prevotes.hasQuorumFor(null)) {
+      this.castVote('precommit', null);
+      return true;
+    }
+    if (precommits.hasQuorumAny() && this.once(`precommit-timeout:${r}`)) {
+      this.out.push({
+        kind: 'schedule-timeout',
+        step: 'precommit',
+        height: this.ctx.height,
+        round: r,
+        ms: this.ctx.timeouts.precommit(r),
+      });
+    }
+    return false;
+  }
+
+  private decide(block: Block, hash: string, round: number, set: VoteSet): void {
+    this.decided = true;
+    this.decidedRound = round;
+    const commit: Commit = {
+      height: this.ctx.height,
+      round,
+      blockHash: hash,
+      signatures: set.votesFor(hash).map((v) => ({ validator: v.validator, signature: v.signature })),
+    };
+    this.out.push({ kind: 'decide', block, commit, blockHash: hash });
+  }
+}

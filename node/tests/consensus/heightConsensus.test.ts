@@ -1,0 +1,95 @@
+/** The consensus core in a simulated network: agreement, liveness past a dead proposer, safety under partitions. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { activeValidators, applyBlock, type ChainState } from '../../src/chain/index.js';
+import { genesisState, TestChain } from '../fixtures.js';
+import { Simulation } from './simulation.js';
+
+const LABELS = ['val-0', 'val-1', 'val-2', 'val-3'];
+
+function stateAt(height: number): ChainState {
+  const chain = new TestChain({ validators: LABELS });
+  chain.produceUntil(height);
+  return chain.state;
+}
+
+function agreed(sim: Simulation, live: number): string {
+  assert.equal(
+    sim.decisions.length,
+    live,
+    `every live node decided: ${JSON.stringify(sim.decisions.map((d) => d.node))}`,
+  );
+  const hashes = new Set(sim.decisions.map((d) => d.hash));
+  assert.equal(hashes.size, 1, 'all decided the same block');
+  return [...hashes][0]!;
+}
+
+describe('HeightConsensus', () => {
+  it('decides the round-0 proposer block on every node when all are up', () => {
+    const state = genesisState({ validators: LABELS });
+    const sim = new Simulation(state, LABELS);
+    sim.run();
+    agreed(sim, 4);
+    const d = sim.decisions[0]!;
+    assert.equal(d.round, 0);
+    assert.equal(
+      d.block.header.proposerAddress,
+      activeValidators(state)[1 % 4]!.address,
+      'height 1 is active[1]',
+    );
+    assert.doesNotThrow(() => applyBlock(state, d.block));
+  });
+
+  it('skips a dead proposer: round 1 decides a block of the next validator, and the slot counts as missed', () => {
+    const state = stateAt(2);
+    const dead = 3 % 4; // proposer of height 3, round 0
+    const sim = new Simulation(state, LABELS, { down: [dead] });
+    sim.run();
+    agreed(sim, 3);
+    const d = sim.decisions[0]!;
+    assert.equal(d.block.header.round, 1);
+    assert.equal(d.block.header.proposerAddress, activeValidators(state)[(3 + 1) % 4]!.address);
+    const next = applyBlock(state, d.block).state;
+    assert.equal(next.validators.get(activeValidators(state)[dead]!.address)!.slotsMissed, 1);
+  });
+
+  it('halts with 2 of 4 down, and never decides', () => {
+    const sim = new Simulation(genesisState({ validators: LABELS }), LABELS, { down: [0, 1] });
+    sim.run(30_000);
+    assert.equal(sim.decisions.length, 0);
+  });
+
+  it('a 2/2 partition decides nothing, and after it heals all decide one block', () => {
+    const healAt = 20_000;
+    const sim = new Simulation(genesisState({ validators: LABELS }), LABELS, {
+      link: (from, to, at) => (at < healAt && from < 2 !== to < 2 ? null : 5),
+    });
+    sim.run(healAt - 1);
+    assert.equal(sim.decisions.length, 0, 'no decision while split');
+    sim.run(120_000);
+    agreed(sim, 4);
+  });
+
+  it('never decides two different blocks, and always decides once links recover, whatever the order, delays and losses (200 seeded runs)', () => {
+    const state = genesisState({ validators: LABELS });
+    for (let seed = 1; seed <= 200; seed++) {
+      let s = seed;
+      const rand = () => {
+        s = (s * 1103515245 + 12345) & 0x7fffffff;
+        return s / 0x7fffffff;
+      };
+      const partitionEnds = rand() * 10_000;
+      const sim = new Simulation(state, LABELS, {
+        link: (from, to, at) => {
+          if (at < partitionEnds && (from + to + seed) % 3 === 0) return null;
+          if (rand() < 0.1) return null;
+          return Math.floor(rand() * 800);
+        },
+      });
+      sim.run(200_000);
+      const hashes = new Set(sim.decisions.map((d) => d.hash));
+      assert.ok(hashes.size <= 1, `seed ${seed}: two different blocks decided`);
+      assert.equal(sim.decisions.length, 4, `seed ${seed}: every node decided despite 10% loss`);
+    }
+  });
+});
