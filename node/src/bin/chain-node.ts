@@ -34,6 +34,9 @@ start options:
   --port N              RPC port (default 8000)
   --host ADDR           RPC listen address (default 127.0.0.1; 0.0.0.0 in containers)
   --p2p-port N          peer-to-peer port (default 9000)
+  --p2p-host ADDR       peer-to-peer listen address (default 127.0.0.1)
+  --bootstrap LIST      comma-separated multiaddrs of peers, each with /p2p/<peer id>
+  --no-p2p              run without the peer-to-peer network
   --genesis FILE        genesis file (default <home>/genesis.json)
   --key FILE            validator key file (default <home>/validator_key.json if present)
   --block-time D        time between blocks, e.g. 500ms, 2s (default: the genesis block_time_ms)
@@ -104,6 +107,9 @@ async function main(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       'p2p-port': { type: 'string' },
+      'p2p-host': { type: 'string' },
+      bootstrap: { type: 'string' },
+      'no-p2p': { type: 'boolean' },
       genesis: { type: 'string' },
       key: { type: 'string' },
       'block-time': { type: 'string' },
@@ -194,6 +200,14 @@ async function main(argv: string[]): Promise<number> {
     port: integer('port', values.port, 0, 65535) ?? base.port,
     host: values.host ?? base.host,
     p2pPort: integer('p2p-port', values['p2p-port'], 0, 65535) ?? base.p2pPort,
+    p2pHost: values['p2p-host'] ?? base.p2pHost,
+    bootstrap: values.bootstrap
+      ? values.bootstrap
+          .split(',')
+          .map((a) => a.trim())
+          .filter((a) => a !== '')
+      : base.bootstrap,
+    p2p: !values['no-p2p'],
     genesisPath: values.genesis ? resolve(values.genesis) : base.genesisPath,
     keyPath: values.key ? resolve(values.key) : existsSync(defaultKey) ? defaultKey : null,
     blockTimeMs: duration('block-time', values['block-time']),

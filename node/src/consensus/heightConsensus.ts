@@ -75,6 +75,7 @@ export class HeightConsensus {
 
   start(): ConsensusAction[] {
     this.startRound(0);
+    this.evaluate();
     return this.flush();
   }
 

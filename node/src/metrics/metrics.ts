@@ -118,6 +118,40 @@ export function createMetrics(registry: Registry = new Registry()) {
       help: 'Height of the newest snapshot',
       registers: r,
     }),
+    peers: new Gauge({ name: 'chain_p2p_peers', help: 'Connected peer-to-peer peers', registers: r }),
+    gossipMessages: new Counter({
+      name: 'chain_gossip_messages_total',
+      help: 'Gossip messages received, by topic and verdict (accept, ignore, reject)',
+      labelNames: ['topic', 'verdict'] as const,
+      registers: r,
+    }),
+    consensusRounds: new Histogram({
+      name: 'chain_consensus_rounds',
+      help: 'Rounds needed to decide a height (1 = decided in round 0)',
+      buckets: [1, 2, 3, 4, 6, 10],
+      registers: r,
+    }),
+    consensusRound: new Gauge({
+      name: 'chain_consensus_round',
+      help: 'Round in progress at the current height',
+      registers: r,
+    }),
+    votes: new Counter({
+      name: 'chain_consensus_votes_total',
+      help: 'Valid consensus votes received, by kind',
+      labelNames: ['kind'] as const,
+      registers: r,
+    }),
+    syncing: new Gauge({
+      name: 'chain_syncing',
+      help: '1 while the node fetches blocks from peers, else 0',
+      registers: r,
+    }),
+    syncedBlocks: new Counter({
+      name: 'chain_synced_blocks_total',
+      help: 'Blocks fetched and applied by block sync',
+      registers: r,
+    }),
     rpcDuration: new Histogram({
       name: 'chain_rpc_request_duration_seconds',
       help: 'RPC request duration by route, method and status',

@@ -7,11 +7,15 @@
 
 import { blockHash } from '../chain/block.js';
 import {
+  activeValidators,
+  applyBlock,
   type Block,
+  BlockError,
   type BlockResult,
   buildBlock,
   type ChainState,
   type Commit,
+  commitProblem,
   epochAt,
   fullStateDiff,
   type Genesis,
@@ -20,6 +24,7 @@ import {
   stateDiff,
   stateRoot,
   TX_TYPES,
+  type Tx,
   txFromJson,
   txHash,
 } from '../chain/index.js';
@@ -64,6 +69,8 @@ export class NotReadyError extends Error {
 }
 
 export type CommitListener = (block: Block, result: BlockResult) => void;
+/** Called for each transaction admitted from the RPC (not from gossip), to gossip it on. */
+export type TxListener = (tx: Tx) => void;
 
 export class ChainService implements RpcBackend {
   private current: ChainState | null = null;
@@ -73,6 +80,7 @@ export class ChainService implements RpcBackend {
   private readonly reported: Record<string, number> = {};
   private committing: Promise<unknown> = Promise.resolve();
   private readonly listeners: CommitListener[] = [];
+  private readonly txListeners: TxListener[] = [];
 
   constructor(private readonly deps: ChainServiceDeps) {}
 
@@ -148,7 +156,21 @@ export class ChainService implements RpcBackend {
     logger.info('chain state loaded', { height: state.height, last_hash: state.lastBlockHash });
   }
 
+  onTxAdmitted(listener: TxListener): void {
+    this.txListeners.push(listener);
+  }
+
+  /** A transaction from the RPC: admitted, then gossiped to peers by the listeners. */
   submit(input: unknown, size: number): SubmitOutcome {
+    return this.admit(input, size, true);
+  }
+
+  /** A transaction from gossip: admitted, not re-gossiped (gossipsub forwards it). */
+  submitFromPeer(input: unknown, size: number): SubmitOutcome {
+    return this.admit(input, size, false);
+  }
+
+  private admit(input: unknown, size: number, fromRpc: boolean): SubmitOutcome {
     const state = this.state;
     const parsed = txFromJson(input);
     if (!parsed.ok) return { kind: 'malformed', reason: parsed.reason };
@@ -167,6 +189,7 @@ export class ChainService implements RpcBackend {
     if (!result.ok) return this.rejected(hash, result.code, result.message);
     this.deps.metrics.mempoolSize.set(this.deps.mempool.size);
     this.deps.metrics.mempoolBytes.set(this.deps.mempool.byteSize);
+    if (fromRpc) for (const listener of this.txListeners) listener(parsed.tx);
     return { kind: 'received', hash };
   }
 
@@ -198,6 +221,60 @@ export class ChainService implements RpcBackend {
       confirmations,
       error: stored.error,
     };
+  }
+
+  /** Checks `block` on top of the last committed state; throws BlockError when invalid. */
+  validateBlock(block: Block): BlockResult {
+    return applyBlock(this.state, block, {
+      migrations: this.deps.migrations,
+      isSignatureValid: this.deps.signatures.isValid,
+    });
+  }
+
+  /** A new block for (next height, round) from the mempool, built and signed by `privateKey`. */
+  buildProposal(privateKey: Uint8Array, round: number): { block: Block; result: BlockResult } {
+    const state = this.state;
+    return buildBlock(
+      state,
+      this.deps.mempool.select(state, state.params.blockGasLimit),
+      { timestamp: Math.floor(this.deps.now() / 1000), round, privateKey },
+      { migrations: this.deps.migrations, isSignatureValid: this.deps.signatures.isValid },
+    );
+  }
+
+  /**
+   * Commits a block that consensus decided (its commit holds > 2/3 precommits), or one fetched
+   * by block sync, whose commit is checked here against the active set of its height. Returns
+   * false when the block is not the next one (already committed, e.g. by sync).
+   */
+  commitExternal(block: Block, commit: Commit, known?: BlockResult): Promise<boolean> {
+    return this.serialized(async () => {
+      const state = this.state;
+      if (block.header.height !== state.height + 1) return false;
+      const hash = blockHash(block.header);
+      if (commit.blockHash !== hash || commit.height !== block.header.height)
+        throw new BlockError(
+          'MALFORMED',
+          `commit is for ${commit.blockHash} at ${commit.height}, not this block`,
+        );
+      const problem = commitProblem(state.params.chainId, commit, activeValidators(state));
+      if (problem !== null) throw new BlockError('MALFORMED', `commit refused: ${problem}`);
+      const result = known ?? this.validateBlock(block);
+      await this.commitBlock(block, commit, result);
+      return true;
+    });
+  }
+
+  /** Blocks with their commits from `from` to `to` (inclusive), for peers that sync. */
+  async blocksWithCommits(from: number, to: number): Promise<{ block: Block; commit: Commit }[]> {
+    const out: { block: Block; commit: Commit }[] = [];
+    for (let h = from; h <= Math.min(to, this.state.height); h++) {
+      const block = await this.deps.store.block(h);
+      const commit = await this.deps.store.commit(h);
+      if (block === null || commit === null) break;
+      out.push({ block, commit });
+    }
+    return out;
   }
 
   /** Builds, commits and returns the next block as its sole producer (round 0, own precommit). */

@@ -10,6 +10,12 @@ export interface NodeConfig {
   readonly host: string;
   readonly port: number;
   readonly p2pPort: number;
+  /** Address the p2p transport listens on (0.0.0.0 in containers). */
+  readonly p2pHost: string;
+  /** Multiaddrs (with /p2p/<peer id>) of peers to join through. */
+  readonly bootstrap: readonly string[];
+  /** Run without the peer-to-peer network (a one-node chain that talks to nobody). */
+  readonly p2p: boolean;
   readonly genesisPath: string;
   /** Validator key file; null runs a node that follows but never produces. */
   readonly keyPath: string | null;
@@ -28,6 +34,9 @@ export function defaultConfig(home: string): NodeConfig {
     host: '127.0.0.1',
     port: 8000,
     p2pPort: 9000,
+    p2pHost: '127.0.0.1',
+    bootstrap: [],
+    p2p: true,
     genesisPath: join(home, 'genesis.json'),
     keyPath: null,
     blockTimeMs: null,

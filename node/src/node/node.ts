@@ -7,12 +7,17 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { type Genesis, loadGenesis, type MigrationRegistry } from '../chain/index.js';
-import { validatorAddressOf } from '../crypto/address.js';
-import { publicKeyHexOf } from '../crypto/keys.js';
+import { type Genesis, loadGenesis, type MigrationRegistry, txToJson } from '../chain/index.js';
+import { ConsensusDriver } from '../consensus/driver.js';
+import { BlockSync } from '../consensus/sync.js';
+import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { Mempool } from '../mempool/mempool.js';
 import { SignatureCache } from '../mempool/signatureCache.js';
 import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
+import { decodeJson, encodeJson } from '../p2p/messages.js';
+import { P2PNetwork } from '../p2p/network.js';
+import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
+import { TOPIC_TXS } from '../p2p/protocol.js';
 import { createRpcApp } from '../rpc/app.js';
 import { ChainStore } from '../store/chainStore.js';
 import type { Logger } from '../util/logger.js';
@@ -20,7 +25,6 @@ import { ChainService } from './chainService.js';
 import type { NodeConfig } from './config.js';
 import { readKeyFile } from './keyFile.js';
 import { SnapshotManager } from './snapshotManager.js';
-import { SoloProducer } from './soloProducer.js';
 
 /** A failure to start that the operator can fix: the message says how. */
 export class StartupError extends Error {
@@ -30,6 +34,7 @@ export class StartupError extends Error {
 export interface RunningNode {
   readonly service: ChainService;
   readonly metrics: NodeMetrics;
+  readonly network: P2PNetwork | null;
   /** The RPC's bound port (useful with port 0). */
   readonly port: number;
   stop(): Promise<void>;
@@ -120,18 +125,59 @@ export async function startNode(
   }
 
   const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
-  const producer =
-    privateKey === null
-      ? null
-      : new SoloProducer(
-          service,
-          privateKey,
-          validatorAddressOf(publicKeyHexOf(privateKey)),
-          blockTimeMs,
-          logger,
-          now,
-        );
-  producer?.start();
+  let network: P2PNetwork | null = null;
+  let sync: BlockSync | null = null;
+  if (config.p2p) {
+    try {
+      network = await P2PNetwork.start({
+        privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
+        listenHost: config.p2pHost,
+        listenPort: config.p2pPort,
+        bootstrap: config.bootstrap,
+        logger: logger.child({ part: 'p2p' }),
+      });
+    } catch (e) {
+      server.close();
+      await store.close();
+      const m = (e as Error).message;
+      throw new StartupError(
+        /EADDRINUSE/.test(m)
+          ? `p2p port ${config.p2pPort} is already in use: pass --p2p-port`
+          : `cannot start the p2p network: ${m}`,
+      );
+    }
+    logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
+    const net = network;
+    net.subscribe(TOPIC_TXS, (data) => {
+      let json: unknown;
+      try {
+        json = decodeJson(data);
+      } catch {
+        return 'reject';
+      }
+      const outcome = service.submitFromPeer(json, data.length);
+      return outcome.kind === 'malformed' ? 'reject' : outcome.kind === 'received' ? 'accept' : 'ignore';
+    });
+    service.onTxAdmitted((tx) => void net.publish(TOPIC_TXS, encodeJson(txToJson(tx))));
+    sync = new BlockSync(service, network, metrics, logger.child({ part: 'sync' }));
+    await sync.serve();
+  }
+  const driver = new ConsensusDriver(
+    service,
+    network,
+    sync,
+    metrics,
+    logger.child({ part: 'consensus' }),
+    now,
+    {
+      privateKey,
+      blockTimeMs,
+      timeouts: DEFAULT_TIMEOUTS,
+      rebroadcastMs: 1000,
+      maxClockDriftSec: 30,
+    },
+  );
+  await driver.start();
   const cleanup = setInterval(() => {
     service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
   }, config.mempoolCleanupMs);
@@ -141,7 +187,8 @@ export async function startNode(
     stopping ??= (async () => {
       logger.info('stopping');
       clearInterval(cleanup);
-      await producer?.stop();
+      await driver.stop();
+      await network?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -151,5 +198,5 @@ export async function startNode(
     })();
     return stopping;
   };
-  return { service, metrics, port, stop };
+  return { service, metrics, network, port, stop };
 }

@@ -40,6 +40,12 @@ describe('HeightConsensus', () => {
     assert.doesNotThrow(() => applyBlock(state, d.block));
   });
 
+  it('decides alone when it is the only validator', () => {
+    const sim = new Simulation(genesisState({ validators: ['val-0'] }), ['val-0']);
+    sim.run();
+    agreed(sim, 1);
+  });
+
   it('skips a dead proposer: round 1 decides a block of the next validator, and the slot counts as missed', () => {
     const state = stateAt(2);
     const dead = 3 % 4; // proposer of height 3, round 0

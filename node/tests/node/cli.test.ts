@@ -30,7 +30,20 @@ describe('chain-node', () => {
     assert.equal(node, null, 'start without a genesis fails');
     const dev = spawn(
       process.execPath,
-      [CHAIN_NODE, 'dev', '--home', home, '--port', '0', '--log-format', 'json', '--block-time', '200ms'],
+      [
+        CHAIN_NODE,
+        'dev',
+        '--home',
+        home,
+        '--port',
+        '0',
+        '--p2p-port',
+        '0',
+        '--log-format',
+        'json',
+        '--block-time',
+        '200ms',
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -95,7 +108,7 @@ describe('chain-node', () => {
     assert.equal(badDuration.code, 2);
     assert.match(badDuration.stderr, /--block-time must be a duration such as 500ms or 2s/);
     const empty = await mkdtemp(join(tmpdir(), 'chain-node-empty-'));
-    const missing = await run(['start', '--home', empty, '--port', '0']);
+    const missing = await run(['start', '--home', empty, '--port', '0', '--p2p-port', '0']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /cannot read genesis file .*genesis\.json.*chain-node init/);
     const home = await initHome();
@@ -118,7 +131,7 @@ describe('chain-node', () => {
         accounts: [{ address: 'coin1nope', balance: '1' }],
       }),
     );
-    const res = await run(['start', '--home', home, '--port', '0']);
+    const res = await run(['start', '--home', home, '--port', '0', '--p2p-port', '0']);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /params\.epoch_length must be a non-negative integer/);
     assert.match(res.stderr, /params\.bogus is not a known parameter/);
@@ -134,7 +147,7 @@ describe('chain-node', () => {
     const genesisPath = join(home, 'genesis.json');
     const genesis = JSON.parse(await readFile(genesisPath, 'utf8')) as Record<string, unknown>;
     await writeFile(genesisPath, JSON.stringify({ ...genesis, chain_id: 'chain-other-1' }));
-    const other = await run(['start', '--home', home, '--port', '0']);
+    const other = await run(['start', '--home', home, '--port', '0', '--p2p-port', '0']);
     assert.equal(other.code, 1);
     assert.match(
       other.stderr,
@@ -144,7 +157,7 @@ describe('chain-node', () => {
       genesisPath,
       JSON.stringify({ ...genesis, genesis_time: (genesis.genesis_time as number) + 1 }),
     );
-    const changed = await run(['start', '--home', home, '--port', '0']);
+    const changed = await run(['start', '--home', home, '--port', '0', '--p2p-port', '0']);
     assert.equal(changed.code, 1);
     assert.match(changed.stderr, /was created from genesis [0-9a-f]{64}, not [0-9a-f]{64}/);
   });

@@ -47,9 +47,13 @@ export async function startNodeProcess(home: string, args: string[] = []): Promi
 
 /** Starts a node and resolves as soon as its RPC listens (possibly still answering 503). */
 export function spawnNodeProcess(home: string, args: string[] = []): Promise<NodeProcess> {
-  const proc = spawn(process.execPath, [CHAIN_NODE, 'start', '--home', home, '--port', '0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [CHAIN_NODE, 'start', '--home', home, '--port', '0', '--p2p-port', '0', ...args],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   started.add(proc);
   const log: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));

@@ -1,0 +1,311 @@
+/**
+ * Runs consensus for the node: one HeightConsensus per height, fed by gossip (proposals on
+ * /chain/blocks/1.0.0, votes on /chain/votes/1.0.0) and by timers; its actions go out as gossip,
+ * timers and commits. Every message is authenticated here, in one place, against the active set
+ * of its height, and gets its gossip verdict: accept (valid, passed on), ignore (stale, future,
+ * duplicate) or reject (malformed or forged: the peer is penalized). Block sync runs at start,
+ * when a message shows the network ahead, and when the height has not moved for a while.
+ */
+import {
+  activeValidators,
+  type Block,
+  BlockError,
+  type BlockResult,
+  blockHash,
+  type Validator,
+  type Vote,
+  verifyProposalSignature,
+  verifyVote,
+} from '../chain/index.js';
+import { validatorAddressOf } from '../crypto/address.js';
+import { publicKeyHexOf } from '../crypto/keys.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
+import type { ChainService } from '../node/chainService.js';
+import { decodeProposal, decodeVote, encodeProposal, encodeVote } from '../p2p/messages.js';
+import type { P2PNetwork, Verdict } from '../p2p/network.js';
+import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
+import type { Logger } from '../util/logger.js';
+import { HeightConsensus } from './heightConsensus.js';
+import type { BlockSync } from './sync.js';
+import type { ConsensusAction, Proposal, Timeouts } from './types.js';
+
+export interface DriverOptions {
+  readonly privateKey: Uint8Array | null;
+  readonly blockTimeMs: number;
+  readonly timeouts: Timeouts;
+  /** How often a node re-sends its own messages of the current height. */
+  readonly rebroadcastMs: number;
+  /** A block whose timestamp is further ahead of this node's clock is refused. */
+  readonly maxClockDriftSec: number;
+}
+
+type Buffered = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
+
+export class ConsensusDriver {
+  private core: HeightConsensus | null = null;
+  private height = 0;
+  private validators: Validator[] = [];
+  private heightStartedAt = 0;
+  private lastProgressAt = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly validated = new Map<string, BlockResult>();
+  private readonly verified = new Set<string>();
+  private future: Buffered[] = [];
+  private committing = false;
+  private stopped = false;
+  private rebroadcastTimer: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private readonly myAddress: string | null;
+
+  constructor(
+    private readonly service: ChainService,
+    private readonly network: P2PNetwork | null,
+    private readonly sync: BlockSync | null,
+    private readonly metrics: NodeMetrics,
+    private readonly logger: Logger,
+    private readonly now: () => number,
+    private readonly opts: DriverOptions,
+  ) {
+    this.myAddress = opts.privateKey === null ? null : validatorAddressOf(publicKeyHexOf(opts.privateKey));
+  }
+
+  async start(): Promise<void> {
+    this.network?.subscribe(TOPIC_BLOCKS, (data) => this.count(TOPIC_BLOCKS, this.onProposalBytes(data)));
+    this.network?.subscribe(TOPIC_VOTES, (data) => this.count(TOPIC_VOTES, this.onVoteBytes(data)));
+    await this.catchUp();
+    this.enterHeight();
+    this.stallTimer = setInterval(() => this.checkStall(), 1000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    if (this.rebroadcastTimer) clearInterval(this.rebroadcastTimer);
+    if (this.stallTimer) clearInterval(this.stallTimer);
+  }
+
+  private count(topic: string, verdict: Verdict): Verdict {
+    this.metrics.gossipMessages.inc({ topic, verdict });
+    return verdict;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.sync === null || this.sync.active) return;
+    try {
+      const applied = await this.sync.catchUp();
+      if (applied > 0 && !this.stopped && this.service.state.height >= this.height) this.enterHeight();
+    } catch (e) {
+      this.logger.warn('sync failed', { error: (e as Error).message });
+    }
+  }
+
+  private checkStall(): void {
+    const stallMs = Math.max(3000, 5 * this.opts.blockTimeMs);
+    if (!this.committing && this.now() - this.lastProgressAt > stallMs) {
+      this.lastProgressAt = this.now();
+      void this.catchUp();
+    }
+    this.metrics.peers.set(this.network?.connectedPeers().length ?? 0);
+  }
+
+  /** Starts consensus for the height after the last committed block. */
+  private enterHeight(): void {
+    if (this.stopped) return;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    const state = this.service.state;
+    this.height = state.height + 1;
+    this.validators = activeValidators(state);
+    this.validated.clear();
+    this.heightStartedAt = this.now();
+    this.lastProgressAt = this.now();
+    const signer =
+      this.opts.privateKey !== null && this.validators.some((v) => v.address === this.myAddress)
+        ? { privateKey: this.opts.privateKey, address: this.myAddress! }
+        : null;
+    this.core = new HeightConsensus({
+      chainId: state.params.chainId,
+      height: this.height,
+      validators: this.validators,
+      signer,
+      isValid: (block) => this.isValid(block),
+      build: (round) => this.build(round),
+      timeouts: this.opts.timeouts,
+    });
+    this.metrics.consensusRound.set(0);
+    this.apply(this.core.start());
+    const replay = this.future.filter(
+      (m) => (m.kind === 'vote' ? m.vote.height : m.proposal.height) === this.height,
+    );
+    this.future = this.future.filter(
+      (m) => (m.kind === 'vote' ? m.vote.height : m.proposal.height) > this.height,
+    );
+    for (const m of replay) {
+      if (m.kind === 'vote') this.onVote(m.vote);
+      else this.onProposal(m.proposal);
+    }
+    if (this.rebroadcastTimer) clearInterval(this.rebroadcastTimer);
+    this.rebroadcastTimer = setInterval(() => {
+      if (this.core && !this.committing) this.apply(this.core.rebroadcast());
+    }, this.opts.rebroadcastMs);
+  }
+
+  private isValid(block: Block): boolean {
+    if (block.header.timestamp > Math.floor(this.now() / 1000) + this.opts.maxClockDriftSec) return false;
+    try {
+      this.validated.set(blockHash(block.header), this.service.validateBlock(block));
+      return true;
+    } catch (e) {
+      if (!(e instanceof BlockError)) throw e;
+      this.logger.warn('invalid block proposed', {
+        height: block.header.height,
+        code: e.code,
+        error: e.message,
+      });
+      return false;
+    }
+  }
+
+  private build(round: number): Block {
+    const { block, result } = this.service.buildProposal(this.opts.privateKey!, round);
+    this.validated.set(blockHash(block.header), result);
+    return block;
+  }
+
+  private apply(actions: ConsensusAction[]): void {
+    for (const a of actions) {
+      switch (a.kind) {
+        case 'broadcast-proposal':
+          void this.network?.publish(TOPIC_BLOCKS, encodeProposal(a.proposal, this.now()));
+          break;
+        case 'broadcast-vote':
+          void this.network?.publish(TOPIC_VOTES, encodeVote(a.vote, this.now()));
+          break;
+        case 'schedule-timeout': {
+          const height = a.height;
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            if (this.core && this.height === height && !this.committing) {
+              this.apply(this.core.onTimeout(a.step, a.round));
+              this.metrics.consensusRound.set(this.core.round);
+            }
+          }, a.ms);
+          this.timers.add(timer);
+          break;
+        }
+        case 'decide':
+          void this.commit(a.block, a.commit, a.blockHash);
+          break;
+      }
+    }
+  }
+
+  private async commit(
+    block: Block,
+    commit: Parameters<ChainService['commitExternal']>[1],
+    hash: string,
+  ): Promise<void> {
+    this.committing = true;
+    try {
+      const committed = await this.service.commitExternal(block, commit, this.validated.get(hash));
+      if (committed) this.metrics.consensusRounds.observe(commit.round + 1);
+    } catch (e) {
+      this.logger.error('commit of a decided block failed', {
+        height: block.header.height,
+        error: (e as Error).message,
+      });
+    } finally {
+      this.committing = false;
+    }
+    // Pace heights at the block time: the next one starts block_time after this one started.
+    const wait = Math.max(0, this.heightStartedAt + this.opts.blockTimeMs - this.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.service.state.height >= this.height) this.enterHeight();
+    }, wait);
+    this.timers.add(timer);
+  }
+
+  private validatorOf(address: string): Validator | undefined {
+    return this.validators.find((v) => v.address === address);
+  }
+
+  /** Where a message of `height` stands: current, buffered for the next height, stale, or far ahead. */
+  private placement(height: number): 'current' | 'next' | 'stale' | 'ahead' {
+    if (height === this.height && !this.committing) return 'current';
+    if (height === this.height + 1 || (height === this.height && this.committing)) return 'next';
+    if (height < this.height) return 'stale';
+    return 'ahead';
+  }
+
+  private buffer(m: Buffered): void {
+    if (this.future.length < 1000) this.future.push(m);
+  }
+
+  private onVoteBytes(data: Uint8Array): Verdict {
+    const vote = decodeVote(data);
+    if (typeof vote === 'string') return 'reject';
+    return this.onVote(vote);
+  }
+
+  private onVote(vote: Vote): Verdict {
+    const where = this.placement(vote.height);
+    if (where === 'stale') return 'ignore';
+    if (where === 'ahead') {
+      void this.catchUp();
+      return 'ignore';
+    }
+    if (where === 'next' || this.core === null) {
+      this.buffer({ kind: 'vote', vote });
+      return 'ignore';
+    }
+    const v = this.validatorOf(vote.validator);
+    if (v === undefined) return 'reject';
+    // The memo key covers the content: a seen signature on other content is verified again (and fails).
+    const memo = `v:${vote.kind}:${vote.height}:${vote.round}:${vote.blockHash}:${vote.validator}:${vote.signature}`;
+    if (!this.verified.has(memo)) {
+      if (!verifyVote(this.service.state.params.chainId, vote, v.pubKey)) return 'reject';
+      this.remember(memo);
+    }
+    this.metrics.votes.inc({ kind: vote.kind });
+    this.lastProgressAt = this.now();
+    this.apply(this.core.onVote(vote));
+    this.metrics.consensusRound.set(this.core.round);
+    return 'accept';
+  }
+
+  private onProposalBytes(data: Uint8Array): Verdict {
+    const proposal = decodeProposal(data);
+    if (typeof proposal === 'string') return 'reject';
+    return this.onProposal(proposal);
+  }
+
+  private onProposal(p: Proposal): Verdict {
+    const where = this.placement(p.height);
+    if (where === 'stale') return 'ignore';
+    if (where === 'ahead') {
+      void this.catchUp();
+      return 'ignore';
+    }
+    if (where === 'next' || this.core === null) {
+      this.buffer({ kind: 'proposal', proposal: p });
+      return 'ignore';
+    }
+    const v = this.validatorOf(p.proposer);
+    if (v === undefined) return 'reject';
+    const memo = `p:${p.height}:${p.round}:${p.polRound}:${p.blockHash}:${p.proposer}:${p.signature}`;
+    if (!this.verified.has(memo)) {
+      if (!verifyProposalSignature(this.service.state.params.chainId, p, v.pubKey)) return 'reject';
+      this.remember(memo);
+    }
+    this.lastProgressAt = this.now();
+    this.apply(this.core.onProposal(p));
+    return 'accept';
+  }
+
+  private remember(memo: string): void {
+    this.verified.add(memo);
+    if (this.verified.size > 50_000) this.verified.clear();
+  }
+}

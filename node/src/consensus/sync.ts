@@ -1,0 +1,131 @@
+/**
+ * Block sync over the request/response protocol /chain/sync/1.0.0: serves status and ranges of
+ * blocks with their commits from the store, and catches a node up that is behind (restarted,
+ * late, partitioned): ask connected peers their height, fetch missing blocks in batches,
+ * check each commit against the active set of its height, execute, store.
+ */
+import { BlockError, blockToJson } from '../chain/index.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
+import type { ChainService } from '../node/chainService.js';
+import {
+  commitToJson,
+  decodeBlocksResponse,
+  decodeJson,
+  decodeSyncRequest,
+  encodeJson,
+  MAX_SYNC_BLOCKS,
+} from '../p2p/messages.js';
+import type { P2PNetwork } from '../p2p/network.js';
+import { SYNC_PROTOCOL } from '../p2p/protocol.js';
+import type { Logger } from '../util/logger.js';
+
+export class BlockSync {
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly service: ChainService,
+    private readonly network: P2PNetwork,
+    private readonly metrics: NodeMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  async serve(): Promise<void> {
+    await this.network.serve(SYNC_PROTOCOL, async (request) => {
+      const req = decodeSyncRequest(request);
+      if (typeof req === 'string') return encodeJson({ error: req });
+      if (!this.service.ready) return encodeJson({ error: 'not ready' });
+      if (req.type === 'status') {
+        const s = this.service.state;
+        return encodeJson({ height: s.height, last_hash: s.lastBlockHash });
+      }
+      const to = Math.min(req.to, req.from + MAX_SYNC_BLOCKS - 1);
+      const blocks = await this.service.blocksWithCommits(req.from, to);
+      return encodeJson({
+        blocks: blocks.map((b) => ({ block: blockToJson(b.block), commit: commitToJson(b.commit) })),
+      });
+    });
+  }
+
+  /** Catches up with the highest connected peer; one run at a time. Resolves to the blocks applied. */
+  catchUp(): Promise<number> {
+    this.running ??= this.run().finally(() => {
+      this.running = null;
+      this.metrics.syncing.set(0);
+    });
+    return this.running;
+  }
+
+  get active(): boolean {
+    return this.running !== null;
+  }
+
+  private async peerHeights(): Promise<{ peer: string; height: number }[]> {
+    const peers = this.network.connectedPeers();
+    const answers = await Promise.all(
+      peers.map(async (peer) => {
+        try {
+          const res = decodeJson(
+            await this.network.request(peer, SYNC_PROTOCOL, encodeJson({ type: 'status' }), 3000),
+          ) as {
+            height?: unknown;
+          };
+          return typeof res.height === 'number' ? { peer, height: res.height } : null;
+        } catch {
+          return null;
+        }
+      }),
+    );
+    return answers.filter((a) => a !== null).sort((a, b) => b.height - a.height);
+  }
+
+  private async run(): Promise<number> {
+    let applied = 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const peers = await this.peerHeights();
+      const ours = this.service.state.height;
+      const ahead = peers.filter((p) => p.height > ours);
+      if (ahead.length === 0) return applied;
+      this.metrics.syncing.set(1);
+      this.logger.info('syncing', { from: ours + 1, to: ahead[0]!.height, peers: ahead.length });
+      for (const { peer, height } of ahead) {
+        try {
+          applied += await this.fetchFrom(peer, height);
+          break;
+        } catch (e) {
+          this.logger.warn('sync from peer failed', { peer, error: (e as Error).message });
+        }
+      }
+    }
+    return applied;
+  }
+
+  private async fetchFrom(peer: string, target: number): Promise<number> {
+    let applied = 0;
+    while (this.service.state.height < target) {
+      const from = this.service.state.height + 1;
+      const to = Math.min(target, from + MAX_SYNC_BLOCKS - 1);
+      const bytes = await this.network.request(
+        peer,
+        SYNC_PROTOCOL,
+        encodeJson({ type: 'blocks', from, to }),
+        15_000,
+      );
+      const blocks = decodeBlocksResponse(bytes);
+      if (typeof blocks === 'string') throw new Error(`malformed sync response: ${blocks}`);
+      if (blocks.length === 0) throw new Error(`peer had no block ${from}`);
+      for (const { block, commit } of blocks) {
+        try {
+          if (await this.service.commitExternal(block, commit)) {
+            applied++;
+            this.metrics.syncedBlocks.inc();
+          }
+        } catch (e) {
+          if (e instanceof BlockError)
+            throw new Error(`block ${block.header.height} from ${peer} refused: ${e.message}`);
+          throw e;
+        }
+      }
+    }
+    return applied;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The peer-to-peer network over js-libp2p: TCP, noise, yamux, identify, bootstrap peers, a
+ * Kademlia DHT for discovery, gossipsub for the topics and a request/response protocol for
+ * block sync. Everything libp2p is behind this class; the rest of the node sees bytes,
+ * topics, peer ids and verdicts.
+ *
+ * Gossip messages are not signed by libp2p (StrictNoSign): their payloads carry validator
+ * signatures already. Message ids are SHA-256 of the data, so a re-sent identical message is
+ * dropped as a duplicate and a re-sent message with new bytes is not.
+ */
+import './polyfill.js';
+import { gossipsub } from '@chainsafe/libp2p-gossipsub';
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { bootstrap } from '@libp2p/bootstrap';
+import { identify } from '@libp2p/identify';
+import type { Libp2p, Message, PeerId, PubSub, Stream } from '@libp2p/interface';
+import { kadDHT, removePublicAddressesMapper } from '@libp2p/kad-dht';
+import { peerIdFromString } from '@libp2p/peer-id';
+import { ping } from '@libp2p/ping';
+import { tcp } from '@libp2p/tcp';
+import { multiaddr } from '@multiformats/multiaddr';
+import * as lp from 'it-length-prefixed';
+import { createLibp2p } from 'libp2p';
+import { sha256 } from '../crypto/hash.js';
+import type { Logger } from '../util/logger.js';
+import type { PeerKey } from './peerKey.js';
+import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
+
+export type Verdict = 'accept' | 'ignore' | 'reject';
+
+export interface NetworkOptions {
+  readonly privateKey: PeerKey;
+  readonly listenHost: string;
+  readonly listenPort: number;
+  /** Multiaddrs with /p2p/<peer id> of peers to join through. */
+  readonly bootstrap: readonly string[];
+  readonly logger: Logger;
+}
+
+type Services = { pubsub: PubSub; identify: unknown; ping: unknown; dht: unknown };
+
+export class P2PNetwork {
+  private readonly handlers = new Map<
+    string,
+    (data: Uint8Array, from: string) => Verdict | Promise<Verdict>
+  >();
+
+  private constructor(
+    private readonly node: Libp2p<Services>,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(o: NetworkOptions): Promise<P2PNetwork> {
+    for (const addr of o.bootstrap) {
+      try {
+        const ma = multiaddr(addr);
+        if (ma.getPeerId() === null) throw new Error('no /p2p/<peer id>');
+      } catch (e) {
+        throw new Error(
+          `bootstrap peer ${addr} is not a multiaddr with /p2p/<peer id>: ${(e as Error).message}`,
+        );
+      }
+    }
+    const node = await createLibp2p({
+      privateKey: o.privateKey as never,
+      addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`] },
+      transports: [tcp()],
+      connectionEncrypters: [noise()],
+      streamMuxers: [yamux()],
+      peerDiscovery: o.bootstrap.length > 0 ? [bootstrap({ list: [...o.bootstrap], timeout: 100 })] : [],
+      connectionManager: { maxConnections: 200 },
+      services: {
+        identify: identify(),
+        ping: ping(),
+        dht: kadDHT({
+          protocol: DHT_PROTOCOL,
+          clientMode: false,
+          peerInfoMapper: removePublicAddressesMapper,
+        }) as never,
+        pubsub: gossipsub({
+          globalSignaturePolicy: 'StrictNoSign',
+          msgIdFn: (m) => sha256(m.data),
+          allowPublishToZeroTopicPeers: true,
+          floodPublish: true,
+          emitSelf: false,
+          maxInboundDataLength: MAX_MESSAGE_BYTES,
+          heartbeatInterval: 700,
+        }),
+      },
+    });
+    const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger);
+    await node.start();
+    net.watchPeers();
+    return net;
+  }
+
+  get peerId(): string {
+    return this.node.peerId.toString();
+  }
+
+  multiaddrs(): string[] {
+    return this.node.getMultiaddrs().map((m) => m.toString());
+  }
+
+  connectedPeers(): string[] {
+    return this.node.getPeers().map((p) => p.toString());
+  }
+
+  private watchPeers(): void {
+    this.node.addEventListener('peer:connect', (e) =>
+      this.logger.info('peer connected', { peer: e.detail.toString() }),
+    );
+    this.node.addEventListener('peer:disconnect', (e) =>
+      this.logger.info('peer disconnected', { peer: e.detail.toString() }),
+    );
+  }
+
+  /**
+   * Subscribes to `topic`. `onMessage` decodes, checks and handles each new message, and its
+   * verdict tells gossipsub whether to pass it on (accept), drop it (ignore) or also penalize
+   * the peer that sent it (reject). A handler that throws counts as reject.
+   */
+  subscribe(topic: string, onMessage: (data: Uint8Array, from: string) => Verdict | Promise<Verdict>): void {
+    const pubsub = this.node.services.pubsub;
+    this.handlers.set(topic, onMessage);
+    pubsub.topicValidators.set(topic, async (peer: PeerId, msg: Message) => {
+      try {
+        return (await onMessage(msg.data, peer.toString())) as never;
+      } catch (e) {
+        this.logger.warn('gossip message refused', {
+          topic,
+          peer: peer.toString(),
+          error: (e as Error).message,
+        });
+        return 'reject' as never;
+      }
+    });
+    pubsub.subscribe(topic);
+  }
+
+  async publish(topic: string, data: Uint8Array): Promise<void> {
+    try {
+      await this.node.services.pubsub.publish(topic, data);
+    } catch (e) {
+      // Publishing with no peer, or a duplicate, is not an error for the node.
+      this.logger.debug('publish skipped', { topic, error: (e as Error).message });
+    }
+  }
+
+  /** Serves a request/response protocol: one length-prefixed request, one length-prefixed response. */
+  async serve(
+    protocol: string,
+    handler: (request: Uint8Array, from: string) => Promise<Uint8Array>,
+  ): Promise<void> {
+    await this.node.handle(protocol, async ({ stream, connection }) => {
+      try {
+        for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES })) {
+          const response = await handler(chunk.subarray(), connection.remotePeer.toString());
+          await stream.sink(lp.encode([response]));
+          break;
+        }
+      } catch (e) {
+        this.logger.debug('request failed', { protocol, error: (e as Error).message });
+        stream.abort(e as Error);
+      }
+    });
+  }
+
+  async request(
+    peer: string,
+    protocol: string,
+    request: Uint8Array,
+    timeoutMs = 10_000,
+  ): Promise<Uint8Array> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const stream: Stream = await this.node.dialProtocol(peerIdFromString(peer), protocol, { signal });
+    try {
+      await stream.sink(lp.encode([request]));
+      for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
+        return chunk.subarray();
+      throw new Error('no response');
+    } finally {
+      await stream.close().catch(() => undefined);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.node.stop();
+  }
+}
