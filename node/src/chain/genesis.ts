@@ -8,6 +8,10 @@ import { isValidPublicKeyHex } from '../crypto/keys.js';
 import { parseWei, rateToPpm } from './amounts.js';
 import { type Block, type BlockHeader, blockHash, computeRoot, txRoot, ZERO_HASH } from './block.js';
 import { isWellFormed } from './encoding.js';
+import { MAX_NAME_BYTES } from './tx/types.js';
+
+const utf8 = new TextEncoder();
+
 import { type ChainParams, checkParams, NETWORK_IDS, NETWORK_PARAMS, type NetworkId } from './params.js';
 import { paramsFromJson } from './paramsJson.js';
 import { parseSemVer } from './semver.js';
@@ -173,8 +177,14 @@ function validatorProblem(v: Record<string, unknown>, params: ChainParams): stri
     if (ppm === null || ppm > 1_000_000)
       return 'commission_rate must be a number from 0 to 1 with at most 6 decimals';
   }
-  if (v.name !== undefined && (typeof v.name !== 'string' || !isWellFormed(v.name) || v.name.length > 64))
-    return 'name must be a well-formed string of at most 64 characters';
+  if (
+    v.name !== undefined &&
+    (typeof v.name !== 'string' ||
+      !isWellFormed(v.name) ||
+      v.name === '' ||
+      utf8.encode(v.name).length > MAX_NAME_BYTES)
+  )
+    return `name must be a well-formed string of 1 to ${MAX_NAME_BYTES} bytes (as in STAKE)`;
   if (
     v.reward_address !== undefined &&
     (typeof v.reward_address !== 'string' || !isAddress(v.reward_address, ACCOUNT_PREFIX))

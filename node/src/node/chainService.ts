@@ -151,6 +151,7 @@ export class ChainService implements RpcBackend {
       );
     }
     this.txCounts = await store.txCounts();
+    await this.deps.snapshots.repair(state);
     this.current = state;
     this.refreshMetrics(state);
     logger.info('chain state loaded', { height: state.height, last_hash: state.lastBlockHash });
@@ -385,8 +386,15 @@ export class ChainService implements RpcBackend {
     }
   }
 
-  /** Removes expired transactions; their receipts read failed / expired. */
-  async expire(): Promise<number> {
+  /**
+   * Removes expired transactions; their receipts read failed / expired. Serialized with commits:
+   * a transaction whose block is being written must not be marked expired over its confirmation.
+   */
+  expire(): Promise<number> {
+    return this.serialized(() => this.expireNow());
+  }
+
+  private async expireNow(): Promise<number> {
     const expired = this.deps.mempool.expire();
     for (const e of expired) {
       await this.deps.store.putReceipt({

@@ -4,7 +4,7 @@
  * keeps the newest `snapshots_kept`. Files are written to a temporary name and renamed, so a
  * crash never leaves half a snapshot under its real name. Reading one verifies its SHA-256.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type ChainState,
@@ -29,6 +29,20 @@ export class SnapshotManager {
 
   fileOf(height: number): string {
     return join(this.dir, `${height}.snapshot.gz`);
+  }
+
+  /**
+   * At start: a crash between a block's write and its snapshot leaves that snapshot untaken, and
+   * one between a file's rename and its record leaves an orphan file. Both are repaired here.
+   */
+  async repair(state: ChainState): Promise<void> {
+    const records = await this.store.snapshotInfos();
+    if (isSnapshotHeight(state.height, state.params) && !records.some((r) => r.height === state.height)) {
+      await this.maybeTake(state);
+    }
+    const known = new Set((await this.store.snapshotInfos()).map((r) => `${r.height}.snapshot.gz`));
+    const files = await readdir(this.dir).catch(() => [] as string[]);
+    for (const f of files) if (!known.has(f)) await rm(join(this.dir, f), { force: true });
   }
 
   async maybeTake(state: ChainState): Promise<SnapshotRecord | null> {

@@ -154,6 +154,7 @@ export function createRpcApp(
         });
     } catch (e) {
       if (e instanceof HttpError) {
+        if (e.status === 413) ctx.set('Connection', 'close');
         if (e.reason) ctx.set('X-Error-Reason', e.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
         sendJson(ctx, e.status, { detail: e.detail });
         logger.debug('request refused', {

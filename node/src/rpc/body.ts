@@ -16,7 +16,9 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     const buf = chunk as Buffer;
     size += buf.length;
     if (size > limit) {
-      req.destroy();
+      // Stop reading but keep the socket: the 413 is answered, then the connection closes
+      // (the edge sets Connection: close), so the unread rest of the body costs nothing.
+      req.pause();
       throw new HttpError(413, `Request body too large: the limit is ${limit} bytes`);
     }
     chunks.push(buf);

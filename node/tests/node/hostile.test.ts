@@ -121,3 +121,32 @@ describe('hostile input', () => {
     );
   });
 });
+
+describe('oversized bodies', () => {
+  it('answers 413 to a chunked body over the limit, on a real socket', async () => {
+    const home = await initHome();
+    const node = await startNodeProcess(home);
+    const { hostname, port } = new URL(node.url);
+    const { connect } = await import('node:net');
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          'POST /tx/send HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+        );
+        const chunk = 'x'.repeat(16 * 1024);
+        for (let i = 0; i < 8; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => {
+        text += d;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', (e) => (text ? resolve(text) : reject(e)));
+      setTimeout(() => socket.destroy(), 5000);
+    });
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /"detail":"Request body too large: the limit is 65536 bytes"/);
+    assert.equal(node.proc.exitCode, null);
+  });
+});
