@@ -12,7 +12,7 @@ export interface Account {
   readonly balance: bigint;
   /** The nonce the account's next transaction must carry. */
   readonly nonce: number;
-  /** Rewards credited to this account, by epoch (see docs/PROTOCOL.md for epoch numbering). */
+  /** Rewards credited to this account, by epoch (see docs/RULES.md, "Epochs", for epoch numbering). */
   readonly rewardHistory: ReadonlyMap<number, bigint>;
 }
 
