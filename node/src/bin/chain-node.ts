@@ -11,6 +11,8 @@ import { NETWORK_IDS, type NetworkId } from '../chain/index.js';
 import { defaultConfig, type NodeConfig } from '../node/config.js';
 import { initHome } from '../node/init.js';
 import { StartupError, startNode } from '../node/node.js';
+import { readNodeFile } from '../node/nodeFile.js';
+import { writeTestnet } from '../node/testnet.js';
 import { sendTransfer } from '../node/txCommand.js';
 import { StoreError } from '../store/errors.js';
 import { parseDuration } from '../util/duration.js';
@@ -23,6 +25,8 @@ Usage:
   chain-node start [options]   run the node (the default command)
   chain-node dev   [options]   a local one-node chain: init --home if it has no genesis
                                (seed "dev", 1 s blocks), then start with readable logs
+  chain-node testnet --validators N --output DIR [--base-port 8000] [--seed S] [--block-time D]
+                               write the homes of an N-validator network (start each node-i)
   chain-node tx send --from N --to ADDRESS --amount 1.5coin [--rpc URL] [--home DIR]
                                sign a transfer with a key of --home and wait for its receipt
   chain-node help              this text
@@ -51,6 +55,15 @@ tx send options:
   --amount A            e.g. 1.5coin, 100coins, 2500wei
   --rpc URL             node RPC (default http://127.0.0.1:8000)
   --no-wait             return once the node has accepted it
+
+testnet options:
+  --validators N        number of validators (default 4)
+  --output DIR          folder for the homes validator-0 … validator-(N-1)
+  --base-port P         node i: RPC port P+i, p2p port P+1000+i (default 8000)
+  --seed S              every key from S (default "testnet")
+
+Settings in <home>/node.json (port, p2p_port, host, p2p_host, bootstrap, block_time) are used
+by start; flags override them.
 
 init options:
   --network NAME        devnet (default), testnet or mainnet
@@ -127,9 +140,32 @@ async function main(argv: string[]): Promise<number> {
       amount: { type: 'string' },
       rpc: { type: 'string' },
       'no-wait': { type: 'boolean' },
+      validators: { type: 'string' },
+      output: { type: 'string' },
+      'base-port': { type: 'string' },
     },
   });
   const home = resolve(values.home ?? '.chain-node');
+
+  if (command === 'testnet') {
+    if (!values.output) throw new UsageError('testnet needs --output DIR');
+    const { nodes } = await writeTestnet({
+      output: resolve(values.output),
+      validators: integer('validators', values.validators, 1, 200) ?? 4,
+      seed: values.seed ?? 'testnet',
+      basePort: integer('base-port', values['base-port'], 1, 64000) ?? 8000,
+      host: '127.0.0.1',
+      blockTimeMs: duration('block-time', values['block-time']),
+      epochLength: integer('epoch-length', values['epoch-length'], 1, 1_000_000),
+      accounts: integer('accounts', values.accounts, 0, 1000) ?? 3,
+      genesisTime: Math.floor(Date.now() / 1000),
+    });
+    for (const n of nodes)
+      process.stdout.write(
+        `${n.name}: rpc http://127.0.0.1:${n.rpcPort}  p2p ${n.multiaddr}\n  chain-node start --home ${n.home}\n`,
+      );
+    return 0;
+  }
 
   if (command === 'tx') {
     if (positionals[0] !== 'send')
@@ -194,23 +230,24 @@ async function main(argv: string[]): Promise<number> {
   if (logFormat !== 'json' && logFormat !== 'pretty')
     throw new UsageError('--log-format must be json or pretty');
   const base = defaultConfig(home);
+  const file = (await readNodeFile(join(home, 'node.json'))) ?? {};
   const defaultKey = join(home, 'validator_key.json');
   const config: NodeConfig = {
     ...base,
-    port: integer('port', values.port, 0, 65535) ?? base.port,
-    host: values.host ?? base.host,
-    p2pPort: integer('p2p-port', values['p2p-port'], 0, 65535) ?? base.p2pPort,
-    p2pHost: values['p2p-host'] ?? base.p2pHost,
+    port: integer('port', values.port, 0, 65535) ?? file.port ?? base.port,
+    host: values.host ?? file.host ?? base.host,
+    p2pPort: integer('p2p-port', values['p2p-port'], 0, 65535) ?? file.p2p_port ?? base.p2pPort,
+    p2pHost: values['p2p-host'] ?? file.p2p_host ?? base.p2pHost,
     bootstrap: values.bootstrap
       ? values.bootstrap
           .split(',')
           .map((a) => a.trim())
           .filter((a) => a !== '')
-      : base.bootstrap,
+      : (file.bootstrap ?? base.bootstrap),
     p2p: !values['no-p2p'],
     genesisPath: values.genesis ? resolve(values.genesis) : base.genesisPath,
     keyPath: values.key ? resolve(values.key) : existsSync(defaultKey) ? defaultKey : null,
-    blockTimeMs: duration('block-time', values['block-time']),
+    blockTimeMs: duration('block-time', values['block-time'] ?? file.block_time),
     logFormat,
     mempool: { ...base.mempool, ttlMs: duration('mempool-ttl', values['mempool-ttl']) ?? base.mempool.ttlMs },
     mempoolCleanupMs: duration('mempool-cleanup', values['mempool-cleanup']) ?? base.mempoolCleanupMs,

@@ -181,12 +181,15 @@ export async function startNode(
   const cleanup = setInterval(() => {
     service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
   }, config.mempoolCleanupMs);
+  const blocklist =
+    network === null ? null : watchBlockedPeers(join(config.home, 'blocked_peers.json'), network, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       logger.info('stopping');
       clearInterval(cleanup);
+      if (blocklist) clearInterval(blocklist);
       await driver.stop();
       await network?.stop();
       await new Promise<void>((resolve) => {
@@ -199,4 +202,33 @@ export async function startNode(
     return stopping;
   };
   return { service, metrics, network, port, stop };
+}
+
+/**
+ * Fault injection for local processes: <home>/blocked_peers.json holds peer ids this node
+ * refuses to talk to (the devnet's disconnect/connect and the partition tests write it). Polled
+ * twice a second; a missing file means nobody is blocked.
+ */
+function watchBlockedPeers(path: string, network: P2PNetwork, logger: Logger): NodeJS.Timeout {
+  let last = '';
+  return setInterval(() => {
+    readFile(path, 'utf8')
+      .catch(() => '[]')
+      .then(async (text) => {
+        if (text === last) return;
+        last = text;
+        let ids: unknown;
+        try {
+          ids = JSON.parse(text);
+        } catch {
+          ids = null;
+        }
+        if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) {
+          logger.warn('blocked_peers.json must be a JSON array of peer ids; ignored', { path });
+          return;
+        }
+        await network.setBlocked(ids);
+      })
+      .catch((e: unknown) => logger.error('blocked peers update failed', { error: e as Error }));
+  }, 500);
 }

@@ -49,6 +49,8 @@ export class P2PNetwork {
   private constructor(
     private readonly node: Libp2p<Services>,
     private readonly logger: Logger,
+    private readonly blocked: Set<string>,
+    private readonly bootstrapAddrs: readonly string[],
   ) {}
 
   static async start(o: NetworkOptions): Promise<P2PNetwork> {
@@ -62,8 +64,16 @@ export class P2PNetwork {
         );
       }
     }
+    // Peers this node refuses (fault injection: a partition between local processes).
+    const blocked = new Set<string>();
+    const denied = async (peer: PeerId) => blocked.has(peer.toString());
     const node = await createLibp2p({
       privateKey: o.privateKey as never,
+      connectionGater: {
+        denyDialPeer: denied,
+        denyInboundEncryptedConnection: denied,
+        denyOutboundEncryptedConnection: denied,
+      },
       addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`] },
       transports: [tcp()],
       connectionEncrypters: [noise()],
@@ -89,7 +99,7 @@ export class P2PNetwork {
         }),
       },
     });
-    const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger);
+    const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, blocked, o.bootstrap);
     await node.start();
     net.watchPeers();
     return net;
@@ -183,6 +193,27 @@ export class P2PNetwork {
     } finally {
       await stream.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Replaces the set of refused peers: connections to newly refused ones are closed at once, and
+   * bootstrap peers no longer refused are dialed again.
+   */
+  async setBlocked(peerIds: readonly string[]): Promise<void> {
+    const next = new Set(peerIds);
+    const unblocked = [...this.blocked].filter((p) => !next.has(p));
+    this.blocked.clear();
+    for (const p of next) this.blocked.add(p);
+    for (const p of next) await this.node.hangUp(peerIdFromString(p)).catch(() => undefined);
+    for (const addr of this.bootstrapAddrs) {
+      const id = multiaddr(addr).getPeerId();
+      if (id !== null && unblocked.includes(id)) {
+        await this.node
+          .dial(multiaddr(addr))
+          .catch((e: Error) => this.logger.debug('redial failed', { addr, error: e.message }));
+      }
+    }
+    this.logger.info('blocked peers set', { blocked: [...next] });
   }
 
   async stop(): Promise<void> {

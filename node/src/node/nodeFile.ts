@@ -1,0 +1,52 @@
+/**
+ * <home>/node.json: a node's own settings (ports, addresses, bootstrap peers), written by
+ * `chain-node testnet` and the devnet so that `chain-node start --home DIR` needs no flags.
+ * Flags given on the command line override it. Unknown fields are refused by name.
+ */
+import { readFile } from 'node:fs/promises';
+
+export interface NodeFile {
+  port?: number;
+  p2p_port?: number;
+  host?: string;
+  p2p_host?: string;
+  bootstrap?: string[];
+  block_time?: string;
+}
+
+const FIELDS = new Set(['port', 'p2p_port', 'host', 'p2p_host', 'bootstrap', 'block_time']);
+
+export async function readNodeFile(path: string): Promise<NodeFile | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error(`${path} must be a JSON object`);
+  const o = json as Record<string, unknown>;
+  for (const k of Object.keys(o))
+    if (!FIELDS.has(k)) throw new Error(`${path}: ${k} is not a node.json field`);
+  const port = (k: string) => {
+    if (o[k] !== undefined && !(Number.isInteger(o[k]) && (o[k] as number) >= 0 && (o[k] as number) <= 65535))
+      throw new Error(`${path}: ${k} must be a port number`);
+  };
+  port('port');
+  port('p2p_port');
+  for (const k of ['host', 'p2p_host', 'block_time'])
+    if (o[k] !== undefined && typeof o[k] !== 'string') throw new Error(`${path}: ${k} must be a string`);
+  if (
+    o.bootstrap !== undefined &&
+    !(Array.isArray(o.bootstrap) && o.bootstrap.every((b) => typeof b === 'string'))
+  )
+    throw new Error(`${path}: bootstrap must be an array of multiaddr strings`);
+  return o as NodeFile;
+}

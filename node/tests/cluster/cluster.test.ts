@@ -1,0 +1,124 @@
+/**
+ * Four validators over real libp2p on 127.0.0.1 (issue 4): agreement at every height, round-0
+ * proposers by height % n, missed slots of a stopped validator, halt and resume with 2 of 4
+ * down, catch-up after SIGKILL, and no conflicting final blocks across a 2/2 split.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Cluster } from './cluster.js';
+
+const N = 4;
+const BLOCK_MS = 250;
+
+describe('four validators over libp2p', () => {
+  let c: Cluster;
+  before(async () => {
+    c = await Cluster.create(N, BLOCK_MS);
+    c.startAll();
+    await c.waitForHeight(3);
+  });
+  after(() => c.stopAll());
+
+  /** Every listed node has the same header at every height from 1 to `upTo`; names the first difference. */
+  async function assertAgreement(upTo: number, which: readonly number[] = [0, 1, 2, 3]): Promise<void> {
+    for (let h = 1; h <= upTo; h++) {
+      const reference = await c.header(which[0]!, h);
+      for (const i of which.slice(1)) {
+        assert.deepEqual(
+          await c.header(i, h),
+          reference,
+          `${c.nodes[i]!.name} differs from ${c.nodes[which[0]!]!.name} at height ${h}`,
+        );
+      }
+    }
+  }
+
+  it('all nodes reach the same block hash at every height', async () => {
+    await c.waitForHeight(10);
+    await assertAgreement(10);
+  });
+
+  it('the proposer of each round-0 block is active[height % 4]', async () => {
+    const validators = (
+      await c.nodes[0]!.client.get<{ validators: { address: string; is_active: boolean }[] }>('/validators')
+    ).validators;
+    const active = validators.filter((v) => v.is_active).map((v) => v.address);
+    assert.equal(active.length, N);
+    let roundZero = 0;
+    for (let h = 1; h <= 10; h++) {
+      const header = await c.header(0, h);
+      if (header.round !== 0) continue;
+      roundZero++;
+      assert.equal(header.proposer_address, active[h % N], `height ${h}`);
+    }
+    assert.ok(roundZero >= 6, `most blocks were decided in round 0 (${roundZero} of 10)`);
+  });
+
+  it('a stopped validator misses its slots while the other three go on', async () => {
+    await c.stop(3);
+    const from = await c.height(0);
+    await c.waitForHeight(from + 8, [0, 1, 2]);
+    const validators = (
+      await c.nodes[0]!.client.get<{ validators: { name: string; missed_slots: number }[] }>('/validators')
+    ).validators;
+    const stopped = validators.find((v) => v.name === 'validator-3')!;
+    assert.ok(stopped.missed_slots >= 1, `validator-3 missed ${stopped.missed_slots} slots while stopped`);
+    const to = await c.height(0);
+    for (let h = from + 1; h <= to; h++) {
+      const header = await c.header(0, h);
+      assert.notEqual(
+        header.proposer_address,
+        c.nodes[3]!.validatorAddress,
+        `height ${h} cannot be validator-3's`,
+      );
+    }
+    c.start(3);
+    await c.waitForHeight(to + 2);
+  });
+
+  it('with 2 of 4 stopped no block is final, and after they return the chain goes on with no fork', async () => {
+    await c.stop(2);
+    await c.stop(3);
+    await new Promise((r) => setTimeout(r, 1500)); // let an in-flight decision land
+    const halted = Math.max(await c.height(0), await c.height(1));
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(await c.height(0), halted, 'validator-0 made no progress with 2 of 4 down');
+    assert.equal(await c.height(1), halted, 'validator-1 made no progress with 2 of 4 down');
+    c.start(2);
+    c.start(3);
+    await c.waitForHeight(halted + 3);
+    await assertAgreement(halted + 3);
+  });
+
+  it('a validator killed with SIGKILL and restarted later syncs and signs again', async () => {
+    await c.stop(1, 'SIGKILL');
+    const from = await c.height(0);
+    await c.waitForHeight(from + 10, [0, 2, 3]);
+    c.start(1);
+    const target = (await c.height(0)) + 12;
+    await c.waitForHeight(target);
+    await assertAgreement(target);
+    let proposed = false;
+    for (let h = target - 11; h <= target && !proposed; h++) {
+      proposed = (await c.header(0, h)).proposer_address === c.nodes[1]!.validatorAddress;
+    }
+    assert.ok(proposed, 'validator-1 proposed again after its restart');
+  });
+
+  it('a 2/2 network split never finalizes conflicting blocks, and heals', async () => {
+    await c.block(0, [2, 3]);
+    await c.block(1, [2, 3]);
+    await c.block(2, [0, 1]);
+    await c.block(3, [0, 1]);
+    await new Promise((r) => setTimeout(r, 2500));
+    const split = await Promise.all([0, 1, 2, 3].map((i) => c.height(i)));
+    await new Promise((r) => setTimeout(r, 3000));
+    const later = await Promise.all([0, 1, 2, 3].map((i) => c.height(i)));
+    assert.deepEqual(later, split, 'neither side finalizes anything while split');
+    const common = Math.min(...later);
+    await assertAgreement(common);
+    for (let i = 0; i < N; i++) await c.block(i, []);
+    await c.waitForHeight(Math.max(...later) + 3);
+    await assertAgreement(Math.max(...later) + 3);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * A real N-validator network on 127.0.0.1 for tests: homes written by writeTestnet, one
+ * chain-node process per validator, faults by signals and by blocked_peers.json (a partition).
+ * Waits are bounded and on chain progress; every process is killed by `stopAll()`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RpcClient } from '../../src/client/rpcClient.js';
+import { type TestnetNode, writeTestnet } from '../../src/node/testnet.js';
+import { CHAIN_NODE, waitFor } from '../node/processes.js';
+
+export interface ClusterNode extends TestnetNode {
+  proc: ChildProcess | null;
+  readonly client: RpcClient;
+}
+
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** A base port P such that P..P+n-1 and P+1000..P+1000+n-1 are free now. */
+export async function freeBasePort(n: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) ok = (await portFree(base + i)) && (await portFree(base + 1000 + i));
+    if (ok) return base;
+  }
+  throw new Error('no free port range found');
+}
+
+export class Cluster {
+  readonly nodes: ClusterNode[];
+
+  private constructor(
+    readonly dir: string,
+    nodes: TestnetNode[],
+    readonly blockTimeMs: number,
+  ) {
+    this.nodes = nodes.map((n) => ({
+      ...n,
+      proc: null,
+      client: new RpcClient(`http://127.0.0.1:${n.rpcPort}`, 5000),
+    }));
+  }
+
+  static async create(
+    validators: number,
+    blockTimeMs: number,
+    params: Record<string, unknown> = {},
+  ): Promise<Cluster> {
+    const dir = await mkdtemp(join(tmpdir(), 'chain-cluster-'));
+    const { nodes } = await writeTestnet({
+      output: dir,
+      validators,
+      seed: 'cluster-tests',
+      basePort: await freeBasePort(validators),
+      host: '127.0.0.1',
+      blockTimeMs,
+      epochLength: null,
+      accounts: 2,
+      genesisTime: Math.floor(Date.now() / 1000),
+      extraParams: params,
+    });
+    return new Cluster(dir, nodes, blockTimeMs);
+  }
+
+  start(i: number): void {
+    const n = this.nodes[i]!;
+    if (n.proc !== null && n.proc.exitCode === null && n.proc.signalCode === null) return;
+    n.proc = spawn(process.execPath, [CHAIN_NODE, 'start', '--home', n.home], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+  }
+
+  startAll(): void {
+    for (let i = 0; i < this.nodes.length; i++) this.start(i);
+  }
+
+  async stop(i: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const p = this.nodes[i]!.proc;
+    if (p === null || p.exitCode !== null || p.signalCode !== null) return;
+    const exited = new Promise((resolve) => p.once('exit', resolve));
+    p.kill(signal);
+    await exited;
+  }
+
+  /** Cuts node i off from the nodes in `others` (both directions), or reconnects with []. */
+  async block(i: number, others: readonly number[]): Promise<void> {
+    const ids = others.map((j) => this.nodes[j]!.peerId);
+    await writeFile(join(this.nodes[i]!.home, 'blocked_peers.json'), JSON.stringify(ids));
+  }
+
+  async height(i: number): Promise<number> {
+    return (await this.nodes[i]!.client.status()).height;
+  }
+
+  /** Waits until every listed node is at least at `target`; the bound grows with the node count. */
+  async waitForHeight(
+    target: number,
+    which: readonly number[] = this.nodes.map((_n, i) => i),
+    timeoutMs?: number,
+  ): Promise<void> {
+    const bound = timeoutMs ?? 15_000 + which.length * 2_000 + target * this.blockTimeMs * 3;
+    for (const i of which) {
+      await waitFor(`${this.nodes[i]!.name} at height ${target}`, bound, async () =>
+        (await this.height(i)) >= target ? true : null,
+      );
+    }
+  }
+
+  async header(i: number, height: number): Promise<Record<string, unknown>> {
+    return (await this.nodes[i]!.client.get<{ header: Record<string, unknown> }>(`/block/${height}`)).header;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.nodes.map((_n, i) => this.stop(i, 'SIGKILL')));
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
