@@ -4,7 +4,19 @@
  * down, catch-up after SIGKILL, and no conflicting final blocks across a 2/2 split.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { signVote } from '../../src/chain/index.js';
+import { buildTx } from '../../src/client/txBuilder.js';
+import { hexToBytes } from '../../src/crypto/hex.js';
+import { encodeVote } from '../../src/p2p/messages.js';
+import { P2PNetwork } from '../../src/p2p/network.js';
+import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
+import { TOPIC_BLOCKS, TOPIC_TXS, TOPIC_VOTES } from '../../src/p2p/protocol.js';
+import { createLogger } from '../../src/util/logger.js';
+import { key } from '../fixtures.js';
+import { waitFor } from '../node/processes.js';
 import { Cluster } from './cluster.js';
 
 const N = 4;
@@ -36,6 +48,93 @@ describe('four validators over libp2p', () => {
   it('all nodes reach the same block hash at every height', async () => {
     await c.waitForHeight(10);
     await assertAgreement(10);
+  });
+
+  it('a transaction sent to one node is gossiped to every node and confirmed at the same height on all', async () => {
+    const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
+      private_key: string;
+    }[];
+    const tx = await buildTx(c.nodes[2]!.client, {
+      type: 'TRANSFER',
+      privateKey: hexToBytes(accounts[0]!.private_key),
+      to: c.nodes[1]!.accountAddress,
+      amount: 7n,
+      chainId: 'chain-devnet-1',
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    const sent = await c.nodes[2]!.client.sendTx(tx);
+    assert.equal(sent.status, 'received', sent.error);
+    // Until gossip reaches a node its answer is 404: keep asking, within a bound.
+    const heights = await Promise.all(
+      c.nodes.map((n) =>
+        waitFor(`${n.name} to confirm ${sent.tx_hash}`, 15_000, async () => {
+          const r = await n.client.receipt(sent.tx_hash);
+          return r.status === 'confirmed' ? r.block_height : null;
+        }),
+      ),
+    );
+    assert.ok(
+      heights.every((h) => h !== null && h === heights[0]),
+      `confirmed at ${JSON.stringify(heights)}`,
+    );
+  });
+
+  it('a peer that gossips garbage and forgeries cannot crash a node or make it store anything', async () => {
+    const rogue = await P2PNetwork.start({
+      privateKey: await peerKeyFromSeed(new TextEncoder().encode('rogue')),
+      listenHost: '127.0.0.1',
+      listenPort: 0,
+      bootstrap: [c.nodes[0]!.multiaddr],
+      logger: createLogger({ level: 'error' }),
+    });
+    try {
+      for (const topic of [TOPIC_BLOCKS, TOPIC_VOTES, TOPIC_TXS]) rogue.subscribe(topic, () => 'ignore');
+      await waitFor('the rogue peer to connect', 10_000, async () =>
+        rogue.connectedPeers().length > 0 ? true : null,
+      );
+      await new Promise((r) => setTimeout(r, 1500)); // subscriptions exchanged
+      const height = await c.height(0);
+      const stranger = key('stranger');
+      const forgedVote = signVote(
+        'chain-devnet-1',
+        {
+          kind: 'precommit',
+          height: height + 1,
+          round: 0,
+          blockHash: 'ab'.repeat(32),
+          validator: stranger.validator,
+        },
+        stranger.privateKey,
+      );
+      const stolen = { ...forgedVote, validator: c.nodes[1]!.validatorAddress };
+      const messages: [string, Uint8Array][] = [
+        [TOPIC_BLOCKS, new TextEncoder().encode('{"type":"proposal"')],
+        [TOPIC_BLOCKS, Uint8Array.from({ length: 500 }, (_v, i) => (i * 37) % 256)],
+        [TOPIC_VOTES, encodeVote(forgedVote, 1)],
+        [TOPIC_VOTES, encodeVote(stolen, 2)],
+        [TOPIC_VOTES, new TextEncoder().encode('{"type":"vote","kind":"precommit","height":-1}')],
+        [TOPIC_TXS, new TextEncoder().encode('[[[[[[[[[[')],
+        [TOPIC_TXS, new TextEncoder().encode('{"tx_type":"TRANSFER"}')],
+      ];
+      for (let round = 0; round < 5; round++)
+        for (const [topic, data] of messages)
+          await rogue.publish(
+            topic,
+            new Uint8Array([...data, ...new TextEncoder().encode(' '.repeat(round))]),
+          );
+      await c.waitForHeight(height + 4);
+      await assertAgreement(height + 4);
+      const metrics = await (await fetch(`http://127.0.0.1:${c.nodes[0]!.rpcPort}/metrics`)).text();
+      const rejected = [
+        ...metrics.matchAll(/^chain_gossip_messages_total\{topic="[^"]+",verdict="reject"\} (\d+)$/gm),
+      ].reduce((s, m) => s + Number(m[1]), 0);
+      // The first round's five malformed messages are rejected; after that gossipsub's peer
+      // scoring has penalized the rogue peer and drops its messages before validation.
+      assert.ok(rejected >= 5, `node 0 rejected the garbage (${rejected} rejects)`);
+      for (const n of c.nodes) assert.equal(n.proc!.exitCode, null, `${n.name} still runs`);
+    } finally {
+      await rogue.stop();
+    }
   });
 
   it('the proposer of each round-0 block is active[height % 4]', async () => {

@@ -33,6 +33,9 @@ describe('crash safety', () => {
     const confirmed = new Map<string, number>();
     const seenBlocks = new Map<number, string>();
     let nonce = 0;
+    const peerIds = new Set<string>();
+    const peerIdOf = (n: NodeProcess) =>
+      /"msg":"p2p listening","peer_id":"([^"]+)"/.exec(n.log.join('\n'))?.[1];
 
     for (let cycle = 0; cycle < 3; cycle++) {
       const node: NodeProcess = await startNodeProcess(home, ['--block-time', '100ms']);
@@ -75,6 +78,9 @@ describe('crash safety', () => {
       await node.exited;
       // Transactions still in the mempool at the kill are gone with it: resubmit from the chain's nonce.
       const restarted = await startNodeProcess(home, ['--block-time', '100ms']);
+      await waitFor('the p2p identity in the log', 5000, async () => peerIdOf(restarted) ?? null);
+      peerIds.add(peerIdOf(node)!);
+      peerIds.add(peerIdOf(restarted)!);
       const bal = await restarted.client.balance(accounts[0]!.address);
       nonce = bal.nonce;
       for (const [hash, height] of confirmed) {
