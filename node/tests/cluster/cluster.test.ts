@@ -213,7 +213,13 @@ describe('four validators over libp2p', () => {
     const split = await Promise.all([0, 1, 2, 3].map((i) => c.height(i)));
     await new Promise((r) => setTimeout(r, 3000));
     const later = await Promise.all([0, 1, 2, 3].map((i) => c.height(i)));
-    assert.deepEqual(later, split, 'neither side finalizes anything while split');
+    // A node that lagged may still fetch a block finalized before the split from its own side;
+    // what must not happen is anything new: the highest height anywhere stays where it was.
+    assert.equal(
+      Math.max(...later),
+      Math.max(...split),
+      `neither side finalizes a new block while split: ${split} -> ${later}`,
+    );
     const common = Math.min(...later);
     await assertAgreement(common);
     for (let i = 0; i < N; i++) await c.block(i, []);

@@ -65,7 +65,7 @@ export class Cluster {
       host: '127.0.0.1',
       blockTimeMs,
       epochLength: null,
-      accounts: 2,
+      accounts: 40,
       genesisTime: Math.floor(Date.now() / 1000),
       extraParams: params,
     });
@@ -121,6 +121,12 @@ export class Cluster {
   }
 
   async stopAll(): Promise<void> {
+    // SIGTERM first so that profiles and logs are written; SIGKILL whatever is left.
+    await Promise.all(
+      this.nodes.map((_n, i) =>
+        Promise.race([this.stop(i, 'SIGTERM'), new Promise((r) => setTimeout(r, 3000))]),
+      ),
+    );
     await Promise.all(this.nodes.map((_n, i) => this.stop(i, 'SIGKILL')));
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -1,0 +1,171 @@
+/**
+ * Consensus benchmark (docs/BENCHMARKS.md): a 4-validator network of real chain-node processes
+ * over libp2p on 127.0.0.1.
+ *   1. Load: pre-signed transfers from many senders, sent round-robin to the 4 nodes; committed
+ *      transfers per second, and submit-to-final latency (p50, p99) observed by polling node 0.
+ *   2. The ceiling in the same run: signature checks per second on one core x cores / nodes
+ *      (every node checks every transaction once).
+ *   3. Block-time sweep: the lowest block time at which 4 validators miss no proposer slot.
+ * Bounded: a fixed number of transactions and blocks, each phase with a time limit.
+ *   npm run bench:consensus [-- --txs 800 --sweep 100,150,200,300 --blocks 60]
+ */
+
+import { readFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkTxSignature, type Tx, txHash } from '../src/chain/index.js';
+import { buildTx } from '../src/client/txBuilder.js';
+import { hexToBytes } from '../src/crypto/hex.js';
+import { Cluster } from '../tests/cluster/cluster.js';
+
+const { values } = parseArgs({
+  options: {
+    txs: { type: 'string' },
+    sweep: { type: 'string' },
+    blocks: { type: 'string' },
+    'block-time': { type: 'string' },
+    streams: { type: 'string' },
+  },
+});
+const STREAMS = Number(values.streams ?? 8);
+const TXS = Number(values.txs ?? 800);
+const SWEEP = values.sweep === 'none' ? [] : (values.sweep ?? '100,150,200,300').split(',').map(Number);
+const SWEEP_BLOCKS = Number(values.blocks ?? 60);
+const LOAD_BLOCK_MS = Number(values['block-time'] ?? 200);
+const CHAIN = 'chain-devnet-1';
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+async function load(): Promise<string> {
+  const c = await Cluster.create(4, LOAD_BLOCK_MS, { epoch_length: 1_000_000 });
+  try {
+    c.startAll();
+    await c.waitForHeight(3);
+    const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
+      private_key: string;
+      address: string;
+    }[];
+    const perSender = Math.ceil(TXS / accounts.length);
+    const txs: Tx[] = [];
+    for (const [i, a] of accounts.entries()) {
+      for (let n = 0; n < perSender && txs.length < TXS; n++) {
+        txs.push(
+          await buildTx(c.nodes[0]!.client, {
+            type: 'TRANSFER',
+            privateKey: hexToBytes(a.private_key),
+            to: accounts[(i + 1) % accounts.length]!.address,
+            amount: 1n,
+            nonce: n,
+            chainId: CHAIN,
+            timestamp: Math.floor(Date.now() / 1000),
+          }),
+        );
+      }
+    }
+    // The ceiling, measured now, in this run.
+    const sample = txs.slice(0, 200);
+    const t0 = performance.now();
+    for (const tx of sample) checkTxSignature(tx, CHAIN);
+    const checksPerCore = sample.length / ((performance.now() - t0) / 1000);
+    const ceiling = (checksPerCore * cpus().length) / 4;
+
+    const submittedAt = new Map<string, number>();
+    const finalAt = new Map<string, number>();
+    let seen = await c.height(0);
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const h = await c.height(0);
+        for (let k = seen + 1; k <= h; k++) {
+          const block = await c.nodes[0]!.client.get<{ txs: { tx_hash: string }[] }>(`/block/${k}`);
+          const at = performance.now();
+          for (const t of block.txs) finalAt.set(t.tx_hash, at);
+        }
+        seen = h;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    // Senders' transactions in nonce order, each sender to one node; STREAMS concurrent streams.
+    const bySender = new Map<string, Tx[]>();
+    for (const tx of txs) bySender.set(tx.from, [...(bySender.get(tx.from) ?? []), tx]);
+    const streams = [...bySender.values()];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: STREAMS }, async (_v, w) => {
+        for (const [s, list] of streams.entries()) {
+          if (s % STREAMS !== w) continue;
+          const node = c.nodes[s % 4]!;
+          for (const tx of list) {
+            submittedAt.set(txHash(tx, CHAIN), performance.now());
+            const r = await node.client.sendTx(tx);
+            if (r.status !== 'received') throw new Error(`refused: ${r.error}`);
+          }
+        }
+      }),
+    );
+    const deadline = performance.now() + 120_000;
+    while (finalAt.size < submittedAt.size && performance.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    watching = false;
+    await watcher;
+    const latencies = [...submittedAt].filter(([h]) => finalAt.has(h)).map(([h, t]) => finalAt.get(h)! - t);
+    const last = Math.max(...finalAt.values());
+    const tps = finalAt.size / ((last - started) / 1000);
+    return (
+      `| transfers committed | ${finalAt.size} of ${submittedAt.size} |\n` +
+      `| committed transfers per second | ${tps.toFixed(1)} |\n` +
+      `| signature checks per second, one core (this run) | ${Math.round(checksPerCore)} |\n` +
+      `| ceiling: checks/s x ${cpus().length} cores / 4 nodes | ${ceiling.toFixed(1)} |\n` +
+      `| ratio to the ceiling | ${(tps / ceiling).toFixed(2)} |\n` +
+      `| submit-to-final latency p50 / p99 | ${Math.round(pct(latencies, 50))} ms / ${Math.round(pct(latencies, 99))} ms |\n`
+    );
+  } finally {
+    await c.stopAll();
+  }
+}
+
+async function sweep(blockMs: number): Promise<string> {
+  const c = await Cluster.create(4, blockMs, { epoch_length: 1_000_000 });
+  try {
+    c.startAll();
+    await c.waitForHeight(3);
+    const from = await c.height(0);
+    const started = performance.now();
+    await c.waitForHeight(from + SWEEP_BLOCKS, [0], 60_000 + SWEEP_BLOCKS * blockMs * 4);
+    const to = await c.height(0);
+    const seconds = (performance.now() - started) / 1000;
+    let rounds = 0;
+    for (let h = from + 1; h <= to; h++) rounds += ((await c.header(0, h)).round as number) > 0 ? 1 : 0;
+    const v = (await c.nodes[0]!.client.get<{ validators: { missed_slots: number }[] }>('/validators'))
+      .validators;
+    const missedTotal = v.reduce((s, x) => s + x.missed_slots, 0);
+    return `| ${blockMs} ms | ${to - from} | ${((seconds * 1000) / (to - from)).toFixed(0)} ms | ${rounds} | ${missedTotal} |`;
+  } finally {
+    await c.stopAll();
+  }
+}
+
+async function main() {
+  process.stdout.write(
+    `Consensus benchmark: 4 validators (real chain-node processes over libp2p on 127.0.0.1), ${cpus().length} cores\n\n`,
+  );
+  process.stdout.write(
+    `Load at ${LOAD_BLOCK_MS} ms blocks, ${TXS} pre-signed transfers:\n\n| measure | value |\n|---|---|\n${await load()}\n`,
+  );
+  process.stdout.write(
+    `Block-time sweep (${SWEEP_BLOCKS} blocks each, idle chain; missed slots since genesis, including start-up):\n\n`,
+  );
+  process.stdout.write(
+    '| block time | blocks | mean interval | blocks not in round 0 | missed slots |\n|---|---|---|---|---|\n',
+  );
+  for (const ms of SWEEP) process.stdout.write(`${await sweep(ms)}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});
