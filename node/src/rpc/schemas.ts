@@ -3,6 +3,7 @@
  * (txFromJson) then checks what a schema cannot (Bech32 checksums, points on the curve).
  */
 import { Ajv } from 'ajv';
+import { TX_TYPES } from '../chain/index.js';
 
 const hex = (bytes: number) => ({ type: 'string', pattern: `^[0-9a-f]{${bytes * 2}}$` });
 const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]{0,77})$' };
