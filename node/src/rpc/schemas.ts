@@ -14,18 +14,7 @@ export const txBodySchema = {
   required: ['tx_type', 'from_address', 'amount', 'fee', 'nonce', 'timestamp', 'pub_key', 'signature'],
   additionalProperties: false,
   properties: {
-    tx_type: {
-      enum: [
-        'TRANSFER',
-        'STAKE',
-        'UNSTAKE',
-        'DELEGATE',
-        'UNDELEGATE',
-        'UNJAIL',
-        'UPDATE_VALIDATOR',
-        'SUBMIT_RESULT',
-      ],
-    },
+    tx_type: { enum: [...TX_TYPES] },
     from_address: { type: 'string', maxLength: 90 },
     to_address: { type: ['string', 'null'], maxLength: 90 },
     amount: decimal,
