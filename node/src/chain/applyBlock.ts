@@ -18,9 +18,9 @@ import {
   type BlockHeader,
   blockHash,
   computeRoot,
+  encodeBlockTxs,
   headerFormatProblem,
   signHeader,
-  txRoot,
   verifyHeaderSignature,
 } from './block.js';
 import { type EpochEvent, epochTransition } from './epoch.js';
@@ -32,7 +32,7 @@ import { blockReward, distributeReward } from './rewards.js';
 import { StateDraft } from './state/draft.js';
 import { stateRoot } from './state/root.js';
 import { type ChainState, epochOfBlock, type UnbondingEntry } from './state/types.js';
-import { checkTxSignature, txHash } from './tx/signing.js';
+import { checkTxSignature } from './tx/signing.js';
 import { BASE_GAS, type Tx } from './tx/types.js';
 import { releaseMatured } from './unbonding.js';
 import { applyDueUpgrade, type MigrationRegistry } from './upgrades.js';
@@ -181,12 +181,12 @@ export function applyBlock(state: ChainState, block: Block, opts: ApplyOptions =
     throw new BlockError('BAD_PROPOSER_SIGNATURE', "block signature is not the proposer's");
 
   const check = opts.isSignatureValid ?? defaultSignatureCheck;
-  const hashes = block.txs.map((tx) => txHash(tx, p.chainId));
+  const { hashes, txRoot: blockTxRoot } = encodeBlockTxs(block.txs, p.chainId);
   block.txs.forEach((tx, i) => {
     if (!check(tx, hashes[i]!, p.chainId))
       throw new BlockError('BAD_TX_SIGNATURE', `transaction ${hashes[i]} has an invalid signature`);
   });
-  if (txRoot(block.txs, p.chainId) !== h.txRoot)
+  if (blockTxRoot !== h.txRoot)
     throw new BlockError('BAD_TX_ROOT', 'tx_root does not match the transactions');
   const gasUsed = gasOf(block.txs);
   if (h.gasLimit !== p.blockGasLimit) throw new BlockError('BAD_GAS', `gas_limit must be ${p.blockGasLimit}`);
@@ -240,7 +240,7 @@ export function buildBlock(
     gas += BASE_GAS[tx.type];
     included.push(tx);
   }
-  const hashes = included.map((tx) => txHash(tx, p.chainId));
+  const { hashes, txRoot: includedRoot } = encodeBlockTxs(included, p.chainId);
   const body = executeBody(state, included, hashes, { height, round: input.round, timestamp }, opts);
   const next = finishState(body, height, timestamp);
   const header = signHeader(
@@ -252,7 +252,7 @@ export function buildBlock(
       timestamp,
       proposerAddress: proposer.address,
       pubKey,
-      txRoot: txRoot(included, p.chainId),
+      txRoot: includedRoot,
       computeRoot: computeRoot(body.computeResults),
       stateRoot: stateRoot(next),
       gasUsed: gas,

@@ -8,12 +8,12 @@
  * The signature is outside the hashed bytes, so a block's hash never depends on it.
  */
 import { sha256 } from '../crypto/hash.js';
-import { bytesToHex, hexToBytes, isHex } from '../crypto/hex.js';
+import { bytesToHex, concatBytes, hexToBytes, isHex } from '../crypto/hex.js';
 import { signDigestHex, verifyDigest } from '../crypto/signature.js';
 import { Writer } from './encoding.js';
 import type { ComputeResult } from './execute/context.js';
 import { merkleRoot } from './merkle.js';
-import { txFullBytes } from './tx/signing.js';
+import { txSigningBytes } from './tx/signing.js';
 import type { Tx } from './tx/types.js';
 
 export const BLOCK_DOMAIN = 'chain-block/v1';
@@ -67,8 +67,23 @@ export function blockHash(h: Omit<BlockHeader, 'signature'>): string {
   return bytesToHex(blockHashBytes(h));
 }
 
+/**
+ * The hashes and the tx_root of a block's transactions, encoding each one's signing bytes once:
+ * tx_hash = H(signing bytes) and the tx_root leaf is signing bytes || signature.
+ */
+export function encodeBlockTxs(txs: readonly Tx[], chainId: string): { hashes: string[]; txRoot: string } {
+  const hashes: string[] = [];
+  const leaves: Uint8Array[] = [];
+  for (const tx of txs) {
+    const signing = txSigningBytes(tx, chainId);
+    hashes.push(bytesToHex(sha256(signing)));
+    leaves.push(concatBytes(signing, hexToBytes(tx.signature, 65)));
+  }
+  return { hashes, txRoot: bytesToHex(merkleRoot(leaves)) };
+}
+
 export function txRoot(txs: readonly Tx[], chainId: string): string {
-  return bytesToHex(merkleRoot(txs.map((tx) => txFullBytes(tx, chainId))));
+  return encodeBlockTxs(txs, chainId).txRoot;
 }
 
 /** Leaf data of a compute result: str(task_id) || raw32(result_hash) || str(worker address). */

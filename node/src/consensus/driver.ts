@@ -203,12 +203,12 @@ export class ConsensusDriver {
 
   private async commit(
     block: Block,
-    commit: Parameters<ChainService['commitExternal']>[1],
+    commit: Parameters<ChainService['commitDecided']>[1],
     hash: string,
   ): Promise<void> {
     this.committing = true;
     try {
-      const committed = await this.service.commitExternal(block, commit, this.validated.get(hash));
+      const committed = await this.service.commitDecided(block, commit, this.validated.get(hash));
       if (committed) this.metrics.consensusRounds.observe(commit.round + 1);
     } catch (e) {
       this.logger.error('commit of a decided block failed', {

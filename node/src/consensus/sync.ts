@@ -115,7 +115,7 @@ export class BlockSync {
       if (blocks.length === 0) throw new Error(`peer had no block ${from}`);
       for (const { block, commit } of blocks) {
         try {
-          if (await this.service.commitExternal(block, commit)) {
+          if (await this.service.commitSynced(block, commit)) {
             applied++;
             this.metrics.syncedBlocks.inc();
           }

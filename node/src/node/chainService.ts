@@ -20,7 +20,6 @@ import {
   fullStateDiff,
   type Genesis,
   type MigrationRegistry,
-  signVote,
   stateDiff,
   stateRoot,
   TX_TYPES,
@@ -244,11 +243,26 @@ export class ChainService implements RpcBackend {
   }
 
   /**
-   * Commits a block that consensus decided (its commit holds > 2/3 precommits), or one fetched
-   * by block sync, whose commit is checked here against the active set of its height. Returns
-   * false when the block is not the next one (already committed, e.g. by sync).
+   * Commits a block this node's consensus decided. Its commit was assembled from precommits the
+   * driver authenticated one by one as they arrived, so they are not verified again here; `known`
+   * is the execution result already computed when the block was validated or built.
+   * Returns false when the block is not the next one (already committed, e.g. by sync).
    */
-  commitExternal(block: Block, commit: Commit, known?: BlockResult): Promise<boolean> {
+  commitDecided(block: Block, commit: Commit, known?: BlockResult): Promise<boolean> {
+    return this.commitNext(block, commit, false, known);
+  }
+
+  /** Commits a block fetched from a peer: its commit is checked against the active set of its height. */
+  commitSynced(block: Block, commit: Commit): Promise<boolean> {
+    return this.commitNext(block, commit, true);
+  }
+
+  private commitNext(
+    block: Block,
+    commit: Commit,
+    verifyCommit: boolean,
+    known?: BlockResult,
+  ): Promise<boolean> {
     return this.serialized(async () => {
       const state = this.state;
       if (block.header.height !== state.height + 1) return false;
@@ -258,10 +272,11 @@ export class ChainService implements RpcBackend {
           'MALFORMED',
           `commit is for ${commit.blockHash} at ${commit.height}, not this block`,
         );
-      const problem = commitProblem(state.params.chainId, commit, activeValidators(state));
-      if (problem !== null) throw new BlockError('MALFORMED', `commit refused: ${problem}`);
-      const result = known ?? this.validateBlock(block);
-      await this.commitBlock(block, commit, result);
+      if (verifyCommit) {
+        const problem = commitProblem(state.params.chainId, commit, activeValidators(state));
+        if (problem !== null) throw new BlockError('MALFORMED', `commit refused: ${problem}`);
+      }
+      await this.commitBlock(block, commit, known ?? this.validateBlock(block));
       return true;
     });
   }
@@ -276,40 +291,6 @@ export class ChainService implements RpcBackend {
       out.push({ block, commit });
     }
     return out;
-  }
-
-  /** Builds, commits and returns the next block as its sole producer (round 0, own precommit). */
-  produce(privateKey: Uint8Array, round = 0): Promise<Block> {
-    return this.serialized(async () => {
-      const state = this.state;
-      const txs = this.deps.mempool.select(state, state.params.blockGasLimit);
-      const { block, result } = buildBlock(
-        state,
-        txs,
-        { timestamp: Math.floor(this.deps.now() / 1000), round, privateKey },
-        { migrations: this.deps.migrations, isSignatureValid: this.deps.signatures.isValid },
-      );
-      const hash = blockHash(block.header);
-      const vote = signVote(
-        state.params.chainId,
-        {
-          kind: 'precommit',
-          height: block.header.height,
-          round,
-          blockHash: hash,
-          validator: block.header.proposerAddress,
-        },
-        privateKey,
-      );
-      const commit: Commit = {
-        height: block.header.height,
-        round,
-        blockHash: hash,
-        signatures: [{ validator: vote.validator, signature: vote.signature }],
-      };
-      await this.commitBlock(block, commit, result);
-      return block;
-    });
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {

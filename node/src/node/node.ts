@@ -11,20 +11,17 @@ import { type Genesis, loadGenesis, type MigrationRegistry, txToJson } from '../
 import { ConsensusDriver } from '../consensus/driver.js';
 import { BlockSync } from '../consensus/sync.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
-import { Mempool } from '../mempool/mempool.js';
-import { SignatureCache } from '../mempool/signatureCache.js';
-import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
 import { decodeJson, encodeJson } from '../p2p/messages.js';
 import { P2PNetwork } from '../p2p/network.js';
 import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
 import { TOPIC_TXS } from '../p2p/protocol.js';
 import { createRpcApp } from '../rpc/app.js';
-import { ChainStore } from '../store/chainStore.js';
 import type { Logger } from '../util/logger.js';
-import { ChainService } from './chainService.js';
+import { openChainCore } from './chainCore.js';
+import type { ChainService } from './chainService.js';
 import type { NodeConfig } from './config.js';
 import { readKeyFile } from './keyFile.js';
-import { SnapshotManager } from './snapshotManager.js';
 
 /** A failure to start that the operator can fix: the message says how. */
 export class StartupError extends Error {
@@ -87,25 +84,12 @@ export async function startNode(
 ): Promise<RunningNode> {
   const genesis = await readGenesisFile(config.genesisPath);
   const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
-  const store = await ChainStore.open(join(config.home, 'data'));
-  const metrics = createMetrics();
-  const signatures = new SignatureCache();
-  const mempool = new Mempool(config.mempool, signatures, now);
-  const snapshots = new SnapshotManager(
-    join(config.home, 'snapshots'),
-    store,
-    metrics,
-    logger.child({ part: 'snapshots' }),
-  );
-  const service = new ChainService({
-    store,
-    mempool,
-    signatures,
-    metrics,
+  const { store, metrics, service } = await openChainCore({
+    home: config.home,
+    mempool: config.mempool,
     logger,
-    snapshots,
-    migrations,
     now,
+    migrations,
   });
 
   const app = createRpcApp(service, metrics, logger.child({ part: 'rpc' }), {

@@ -19,8 +19,6 @@ import {
   checkTx,
   checkTxSignature,
   coins,
-  type Delegation,
-  EMPTY_ACCOUNT,
   executeTx,
   StateDraft,
   signTx,
@@ -30,82 +28,12 @@ import {
   type TxErrorCode,
   txFromJson,
   txToJson,
-  type ValidatorStatus,
 } from '../../src/chain/index.js';
-import { expectedSupply, GENESIS_TIME, genesisState, heldSupply, key, TestChain, tx } from '../fixtures.js';
+import { expectedSupply, GENESIS_TIME, heldSupply, key, tx } from '../fixtures.js';
+import { acct, build, chainOf, valAddr, type World } from '../world.js';
 
 // ---------------------------------------------------------------------------------------------
 // Building a before-state by hand (states are plain immutable values).
-
-interface ValidatorSpec {
-  readonly stake: bigint;
-  readonly status: ValidatorStatus;
-}
-
-interface World {
-  readonly accounts?: Readonly<Record<string, bigint>>;
-  readonly nonces?: Readonly<Record<string, number>>;
-  /** Validators besides the genesis `val-0`, registered at height 0. */
-  readonly validators?: Readonly<Record<string, ValidatorSpec>>;
-  /** [delegator label, validator label, wei] */
-  readonly delegations?: readonly (readonly [string, string, bigint])[];
-}
-
-function build(w: World): ChainState {
-  const g = genesisState({ validators: ['val-0'], accounts: w.accounts ?? {} });
-  const accounts = new Map(g.accounts);
-  for (const [label, nonce] of Object.entries(w.nonces ?? {})) {
-    const a = accounts.get(key(label).account) ?? EMPTY_ACCOUNT;
-    accounts.set(key(label).account, { ...a, nonce });
-  }
-  const validators = new Map(g.validators);
-  let added = 0n;
-  for (const [label, spec] of Object.entries(w.validators ?? {})) {
-    const k = key(label);
-    validators.set(k.validator, {
-      address: k.validator,
-      pubKey: k.pubKey,
-      operator: k.account,
-      rewardAddress: k.account,
-      name: label,
-      commissionPpm: 100_000,
-      stake: spec.stake,
-      totalDelegated: 0n,
-      status: spec.status,
-      jailCount: spec.status === 'JAILED' ? 1 : spec.status === 'EJECTED' ? 3 : 0,
-      registeredHeight: 0,
-      slotsProduced: 0,
-      slotsMissed: 0,
-    });
-    added += spec.stake;
-  }
-  const delegations = new Map<string, Map<string, Delegation>>();
-  for (const [delegator, validator, amount] of w.delegations ?? []) {
-    const v = validators.get(key(validator).validator);
-    if (v === undefined) throw new Error(`world: no validator ${validator}`);
-    validators.set(v.address, { ...v, totalDelegated: v.totalDelegated + amount });
-    const inner = delegations.get(v.address) ?? new Map<string, Delegation>();
-    inner.set(key(delegator).account, {
-      delegator: key(delegator).account,
-      validator: v.address,
-      amount,
-      createdHeight: 0,
-    });
-    delegations.set(v.address, inner);
-    added += amount;
-  }
-  return {
-    ...g,
-    accounts,
-    validators,
-    delegations,
-    totals: { ...g.totals, genesisSupply: g.totals.genesisSupply + added },
-  };
-}
-
-const chainOf = (w: World) => new TestChain(build(w), [], ['val-0']);
-const acct = (label: string) => key(label).account;
-const valAddr = (label: string) => key(label).validator;
 
 const MIN_STAKE = '100000000000000000000';
 

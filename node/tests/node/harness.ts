@@ -7,15 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import inject from 'light-my-request';
-import { type Block, loadGenesis } from '../../src/chain/index.js';
-import { DEFAULT_MEMPOOL_OPTIONS, Mempool, type MempoolOptions } from '../../src/mempool/mempool.js';
-import { SignatureCache } from '../../src/mempool/signatureCache.js';
+import { type Block, blockHash, loadGenesis, signVote } from '../../src/chain/index.js';
+import { DEFAULT_MEMPOOL_OPTIONS, type MempoolOptions } from '../../src/mempool/mempool.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import { ChainService } from '../../src/node/chainService.js';
-import { SnapshotManager } from '../../src/node/snapshotManager.js';
+import { openChainCore } from '../../src/node/chainCore.js';
+import type { ChainService } from '../../src/node/chainService.js';
 import { createRpcApp, DEFAULT_RPC_OPTIONS } from '../../src/rpc/app.js';
 import type { RpcBackend } from '../../src/rpc/backend.js';
-import { ChainStore } from '../../src/store/chainStore.js';
+import type { ChainStore } from '../../src/store/chainStore.js';
 import { parseJsonExact } from '../../src/util/jsonParse.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { GENESIS_TIME, type GenesisOptions, genesisJson, key } from '../fixtures.js';
@@ -76,20 +75,12 @@ export async function makeHarness(
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const clock = { now: (GENESIS_TIME + 10) * 1000 };
   const logger = memoryLogger();
-  const store = await ChainStore.open(join(dir, 'data'));
-  const metrics = createMetrics();
-  const signatures = new SignatureCache();
-  const mempool = new Mempool({ ...DEFAULT_MEMPOOL_OPTIONS, ...mempoolOptions }, signatures, () => clock.now);
-  const snapshots = new SnapshotManager(join(dir, 'snapshots'), store, metrics, logger);
-  const service = new ChainService({
-    store,
-    mempool,
-    signatures,
-    metrics,
+  const { store, metrics, service } = await openChainCore({
+    home: dir,
+    mempool: { ...DEFAULT_MEMPOOL_OPTIONS, ...mempoolOptions },
     logger,
-    snapshots,
-    migrations: [],
     now: () => clock.now,
+    migrations: [],
   });
   if (open) await service.open(loaded.genesis);
   const app = createRpcApp(service, metrics, logger, DEFAULT_RPC_OPTIONS);
@@ -104,7 +95,7 @@ export async function makeHarness(
     request: (method, url, body, headers) => injectInto(handler, method, url, body, headers),
     produce: () => {
       clock.now += 1000;
-      return service.produce(validator.privateKey);
+      return produceAsSoleValidator(service, validator.privateKey);
     },
     close: async () => {
       await store.close();
@@ -131,4 +122,31 @@ export function brokenApp(): ReturnType<typeof createRpcApp> {
     snapshot: fail,
   } as unknown as RpcBackend;
   return createRpcApp(backend, createMetrics(), memoryLogger(), DEFAULT_RPC_OPTIONS);
+}
+
+/**
+ * One block by a chain's sole validator, with no consensus: built from the mempool through the
+ * node's own buildProposal, precommitted by the same key, committed as consensus would.
+ */
+export async function produceAsSoleValidator(service: ChainService, privateKey: Uint8Array): Promise<Block> {
+  const { block, result } = service.buildProposal(privateKey, 0);
+  const hash = blockHash(block.header);
+  const chainId = service.state.params.chainId;
+  const vote = signVote(
+    chainId,
+    {
+      kind: 'precommit',
+      height: block.header.height,
+      round: 0,
+      blockHash: hash,
+      validator: block.header.proposerAddress,
+    },
+    privateKey,
+  );
+  await service.commitDecided(
+    block,
+    { height: block.header.height, round: 0, blockHash: hash, signatures: [vote] },
+    result,
+  );
+  return block;
 }

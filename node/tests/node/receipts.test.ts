@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { blockHash, buildBlock, coins, signVote, txToJson } from '../../src/chain/index.js';
 import { createLogger } from '../../src/util/logger.js';
 import { key, tx } from '../fixtures.js';
-import { makeHarness } from './harness.js';
+import { makeHarness, produceAsSoleValidator } from './harness.js';
 
 describe('receipts', () => {
   it('a transaction included in a block but failing at execution reads failed with the rule message', async () => {
@@ -25,7 +25,7 @@ describe('receipts', () => {
         v.privateKey,
       );
       assert.equal(
-        await h.service.commitExternal(
+        await h.service.commitDecided(
           block,
           { height: 1, round: 0, blockHash: hash, signatures: [vote] },
           result,
@@ -49,7 +49,7 @@ describe('receipts', () => {
     }
   });
 
-  it('refuses a commit without enough valid precommits', async () => {
+  it('refuses a synced commit without enough valid precommits', async () => {
     const h = await makeHarness({ validators: ['val-0', 'val-1'] });
     try {
       const state = h.service.state;
@@ -69,7 +69,7 @@ describe('receipts', () => {
         p.privateKey,
       );
       await assert.rejects(
-        h.service.commitExternal(block, { height: 1, round: 0, blockHash: hash, signatures: [one] }),
+        h.service.commitSynced(block, { height: 1, round: 0, blockHash: hash, signatures: [one] }),
         /commit has 1 valid precommits, needs 2 of 2/,
       );
       assert.equal(h.service.state.height, 0);
@@ -84,7 +84,7 @@ describe('receipts', () => {
       const t = txToJson(tx(h.service.state, 'alice', 'TRANSFER', { to: key('bob').account, amount: 1n }));
       const { tx_hash } = (await h.request('POST', '/tx/send', t)).json() as { tx_hash: string };
       h.clock.now += 5000;
-      await Promise.all([h.service.produce(key('val-0').privateKey), h.service.expire()]);
+      await Promise.all([produceAsSoleValidator(h.service, key('val-0').privateKey), h.service.expire()]);
       const receipt = (await h.request('GET', `/tx/${tx_hash}/receipt`)).json() as { status: string };
       assert.equal(receipt.status, 'confirmed');
     } finally {

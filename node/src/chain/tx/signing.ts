@@ -10,7 +10,7 @@
  */
 import { accountAddressOf } from '../../crypto/address.js';
 import { sha256 } from '../../crypto/hash.js';
-import { bytesToHex, hexToBytes } from '../../crypto/hex.js';
+import { bytesToHex } from '../../crypto/hex.js';
 import { publicKeyHexOf } from '../../crypto/keys.js';
 import { signDigestHex, verifyDigest } from '../../crypto/signature.js';
 import { Writer } from '../encoding.js';
@@ -52,15 +52,6 @@ export function txHashBytes(tx: UnsignedTx, chainId: string): Uint8Array {
 
 export function txHash(tx: UnsignedTx, chainId: string): string {
   return bytesToHex(txHashBytes(tx, chainId));
-}
-
-/** Signing bytes followed by the 65 signature bytes: what a block's tx_root commits to. */
-export function txFullBytes(tx: Tx, chainId: string): Uint8Array {
-  const signing = txSigningBytes(tx, chainId);
-  const out = new Uint8Array(signing.length + 65);
-  out.set(signing, 0);
-  out.set(hexToBytes(tx.signature, 65), signing.length);
-  return out;
 }
 
 /** Signs `tx` with `privateKey`; pub_key is set from the key. */

@@ -1,0 +1,50 @@
+/**
+ * The node's core below its edges: the store in <home>/data, metrics, the signature cache, the
+ * mempool, snapshots in <home>/snapshots, and the chain service over them. Built here once, for
+ * the composition root (node.ts) and for tests that drive a real core without the network.
+ */
+import { join } from 'node:path';
+import type { MigrationRegistry } from '../chain/index.js';
+import { Mempool, type MempoolOptions } from '../mempool/mempool.js';
+import { SignatureCache } from '../mempool/signatureCache.js';
+import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
+import { ChainStore } from '../store/chainStore.js';
+import type { Logger } from '../util/logger.js';
+import { ChainService } from './chainService.js';
+import { SnapshotManager } from './snapshotManager.js';
+
+export interface ChainCore {
+  readonly store: ChainStore;
+  readonly metrics: NodeMetrics;
+  readonly service: ChainService;
+}
+
+export async function openChainCore(o: {
+  readonly home: string;
+  readonly mempool: MempoolOptions;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly migrations: MigrationRegistry;
+}): Promise<ChainCore> {
+  const store = await ChainStore.open(join(o.home, 'data'));
+  const metrics = createMetrics();
+  const signatures = new SignatureCache();
+  const mempool = new Mempool(o.mempool, signatures, o.now);
+  const snapshots = new SnapshotManager(
+    join(o.home, 'snapshots'),
+    store,
+    metrics,
+    o.logger.child({ part: 'snapshots' }),
+  );
+  const service = new ChainService({
+    store,
+    mempool,
+    signatures,
+    metrics,
+    logger: o.logger,
+    snapshots,
+    migrations: o.migrations,
+    now: o.now,
+  });
+  return { store, metrics, service };
+}
