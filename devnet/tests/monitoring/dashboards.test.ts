@@ -1,0 +1,445 @@
+/**
+ * The Grafana dashboards (issue 5): every file parses and queries the provisioned Prometheus
+ * datasource, every metric a query names is one the node exports, the query list and the
+ * Prometheus configuration are built right, and, against a real 4-validator devnet scraped by
+ * Debian's `prometheus` binary, every query of every dashboard returns data.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { NETWORK_PARAMS, type Tx } from '../../../node/src/chain/index.js';
+import { RpcError } from '../../../node/src/client/rpcClient.js';
+import { buildTx } from '../../../node/src/client/txBuilder.js';
+import { hexToBytes } from '../../../node/src/crypto/hex.js';
+import { createMetrics } from '../../../node/src/metrics/metrics.js';
+import { Cluster } from '../../../node/tests/cluster/cluster.js';
+import { waitFor } from '../../../node/tests/node/processes.js';
+import {
+  type DashboardQuery,
+  dashboardQueries,
+  type GrafanaDashboard,
+  listDashboardQueries,
+  loadDashboards,
+  panelsOf,
+  parseLabelValues,
+  queryName,
+  repoRoot,
+  substituteVariables,
+} from '../../src/monitoring/dashboards.js';
+import { durationMs, renderPrometheusConfig } from '../../src/monitoring/prometheusConfig.js';
+import { queriesWithoutData, waitForData } from '../../src/monitoring/queryCheck.js';
+
+const DASHBOARD_UIDS = ['chain-node-health', 'chain-overview', 'chain-validators'];
+const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+const INSTALL_HINT =
+  'install it with `apt-get install -y prometheus` (Debian: /usr/bin/prometheus and promtool)';
+
+function onPath(cmd: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, cmd), constants.X_OK);
+      return join(dir, cmd);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** Metric names a query mentions (the node's prefixes, and Prometheus' own `up`). */
+function metricNames(expr: string): string[] {
+  const names = new Set<string>();
+  for (const m of expr.matchAll(/\b((?:chain|process|nodejs)_[a-z0-9_]+|up)\b(?!\s*\()/g)) names.add(m[1]!);
+  return [...names];
+}
+
+describe('dashboard files', () => {
+  it('every dashboard parses, has a stable uid, a node variable and Prometheus targets on every panel', async () => {
+    const loaded = await loadDashboards();
+    assert.deepEqual(loaded.map((l) => l.dashboard.uid).sort(), DASHBOARD_UIDS);
+    for (const { file, dashboard: d } of loaded) {
+      const raw = JSON.parse(await readFile(file, 'utf8')) as { schemaVersion?: number };
+      assert.ok(
+        (raw.schemaVersion ?? 0) >= 36,
+        `${file}: schemaVersion ${raw.schemaVersion} is older than Grafana 10`,
+      );
+      const node = d.templating?.list?.find((v) => v.name === 'node');
+      assert.ok(node, `${d.title}: no node variable`);
+      assert.equal(node.allValue, '.+', `${d.title}: $node must match every node when All is selected`);
+      const panels = panelsOf(d);
+      assert.ok(panels.length > 0, `${d.title}: no panels`);
+      const ids = d.panels.map((p) => p.id);
+      assert.equal(new Set(ids).size, ids.length, `${d.title}: duplicate panel ids`);
+      for (const p of panels) {
+        const targets = p.targets ?? [];
+        assert.ok(
+          targets.some((t) => typeof t.datasource === 'object' && t.datasource?.uid === 'prometheus'),
+          `${d.title} / ${p.title}: no target with datasource uid prometheus`,
+        );
+        for (const t of targets)
+          assert.ok(typeof t.expr === 'string' && t.expr !== '', `${d.title} / ${p.title}: empty query`);
+      }
+    }
+  });
+
+  it('the provisioned datasource has the uid the panels use and its URL from PROMETHEUS_URL', async () => {
+    const yml = await readFile(
+      join(repoRoot(), 'dashboards/provisioning/datasources/prometheus.yml'),
+      'utf8',
+    );
+    assert.match(yml, /^\s+uid: prometheus$/m);
+    assert.match(yml, /^\s+url: \$\{PROMETHEUS_URL\}$/m);
+    const provider = await readFile(join(repoRoot(), 'dashboards/provisioning/dashboards/chain.yml'), 'utf8');
+    assert.match(provider, /path: \/var\/lib\/grafana\/dashboards$/m);
+  });
+
+  it('query names are unique and every metric a query names is exported by the node', async () => {
+    const exported = new Set<string>(['up']);
+    for (const m of await createMetrics().registry.getMetricsAsJSON()) {
+      exported.add(m.name);
+      if (String(m.type) === 'histogram')
+        for (const s of ['_bucket', '_sum', '_count']) exported.add(`${m.name}${s}`);
+    }
+    const queries = await listDashboardQueries();
+    assert.ok(queries.length >= 30, `only ${queries.length} queries`);
+    const names = queries.map(queryName);
+    assert.deepEqual(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      [],
+      'query names (dashboard / panel / refId) must be unique',
+    );
+    for (const q of queries) {
+      const text = q.kind === 'expr' ? q.expr : (q.match ?? '');
+      for (const name of metricNames(text))
+        assert.ok(exported.has(name), `${queryName(q)}: ${name} is not exported`);
+    }
+  });
+});
+
+describe('query extraction', () => {
+  const dashboard: GrafanaDashboard = {
+    uid: 'x',
+    title: 'X',
+    templating: {
+      list: [
+        {
+          name: 'node',
+          type: 'query',
+          query: { query: 'label_values(chain_block_height{job="chain"}, node)' },
+        },
+        { name: 'q', type: 'custom', current: { value: ['0.9'] } },
+      ],
+    },
+    panels: [
+      {
+        id: 1,
+        title: 'Height',
+        type: 'timeseries',
+        targets: [
+          { refId: 'A', expr: 'chain_block_height{node=~"$node"}' },
+          { refId: 'B', expr: 'hidden', hide: true },
+        ],
+      },
+      {
+        id: 2,
+        type: 'row',
+        title: 'collapsed',
+        panels: [
+          {
+            id: 3,
+            title: 'Rate',
+            type: 'timeseries',
+            targets: [
+              {
+                refId: 'A',
+                // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's ${var} syntax, not a template
+                expr: 'histogram_quantile([[q]], rate(x_bucket{node=~"${node:regex}"}[$__rate_interval])) * $__interval_ms',
+              },
+            ],
+          },
+        ],
+      },
+      { id: 4, title: 'Text', type: 'text' },
+    ],
+  };
+
+  it('lists variable and panel queries, rows included, hidden targets left out, variables substituted', () => {
+    const qs = dashboardQueries(dashboard);
+    assert.deepEqual(
+      qs.map((q) => [queryName(q), q.kind === 'expr' ? q.expr : `${q.label} of ${q.match}`]),
+      [
+        ['X / variable $node / node', 'node of chain_block_height{job="chain"}'],
+        ['X / Height / A', 'chain_block_height{node=~".+"}'],
+        ['X / Rate / A', 'histogram_quantile(0.9, rate(x_bucket{node=~".+"}[1m])) * 15000'],
+      ],
+    );
+    assert.equal(qs[1]!.kind === 'expr' && qs[1]!.raw, 'chain_block_height{node=~"$node"}');
+  });
+
+  it('refuses an unknown variable and leaves $1 of label_replace alone', () => {
+    assert.throws(() => substituteVariables('x{node=~"$nod"}', { node: '.+' }), /unknown variable \$nod/);
+    assert.equal(
+      substituteVariables('label_replace(up, "n", "$1", "node", "(.*)")', {}),
+      'label_replace(up, "n", "$1", "node", "(.*)")',
+    );
+  });
+
+  it('parses label_values with and without a selector', () => {
+    assert.deepEqual(parseLabelValues('label_values(node)'), { label: 'node', match: null });
+    assert.deepEqual(parseLabelValues('label_values(up{job="chain"}, node)'), {
+      label: 'node',
+      match: 'up{job="chain"}',
+    });
+    assert.equal(parseLabelValues('query_result(up)'), null);
+  });
+
+  it('the repository dashboards give queries with no Grafana variable left', async () => {
+    for (const q of await listDashboardQueries()) {
+      const text = q.kind === 'expr' ? q.expr : (q.match ?? '');
+      assert.doesNotMatch(text, /\$[A-Za-z_{]|\[\[/, queryName(q));
+    }
+  });
+});
+
+describe('Prometheus configuration', () => {
+  const targets = [
+    { name: 'validator-0', address: '127.0.0.1:8000' },
+    { name: 'validator-1', address: 'validator-1:8000' },
+  ];
+
+  it('scrapes every node under job chain with its node label', () => {
+    assert.equal(
+      renderPrometheusConfig(targets, { scrapeInterval: '1s' }),
+      [
+        '# Generated by devnet (devnet/src/monitoring/prometheusConfig.ts): every node labelled node=<name>.',
+        'global:',
+        '  scrape_interval: 1s',
+        '  scrape_timeout: 1s',
+        '  evaluation_interval: 1s',
+        '',
+        'scrape_configs:',
+        '  - job_name: "chain"',
+        '    metrics_path: "/metrics"',
+        '    static_configs:',
+        '      - targets: ["127.0.0.1:8000"]',
+        '        labels:',
+        '          node: "validator-0"',
+        '      - targets: ["validator-1:8000"]',
+        '        labels:',
+        '          node: "validator-1"',
+        '',
+      ].join('\n'),
+    );
+    assert.match(renderPrometheusConfig(targets, { scrapeInterval: '15s' }), /scrape_timeout: 10s\n/);
+  });
+
+  it('refuses bad intervals, duplicate names and addresses that are not host:port', () => {
+    assert.equal(durationMs('1m30s'), 90_000);
+    assert.equal(durationMs('500ms'), 500);
+    assert.throws(
+      () => renderPrometheusConfig(targets, { scrapeInterval: '1 second' }),
+      /not a Prometheus duration/,
+    );
+    assert.throws(
+      () => renderPrometheusConfig(targets, { scrapeInterval: '1s', scrapeTimeout: '2s' }),
+      /longer/,
+    );
+    assert.throws(
+      () => renderPrometheusConfig([targets[0]!, targets[0]!], { scrapeInterval: '1s' }),
+      /twice/,
+    );
+    assert.throws(
+      () =>
+        renderPrometheusConfig([{ name: 'v', address: 'http://127.0.0.1:8000/metrics' }], {
+          scrapeInterval: '1s',
+        }),
+      /host:port/,
+    );
+  });
+
+  it('is accepted by promtool check config', async (t) => {
+    const promtool = onPath('promtool');
+    if (promtool === null) {
+      if (IN_CI) assert.fail(`promtool is not installed: ${INSTALL_HINT}`);
+      t.skip(`promtool is not installed: ${INSTALL_HINT}`);
+      return;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-promcfg-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'prometheus.yml');
+    await writeFile(file, renderPrometheusConfig(targets, { scrapeInterval: '1s' }));
+    await promisify(execFile)(promtool, ['check', 'config', file]);
+  });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+async function stopProcess(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const exited = new Promise((r) => p.once('exit', r));
+  p.kill('SIGTERM');
+  const timer = setTimeout(() => p.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+describe('a 4-validator devnet scraped by a real Prometheus', () => {
+  it('every query of every dashboard returns data', { timeout: 300_000 }, async (t) => {
+    const prometheus = onPath('prometheus');
+    if (prometheus === null) {
+      if (IN_CI) assert.fail(`prometheus is not installed: ${INSTALL_HINT}`);
+      t.skip(`prometheus is not installed: ${INSTALL_HINT}`);
+      return;
+    }
+    const queries = await listDashboardQueries();
+    // Undone last first, also when the test fails: Prometheus, then the nodes, then the folders.
+    const cleanups: (() => Promise<unknown>)[] = [];
+    t.after(async () => {
+      const errors: unknown[] = [];
+      for (const undo of cleanups.reverse()) await undo().catch((e: unknown) => errors.push(e));
+      if (errors.length > 0) throw errors[0];
+    });
+
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-prometheus-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const c = await Cluster.create(4, 300);
+    cleanups.push(() => c.stopAll());
+    c.startAll();
+
+    const config = join(dir, 'prometheus.yml');
+    await writeFile(
+      config,
+      renderPrometheusConfig(
+        c.nodes.map((n) => ({ name: n.name, address: `127.0.0.1:${n.rpcPort}` })),
+        { scrapeInterval: '1s' },
+      ),
+    );
+    const port = await freePort();
+    const promUrl = `http://127.0.0.1:${port}`;
+    const prom = spawn(
+      prometheus,
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    cleanups.push(() => stopProcess(prom));
+    const promLog: string[] = [];
+    prom.stderr!.setEncoding('utf8');
+    prom.stderr!.on('data', (s: string) => {
+      promLog.push(s);
+      if (promLog.length > 50) promLog.shift();
+    });
+    const promExit = new Promise<never>((_resolve, reject) =>
+      prom.once('exit', (code, signal) =>
+        reject(new Error(`prometheus exited (${code ?? signal}):\n${promLog.join('')}`)),
+      ),
+    );
+    promExit.catch(() => {}); // observed by whileUp
+    /** `p`, or the failure of Prometheus if it exits first (then `p`'s own outcome is dropped). */
+    const whileUp = <T>(p: Promise<T>): Promise<T> => {
+      p.catch(() => {});
+      return Promise.race([p, promExit]);
+    };
+
+    await whileUp(
+      waitFor('Prometheus to be ready', 30_000, async () =>
+        (await fetch(`${promUrl}/-/ready`)).ok ? true : null,
+      ),
+    );
+    await c.waitForHeight(3);
+
+    // Transfers (two per sender, to different nodes), so that the transaction panels have data.
+    const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
+      address: string;
+      private_key: string;
+    }[];
+    const chainId = NETWORK_PARAMS.devnet.chainId;
+    const hashes: { hash: string; node: number }[] = [];
+    let firstTx: Tx | null = null;
+    for (let a = 0; a < 4; a++) {
+      const client = c.nodes[a]!.client;
+      const privateKey = hexToBytes(accounts[a]!.private_key);
+      const { nonce } = await client.balance(accounts[a]!.address);
+      for (let k = 0; k < 2; k++) {
+        const tx = await buildTx(client, {
+          type: 'TRANSFER',
+          privateKey,
+          to: c.nodes[(a + 1) % 4]!.accountAddress,
+          amount: 1000n + BigInt(k),
+          nonce: nonce + k,
+          chainId,
+          timestamp: Math.floor(Date.now() / 1000),
+        });
+        firstTx ??= tx;
+        const sent = await client.sendTx(tx);
+        assert.equal(sent.status, 'received', sent.error);
+        hashes.push({ hash: sent.tx_hash, node: a });
+      }
+    }
+    for (const { hash, node } of hashes) {
+      const r = await c.nodes[node]!.client.waitForReceipt(hash, 30_000);
+      assert.equal(r.status, 'confirmed', `${hash}: ${r.error}`);
+    }
+    // A refused submission (the first transfer again) and a 404, for the rejection and RPC error panels.
+    const again = await c.nodes[0]!.client.sendTx(firstTx!);
+    assert.equal(again.status, 'rejected');
+    for (const n of c.nodes) {
+      await assert.rejects(
+        n.client.get('/block/999999999'),
+        (e) => e instanceof RpcError && e.status === 404,
+      );
+    }
+
+    // A validator down for a while: the others count its missed proposer slots; back up, it syncs.
+    await c.stop(3);
+    const probe: DashboardQuery = {
+      kind: 'expr',
+      dashboard: 'test',
+      panel: 'missed slots',
+      refId: 'A',
+      expr: 'sum(chain_missed_slots_total) > 0',
+      raw: '',
+    };
+    await whileUp(
+      waitFor('a missed slot of validator-3 in Prometheus', 60_000, async () =>
+        (await queriesWithoutData(promUrl, [probe])).length === 0 ? true : null,
+      ),
+    );
+    c.start(3);
+    await c.waitForHeight((await c.height(0)) + 2);
+
+    const problems = await whileUp(waitForData(promUrl, queries, { timeoutMs: 120_000, intervalMs: 1000 }));
+    const byName = new Map(problems.map((p) => [p.name, p.problem]));
+    for (const q of queries) {
+      await t.test(queryName(q), () => {
+        const problem = byName.get(queryName(q));
+        assert.equal(
+          problem,
+          undefined,
+          `${queryName(q)}: ${problem}\n  ${q.kind === 'expr' ? q.expr : q.raw}`,
+        );
+      });
+    }
+  });
+});
