@@ -43,13 +43,28 @@ export class RpcClient {
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const url = `${this.baseUrl}${path}`;
-    const init: RequestInit = { method, signal: AbortSignal.timeout(this.timeoutMs) };
+    // A referenced timer, not AbortSignal.timeout (whose timer is unreferenced): a connection
+    // that a proxy accepts and then drops mid-response (Docker's port forwarding while the
+    // container starts) can leave the body read pending with nothing else keeping the process
+    // alive, and the caller would vanish without an error.
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new Error(`no answer within ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
+    const init: RequestInit = { method, signal: abort.signal };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       init.headers = { 'content-type': 'application/json' };
     }
-    const res = await fetch(url, init);
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, init);
+      text = await res.text();
+    } finally {
+      clearTimeout(timer);
+    }
     if (!res.ok) {
       let detail = text;
       try {

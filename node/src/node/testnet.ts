@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { coins, type GenesisJson, NETWORK_PARAMS } from '../chain/index.js';
 import { privateKeyFromSeed } from '../crypto/keys.js';
-import { peerIdOf, peerKeyFromSeed, writePeerKey } from '../p2p/peerKey.js';
+import { nodePeerKey, type PeerKey, peerIdOf, writePeerKey } from '../p2p/peerKey.js';
 import { keyFileOf, writeKeyFile } from './keyFile.js';
 import type { NodeFile } from './nodeFile.js';
 
@@ -43,14 +43,12 @@ export async function writeTestnet(
   const seed = new TextEncoder().encode(o.seed);
   const nodes: (TestnetNode & {
     privateKey: Uint8Array;
-    peerKey: Awaited<ReturnType<typeof peerKeyFromSeed>>;
+    peerKey: PeerKey;
   })[] = [];
   for (let i = 0; i < o.validators; i++) {
     const name = `validator-${i}`;
     const privateKey = privateKeyFromSeed(seed, name);
-    const peerKey = await peerKeyFromSeed(
-      new Uint8Array([...seed, ...new TextEncoder().encode(`/p2p/${name}`)]),
-    );
+    const peerKey = await nodePeerKey(seed, name);
     const peerId = peerIdOf(peerKey);
     const p2pPort = o.basePort + 1000 + i;
     const k = keyFileOf(privateKey);

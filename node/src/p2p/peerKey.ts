@@ -20,6 +20,11 @@ export async function peerKeyFromSeed(seed: Uint8Array): Promise<PeerKey> {
   return generateKeyPairFromSeed('Ed25519', sha256(seed));
 }
 
+/** The peer key of the node named `name` in a network derived from `seed` (chain-node testnet and the devnet). */
+export function nodePeerKey(seed: Uint8Array, name: string): Promise<PeerKey> {
+  return peerKeyFromSeed(new Uint8Array([...seed, ...new TextEncoder().encode(`/p2p/${name}`)]));
+}
+
 export function peerIdOf(key: PeerKey): string {
   return peerIdFromPrivateKey(key as never).toString();
 }

@@ -1,0 +1,87 @@
+/** The help text of every devnet command. */
+export const MAIN_HELP = `devnet — a multi-validator chain devnet with Prometheus and Grafana, on Docker or local processes
+
+Usage: devnet <command> [options]     (devnet <command> --help for its options)
+
+  up          bring up N validators (+ monitoring) and wait for the first final block
+  status      every node: RPC URL, height, last hash, peers, validator state, up or not
+  logs        a node's log (--tail N, -f to follow)
+  add         a new node joins the running devnet (--stake makes it a validator)
+  stop | start | kill | pause | resume | restart NODE
+              stop gracefully, start again, SIGKILL, freeze, unfreeze, stop+start
+  disconnect | connect NODE
+              cut a node off from the others, and back
+  tx          sign and send a transaction with a devnet key: send, stake, unstake, delegate,
+              undelegate, unjail, update-validator
+  down        stop and remove everything the devnet made (--keep-data keeps its files)
+
+Common options:
+  --home DIR  the devnet's folder (default ./.devnet, or $DEVNET_HOME)
+  --json      machine-readable output (up, status, add, tx, down)
+
+Ports from --base-port P (default 8000), all on 127.0.0.1: node i has RPC P+i and p2p P+1000+i;
+Prometheus P+1090, Grafana P+1091.
+`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  up: `devnet up [options]
+
+  --validators N        number of validators (default 4; at most 64)
+  --runtime R           auto (default: docker when an engine answers, else process), docker, process
+  --block-time D        time between blocks, e.g. 300ms, 2s (default 1s)
+  --epoch-length N      blocks per epoch (default: the devnet's 100)
+  --base-port P         node i: RPC P+i, p2p P+1000+i; Prometheus P+1090, Grafana P+1091 (default 8000)
+  --seed S              every key from S (default "devnet"): same seed, same keys and addresses
+  --manifest FILE       a JSON or YAML topology (devnet/README.md); flags override it
+  --no-monitoring       no Prometheus, no Grafana
+  --home DIR            where the devnet keeps its files (default ./.devnet)
+  --json                print the result as JSON
+
+Returns once every node has a final block; the devnet keeps running in the background.
+`,
+  status: `devnet status [--json] [--home DIR]
+
+Per node: RPC URL, run state, height, last hash, peers, validator status (ACTIVE, INACTIVE,
+JAILED), and whether it is disconnected; then the monitoring URLs.
+`,
+  logs: `devnet logs [NODE] [-f|--follow] [--tail N] [--home DIR]
+
+Prints a node's log (default validator-0). --tail N prints the last N lines; -f keeps printing
+new lines until interrupted.
+`,
+  add: `devnet add [--name NAME] [--stake AMOUNT] [--fund-from ACCOUNT] [--json] [--home DIR]
+
+Starts a new node (default name validator-<i>) that syncs from its peers. With --stake (e.g.
+100coin, the devnet's minimum stake), the node's account is funded from a developer account
+(default account-0) and sends STAKE: it becomes ACTIVE at the next eligible epoch boundary.
+`,
+  node: `devnet stop|start|kill|pause|resume|restart|disconnect|connect NODE [--home DIR]
+
+  stop        graceful stop (SIGTERM; its data stays)
+  start       start a stopped node; it catches up from its peers
+  kill        SIGKILL (a crash)
+  pause       freeze the node (SIGSTOP, or the engine's pause)
+  resume      unfreeze it
+  restart     stop, then start
+  disconnect  cut the node off from every other node (its RPC stays reachable)
+  connect     undo disconnect
+`,
+  tx: `devnet tx <kind> --from NAME_OR_KEY [options] [--node NODE] [--no-wait] [--json] [--home DIR]
+
+  send              --to ACCOUNT_OR_ADDRESS --amount A [--memo TEXT]
+  stake             --amount A [--name N] [--commission RATE] [--reward-address ADDR]
+  unstake           --amount A
+  delegate          --validator NODE_OR_ADDRESS --amount A
+  undelegate        --validator NODE_OR_ADDRESS --amount A
+  unjail            (pays the unjail fee)
+  update-validator  [--name N] [--commission RATE] [--reward-address ADDR]
+
+--from is a funded account (account-0 …), a node name (its validator key), or a 64-hex private
+key. Amounts: 1.5coin, 100coins, 2500wei. Waits for the receipt and prints it.
+`,
+  down: `devnet down [--keep-data] [--json] [--home DIR]
+
+Stops and removes every process, container, network and volume of the devnet, and its folder
+(unless --keep-data).
+`,
+};

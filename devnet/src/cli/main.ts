@@ -1,0 +1,386 @@
+#!/usr/bin/env node
+/**
+ * The `devnet` command. Parses flags, runs one operation, prints for people or (--json) for
+ * programs. Errors are translated here, once: a DevnetError's message says what to do; any
+ * other error is reported as an internal one, without a stack trace unless DEVNET_DEBUG is set.
+ */
+import { parseArgs } from 'node:util';
+import type { TxType } from '../../../node/src/chain/index.js';
+import { formatCoins } from '../../../node/src/chain/index.js';
+import { Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+import { addNode } from '../operations/add.js';
+import { describeOutcome, sendTx } from '../operations/tx.js';
+import { up } from '../operations/up.js';
+import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
+import type { SpecFlags } from '../spec/networkSpec.js';
+import { COMMAND_HELP, MAIN_HELP } from './help.js';
+
+type Flags = Record<string, string | boolean | undefined>;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const progress = (line: string) => process.stderr.write(`» ${line}\n`);
+
+function parse(args: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...options,
+      home: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return { values: values as Flags, positionals };
+}
+
+function homeOf(v: Flags): string {
+  return (v.home as string | undefined) ?? process.env.DEVNET_HOME ?? '.devnet';
+}
+
+function intFlag(v: Flags, name: string, min: number, max: number): number | undefined {
+  const raw = v[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--${name} must be an integer from ${min} to ${max}, got ${String(raw)}`,
+    );
+  return n;
+}
+
+async function cmdUp(args: string[]): Promise<number> {
+  const { values: v } = parse(args, {
+    validators: { type: 'string' },
+    runtime: { type: 'string' },
+    'block-time': { type: 'string' },
+    'epoch-length': { type: 'string' },
+    'base-port': { type: 'string' },
+    seed: { type: 'string' },
+    manifest: { type: 'string' },
+    'no-monitoring': { type: 'boolean' },
+  });
+  if (v.help) return help('up');
+  const runtime = v.runtime as string | undefined;
+  if (runtime !== undefined && !(RUNTIME_CHOICES as readonly string[]).includes(runtime))
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--runtime must be one of ${RUNTIME_CHOICES.join(', ')}, got ${runtime}`,
+    );
+  const flags: { -readonly [K in keyof SpecFlags]: SpecFlags[K] } = {};
+  const validators = intFlag(v, 'validators', 1, 64);
+  if (validators !== undefined) flags.validators = validators;
+  if (runtime !== undefined) flags.runtime = runtime as RuntimeChoice;
+  if (v['block-time'] !== undefined) flags.blockTime = v['block-time'] as string;
+  const epoch = intFlag(v, 'epoch-length', 1, 1_000_000);
+  if (epoch !== undefined) flags.epochLength = epoch;
+  const base = intFlag(v, 'base-port', 1024, 64000);
+  if (base !== undefined) flags.basePort = base;
+  if (v.seed !== undefined) flags.seed = v.seed as string;
+  if (v['no-monitoring']) flags.monitoring = false;
+  const r = await up({
+    home: homeOf(v),
+    manifestPath: (v.manifest as string | undefined) ?? null,
+    flags,
+    genesisTime: Math.floor(Date.now() / 1000),
+    progress: v.json ? () => undefined : progress,
+  });
+  const d = r.devnet;
+  const peers = await d.peers();
+  if (v.json) {
+    out(
+      JSON.stringify({
+        home: d.layout.home,
+        runtime: r.runtime,
+        chain_id: d.spec.chainId,
+        elapsed_ms: r.elapsedMs,
+        nodes: d.nodes.map((n, i) => ({
+          name: n.name,
+          rpc: `http://127.0.0.1:${n.rpcPort}`,
+          p2p_port: n.p2pPort,
+          peer_id: peers[i]!.peerId,
+          address: n.key.address,
+          validator_address: n.key.validator_address,
+        })),
+        monitoring: r.monitoring,
+        accounts: d.spec.accounts.map((a) => ({
+          name: a.name,
+          address: a.key.address,
+          private_key: a.key.private_key,
+          balance: a.balance.toString(),
+        })),
+      }),
+    );
+    return 0;
+  }
+  out(
+    `devnet up: ${d.nodes.length} validators on ${r.runtime} (${r.runtimeWhy}), every node final in ${(r.elapsedMs / 1000).toFixed(1)} s`,
+  );
+  out(`chain ${d.spec.chainId}, block time ${d.spec.blockTimeMs} ms, home ${d.layout.home}`);
+  out('');
+  for (const n of d.nodes)
+    out(`  ${n.name.padEnd(14)} http://127.0.0.1:${n.rpcPort}   ${n.key.validator_address}`);
+  out('');
+  out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
+  out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
+  for (const note of r.monitoring.notes) out(`  note: ${note}`);
+  out('');
+  out('Funded accounts (development keys: never use them on a real network):');
+  for (const a of d.spec.accounts)
+    out(
+      `  ${a.name.padEnd(12)} ${a.key.address}  ${formatCoins(a.balance)} coin\n  ${''.padEnd(12)} private key ${a.key.private_key}`,
+    );
+  out('');
+  out(`Next: devnet status · devnet tx send --from account-0 --to account-1 --amount 1coin · devnet down`);
+  return 0;
+}
+
+async function cmdStatus(args: string[]): Promise<number> {
+  const { values: v } = parse(args, {});
+  if (v.help) return help('status');
+  const d = await Devnet.open(homeOf(v));
+  const nodes = await d.status();
+  if (v.json) {
+    out(
+      JSON.stringify({
+        home: d.layout.home,
+        runtime: d.state.runtime,
+        chain_id: d.spec.chainId,
+        nodes,
+        monitoring: d.state.monitoring,
+      }),
+    );
+    return 0;
+  }
+  out(`devnet in ${d.layout.home} on ${d.state.runtime}, chain ${d.spec.chainId}`);
+  out(
+    `  ${'NODE'.padEnd(14)} ${'RPC'.padEnd(23)} ${'STATE'.padEnd(8)} ${'HEIGHT'.padStart(7)}  ${'LAST HASH'.padEnd(16)} PEERS  VALIDATOR`,
+  );
+  for (const n of nodes) {
+    const state = n.state === 'running' && !n.up ? 'no-rpc' : n.state;
+    out(
+      `  ${n.name.padEnd(14)} ${n.rpc.padEnd(23)} ${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${n.validatorStatus ?? '-'}${n.disconnected ? '  (disconnected)' : ''}`,
+    );
+  }
+  out(
+    `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
+  );
+  return 0;
+}
+
+async function cmdLogs(args: string[]): Promise<number> {
+  const { values: v, positionals } = parse(args, {
+    follow: { type: 'boolean', short: 'f' },
+    tail: { type: 'string' },
+  });
+  if (v.help) return help('logs');
+  const d = await Devnet.open(homeOf(v));
+  const name = positionals[0] ?? d.nodes[0]!.name;
+  d.node(name);
+  const ac = new AbortController();
+  process.once('SIGINT', () => ac.abort());
+  await d.runtime.logs(
+    name,
+    { follow: v.follow === true, tail: intFlag(v, 'tail', 0, 10_000_000) ?? null, signal: ac.signal },
+    process.stdout,
+  );
+  return 0;
+}
+
+async function cmdAdd(args: string[]): Promise<number> {
+  const { values: v } = parse(args, {
+    name: { type: 'string' },
+    stake: { type: 'string' },
+    'fund-from': { type: 'string' },
+  });
+  if (v.help) return help('add');
+  const d = await Devnet.open(homeOf(v));
+  const r = await addNode(d, {
+    ...(v.name === undefined ? {} : { name: v.name as string }),
+    ...(v.stake === undefined ? {} : { stake: v.stake as string }),
+    ...(v['fund-from'] === undefined ? {} : { fundFrom: v['fund-from'] as string }),
+    progress: v.json ? () => undefined : progress,
+  });
+  if (v.json) out(JSON.stringify(r));
+  else
+    out(
+      `${r.name} joined at height ${r.height}: ${r.rpc}${r.stake ? ' (staked: ACTIVE from the next eligible epoch boundary)' : ''}`,
+    );
+  return 0;
+}
+
+const NODE_OPS = ['stop', 'start', 'kill', 'pause', 'resume', 'restart', 'disconnect', 'connect'] as const;
+type NodeOp = (typeof NODE_OPS)[number];
+
+async function cmdNode(op: NodeOp, args: string[]): Promise<number> {
+  const { values: v, positionals } = parse(args, {});
+  if (v.help) return help('node');
+  const name = positionals[0];
+  if (name === undefined)
+    throw new DevnetError('BAD_FLAG', `devnet ${op} NODE: which node? (devnet status lists them)`);
+  const d = await Devnet.open(homeOf(v));
+  d.node(name);
+  const rt = d.runtime;
+  switch (op) {
+    case 'stop':
+      await rt.stopNode(name);
+      break;
+    case 'start':
+      await d.startNode(name);
+      break;
+    case 'kill':
+      await rt.killNode(name);
+      break;
+    case 'pause':
+      await rt.pauseNode(name);
+      break;
+    case 'resume':
+      await rt.resumeNode(name);
+      break;
+    case 'restart':
+      await rt.stopNode(name);
+      await d.startNode(name);
+      break;
+    case 'disconnect':
+      await rt.disconnectNode(name, await d.peers());
+      break;
+    case 'connect':
+      await rt.connectNode(name, await d.peers());
+      break;
+  }
+  if (v.json) out(JSON.stringify({ node: name, done: op }));
+  else out(`${name}: ${op} done`);
+  return 0;
+}
+
+const TX_KINDS: Record<string, TxType> = {
+  send: 'TRANSFER',
+  transfer: 'TRANSFER',
+  stake: 'STAKE',
+  unstake: 'UNSTAKE',
+  delegate: 'DELEGATE',
+  undelegate: 'UNDELEGATE',
+  unjail: 'UNJAIL',
+  'update-validator': 'UPDATE_VALIDATOR',
+};
+
+async function cmdTx(args: string[]): Promise<number> {
+  const { values: v, positionals } = parse(args, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    validator: { type: 'string' },
+    amount: { type: 'string' },
+    name: { type: 'string' },
+    commission: { type: 'string' },
+    'reward-address': { type: 'string' },
+    memo: { type: 'string' },
+    node: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+  });
+  if (v.help || positionals.length === 0) return help('tx');
+  const type = TX_KINDS[positionals[0]!];
+  if (type === undefined)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `devnet tx ${positionals[0]}: kinds are ${Object.keys(TX_KINDS).join(', ')}`,
+    );
+  if (v.from === undefined)
+    throw new DevnetError('BAD_FLAG', '--from is required (an account name, a node name or a hex key)');
+  const d = await Devnet.open(homeOf(v));
+  const str = (k: string) => v[k] as string | undefined;
+  const to = str('to') ?? str('validator');
+  const options = {
+    type,
+    from: str('from')!,
+    wait: v['no-wait'] !== true,
+    ...(to === undefined ? {} : { to }),
+    ...(str('amount') === undefined ? {} : { amount: str('amount')! }),
+    ...(str('name') === undefined ? {} : { name: str('name')! }),
+    ...(str('commission') === undefined ? {} : { commission: str('commission')! }),
+    ...(str('reward-address') === undefined ? {} : { rewardAddress: str('reward-address')! }),
+    ...(str('memo') === undefined ? {} : { memo: str('memo')! }),
+    ...(str('node') === undefined ? {} : { node: str('node')! }),
+  };
+  const r = await sendTx(d, options);
+  if (v.json) out(JSON.stringify(r));
+  else {
+    out(describeOutcome(options, r));
+    if (r.receipt !== null) out(JSON.stringify(r.receipt));
+  }
+  const ok = r.submit.status !== 'rejected' && (r.receipt === null || r.receipt.status === 'confirmed');
+  return ok ? 0 : 1;
+}
+
+async function cmdDown(args: string[]): Promise<number> {
+  const { values: v } = parse(args, { 'keep-data': { type: 'boolean' } });
+  if (v.help) return help('down');
+  const d = await Devnet.open(homeOf(v));
+  const removed = await d.runtime.teardown(v['keep-data'] === true);
+  if (v.json) out(JSON.stringify({ removed }));
+  else {
+    for (const r of removed) out(`removed ${r}`);
+    out(`devnet down${v['keep-data'] ? ` (files kept in ${d.layout.home})` : ''}`);
+  }
+  return 0;
+}
+
+function help(command: string | null): number {
+  out(command === null ? MAIN_HELP : (COMMAND_HELP[command] ?? MAIN_HELP));
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      return help(rest[0] ?? null);
+    case 'up':
+      return cmdUp(rest);
+    case 'status':
+      return cmdStatus(rest);
+    case 'logs':
+      return cmdLogs(rest);
+    case 'add':
+      return cmdAdd(rest);
+    case 'tx':
+      return cmdTx(rest);
+    case 'down':
+      return cmdDown(rest);
+    default:
+      if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
+      throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  // Exit at once: the devnet runs on in its own processes or containers, and idle keep-alive
+  // sockets to the nodes would otherwise hold this command for seconds (stdout and stderr are
+  // synchronous for files and pipes on Linux, so nothing printed is lost).
+  (code) => process.exit(code),
+  (e: unknown) => {
+    const json = process.argv.includes('--json');
+    let code = 'INTERNAL';
+    let message: string;
+    if (e instanceof DevnetError) {
+      code = e.code;
+      message = e.message;
+    } else if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      code = 'BAD_FLAG';
+      message = `${(e as Error).message}: see devnet ${process.argv[2] ?? ''} --help`;
+    } else if (typeof (e as { statusCode?: unknown }).statusCode === 'number') {
+      code = 'RUNTIME';
+      message = `the Docker engine refused: ${(e as Error).message.trim()}`;
+    } else {
+      message = `internal error: ${(e as Error).message ?? String(e)}`;
+      if (process.env.DEVNET_DEBUG) console.error(e);
+    }
+    if (json) out(JSON.stringify({ error: { code, message } }));
+    else process.stderr.write(`devnet: ${message}\n`);
+    process.exit(code === 'BAD_FLAG' ? 2 : 1);
+  },
+);

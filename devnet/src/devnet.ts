@@ -1,0 +1,293 @@
+/**
+ * A devnet: its spec, its state file and its runtime, and the operations the commands use (up,
+ * add, node faults, status, down). It reaches nodes only through their RPC and the runtime.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { RpcClient } from '../../node/src/client/rpcClient.js';
+import { hexToBytes } from '../../node/src/crypto/hex.js';
+import { writeKeyFile } from '../../node/src/node/keyFile.js';
+import { nodePeerKey, peerIdOf, writePeerKey } from '../../node/src/p2p/peerKey.js';
+import { DevnetError } from './errors.js';
+import { Layout } from './layout.js';
+import type {
+  NodeLaunch,
+  NodeRunState,
+  PeerInfo,
+  Progress,
+  Runtime,
+  RuntimeKind,
+} from './runtime/runtime.js';
+import { createRuntime } from './runtime/select.js';
+import type { Manifest } from './spec/manifest.js';
+import {
+  buildNetworkSpec,
+  mergeFlags,
+  type NetworkSpec,
+  type NodeSpec,
+  nodeSpec,
+  type SpecFlags,
+} from './spec/networkSpec.js';
+import { MAX_NODES } from './spec/ports.js';
+import { type AddedNode, type DevnetState, readState, requireState, writeState } from './state.js';
+
+export interface NodeStatus {
+  readonly name: string;
+  readonly rpc: string;
+  readonly state: NodeRunState;
+  readonly up: boolean;
+  readonly disconnected: boolean;
+  readonly height: number | null;
+  readonly lastHash: string | null;
+  readonly peers: number | null;
+  /** ACTIVE, INACTIVE, JAILED, or null for a node that is not a validator (or not answering). */
+  readonly validatorStatus: string | null;
+  readonly jailed: boolean | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Fails with PORT_TAKEN naming the first port of the list that something already uses on 127.0.0.1. */
+export async function checkPortsFree(ports: readonly { port: number; what: string }[]): Promise<void> {
+  for (const { port, what } of ports) {
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (!free)
+      throw new DevnetError(
+        'PORT_TAKEN',
+        `port ${port} (${what}) is already in use on 127.0.0.1: pass --base-port P to move the devnet, or stop what holds it (an old devnet: devnet down --home DIR)`,
+      );
+  }
+}
+
+export class Devnet {
+  private peerCache: PeerInfo[] | null = null;
+
+  private constructor(
+    readonly layout: Layout,
+    public state: DevnetState,
+    readonly spec: NetworkSpec,
+    readonly runtime: Runtime,
+  ) {}
+
+  static async open(home: string): Promise<Devnet> {
+    const layout = new Layout(home);
+    const state = await requireState(layout);
+    const spec = buildNetworkSpec(state.input);
+    return new Devnet(layout, state, spec, await createRuntime(state.runtime, layout));
+  }
+
+  /** Every node: the genesis validators and the ones added later. */
+  get nodes(): NodeSpec[] {
+    return [
+      ...this.spec.nodes,
+      ...this.state.added.map((a) =>
+        nodeSpec(
+          this.spec.seed,
+          this.spec.basePort,
+          a.index,
+          a.name,
+          a.stake === null ? null : BigInt(a.stake),
+          false,
+        ),
+      ),
+    ];
+  }
+
+  node(name: string): NodeSpec {
+    const n = this.nodes.find((x) => x.name === name);
+    if (n === undefined)
+      throw new DevnetError(
+        'UNKNOWN_NODE',
+        `no node named ${name} in this devnet (nodes: ${this.nodes.map((x) => x.name).join(', ')})`,
+      );
+    return n;
+  }
+
+  client(name: string): RpcClient {
+    return new RpcClient(`http://127.0.0.1:${this.node(name).rpcPort}`, 5_000);
+  }
+
+  async peers(): Promise<PeerInfo[]> {
+    if (this.peerCache === null)
+      this.peerCache = await Promise.all(
+        this.nodes.map(async (n) => ({
+          name: n.name,
+          index: n.index,
+          p2pPort: n.p2pPort,
+          peerId: peerIdOf(await nodePeerKey(new TextEncoder().encode(this.spec.seed), n.name)),
+        })),
+      );
+    return this.peerCache;
+  }
+
+  /** Writes a node's home (genesis, keys) on the host, once; later starts reuse it and its data. */
+  private async prepareHome(n: NodeSpec): Promise<string> {
+    const home = this.layout.nodeHome(n.name);
+    await mkdir(home, { recursive: true });
+    const genesisPath = join(home, 'genesis.json');
+    const existing = await readFile(genesisPath, 'utf8').catch(() => null);
+    if (existing === null) {
+      await writeFile(genesisPath, `${JSON.stringify(this.spec.genesis, null, 2)}\n`);
+      await writeKeyFile(join(home, 'validator_key.json'), hexToBytes(n.key.private_key, 32));
+      await writePeerKey(
+        join(home, 'p2p_key'),
+        await nodePeerKey(new TextEncoder().encode(this.spec.seed), n.name),
+      );
+    }
+    return home;
+  }
+
+  async launch(n: NodeSpec): Promise<NodeLaunch> {
+    return { node: n, home: await this.prepareHome(n), peers: await this.peers() };
+  }
+
+  async startNode(name: string): Promise<void> {
+    await this.runtime.startNode(await this.launch(this.node(name)));
+  }
+
+  /** Waits until each named node answers with a final block at `minHeight` or above. */
+  async waitForHeight(names: readonly string[], minHeight: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const pending = new Set(names);
+    let lastError = '';
+    while (pending.size > 0) {
+      await Promise.all(
+        [...pending].map(async (name) => {
+          try {
+            if ((await this.client(name).status()).height >= minHeight) pending.delete(name);
+          } catch (e) {
+            lastError = `${name}: ${(e as Error).message}`;
+          }
+        }),
+      );
+      if (pending.size === 0) return;
+      if (Date.now() > deadline)
+        throw new DevnetError(
+          'TIMEOUT',
+          `${[...pending].join(', ')} did not reach height ${minHeight} within ${Math.round(timeoutMs / 1000)} s${lastError ? ` (last error: ${lastError})` : ''}: see devnet logs NODE`,
+        );
+      await sleep(50);
+    }
+  }
+
+  /** A bound for chain progress that grows with the node count and the block time. */
+  progressBound(blocks: number): number {
+    return 15_000 + 1_000 * this.nodes.length + blocks * this.spec.blockTimeMs * 3;
+  }
+
+  async status(): Promise<NodeStatus[]> {
+    return Promise.all(this.nodes.map((n) => this.nodeStatus(n)));
+  }
+
+  private async nodeStatus(n: NodeSpec): Promise<NodeStatus> {
+    const rpc = `http://127.0.0.1:${n.rpcPort}`;
+    const [state, disconnected] = await Promise.all([
+      this.runtime.nodeState(n.name),
+      this.runtime.isDisconnected(n.name),
+    ]);
+    const client = new RpcClient(rpc, 2_000);
+    const base = { name: n.name, rpc, state, disconnected };
+    if (state !== 'running')
+      return {
+        ...base,
+        up: false,
+        height: null,
+        lastHash: null,
+        peers: null,
+        validatorStatus: null,
+        jailed: null,
+      };
+    try {
+      const [status, validators, metrics] = await Promise.all([
+        client.status(),
+        client.get<{ validators: { address: string; status: string; is_jailed: boolean }[] }>('/validators'),
+        fetch(`${rpc}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.text()),
+      ]);
+      const me = validators.validators.find((v) => v.address === n.key.validator_address);
+      const peers = /^chain_p2p_peers\s+(\d+)/m.exec(metrics);
+      return {
+        ...base,
+        up: true,
+        height: status.height,
+        lastHash: status.last_hash,
+        peers: peers === null ? null : Number(peers[1]),
+        validatorStatus: me?.status ?? null,
+        jailed: me?.is_jailed ?? null,
+      };
+    } catch {
+      return {
+        ...base,
+        up: false,
+        height: null,
+        lastHash: null,
+        peers: null,
+        validatorStatus: null,
+        jailed: null,
+      };
+    }
+  }
+
+  /** Records a node added to the running devnet and returns its spec. */
+  async recordAdded(name: string | undefined, stake: bigint | null): Promise<NodeSpec> {
+    const index = this.nodes.length;
+    if (index >= MAX_NODES) throw new DevnetError('BAD_FLAG', `a devnet has at most ${MAX_NODES} nodes`);
+    const chosen = name ?? `validator-${index}`;
+    if (this.nodes.some((n) => n.name === chosen) || this.spec.accounts.some((a) => a.name === chosen))
+      throw new DevnetError('BAD_FLAG', `--name ${chosen}: that name is taken in this devnet`);
+    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(chosen))
+      throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
+    const added: AddedNode = { name: chosen, index, stake: stake === null ? null : stake.toString() };
+    this.state = { ...this.state, added: [...this.state.added, added] };
+    this.peerCache = null;
+    await writeState(this.layout, this.state);
+    return this.node(chosen);
+  }
+
+  async saveMonitoring(m: DevnetState['monitoring']): Promise<void> {
+    this.state = { ...this.state, monitoring: m };
+    await writeState(this.layout, this.state);
+  }
+
+  static async create(
+    home: string,
+    runtimeKind: RuntimeKind,
+    manifest: Manifest,
+    genesisTime: number,
+  ): Promise<Devnet> {
+    const layout = new Layout(home);
+    if ((await readState(layout)) !== null)
+      throw new DevnetError(
+        'ALREADY_UP',
+        `a devnet already lives in ${layout.home}: see devnet status, or devnet down first (or pass another --home)`,
+      );
+    const input = { manifest, genesisTime };
+    const spec = buildNetworkSpec(input);
+    await mkdir(layout.home, { recursive: true });
+    const state: DevnetState = {
+      version: 1,
+      runtime: runtimeKind,
+      input,
+      added: [],
+      createdAt: new Date().toISOString(),
+      monitoring: { prometheus: null, grafana: null, notes: [] },
+    };
+    await writeState(layout, state);
+    await writeFile(
+      layout.accountsFile,
+      `${JSON.stringify(
+        spec.accounts.map((a) => ({ name: a.name, ...a.key, balance: a.balance.toString() })),
+        null,
+        2,
+      )}\n`,
+      { mode: 0o600 },
+    );
+    return new Devnet(layout, state, spec, await createRuntime(runtimeKind, layout));
+  }
+}
+
+export { mergeFlags, type Progress, type SpecFlags };

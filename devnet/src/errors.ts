@@ -1,0 +1,27 @@
+/**
+ * Errors of the devnet tool, with codes. The CLI translates them once: the message (which says
+ * what to do) on stderr and an exit code; with --json, `{ "error": { code, message } }`.
+ */
+export type DevnetErrorCode =
+  | 'BAD_MANIFEST'
+  | 'BAD_FLAG'
+  | 'NO_DEVNET'
+  | 'ALREADY_UP'
+  | 'NO_ENGINE'
+  | 'PORT_TAKEN'
+  | 'IMAGE_BUILD'
+  | 'UNKNOWN_NODE'
+  | 'NODE_START'
+  | 'TIMEOUT'
+  | 'TX_FAILED'
+  | 'RUNTIME';
+
+export class DevnetError extends Error {
+  override readonly name = 'DevnetError';
+  constructor(
+    readonly code: DevnetErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

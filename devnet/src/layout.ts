@@ -1,0 +1,40 @@
+/**
+ * Where a devnet keeps its files, under its home folder (default ./.devnet):
+ *   devnet.json            the state: runtime, spec inputs, nodes added later
+ *   accounts.json          keys of the funded accounts (mode 600)
+ *   nodes/<name>/          a node's home: genesis.json, validator_key.json, p2p_key, node.json, data
+ *   logs/<name>.log        a node's log (process runtime; the docker runtime uses the engine's logs)
+ *   run/<name>.pid         a process's id (process runtime)
+ *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
+ */
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+export class Layout {
+  readonly home: string;
+  constructor(home: string) {
+    this.home = resolve(home);
+  }
+  get stateFile(): string {
+    return join(this.home, 'devnet.json');
+  }
+  get accountsFile(): string {
+    return join(this.home, 'accounts.json');
+  }
+  nodeHome(name: string): string {
+    return join(this.home, 'nodes', name);
+  }
+  logFile(name: string): string {
+    return join(this.home, 'logs', `${name}.log`);
+  }
+  pidFile(name: string): string {
+    return join(this.home, 'run', `${name}.pid`);
+  }
+  get monitoringDir(): string {
+    return join(this.home, 'monitoring');
+  }
+  /** A short id of this devnet (from its absolute home), used in container and network names. */
+  get id(): string {
+    return createHash('sha256').update(this.home).digest('hex').slice(0, 8);
+  }
+}

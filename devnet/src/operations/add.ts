@@ -1,0 +1,82 @@
+/**
+ * `devnet add`: a new node joins the running devnet and syncs from its peers. With --stake it is
+ * funded from a developer account and sends STAKE from its own key, so it becomes a validator
+ * at the next eligible epoch boundary (the chain's activation rule, docs/RULES.md).
+ */
+import { coins, parseAmount } from '../../../node/src/chain/index.js';
+import type { Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+import type { Progress } from '../runtime/runtime.js';
+import { describeOutcome, sendTx, type TxOutcome } from './tx.js';
+
+export interface AddOptions {
+  readonly name?: string;
+  readonly stake?: string;
+  /** The account that pays the stake (default: the first developer account). */
+  readonly fundFrom?: string;
+  readonly progress: Progress;
+}
+
+export interface AddResult {
+  readonly name: string;
+  readonly rpc: string;
+  readonly height: number;
+  readonly funding: TxOutcome | null;
+  readonly stake: TxOutcome | null;
+}
+
+export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult> {
+  let stake: bigint | null = null;
+  if (o.stake !== undefined) {
+    stake = parseAmount(o.stake);
+    if (stake === null || stake === 0n)
+      throw new DevnetError('BAD_FLAG', `--stake must be an amount like 100coin, got ${o.stake}`);
+  }
+  const funder = o.fundFrom ?? devnet.spec.accounts[0]?.name;
+  if (stake !== null && funder === undefined)
+    throw new DevnetError('BAD_FLAG', 'no developer account to fund the stake from: pass --fund-from NAME');
+  const reference = devnet.nodes[0]!.name;
+  const target = (await devnet.client(reference).status()).height;
+  const node = await devnet.recordAdded(o.name, stake);
+  o.progress(`${node.name}: starting (RPC http://127.0.0.1:${node.rpcPort}), syncing to height ${target}`);
+  await devnet.startNode(node.name);
+  await devnet.waitForHeight([node.name], target, devnet.progressBound(target));
+  const height = (await devnet.client(node.name).status()).height;
+  o.progress(`${node.name}: synced at height ${height}`);
+  if (stake === null)
+    return { name: node.name, rpc: `http://127.0.0.1:${node.rpcPort}`, height, funding: null, stake: null };
+
+  // The stake plus one coin for fees.
+  const fundOptions = {
+    type: 'TRANSFER' as const,
+    from: funder!,
+    to: node.name,
+    amount: `${stake + coins(1)}wei`,
+    node: reference,
+    wait: true,
+  };
+  const funding = await sendTx(devnet, fundOptions);
+  o.progress(describeOutcome(fundOptions, funding));
+  if (funding.receipt?.status !== 'confirmed')
+    throw new DevnetError(
+      'TX_FAILED',
+      `funding ${node.name} failed: ${describeOutcome(fundOptions, funding)}`,
+    );
+  const stakeOptions = {
+    type: 'STAKE' as const,
+    from: node.name,
+    amount: `${stake}wei`,
+    name: node.name,
+    // The node that confirmed the funding (the new node may be a block behind).
+    node: reference,
+    wait: true,
+  };
+  const staked = await sendTx(devnet, stakeOptions);
+  o.progress(describeOutcome(stakeOptions, staked));
+  if (staked.receipt?.status !== 'confirmed')
+    throw new DevnetError(
+      'TX_FAILED',
+      `STAKE from ${node.name} failed: ${describeOutcome(stakeOptions, staked)}`,
+    );
+  return { name: node.name, rpc: `http://127.0.0.1:${node.rpcPort}`, height, funding, stake: staked };
+}

@@ -1,0 +1,149 @@
+/**
+ * `devnet tx …`: signs a transaction with one of the devnet's keys (a funded account or a node's
+ * validator key, by name) or a hex key, sends it to a running node and waits for its receipt.
+ */
+import {
+  formatCoins,
+  parseAmount,
+  rateToPpm,
+  type TxPayload,
+  type TxType,
+} from '../../../node/src/chain/index.js';
+import type { ReceiptResponse, RpcClient } from '../../../node/src/client/rpcClient.js';
+import { buildTx } from '../../../node/src/client/txBuilder.js';
+import { ACCOUNT_PREFIX, isAddress, VALIDATOR_PREFIX } from '../../../node/src/crypto/address.js';
+import { hexToBytes, isHex } from '../../../node/src/crypto/hex.js';
+import type { Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+
+export interface TxOptions {
+  readonly type: TxType;
+  readonly from: string;
+  readonly to?: string;
+  readonly amount?: string;
+  readonly name?: string;
+  readonly commission?: string;
+  readonly rewardAddress?: string;
+  readonly memo?: string;
+  /** Node whose RPC receives it; default: the first node that answers. */
+  readonly node?: string;
+  readonly wait: boolean;
+}
+
+export interface TxOutcome {
+  readonly tx_hash: string;
+  readonly from: string;
+  readonly node: string;
+  readonly submit: { status: string; error?: string };
+  readonly receipt: ReceiptResponse | null;
+}
+
+/** A key by name: a funded account (account-0, …), a node (its validator key), or 64 hex digits. */
+export function keyOf(devnet: Devnet, from: string): Uint8Array {
+  const account = devnet.spec.accounts.find((a) => a.name === from);
+  if (account !== undefined) return hexToBytes(account.key.private_key, 32);
+  const node = devnet.nodes.find((n) => n.name === from);
+  if (node !== undefined) return hexToBytes(node.key.private_key, 32);
+  if (isHex(from, 32)) return hexToBytes(from, 32);
+  throw new DevnetError(
+    'BAD_FLAG',
+    `--from ${from}: not an account (${devnet.spec.accounts.map((a) => a.name).join(', ')}), a node name, or a 64-hex private key`,
+  );
+}
+
+/** A validator by node name or coinvalcons address. */
+export function validatorAddressOf(devnet: Devnet, who: string): string {
+  const node = devnet.nodes.find((n) => n.name === who);
+  if (node !== undefined) return node.key.validator_address;
+  if (isAddress(who, VALIDATOR_PREFIX)) return who;
+  throw new DevnetError('BAD_FLAG', `--validator ${who}: not a node name or a coinvalcons1… address`);
+}
+
+/** An account by name (account or node) or coin1 address. */
+export function accountAddressOf(devnet: Devnet, who: string): string {
+  const account =
+    devnet.spec.accounts.find((a) => a.name === who) ?? devnet.nodes.find((n) => n.name === who);
+  if (account !== undefined) return account.key.address;
+  if (isAddress(who, ACCOUNT_PREFIX)) return who;
+  throw new DevnetError('BAD_FLAG', `--to ${who}: not an account or node name, or a coin1… address`);
+}
+
+function amountOf(text: string | undefined, required: boolean): bigint | undefined {
+  if (text === undefined) {
+    if (required) throw new DevnetError('BAD_FLAG', '--amount is required (e.g. 1.5coin, 100coins, 2500wei)');
+    return undefined;
+  }
+  const a = parseAmount(text);
+  if (a === null || a === 0n)
+    throw new DevnetError('BAD_FLAG', `--amount must be like 1.5coin or 2500wei, got ${text}`);
+  return a;
+}
+
+async function answeringNode(devnet: Devnet, preferred: string | undefined): Promise<string> {
+  if (preferred !== undefined) {
+    devnet.node(preferred);
+    return preferred;
+  }
+  for (const n of devnet.nodes) {
+    try {
+      await devnet.client(n.name).status();
+      return n.name;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new DevnetError('NO_DEVNET', 'no node of the devnet answers: see devnet status');
+}
+
+export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
+  const privateKey = keyOf(devnet, o.from);
+  let to: string | null = null;
+  if (o.type === 'TRANSFER') {
+    if (o.to === undefined) throw new DevnetError('BAD_FLAG', '--to is required');
+    to = accountAddressOf(devnet, o.to);
+  } else if (o.type === 'DELEGATE' || o.type === 'UNDELEGATE') {
+    if (o.to === undefined) throw new DevnetError('BAD_FLAG', '--validator is required');
+    to = validatorAddressOf(devnet, o.to);
+  }
+  const needsAmount = ['TRANSFER', 'STAKE', 'UNSTAKE', 'DELEGATE', 'UNDELEGATE'].includes(o.type);
+  const amount = needsAmount ? amountOf(o.amount, true) : undefined;
+  const payload: { -readonly [K in keyof TxPayload]: TxPayload[K] } = {};
+  if (o.name !== undefined) payload.name = o.name;
+  if (o.memo !== undefined) payload.memo = o.memo;
+  if (o.rewardAddress !== undefined) payload.rewardAddress = accountAddressOf(devnet, o.rewardAddress);
+  if (o.commission !== undefined) {
+    const ppm = rateToPpm(Number(o.commission));
+    if (ppm === null || ppm > 1_000_000 || o.commission.trim() === '')
+      throw new DevnetError('BAD_FLAG', `--commission must be a rate from 0 to 1, got ${o.commission}`);
+    payload.commissionPpm = ppm;
+  }
+  const nodeName = await answeringNode(devnet, o.node);
+  const client: RpcClient = devnet.client(nodeName);
+  const tx = await buildTx(client, {
+    type: o.type,
+    privateKey,
+    to,
+    ...(amount === undefined ? {} : { amount }),
+    payload,
+    chainId: devnet.spec.chainId,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  const submit = await client.sendTx(tx);
+  const base = { tx_hash: submit.tx_hash, from: tx.from, node: nodeName, submit };
+  if (submit.status === 'rejected' || !o.wait) return { ...base, receipt: null };
+  const receipt = await client.waitForReceipt(submit.tx_hash, devnet.progressBound(5));
+  return { ...base, receipt };
+}
+
+export function describeOutcome(o: TxOptions, r: TxOutcome): string {
+  const what = o.amount === undefined ? o.type : `${o.type} ${formatCoins(parseAmount(o.amount) ?? 0n)} coin`;
+  if (r.submit.status === 'rejected')
+    return `${what} from ${r.from}: rejected (${r.submit.error ?? 'no reason'})`;
+  if (r.receipt === null) return `${what} from ${r.from}: received by ${r.node} as ${r.tx_hash}`;
+  const rc = r.receipt;
+  return rc.status === 'confirmed'
+    ? `${what} from ${r.from}: confirmed at height ${rc.block_height} (tx ${r.tx_hash})`
+    : rc.status === 'failed'
+      ? `${what} from ${r.from}: failed (${rc.error ?? 'no reason'}) (tx ${r.tx_hash})`
+      : `${what} from ${r.from}: still pending (tx ${r.tx_hash})`;
+}

@@ -1,0 +1,85 @@
+/**
+ * `devnet up`: spec from manifest and flags, runtime chosen, homes written, every node started
+ * at once, monitoring started, and a wait until every node has a final block. On a failure
+ * part-way, everything already started is torn down again (no half devnet is left behind).
+ */
+import { readFile } from 'node:fs/promises';
+import { checkPortsFree, Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
+import { resolveRuntime } from '../runtime/select.js';
+import { type Manifest, parseManifestText } from '../spec/manifest.js';
+import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
+
+export interface UpOptions {
+  readonly home: string;
+  readonly manifestPath: string | null;
+  readonly flags: SpecFlags;
+  readonly genesisTime: number;
+  readonly progress: Progress;
+}
+
+export interface UpResult {
+  readonly devnet: Devnet;
+  readonly runtime: RuntimeKind;
+  readonly runtimeWhy: string;
+  readonly monitoring: MonitoringEndpoints;
+  readonly elapsedMs: number;
+}
+
+export async function loadManifest(path: string | null): Promise<Manifest> {
+  if (path === null) return {};
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new DevnetError(
+      'BAD_MANIFEST',
+      `cannot read the manifest ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`,
+    );
+  }
+  return parseManifestText(text, path);
+}
+
+export async function up(o: UpOptions): Promise<UpResult> {
+  const started = Date.now();
+  const manifest = mergeFlags(await loadManifest(o.manifestPath), o.flags);
+  // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
+  const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
+  const { kind, why } = await resolveRuntime(spec.runtime);
+  o.progress(`runtime: ${kind} (${why})`);
+  await checkPortsFree([
+    ...spec.nodes.flatMap((n) => [
+      { port: n.rpcPort, what: `${n.name} RPC` },
+      { port: n.p2pPort, what: `${n.name} p2p` },
+    ]),
+    ...(spec.monitoring
+      ? [
+          { port: spec.monitoringPorts.prometheus, what: 'Prometheus' },
+          { port: spec.monitoringPorts.grafana, what: 'Grafana' },
+        ]
+      : []),
+  ]);
+  const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime);
+  try {
+    await devnet.runtime.prepare(o.progress);
+    o.progress(`starting ${devnet.nodes.length} validators`);
+    const launches = await Promise.all(devnet.nodes.map((n) => devnet.launch(n)));
+    await Promise.all(launches.map((l) => devnet.runtime.startNode(l)));
+    const monitoring: MonitoringEndpoints = spec.monitoring
+      ? await devnet.runtime.startMonitoring(spec, devnet.nodes, o.progress)
+      : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
+    await devnet.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
+    o.progress('waiting for the first final block on every node');
+    await devnet.waitForHeight(
+      devnet.nodes.map((n) => n.name),
+      1,
+      devnet.progressBound(3),
+    );
+    return { devnet, runtime: kind, runtimeWhy: why, monitoring, elapsedMs: Date.now() - started };
+  } catch (e) {
+    o.progress(`devnet up failed; removing what it started (logs kept in ${devnet.layout.home})`);
+    await devnet.runtime.teardown(true).catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Files the monitors need, taken from the repository: the dashboards and the Grafana
+ * provisioning in dashboards/. Containers mount them as they are (the provider reads
+ * /var/lib/grafana/dashboards); a Grafana process on the host gets a copy of the provisioning
+ * whose dashboard provider points at the repository's dashboards/json instead.
+ */
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: the nearest folder above this file that holds package.json. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir)
+      throw new Error('cannot find the repository root (no package.json above the devnet code)');
+    dir = up;
+  }
+  return dir;
+}
+
+export function repoPath(...parts: string[]): string {
+  return join(repoRoot(), ...parts);
+}
+
+/** Writes Grafana provisioning for a host process into `dir`; returns `dir`. */
+export async function grafanaProvisioning(dir: string, dashboardsDir: string): Promise<string> {
+  const source = repoPath('dashboards', 'provisioning');
+  await mkdir(join(dir, 'datasources'), { recursive: true });
+  await mkdir(join(dir, 'dashboards'), { recursive: true });
+  await copyFile(join(source, 'datasources', 'prometheus.yml'), join(dir, 'datasources', 'prometheus.yml'));
+  const provider = await readFile(join(source, 'dashboards', 'chain.yml'), 'utf8');
+  await writeFile(
+    join(dir, 'dashboards', 'chain.yml'),
+    provider.replace('/var/lib/grafana/dashboards', dashboardsDir),
+  );
+  return dir;
+}

@@ -1,0 +1,301 @@
+/**
+ * The process runtime: every node is a detached `chain-node start` process on 127.0.0.1, its
+ * id in run/<name>.pid and its output in logs/<name>.log. Pause and resume are SIGSTOP and
+ * SIGCONT; disconnect writes blocked_peers.json on the node and on every other node (each
+ * node's connection gater then refuses the others; the node watches the file). Prometheus runs
+ * as a process when a `prometheus` binary is on PATH, Grafana when a Grafana server binary is.
+ */
+import { access, constants, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { DevnetError } from '../../errors.js';
+import type { Layout } from '../../layout.js';
+import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
+import { tailFile } from '../logTail.js';
+import { grafanaProvisioning, repoPath } from '../monitoringFiles.js';
+import type {
+  LogOptions,
+  MonitoringEndpoints,
+  NodeLaunch,
+  NodeRunState,
+  PeerInfo,
+  Progress,
+  Runtime,
+} from '../runtime.js';
+import { procState, readPid, removePidFile, signal, spawnDetached, stopProcess } from './detached.js';
+
+/** The compiled node binary beside this compiled file (dist/devnet/src/runtime/process -> dist/node/src/bin). */
+export const CHAIN_NODE_JS = fileURLToPath(
+  new URL('../../../../node/src/bin/chain-node.js', import.meta.url),
+);
+
+const MONITORS = ['prometheus', 'grafana'] as const;
+
+async function onPath(names: readonly string[]): Promise<string | null> {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    for (const name of names) {
+      const candidate = join(dir, name);
+      try {
+        await access(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return null;
+}
+
+export class ProcessRuntime implements Runtime {
+  readonly kind = 'process' as const;
+
+  constructor(private readonly layout: Layout) {}
+
+  async prepare(progress: Progress): Promise<void> {
+    try {
+      await access(CHAIN_NODE_JS);
+    } catch {
+      throw new DevnetError(
+        'NODE_START',
+        `the node is not built (${CHAIN_NODE_JS} is missing): run npm run build`,
+      );
+    }
+    progress('runtime: local processes');
+  }
+
+  /** The marker that ties a pid to this devnet's process (the home folder is on its command line). */
+  private marker(name: string): string {
+    return name === 'prometheus' || name === 'grafana'
+      ? join(this.layout.monitoringDir, name)
+      : this.layout.nodeHome(name);
+  }
+
+  async startNode(l: NodeLaunch): Promise<void> {
+    const name = l.node.name;
+    if ((await this.nodeState(name)) === 'running') return;
+    const nodeFile = {
+      port: l.node.rpcPort,
+      p2p_port: l.node.p2pPort,
+      host: '127.0.0.1',
+      p2p_host: '127.0.0.1',
+      bootstrap: l.peers
+        .filter((p) => p.name !== name)
+        .map((p) => `/ip4/127.0.0.1/tcp/${p.p2pPort}/p2p/${p.peerId}`),
+    };
+    await writeFile(join(l.home, 'node.json'), `${JSON.stringify(nodeFile, null, 2)}\n`);
+    await spawnDetached({
+      command: process.execPath,
+      args: [CHAIN_NODE_JS, 'start', '--home', l.home],
+      logFile: this.layout.logFile(name),
+      pidFile: this.layout.pidFile(name),
+    });
+  }
+
+  private async pidOf(name: string): Promise<number | null> {
+    const pid = await readPid(this.layout.pidFile(name));
+    if (pid === null) return null;
+    return (await procState(pid, this.marker(name))) === 'absent' ? null : pid;
+  }
+
+  private async requirePid(name: string, what: string): Promise<number> {
+    const pid = await this.pidOf(name);
+    if (pid === null) throw new DevnetError('UNKNOWN_NODE', `${name} is not running: cannot ${what} it`);
+    return pid;
+  }
+
+  async stopNode(name: string): Promise<void> {
+    const pid = await this.pidOf(name);
+    if (pid !== null) await stopProcess(pid, this.marker(name));
+    await removePidFile(this.layout.pidFile(name));
+  }
+
+  async killNode(name: string): Promise<void> {
+    const pid = await this.requirePid(name, 'kill');
+    signal(pid, 'SIGKILL');
+    await stopProcess(pid, this.marker(name), 5_000);
+    await removePidFile(this.layout.pidFile(name));
+  }
+
+  async pauseNode(name: string): Promise<void> {
+    signal(await this.requirePid(name, 'pause'), 'SIGSTOP');
+  }
+
+  async resumeNode(name: string): Promise<void> {
+    signal(await this.requirePid(name, 'resume'), 'SIGCONT');
+  }
+
+  private blockedFile(name: string): string {
+    return join(this.layout.nodeHome(name), 'blocked_peers.json');
+  }
+
+  private async readBlocked(name: string): Promise<string[]> {
+    try {
+      const ids = JSON.parse(await readFile(this.blockedFile(name), 'utf8')) as unknown;
+      return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private async writeBlocked(name: string, ids: readonly string[]): Promise<void> {
+    await writeFile(this.blockedFile(name), `${JSON.stringify([...new Set(ids)].sort())}\n`);
+  }
+
+  async disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
+    const me = all.find((p) => p.name === name);
+    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
+    const others = all.filter((p) => p.name !== name);
+    await this.writeBlocked(
+      name,
+      others.map((p) => p.peerId),
+    );
+    for (const o of others) await this.writeBlocked(o.name, [...(await this.readBlocked(o.name)), me.peerId]);
+    await writeFile(this.disconnectedMark(name), '');
+  }
+
+  /** Marks a node cut off by disconnectNode (the others' lists name it too, but they are not cut off). */
+  private disconnectedMark(name: string): string {
+    return join(this.layout.nodeHome(name), 'disconnected');
+  }
+
+  async connectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
+    const me = all.find((p) => p.name === name);
+    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
+    const others = all.filter((p) => p.name !== name);
+    await this.writeBlocked(name, []);
+    await rm(this.disconnectedMark(name), { force: true });
+    for (const o of others)
+      await this.writeBlocked(
+        o.name,
+        (await this.readBlocked(o.name)).filter((id) => id !== me.peerId),
+      );
+  }
+
+  async isDisconnected(name: string): Promise<boolean> {
+    return access(this.disconnectedMark(name)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async nodeState(name: string): Promise<NodeRunState> {
+    const pid = await readPid(this.layout.pidFile(name));
+    if (pid === null) return 'stopped';
+    const s = await procState(pid, this.marker(name));
+    return s === 'absent' ? 'stopped' : s === 'stopped' ? 'paused' : 'running';
+  }
+
+  async logs(name: string, o: LogOptions, out: Writable): Promise<void> {
+    await tailFile(this.layout.logFile(name), o, out);
+  }
+
+  async startMonitoring(
+    spec: NetworkSpec,
+    nodes: readonly NodeSpec[],
+    progress: Progress,
+  ): Promise<MonitoringEndpoints> {
+    const notes: string[] = [];
+    const dir = this.layout.monitoringDir;
+    await mkdir(dir, { recursive: true });
+    let prometheus: string | null = null;
+    const prometheusBin = await onPath(['prometheus']);
+    if (prometheusBin === null) {
+      notes.push(
+        'Prometheus skipped: no prometheus binary on PATH (Debian/Ubuntu: apt-get install prometheus; or use --runtime docker)',
+      );
+    } else {
+      const configPath = join(dir, 'prometheus.yml');
+      await writeFile(
+        configPath,
+        renderPrometheusConfig(
+          nodes.map((n) => ({ name: n.name, address: `127.0.0.1:${n.rpcPort}` })),
+          { scrapeInterval: '1s' },
+        ),
+      );
+      const address = `127.0.0.1:${spec.monitoringPorts.prometheus}`;
+      if ((await this.nodeState('prometheus')) !== 'running')
+        await spawnDetached({
+          command: prometheusBin,
+          args: [
+            `--config.file=${configPath}`,
+            `--storage.tsdb.path=${join(dir, 'prometheus', 'data')}`,
+            `--web.listen-address=${address}`,
+            '--web.enable-lifecycle',
+          ],
+          logFile: join(dir, 'prometheus.log'),
+          pidFile: this.layout.pidFile('prometheus'),
+        });
+      prometheus = `http://${address}`;
+      progress(`prometheus: ${prometheus}`);
+    }
+    let grafana: string | null = null;
+    const grafanaBin = await onPath(['grafana', 'grafana-server']);
+    if (grafanaBin === null) {
+      notes.push(
+        'Grafana skipped: no grafana server binary on PATH (see grafana.com/docs; or use --runtime docker)',
+      );
+    } else if (prometheus === null) {
+      notes.push('Grafana skipped: it needs Prometheus');
+    } else {
+      const gdir = join(dir, 'grafana');
+      const provisioning = await grafanaProvisioning(
+        join(gdir, 'provisioning'),
+        repoPath('dashboards', 'json'),
+      );
+      const address = spec.monitoringPorts.grafana;
+      const args = grafanaBin.endsWith('grafana-server') ? [] : ['server'];
+      const homepath = process.env.GRAFANA_HOME ?? '/usr/share/grafana';
+      if ((await this.nodeState('grafana')) !== 'running')
+        await spawnDetached({
+          command: grafanaBin,
+          // The data path on the command line also marks the process as this devnet's.
+          args: [...args, '--homepath', homepath, `cfg:default.paths.data=${join(gdir, 'data')}`],
+          env: {
+            ...process.env,
+            PROMETHEUS_URL: prometheus,
+            GF_SERVER_HTTP_ADDR: '127.0.0.1',
+            GF_SERVER_HTTP_PORT: String(address),
+            GF_PATHS_LOGS: join(gdir, 'logs'),
+            GF_PATHS_PROVISIONING: provisioning,
+            GF_AUTH_ANONYMOUS_ENABLED: 'true',
+            GF_AUTH_ANONYMOUS_ORG_ROLE: 'Viewer',
+          },
+          logFile: join(gdir, 'grafana.log'),
+          pidFile: this.layout.pidFile('grafana'),
+        });
+      grafana = `http://127.0.0.1:${address}`;
+      progress(`grafana: ${grafana}`);
+    }
+    return { prometheus, grafana, notes };
+  }
+
+  async teardown(keepData: boolean): Promise<string[]> {
+    const removed: string[] = [];
+    const names = await this.runNames();
+    await Promise.all(
+      names.map(async (name) => {
+        const pid = await this.pidOf(name);
+        if (pid !== null) {
+          await stopProcess(pid, this.marker(name));
+          removed.push(`process ${name} (pid ${pid})`);
+        }
+        await removePidFile(this.layout.pidFile(name));
+      }),
+    );
+    if (!keepData) {
+      await rm(this.layout.home, { recursive: true, force: true });
+      removed.push(`folder ${this.layout.home}`);
+    }
+    return removed;
+  }
+
+  /** Every process with a pid file: the nodes and the monitors. */
+  private async runNames(): Promise<string[]> {
+    const files = await readdir(join(this.layout.home, 'run')).catch(() => [] as string[]);
+    const names = files.filter((f) => f.endsWith('.pid')).map((f) => f.slice(0, -4));
+    for (const m of MONITORS) if (!names.includes(m)) names.push(m);
+    return names;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Chooses and builds a runtime. `auto` means Docker when an engine answers on its socket within
+ * a second, local processes otherwise; the caller says which was chosen and why.
+ */
+import { DevnetError } from '../errors.js';
+import type { Layout } from '../layout.js';
+import type { RuntimeChoice } from '../spec/manifest.js';
+import { ProcessRuntime } from './process/processRuntime.js';
+import type { Runtime, RuntimeKind } from './runtime.js';
+
+export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: RuntimeKind; why: string }> {
+  if (choice === 'process') return { kind: 'process', why: 'asked for with --runtime process' };
+  // dockerode is loaded only when Docker may be used.
+  const { dockerAnswers } = await import('./docker/engine.js');
+  const engine = await dockerAnswers();
+  if (choice === 'docker') {
+    if (!engine.ok)
+      throw new DevnetError(
+        'NO_ENGINE',
+        `no Docker engine answers (${engine.reason}): start one (e.g. sudo systemctl start docker, or dockerd &), or use --runtime process`,
+      );
+    return { kind: 'docker', why: 'asked for with --runtime docker' };
+  }
+  return engine.ok
+    ? { kind: 'docker', why: 'a Docker engine answers' }
+    : { kind: 'process', why: `no Docker engine answers (${engine.reason})` };
+}
+
+export async function createRuntime(kind: RuntimeKind, layout: Layout): Promise<Runtime> {
+  if (kind === 'process') return new ProcessRuntime(layout);
+  const { DockerRuntime } = await import('./docker/dockerRuntime.js');
+  return new DockerRuntime(layout);
+}

@@ -1,0 +1,189 @@
+/**
+ * The devnet manifest: a JSON or YAML file that describes a topology (validators with names
+ * and stakes, extra funded accounts, chain parameters, monitoring). Checked with ajv; every
+ * problem names its field (`validators[1].stake`). Documented field by field in devnet/README.md.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { parseAmount } from '../../../node/src/chain/index.js';
+import { parseDuration } from '../../../node/src/util/duration.js';
+import { DevnetError } from '../errors.js';
+
+export const RUNTIME_CHOICES = ['auto', 'docker', 'process'] as const;
+export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
+
+export interface ManifestValidator {
+  name?: string;
+  /** Self-stake, e.g. "1000coin" or wei digits. */
+  stake?: string;
+  commission_rate?: number;
+}
+
+export interface ManifestAccount {
+  name: string;
+  balance: string;
+  /** 64 hex; by default the key comes from the seed and the name. */
+  private_key?: string;
+}
+
+export interface Manifest {
+  /** A count (validator-0 … validator-(N-1)) or a list. */
+  validators?: number | ManifestValidator[];
+  runtime?: RuntimeChoice;
+  seed?: string;
+  chain_id?: string;
+  block_time?: string;
+  epoch_length?: number;
+  base_port?: number;
+  /** Funded developer accounts account-0 … (default 3, 1,000,000 coins each). */
+  developer_accounts?: number;
+  accounts?: ManifestAccount[];
+  /** Genesis parameters (docs/RULES.md), e.g. { "unbonding_blocks": 10 }. */
+  params?: Record<string, unknown>;
+  monitoring?: boolean;
+}
+
+const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
+const AMOUNT = '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$';
+
+export const MANIFEST_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    validators: {
+      oneOf: [
+        { type: 'integer', minimum: 1, maximum: 64 },
+        {
+          type: 'array',
+          minItems: 1,
+          maxItems: 64,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              name: { type: 'string', pattern: NAME },
+              stake: { type: 'string', pattern: AMOUNT },
+              commission_rate: { type: 'number', minimum: 0, maximum: 1 },
+            },
+          },
+        },
+      ],
+    },
+    runtime: { enum: [...RUNTIME_CHOICES] },
+    seed: { type: 'string', minLength: 1 },
+    chain_id: { type: 'string', minLength: 1 },
+    block_time: { type: 'string' },
+    epoch_length: { type: 'integer', minimum: 1 },
+    base_port: { type: 'integer', minimum: 1024, maximum: 64000 },
+    developer_accounts: { type: 'integer', minimum: 0, maximum: 100 },
+    accounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'balance'],
+        properties: {
+          name: { type: 'string', pattern: NAME },
+          balance: { type: 'string', pattern: AMOUNT },
+          private_key: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
+      },
+    },
+    params: { type: 'object' },
+    monitoring: { type: 'boolean' },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true });
+const validateSchema = ajv.compile(MANIFEST_SCHEMA);
+
+/** `/validators/1/stake` -> `validators[1].stake`. */
+function fieldOf(path: string): string {
+  return path
+    .split('/')
+    .slice(1)
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function describe(e: ErrorObject): string {
+  const field = fieldOf(e.instancePath) || '(top level)';
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `${field === '(top level)' ? '' : `${field}.`}${(e.params as { additionalProperty: string }).additionalProperty} is not a manifest field`;
+    case 'required':
+      return `${field === '(top level)' ? '' : `${field}.`}${(e.params as { missingProperty: string }).missingProperty} is required`;
+    case 'pattern':
+      return e.instancePath.endsWith('stake') || e.instancePath.endsWith('balance')
+        ? `${field} must be an amount like 1000coin or wei digits`
+        : e.instancePath.endsWith('private_key')
+          ? `${field} must be 64 lowercase hex digits`
+          : `${field} must be lowercase letters, digits and dashes`;
+    case 'enum':
+      return `${field} must be one of ${(e.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
+    default:
+      return `${field} ${e.message ?? 'is invalid'}`;
+  }
+}
+
+/** Checks a parsed manifest; returns every problem, each naming its field. */
+export function checkManifest(
+  value: unknown,
+): { ok: true; manifest: Manifest } | { ok: false; problems: string[] } {
+  if (!validateSchema(value)) {
+    const errors = validateSchema.errors ?? [];
+    // `validators` is a count or a list (oneOf): when an item of the list is at fault, the
+    // "not a count" branch is noise; when the whole value is wrong, say it once, plainly.
+    const itemAtFault = errors.some((e) => e.instancePath.startsWith('/validators/'));
+    const problems = new Set<string>();
+    for (const e of errors) {
+      if (e.instancePath === '/validators') {
+        if (!itemAtFault)
+          problems.add(
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate }',
+          );
+        continue;
+      }
+      problems.add(describe(e));
+    }
+    return { ok: false, problems: [...problems] };
+  }
+  const m = value as Manifest;
+  const problems: string[] = [];
+  if (m.block_time !== undefined && !(parseDuration(m.block_time) ?? 0))
+    problems.push(`block_time must be a duration like 300ms or 2s, got ${JSON.stringify(m.block_time)}`);
+  if (Array.isArray(m.validators)) {
+    m.validators.forEach((v, i) => {
+      if (v.stake !== undefined && parseAmount(v.stake) === null)
+        problems.push(`validators[${i}].stake is not a valid amount`);
+    });
+    const names = m.validators.map((v, i) => v.name ?? `validator-${i}`);
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup !== undefined) problems.push(`validators: the name ${dup} is used twice`);
+  }
+  m.accounts?.forEach((a, i) => {
+    if (parseAmount(a.balance) === null) problems.push(`accounts[${i}].balance is not a valid amount`);
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: m };
+}
+
+/** Parses manifest text: JSON when the file name ends in .json (or the text starts with `{`), else YAML. */
+export function parseManifestText(text: string, fileName: string): Manifest {
+  let value: unknown;
+  const json = fileName.endsWith('.json') || text.trimStart().startsWith('{');
+  try {
+    value = json ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new DevnetError(
+      'BAD_MANIFEST',
+      `${fileName} is not valid ${json ? 'JSON' : 'YAML'}: ${(e as Error).message}`,
+    );
+  }
+  if (value === null || value === undefined) value = {};
+  const checked = checkManifest(value);
+  if (!checked.ok)
+    throw new DevnetError(
+      'BAD_MANIFEST',
+      `${fileName} has ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  return checked.manifest;
+}

@@ -1,0 +1,63 @@
+/**
+ * devnet.json: what a running devnet is, so that every later command (status, kill, add, down…)
+ * can rebuild it. It holds the inputs of the spec, not the spec: keys and genesis are derived
+ * again from them, deterministically.
+ */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { DevnetError } from './errors.js';
+import type { Layout } from './layout.js';
+import type { RuntimeKind } from './runtime/runtime.js';
+import type { SpecInput } from './spec/networkSpec.js';
+
+export interface AddedNode {
+  readonly name: string;
+  readonly index: number;
+  /** Wei staked by `devnet add --stake` (a string), or null for a non-validator node. */
+  readonly stake: string | null;
+}
+
+export interface DevnetState {
+  readonly version: 1;
+  readonly runtime: RuntimeKind;
+  readonly input: SpecInput;
+  readonly added: readonly AddedNode[];
+  readonly createdAt: string;
+  readonly monitoring: { prometheus: string | null; grafana: string | null; notes: readonly string[] };
+}
+
+export async function readState(layout: Layout): Promise<DevnetState | null> {
+  let text: string;
+  try {
+    text = await readFile(layout.stateFile, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const s = JSON.parse(text) as DevnetState;
+    if (s.version !== 1) throw new Error(`version ${String(s.version)} is not known`);
+    return s;
+  } catch (e) {
+    throw new DevnetError(
+      'NO_DEVNET',
+      `${layout.stateFile} is unreadable (${(e as Error).message}): remove ${layout.home} by hand`,
+    );
+  }
+}
+
+export async function requireState(layout: Layout): Promise<DevnetState> {
+  const s = await readState(layout);
+  if (s === null)
+    throw new DevnetError(
+      'NO_DEVNET',
+      `no devnet in ${layout.home}: start one with devnet up (or pass --home)`,
+    );
+  return s;
+}
+
+/** Written to a temporary file and renamed, so a crash never leaves half a state file. */
+export async function writeState(layout: Layout, s: DevnetState): Promise<void> {
+  const tmp = `${layout.stateFile}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(s, null, 2)}\n`);
+  await rename(tmp, layout.stateFile);
+}

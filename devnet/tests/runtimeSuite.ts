@@ -1,0 +1,266 @@
+/**
+ * The same checks for every runtime, through the `devnet` command as a user runs it: up, status,
+ * a transfer seen on every node, a node added that syncs, kill and restart, pause and resume,
+ * disconnect and connect, logs, and down leaving nothing behind. One devnet per runtime, torn
+ * down also when a check fails.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { RpcClient } from '../../node/src/client/rpcClient.js';
+import type { NodeStatus } from '../src/devnet.js';
+import type { RuntimeKind } from '../src/runtime/runtime.js';
+import { allPorts } from '../src/spec/ports.js';
+import {
+  devnetCli,
+  devnetJson,
+  freeDevnetBase,
+  portFree,
+  processesMentioning,
+  waitUntil,
+} from './helpers.js';
+
+interface UpJson {
+  home: string;
+  runtime: string;
+  nodes: { name: string; rpc: string; address: string }[];
+  monitoring: { prometheus: string | null; grafana: string | null; notes: string[] };
+  accounts: { name: string; address: string; private_key: string; balance: string }[];
+}
+
+interface StatusJson {
+  nodes: NodeStatus[];
+}
+
+export interface RuntimeSuiteOptions {
+  readonly runtime: RuntimeKind;
+  /** Things left behind by the runtime besides processes (containers, networks, volumes). */
+  readonly leftovers?: (home: string) => Promise<string[]>;
+  readonly skip?: string | false;
+}
+
+const BLOCK_MS = 500;
+
+export function runtimeSuite(o: RuntimeSuiteOptions): void {
+  describe(`devnet on the ${o.runtime} runtime`, { skip: o.skip ?? false }, () => {
+    let dir = '';
+    let home = '';
+    let base = 0;
+    let upJson: UpJson;
+    const cli = (...args: string[]) => devnetCli([...args, '--home', home]);
+    const json = <T>(...args: string[]) => devnetJson<T>([...args, '--home', home]);
+    const client = (name: string) => new RpcClient(upJson.nodes.find((n) => n.name === name)!.rpc, 5_000);
+    const heightOf = async (name: string) => (await client(name).status()).height;
+    const bound = (blocks: number) => 20_000 + blocks * BLOCK_MS * 4;
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), `devnet-${o.runtime}-`));
+      home = join(dir, 'home');
+      base = await freeDevnetBase(6);
+    });
+
+    after(async () => {
+      // Always: whatever failed, nothing of this devnet stays.
+      await devnetCli(['down', '--home', home]);
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    test('up: every node has a final block, endpoints and funded accounts are printed', async () => {
+      upJson = await json<UpJson>(
+        'up',
+        '--runtime',
+        o.runtime,
+        '--validators',
+        '4',
+        '--block-time',
+        `${BLOCK_MS}ms`,
+        '--base-port',
+        String(base),
+        '--seed',
+        `suite-${o.runtime}`,
+      );
+      assert.equal(upJson.runtime, o.runtime);
+      assert.deepEqual(
+        upJson.nodes.map((n) => [n.name, n.rpc]),
+        [0, 1, 2, 3].map((i) => [`validator-${i}`, `http://127.0.0.1:${base + i}`]),
+      );
+      assert.equal(upJson.accounts.length, 3);
+      for (const n of upJson.nodes) assert.ok((await heightOf(n.name)) >= 1, `${n.name} has a final block`);
+    });
+
+    test('status: every node up, on one chain, with peers, all ACTIVE', async () => {
+      const s = await waitUntil(
+        'every node up with 3 peers',
+        async () => {
+          const st = await json<StatusJson>('status');
+          return st.nodes.every((n) => n.up && n.peers === 3) ? st : null;
+        },
+        bound(10),
+      );
+      assert.equal(s.nodes.length, 4);
+      for (const n of s.nodes) {
+        assert.equal(n.state, 'running', n.name);
+        assert.equal(n.validatorStatus, 'ACTIVE', n.name);
+        assert.equal(n.disconnected, false, n.name);
+      }
+      // Same chain: the block at the lowest height seen has one hash everywhere.
+      const h = Math.min(...s.nodes.map((n) => n.height!));
+      const hashes = await Promise.all(
+        s.nodes.map(async (n) => (await client(n.name).get<{ hash: string }>(`/block/${h}`)).hash),
+      );
+      assert.equal(new Set(hashes).size, 1, `one hash at height ${h}: ${hashes.join(', ')}`);
+    });
+
+    test('tx send: a transfer is confirmed and its balance is the same on every node', async () => {
+      const to = upJson.accounts[1]!;
+      const before = BigInt((await client('validator-0').balance(to.address)).balance);
+      const r = await json<{ receipt: { status: string; block_height: number } }>(
+        'tx',
+        'send',
+        '--from',
+        'account-0',
+        '--to',
+        'account-1',
+        '--amount',
+        '2.5coin',
+        '--node',
+        'validator-2',
+      );
+      assert.equal(r.receipt.status, 'confirmed');
+      const expected = before + 2_500_000_000_000_000_000n;
+      for (const n of upJson.nodes)
+        await waitUntil(
+          `${n.name} to show the transfer of block ${r.receipt.block_height}`,
+          async () => BigInt((await client(n.name).balance(to.address)).balance) === expected,
+          bound(4),
+        );
+    });
+
+    test('add: a new node joins the running devnet and syncs', async () => {
+      const r = await json<{ name: string; rpc: string; height: number }>('add');
+      assert.equal(r.name, 'validator-4');
+      assert.equal(r.rpc, `http://127.0.0.1:${base + 4}`);
+      const target = (await heightOf('validator-0')) + 2;
+      const added = new RpcClient(r.rpc, 5_000);
+      await waitUntil(
+        `validator-4 at height ${target}`,
+        async () => (await added.status()).height >= target,
+        bound(6),
+      );
+      const h = target - 1;
+      assert.equal(
+        (await added.get<{ hash: string }>(`/block/${h}`)).hash,
+        (await client('validator-0').get<{ hash: string }>(`/block/${h}`)).hash,
+      );
+      upJson.nodes.push({ name: 'validator-4', rpc: r.rpc, address: '' });
+    });
+
+    test('kill and start: a crashed validator comes back and catches up', async () => {
+      assert.equal((await cli('kill', 'validator-3')).code, 0);
+      const st = await json<StatusJson>('status');
+      assert.equal(st.nodes.find((n) => n.name === 'validator-3')!.state, 'stopped');
+      // 3 of 4 validators go on.
+      const h0 = await heightOf('validator-0');
+      await waitUntil(
+        'the chain to go on without validator-3',
+        async () => (await heightOf('validator-0')) >= h0 + 3,
+        bound(8),
+      );
+      assert.equal((await cli('start', 'validator-3')).code, 0);
+      const target = (await heightOf('validator-0')) + 1;
+      await waitUntil(
+        'validator-3 to catch up',
+        async () => (await heightOf('validator-3')) >= target,
+        bound(8),
+      );
+    });
+
+    test('restart: stop then start, and the node catches up', async () => {
+      assert.equal((await cli('restart', 'validator-1')).code, 0);
+      const target = (await heightOf('validator-0')) + 1;
+      await waitUntil(
+        'validator-1 to catch up',
+        async () => (await heightOf('validator-1')) >= target,
+        bound(8),
+      );
+    });
+
+    test('pause and resume: a frozen node answers nothing, then catches up', async () => {
+      assert.equal((await cli('pause', 'validator-2')).code, 0);
+      const st = await json<StatusJson>('status');
+      const paused = st.nodes.find((n) => n.name === 'validator-2')!;
+      assert.equal(paused.state, 'paused');
+      assert.equal(paused.up, false);
+      const h0 = await heightOf('validator-0');
+      await waitUntil(
+        'the chain to go on without validator-2',
+        async () => (await heightOf('validator-0')) >= h0 + 2,
+        bound(6),
+      );
+      assert.equal((await cli('resume', 'validator-2')).code, 0);
+      const target = (await heightOf('validator-0')) + 1;
+      await waitUntil(
+        'validator-2 to catch up',
+        async () => (await heightOf('validator-2')) >= target,
+        bound(8),
+      );
+    });
+
+    test('disconnect and connect: a cut-off node falls behind, then catches up', async () => {
+      assert.equal((await cli('disconnect', 'validator-1')).code, 0);
+      const st = await json<StatusJson>('status');
+      assert.equal(st.nodes.find((n) => n.name === 'validator-1')!.disconnected, true);
+      assert.deepEqual(
+        st.nodes.filter((n) => n.disconnected).map((n) => n.name),
+        ['validator-1'],
+      );
+      await waitUntil(
+        'validator-1 to lose its peers',
+        async () => {
+          const s = await json<StatusJson>('status');
+          return s.nodes.find((n) => n.name === 'validator-1')!.peers === 0;
+        },
+        bound(6),
+      );
+      const cut = await heightOf('validator-1');
+      await waitUntil(
+        'the others to go on',
+        async () => (await heightOf('validator-0')) >= cut + 3,
+        bound(8),
+      );
+      assert.ok(
+        (await heightOf('validator-1')) <= cut + 1,
+        'the disconnected node made no progress of its own',
+      );
+      assert.equal((await cli('connect', 'validator-1')).code, 0);
+      const target = (await heightOf('validator-0')) + 1;
+      await waitUntil(
+        'validator-1 to catch up',
+        async () => (await heightOf('validator-1')) >= target,
+        bound(10),
+      );
+    });
+
+    test('logs: the last lines of a node, as JSON log records', async () => {
+      const r = await cli('logs', 'validator-0', '--tail', '3');
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trim().split('\n');
+      assert.equal(lines.length, 3);
+      for (const line of lines) assert.ok(typeof (JSON.parse(line) as { msg: string }).msg === 'string');
+    });
+
+    test('down: no process, container, network, volume, port or file of the devnet remains', async () => {
+      const r = await cli('down');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(await processesMentioning(home), []);
+      if (o.leftovers) assert.deepEqual(await o.leftovers(home), []);
+      await assert.rejects(stat(home), 'the home folder is removed');
+      for (const p of allPorts(base, 5, true)) assert.ok(await portFree(p), `port ${p} is free again`);
+      const again = await cli('status');
+      assert.notEqual(again.code, 0);
+      assert.match(again.stderr, /no devnet in/);
+    });
+  });
+}

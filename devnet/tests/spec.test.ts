@@ -1,0 +1,204 @@
+/** The pure part of the devnet: manifest checks, flags over manifest, keys, ports and genesis from a seed. */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { loadGenesis, parseAmount } from '../../node/src/chain/index.js';
+import { writeTestnet } from '../../node/src/node/testnet.js';
+import { nodePeerKey, peerIdOf } from '../../node/src/p2p/peerKey.js';
+import { DevnetError } from '../src/errors.js';
+import { checkManifest, parseManifestText } from '../src/spec/manifest.js';
+import { buildNetworkSpec, mergeFlags } from '../src/spec/networkSpec.js';
+import { allPorts, monitoringPorts, nodePorts } from '../src/spec/ports.js';
+
+const T = 1_790_000_000;
+
+function problemsOf(value: unknown): string[] {
+  const r = checkManifest(value);
+  assert.equal(r.ok, false, 'expected the manifest to be refused');
+  return r.ok ? [] : r.problems;
+}
+
+describe('manifest', () => {
+  test('a full YAML manifest parses', () => {
+    const m = parseManifestText(
+      [
+        'validators:',
+        '  - { name: alice, stake: 500coin, commission_rate: 0.05 }',
+        '  - name: bob',
+        'runtime: process',
+        'block_time: 300ms',
+        'epoch_length: 10',
+        'base_port: 30000',
+        'seed: s1',
+        'developer_accounts: 1',
+        'accounts: [{ name: faucet, balance: 42coin }]',
+        'params: { unbonding_blocks: 5 }',
+        'monitoring: false',
+      ].join('\n'),
+      'net.yaml',
+    );
+    assert.deepEqual(m.validators, [
+      { name: 'alice', stake: '500coin', commission_rate: 0.05 },
+      { name: 'bob' },
+    ]);
+    assert.equal(m.block_time, '300ms');
+    assert.deepEqual(m.params, { unbonding_blocks: 5 });
+  });
+
+  test('JSON manifests parse too, and an empty file is the defaults', () => {
+    assert.deepEqual(parseManifestText('{"validators": 3}', 'm.json'), { validators: 3 });
+    assert.deepEqual(parseManifestText('', 'empty.yaml'), {});
+  });
+
+  test('every problem names its field', () => {
+    assert.deepEqual(problemsOf({ validators: [{ name: 'a' }, { stake: 'lots' }] }), [
+      'validators[1].stake must be an amount like 1000coin or wei digits',
+    ]);
+    assert.deepEqual(problemsOf({ colour: 'red' }), ['colour is not a manifest field']);
+    assert.deepEqual(problemsOf({ runtime: 'vm' }), ['runtime must be one of auto, docker, process']);
+    assert.deepEqual(problemsOf({ block_time: 'soon' }), [
+      'block_time must be a duration like 300ms or 2s, got "soon"',
+    ]);
+    assert.deepEqual(problemsOf({ accounts: [{ name: 'x' }] }), ['accounts[0].balance is required']);
+    assert.deepEqual(problemsOf({ validators: [{ name: 'a' }, { name: 'a' }] }), [
+      'validators: the name a is used twice',
+    ]);
+    assert.deepEqual(problemsOf({ validators: 0 }), [
+      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate }',
+    ]);
+    assert.deepEqual(problemsOf({ validators: [{ nickname: 'a' }] }), [
+      'validators[0].nickname is not a manifest field',
+    ]);
+    assert.deepEqual(problemsOf({ base_port: 80 }), ['base_port must be >= 1024']);
+  });
+
+  test('unparsable text says which file and which syntax', () => {
+    assert.throws(
+      () => parseManifestText('validators: [1, 2', 'bad.yaml'),
+      (e: unknown) =>
+        e instanceof DevnetError &&
+        e.code === 'BAD_MANIFEST' &&
+        e.message.startsWith('bad.yaml is not valid YAML'),
+    );
+    assert.throws(() => parseManifestText('{"a":', 'bad.json'), /bad\.json is not valid JSON/);
+  });
+
+  test("chain parameters are checked by the node's own genesis rules, named by field", () => {
+    assert.throws(
+      () => buildNetworkSpec({ manifest: { params: { epoch_lenght: 5 } }, genesisTime: T }),
+      /params\.epoch_lenght is not a known parameter/,
+    );
+  });
+});
+
+describe('flags over the manifest', () => {
+  test('flags win, and a validator count grows or cuts a listed set', () => {
+    const m = { validators: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], seed: 'x', block_time: '2s' };
+    assert.deepEqual(mergeFlags(m, { validators: 2 }).validators, [{ name: 'a' }, { name: 'b' }]);
+    assert.deepEqual(mergeFlags(m, { validators: 4 }).validators, [
+      { name: 'a' },
+      { name: 'b' },
+      { name: 'c' },
+      {},
+    ]);
+    const merged = mergeFlags(m, { seed: 'y', blockTime: '300ms', monitoring: false, basePort: 30000 });
+    assert.equal(merged.seed, 'y');
+    assert.equal(merged.block_time, '300ms');
+    assert.equal(merged.monitoring, false);
+    assert.equal(merged.base_port, 30000);
+    assert.equal(mergeFlags({ validators: 7 }, {}).validators, 7);
+  });
+});
+
+describe('network spec', () => {
+  test('deterministic from the seed: same inputs, same keys and genesis; another seed, other keys', () => {
+    const a = buildNetworkSpec({ manifest: { seed: 's' }, genesisTime: T });
+    const b = buildNetworkSpec({ manifest: { seed: 's' }, genesisTime: T });
+    const c = buildNetworkSpec({ manifest: { seed: 't' }, genesisTime: T });
+    assert.deepEqual(a, b);
+    assert.notEqual(a.nodes[0]!.key.address, c.nodes[0]!.key.address);
+    assert.equal(new Set(a.nodes.map((n) => n.key.private_key)).size, 4);
+  });
+
+  test('defaults: 4 validators named validator-i, 3 funded developer accounts, 1 s blocks', () => {
+    const s = buildNetworkSpec({ manifest: {}, genesisTime: T });
+    assert.deepEqual(
+      s.nodes.map((n) => n.name),
+      ['validator-0', 'validator-1', 'validator-2', 'validator-3'],
+    );
+    assert.deepEqual(
+      s.accounts.map((a) => a.name),
+      ['account-0', 'account-1', 'account-2'],
+    );
+    assert.equal(s.blockTimeMs, 1000);
+    assert.equal(s.chainId, 'chain-devnet-1');
+    assert.equal(s.runtime, 'auto');
+  });
+
+  test("the genesis loads and holds the manifest's validators, stakes and accounts", () => {
+    const s = buildNetworkSpec({
+      manifest: {
+        validators: [{ name: 'alice', stake: '500coin', commission_rate: 0.05 }, {}],
+        accounts: [{ name: 'faucet', balance: '42coin' }],
+        epoch_length: 10,
+        block_time: '250ms',
+      },
+      genesisTime: T,
+    });
+    const g = loadGenesis(s.genesis);
+    assert.ok(g.ok);
+    const state = g.genesis.state;
+    assert.equal(state.params.epochLength, 10);
+    assert.equal(state.params.blockTimeMs, 250);
+    assert.equal(state.validators.get(s.nodes[0]!.key.validator_address)?.stake, parseAmount('500coin'));
+    assert.equal(state.validators.get(s.nodes[0]!.key.validator_address)?.commissionPpm, 50_000);
+    assert.equal(s.nodes[1]!.name, 'validator-1');
+    const faucet = s.accounts.find((a) => a.name === 'faucet')!;
+    assert.equal(state.accounts.get(faucet.key.address)?.balance, parseAmount('42coin'));
+  });
+
+  test('keys and peer ids agree with chain-node testnet for the same seed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-spec-'));
+    try {
+      const { nodes } = await writeTestnet({
+        output: dir,
+        validators: 3,
+        seed: 'same',
+        basePort: 8000,
+        host: '127.0.0.1',
+        blockTimeMs: null,
+        epochLength: null,
+        accounts: 0,
+        genesisTime: T,
+      });
+      const s = buildNetworkSpec({ manifest: { seed: 'same', validators: 3 }, genesisTime: T });
+      for (let i = 0; i < 3; i++) {
+        assert.equal(s.nodes[i]!.key.validator_address, nodes[i]!.validatorAddress);
+        assert.equal(
+          peerIdOf(await nodePeerKey(new TextEncoder().encode('same'), s.nodes[i]!.name)),
+          nodes[i]!.peerId,
+        );
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ports', () => {
+  test('node i: RPC base+i, p2p base+1000+i; Prometheus base+1090, Grafana base+1091', () => {
+    assert.deepEqual(nodePorts(8000, 0), { rpcPort: 8000, p2pPort: 9000 });
+    assert.deepEqual(nodePorts(30000, 5), { rpcPort: 30005, p2pPort: 31005 });
+    assert.deepEqual(monitoringPorts(8000), { prometheus: 9090, grafana: 9091 });
+    const s = buildNetworkSpec({ manifest: { base_port: 40000, validators: 21 }, genesisTime: T });
+    assert.deepEqual(
+      s.nodes.map((n) => n.rpcPort),
+      Array.from({ length: 21 }, (_, i) => 40000 + i),
+    );
+    const all = allPorts(8000, 64, true);
+    assert.equal(new Set(all).size, all.length, 'no two services share a port, even with 64 nodes');
+    assert.throws(() => nodePorts(8000, 64), RangeError);
+  });
+});
