@@ -75,7 +75,12 @@ export class Cluster {
   start(i: number): void {
     const n = this.nodes[i]!;
     if (n.proc !== null && n.proc.exitCode === null && n.proc.signalCode === null) return;
-    n.proc = spawn(process.execPath, [CHAIN_NODE, 'start', '--home', n.home], {
+    // CLUSTER_CPU_PROF=<dir>: each node writes a V8 CPU profile there when it exits cleanly.
+    const prof = process.env.CLUSTER_CPU_PROF;
+    const flags = prof
+      ? ['--cpu-prof', '--cpu-prof-dir', prof, '--cpu-prof-name', `${n.name}-${Date.now()}.cpuprofile`]
+      : [];
+    n.proc = spawn(process.execPath, [...flags, CHAIN_NODE, 'start', '--home', n.home], {
       stdio: ['ignore', 'ignore', 'ignore'],
     });
   }
