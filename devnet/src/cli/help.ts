@@ -14,6 +14,7 @@ Usage: devnet <command> [options]     (devnet <command> --help for its options)
   tx          sign and send a transaction with a devnet key: send, stake, unstake, delegate,
               undelegate, unjail, update-validator
   down        stop and remove everything the devnet made (--keep-data keeps its files)
+  compose     write docker-compose.yml and prometheus.yml for the same devnet under compose
 
 Common options:
   --home DIR  the devnet's folder (default ./.devnet, or $DEVNET_HOME)
@@ -78,6 +79,12 @@ Starts a new node (default name validator-<i>) that syncs from its peers. With -
 
 --from is a funded account (account-0 …), a node name (its validator key), or a 64-hex private
 key. Amounts: 1.5coin, 100coins, 2500wei. Waits for the receipt and prints it.
+`,
+  compose: `devnet compose [--validators N] [--seed S] [--block-time D] [--base-port P] [--output DIR]
+
+Writes docker-compose.yml and prometheus.yml (into --output, default .) for a compose devnet with
+the same keys and port plan as devnet up with that seed. The repository's own files are the
+defaults (4 validators, seed devnet, 1s blocks, base port 8000).
 `,
   down: `devnet down [--keep-data] [--json] [--home DIR]
 

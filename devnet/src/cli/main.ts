@@ -4,9 +4,13 @@
  * programs. Errors are translated here, once: a DevnetError's message says what to do; any
  * other error is reported as an internal one, without a stack trace unless DEVNET_DEBUG is set.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TxType } from '../../../node/src/chain/index.js';
 import { formatCoins } from '../../../node/src/chain/index.js';
+import { parseDuration } from '../../../node/src/util/duration.js';
+import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../compose/compose.js';
 import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
@@ -326,6 +330,34 @@ async function cmdDown(args: string[]): Promise<number> {
   return 0;
 }
 
+async function cmdCompose(args: string[]): Promise<number> {
+  const { values: v } = parse(args, {
+    validators: { type: 'string' },
+    seed: { type: 'string' },
+    'block-time': { type: 'string' },
+    'base-port': { type: 'string' },
+    output: { type: 'string' },
+  });
+  if (v.help) return help('compose');
+  const blockTime = (v['block-time'] as string | undefined) ?? COMPOSE_DEFAULTS.blockTime;
+  if (!(parseDuration(blockTime) ?? 0))
+    throw new DevnetError('BAD_FLAG', `--block-time must be a duration like 300ms or 2s, got ${blockTime}`);
+  const o = {
+    validators: intFlag(v, 'validators', 1, 64) ?? COMPOSE_DEFAULTS.validators,
+    seed: (v.seed as string | undefined) ?? COMPOSE_DEFAULTS.seed,
+    blockTime,
+    basePort: intFlag(v, 'base-port', 1024, 64000) ?? COMPOSE_DEFAULTS.basePort,
+  };
+  const dir = (v.output as string | undefined) ?? '.';
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'docker-compose.yml'), renderCompose(o));
+  await writeFile(join(dir, 'prometheus.yml'), renderComposePrometheus(o));
+  out(
+    `wrote ${join(dir, 'docker-compose.yml')} and ${join(dir, 'prometheus.yml')} (${o.validators} validators, seed ${o.seed})`,
+  );
+  return 0;
+}
+
 function help(command: string | null): number {
   out(command === null ? MAIN_HELP : (COMMAND_HELP[command] ?? MAIN_HELP));
   return 0;
@@ -351,6 +383,8 @@ async function main(argv: string[]): Promise<number> {
       return cmdTx(rest);
     case 'down':
       return cmdDown(rest);
+    case 'compose':
+      return cmdCompose(rest);
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);

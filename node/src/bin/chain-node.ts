@@ -61,6 +61,9 @@ testnet options:
   --output DIR          folder for the homes validator-0 … validator-(N-1)
   --base-port P         node i: RPC port P+i, p2p port P+1000+i (default 8000)
   --seed S              every key from S (default "testnet")
+  --containers          one container per node (docker-compose): RPC 8000 and p2p 9000 on
+                        0.0.0.0 everywhere, peers found by name (/dns4/validator-j/tcp/9000)
+  --if-absent           do nothing when --output already holds a testnet (a restarted compose)
 
 Settings in <home>/node.json (port, p2p_port, host, p2p_host, bootstrap, block_time) are used
 by start; flags override them.
@@ -143,14 +146,22 @@ async function main(argv: string[]): Promise<number> {
       validators: { type: 'string' },
       output: { type: 'string' },
       'base-port': { type: 'string' },
+      containers: { type: 'boolean' },
+      'if-absent': { type: 'boolean' },
     },
   });
   const home = resolve(values.home ?? '.chain-node');
 
   if (command === 'testnet') {
     if (!values.output) throw new UsageError('testnet needs --output DIR');
+    const output = resolve(values.output);
+    if (values['if-absent'] && existsSync(join(output, 'validator-0', 'genesis.json'))) {
+      process.stdout.write(`${output} already holds a testnet: kept as it is\n`);
+      return 0;
+    }
     const { nodes } = await writeTestnet({
-      output: resolve(values.output),
+      output,
+      containers: values.containers === true,
       validators: integer('validators', values.validators, 1, 200) ?? 4,
       seed: values.seed ?? 'testnet',
       basePort: integer('base-port', values['base-port'], 1, 64000) ?? 8000,

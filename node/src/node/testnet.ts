@@ -24,6 +24,11 @@ export interface TestnetOptions {
   readonly accounts: number;
   readonly genesisTime: number;
   readonly extraParams?: Record<string, unknown>;
+  /**
+   * Container layout (docker-compose): every node listens on 0.0.0.0 with RPC 8000 and p2p
+   * 9000 in its own container, and finds its peers by name (/dns4/validator-j/tcp/9000).
+   */
+  readonly containers?: boolean;
 }
 
 export interface TestnetNode {
@@ -50,15 +55,17 @@ export async function writeTestnet(
     const privateKey = privateKeyFromSeed(seed, name);
     const peerKey = await nodePeerKey(seed, name);
     const peerId = peerIdOf(peerKey);
-    const p2pPort = o.basePort + 1000 + i;
+    const p2pPort = o.containers ? 9000 : o.basePort + 1000 + i;
     const k = keyFileOf(privateKey);
     nodes.push({
       name,
       home: join(o.output, name),
-      rpcPort: o.basePort + i,
+      rpcPort: o.containers ? 8000 : o.basePort + i,
       p2pPort,
       peerId,
-      multiaddr: `/ip4/${o.host}/tcp/${p2pPort}/p2p/${peerId}`,
+      multiaddr: o.containers
+        ? `/dns4/${name}/tcp/${p2pPort}/p2p/${peerId}`
+        : `/ip4/${o.host}/tcp/${p2pPort}/p2p/${peerId}`,
       validatorAddress: k.validator_address,
       accountAddress: k.address,
       privateKey,
@@ -96,8 +103,8 @@ export async function writeTestnet(
     const file: NodeFile = {
       port: n.rpcPort,
       p2p_port: n.p2pPort,
-      host: o.host,
-      p2p_host: o.host,
+      host: o.containers ? '0.0.0.0' : o.host,
+      p2p_host: o.containers ? '0.0.0.0' : o.host,
       bootstrap: nodes.filter((m) => m !== n).map((m) => m.multiaddr),
     };
     await writeFile(join(n.home, 'node.json'), `${JSON.stringify(file, null, 2)}\n`);
