@@ -52,6 +52,7 @@ export function renderCompose(o: ComposeOptions): string {
     '      args:',
     "        # Where no registry answers, a base made by devnet from the host's Node runtime:",
     '        # NODE_BASE_IMAGE=chain-devnet/node-base:<node version> docker-compose up -d',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own variable syntax, written as is.
     '        BASE_IMAGE: ${NODE_BASE_IMAGE:-node:20-bookworm-slim}',
     '    image: chain-devnet/chain-node:compose',
     `    command: [${['testnet', '--containers', '--if-absent', '--output', '/net', '--validators', String(o.validators), '--seed', o.seed, '--block-time', o.blockTime].map(q).join(', ')}]`,
