@@ -5,20 +5,18 @@
  * Debian's `prometheus` binary, every query of every dashboard returns data.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { NETWORK_PARAMS, type Tx } from '../../../node/src/chain/index.js';
-import { RpcError } from '../../../node/src/client/rpcClient.js';
+import { RpcClient, RpcError } from '../../../node/src/client/rpcClient.js';
 import { buildTx } from '../../../node/src/client/txBuilder.js';
 import { hexToBytes } from '../../../node/src/crypto/hex.js';
 import { createMetrics } from '../../../node/src/metrics/metrics.js';
-import { Cluster } from '../../../node/tests/cluster/cluster.js';
 import { waitFor } from '../../../node/tests/node/processes.js';
 import {
   type DashboardQuery,
@@ -34,6 +32,7 @@ import {
 } from '../../src/monitoring/dashboards.js';
 import { durationMs, renderPrometheusConfig } from '../../src/monitoring/prometheusConfig.js';
 import { queriesWithoutData, waitForData } from '../../src/monitoring/queryCheck.js';
+import { devnetCli, devnetJson, freeDevnetBase } from '../helpers.js';
 
 const DASHBOARD_UIDS = ['chain-node-health', 'chain-overview', 'chain-validators'];
 const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
@@ -279,27 +278,6 @@ describe('Prometheus configuration', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** SIGTERM, then SIGKILL if it has not exited within 5 s. */
-async function stopProcess(p: ChildProcess): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return;
-  const exited = new Promise((r) => p.once('exit', r));
-  p.kill('SIGTERM');
-  const timer = setTimeout(() => p.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
 describe('a 4-validator devnet scraped by a real Prometheus', () => {
   it('every query of every dashboard returns data', { timeout: 300_000 }, async (t) => {
     const prometheus = onPath('prometheus');
@@ -317,75 +295,56 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
       if (errors.length > 0) throw errors[0];
     });
 
-    const dir = await mkdtemp(join(tmpdir(), 'devnet-prometheus-'));
+    // The devnet itself starts Prometheus (the process runtime runs the `prometheus` binary),
+    // with the scrape configuration it generates: this is what a user gets from `devnet up`.
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-dashboards-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const c = await Cluster.create(4, 300);
-    cleanups.push(() => c.stopAll());
-    c.startAll();
-
-    const config = join(dir, 'prometheus.yml');
-    await writeFile(
-      config,
-      renderPrometheusConfig(
-        c.nodes.map((n) => ({ name: n.name, address: `127.0.0.1:${n.rpcPort}` })),
-        { scrapeInterval: '1s' },
-      ),
+    const home = join(dir, 'home');
+    cleanups.push(() => devnetCli(['down', '--home', home]));
+    const up = await devnetJson<{
+      nodes: { name: string; rpc: string; address: string }[];
+      monitoring: { prometheus: string | null };
+      accounts: { address: string; private_key: string }[];
+    }>([
+      'up',
+      '--home',
+      home,
+      '--runtime',
+      'process',
+      '--block-time',
+      '300ms',
+      '--base-port',
+      String(await freeDevnetBase(4)),
+      '--seed',
+      'dashboards',
+    ]);
+    const promUrl = up.monitoring.prometheus;
+    assert.ok(promUrl !== null, 'devnet up started Prometheus');
+    const nodes = up.nodes.map((n) => ({ ...n, client: new RpcClient(n.rpc, 5_000) }));
+    const height = async (i: number) => (await nodes[i]!.client.status()).height;
+    const waitForHeight = (target: number, which = [0, 1, 2, 3]) =>
+      waitFor(`nodes ${which.join(', ')} at height ${target}`, 60_000, async () =>
+        (await Promise.all(which.map(height))).every((h) => h >= target) ? true : null,
+      );
+    await waitFor('Prometheus to be ready', 30_000, async () =>
+      (await fetch(`${promUrl}/-/ready`)).ok ? true : null,
     );
-    const port = await freePort();
-    const promUrl = `http://127.0.0.1:${port}`;
-    const prom = spawn(
-      prometheus,
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        '--log.level=warn',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    cleanups.push(() => stopProcess(prom));
-    const promLog: string[] = [];
-    prom.stderr!.setEncoding('utf8');
-    prom.stderr!.on('data', (s: string) => {
-      promLog.push(s);
-      if (promLog.length > 50) promLog.shift();
-    });
-    const promExit = new Promise<never>((_resolve, reject) =>
-      prom.once('exit', (code, signal) =>
-        reject(new Error(`prometheus exited (${code ?? signal}):\n${promLog.join('')}`)),
-      ),
-    );
-    promExit.catch(() => {}); // observed by whileUp
-    /** `p`, or the failure of Prometheus if it exits first (then `p`'s own outcome is dropped). */
-    const whileUp = <T>(p: Promise<T>): Promise<T> => {
-      p.catch(() => {});
-      return Promise.race([p, promExit]);
-    };
-
-    await whileUp(
-      waitFor('Prometheus to be ready', 30_000, async () =>
-        (await fetch(`${promUrl}/-/ready`)).ok ? true : null,
-      ),
-    );
-    await c.waitForHeight(3);
+    await waitForHeight(3);
 
     // Transfers (two per sender, to different nodes), so that the transaction panels have data.
-    const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
-      address: string;
-      private_key: string;
-    }[];
+    const accounts = up.accounts;
     const chainId = NETWORK_PARAMS.devnet.chainId;
     const hashes: { hash: string; node: number }[] = [];
     let firstTx: Tx | null = null;
-    for (let a = 0; a < 4; a++) {
-      const client = c.nodes[a]!.client;
+    for (let a = 0; a < 3; a++) {
+      const client = nodes[a]!.client;
       const privateKey = hexToBytes(accounts[a]!.private_key);
       const { nonce } = await client.balance(accounts[a]!.address);
       for (let k = 0; k < 2; k++) {
         const tx = await buildTx(client, {
           type: 'TRANSFER',
           privateKey,
-          to: c.nodes[(a + 1) % 4]!.accountAddress,
+          to: nodes[(a + 1) % 4]!.address,
           amount: 1000n + BigInt(k),
           nonce: nonce + k,
           chainId,
@@ -398,13 +357,13 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
       }
     }
     for (const { hash, node } of hashes) {
-      const r = await c.nodes[node]!.client.waitForReceipt(hash, 30_000);
+      const r = await nodes[node]!.client.waitForReceipt(hash, 30_000);
       assert.equal(r.status, 'confirmed', `${hash}: ${r.error}`);
     }
     // A refused submission (the first transfer again) and a 404, for the rejection and RPC error panels.
-    const again = await c.nodes[0]!.client.sendTx(firstTx!);
+    const again = await nodes[0]!.client.sendTx(firstTx!);
     assert.equal(again.status, 'rejected');
-    for (const n of c.nodes) {
+    for (const n of nodes) {
       await assert.rejects(
         n.client.get('/block/999999999'),
         (e) => e instanceof RpcError && e.status === 404,
@@ -412,7 +371,7 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
     }
 
     // A validator down for a while: the others count its missed proposer slots; back up, it syncs.
-    await c.stop(3);
+    assert.equal((await devnetCli(['stop', 'validator-3', '--home', home])).code, 0);
     const probe: DashboardQuery = {
       kind: 'expr',
       dashboard: 'test',
@@ -421,15 +380,13 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
       expr: 'sum(chain_missed_slots_total) > 0',
       raw: '',
     };
-    await whileUp(
-      waitFor('a missed slot of validator-3 in Prometheus', 60_000, async () =>
-        (await queriesWithoutData(promUrl, [probe])).length === 0 ? true : null,
-      ),
+    await waitFor('a missed slot of validator-3 in Prometheus', 60_000, async () =>
+      (await queriesWithoutData(promUrl, [probe])).length === 0 ? true : null,
     );
-    c.start(3);
-    await c.waitForHeight((await c.height(0)) + 2);
+    assert.equal((await devnetCli(['start', 'validator-3', '--home', home])).code, 0);
+    await waitForHeight((await height(0)) + 2);
 
-    const problems = await whileUp(waitForData(promUrl, queries, { timeoutMs: 120_000, intervalMs: 1000 }));
+    const problems = await waitForData(promUrl, queries, { timeoutMs: 120_000, intervalMs: 1000 });
     const byName = new Map(problems.map((p) => [p.name, p.problem]));
     for (const q of queries) {
       await t.test(queryName(q), () => {
