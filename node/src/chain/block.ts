@@ -9,7 +9,7 @@
  */
 import { sha256 } from '../crypto/hash.js';
 import { bytesToHex, concatBytes, hexToBytes, isHex } from '../crypto/hex.js';
-import { signDigestHex, verifyDigest } from '../crypto/signature.js';
+import { signDigestHex, verifyDigestForKnownKey } from '../crypto/signature.js';
 import { Writer } from './encoding.js';
 import type { ComputeResult } from './execute/context.js';
 import { merkleRoot } from './merkle.js';
@@ -99,8 +99,9 @@ export function signHeader(h: Omit<BlockHeader, 'signature'>, privateKey: Uint8A
   return { ...h, signature: signDigestHex(blockHashBytes(h), privateKey) };
 }
 
+/** Checks the proposer's signature; pub_key is a validator's (a known key: see verifyDigestForKnownKey). */
 export function verifyHeaderSignature(h: BlockHeader): boolean {
-  return verifyDigest(blockHashBytes(h), h.signature, h.pubKey);
+  return verifyDigestForKnownKey(blockHashBytes(h), h.signature, h.pubKey);
 }
 
 /** Format problems of a header's fields (hex lengths, integer ranges), or null. */

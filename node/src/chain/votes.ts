@@ -7,7 +7,7 @@
  * that were active for that height; it is what makes a block final.
  */
 import { sha256 } from '../crypto/hash.js';
-import { signDigestHex, verifyDigest } from '../crypto/signature.js';
+import { signDigestHex, verifyDigestForKnownKey } from '../crypto/signature.js';
 import { ZERO_HASH } from './block.js';
 import { Writer } from './encoding.js';
 import type { Validator } from './state/types.js';
@@ -60,8 +60,9 @@ export function signVote(chainId: string, v: Omit<Vote, 'signature'>, privateKey
   return { ...v, signature: signDigestHex(digest, privateKey) };
 }
 
+/** Checks a vote against its validator's key (a known key: see verifyDigestForKnownKey). */
 export function verifyVote(chainId: string, v: Vote, pubKey: string): boolean {
-  return verifyDigest(
+  return verifyDigestForKnownKey(
     sha256(voteBytes(chainId, v.kind, v.height, v.round, v.blockHash)),
     v.signature,
     pubKey,
@@ -143,7 +144,7 @@ export function verifyProposalSignature(
   p: { height: number; round: number; polRound: number; blockHash: string; signature: string },
   pubKey: string,
 ): boolean {
-  return verifyDigest(
+  return verifyDigestForKnownKey(
     sha256(proposalBytes(chainId, p.height, p.round, p.polRound, p.blockHash)),
     p.signature,
     pubKey,

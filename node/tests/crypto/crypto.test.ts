@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import {
   ACCOUNT_PREFIX,
   accountAddressOf,
@@ -12,7 +13,12 @@ import {
 import { sha256 } from '../../src/crypto/hash.js';
 import { bytesToHex, hexToBytes, isHex } from '../../src/crypto/hex.js';
 import { isValidPublicKeyHex, privateKeyFromSeed, publicKeyHexOf } from '../../src/crypto/keys.js';
-import { recoverPublicKey, signDigest, verifyDigest } from '../../src/crypto/signature.js';
+import {
+  recoverPublicKey,
+  signDigest,
+  verifyDigest,
+  verifyDigestForKnownKey,
+} from '../../src/crypto/signature.js';
 
 const KEY1 = hexToBytes(`${'00'.repeat(31)}01`);
 
@@ -114,5 +120,99 @@ describe('signatures', () => {
     twin.set(hexToBytes((n - s).toString(16).padStart(64, '0')), 32);
     twin[64] = sig[64]! ^ 1;
     assert.equal(recoverPublicKey(digest, twin), null);
+  });
+});
+
+describe('verifyDigestForKnownKey', () => {
+  const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const hex32 = (n: bigint) => n.toString(16).padStart(64, '0');
+  const both = (digest: Uint8Array, sig: string, pub: string) => {
+    const expected = verifyDigest(digest, sig, pub);
+    assert.equal(verifyDigestForKnownKey(digest, sig, pub), expected, `sig ${sig} key ${pub}`);
+    return expected;
+  };
+  /** The signature and the variants a forger or a broken peer could send. */
+  const variants = (sig: Uint8Array): string[] => {
+    const r = BigInt(`0x${bytesToHex(sig.subarray(0, 32))}`);
+    const s = BigInt(`0x${bytesToHex(sig.subarray(32, 64))}`);
+    const v = sig[64]!;
+    const make = (rr: bigint, ss: bigint, vv: number) =>
+      `${hex32(rr)}${hex32(ss)}${vv.toString(16).padStart(2, '0')}`;
+    return [
+      make(r, s, v),
+      make(r, s, v ^ 1),
+      make(r, N - s, v ^ 1), // the high-s twin
+      make(r, N - s, v),
+      make(r, s, v + 2),
+      make(0n, s, v),
+      make(r, 0n, v),
+      make(r + N, s, v), // r out of range (may not fit 32 bytes: then not hex of the length)
+      make(r, s + N, v),
+      make((r + 1n) % N, s, v),
+      make(r, (s + 1n) % N, v),
+    ].filter((x) => x.length === 130);
+  };
+
+  it('gives the answer of verifyDigest for valid signatures and their forged variants', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.string({ maxLength: 8 }),
+        (digest, label, otherLabel) => {
+          const key = privateKeyFromSeed(new TextEncoder().encode('known-key'), label);
+          const pub = publicKeyHexOf(key);
+          const other = publicKeyHexOf(privateKeyFromSeed(new TextEncoder().encode('other'), otherLabel));
+          const sig = signDigest(digest, key);
+          assert.equal(both(digest, bytesToHex(sig), pub), true);
+          for (const variant of variants(sig)) {
+            both(digest, variant, pub);
+            both(digest, variant, other);
+          }
+          const otherDigest = Uint8Array.from(digest);
+          otherDigest[0] = otherDigest[0]! ^ 1;
+          assert.equal(both(otherDigest, bytesToHex(sig), pub), false);
+        },
+      ),
+      { seed: 42, numRuns: 60 },
+    );
+  });
+
+  it('refuses random bytes, malformed hex and keys off the curve, like verifyDigest', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 65, maxLength: 65 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (sig, digest) => {
+          both(digest, bytesToHex(sig), publicKeyHexOf(KEY1));
+        },
+      ),
+      { seed: 42, numRuns: 100 },
+    );
+    const digest = sha256(new TextEncoder().encode('message'));
+    const sig = bytesToHex(signDigest(digest, KEY1));
+    const pub = publicKeyHexOf(KEY1);
+    assert.equal(both(digest, sig.toUpperCase(), pub), false);
+    assert.equal(both(digest, sig.slice(2), pub), false);
+    assert.equal(both(digest, sig, `04${pub.slice(2)}`), false);
+    assert.equal(both(digest, sig, `02${'ff'.repeat(32)}`), false); // x >= p: not a point
+    assert.equal(both(digest, sig, `02${'00'.repeat(31)}05`), false); // x = 5: no point on the curve
+    assert.equal(verifyDigestForKnownKey(digest.subarray(1), sig, pub), false);
+  });
+
+  it('stays right when more keys are used than it keeps tables for', () => {
+    const digest = sha256(new TextEncoder().encode('many keys'));
+    const keys = Array.from({ length: 300 }, (_v, i) => privateKeyFromSeed(KEY1, `k${i}`));
+    for (const round of [0, 1]) {
+      for (const [i, key] of keys.entries()) {
+        if (round === 1 && i % 10 !== 0) continue;
+        const sig = bytesToHex(signDigest(digest, key));
+        assert.equal(verifyDigestForKnownKey(digest, sig, publicKeyHexOf(key)), true);
+        assert.equal(
+          verifyDigestForKnownKey(digest, sig, publicKeyHexOf(keys[(i + 1) % keys.length]!)),
+          false,
+        );
+      }
+    }
   });
 });
