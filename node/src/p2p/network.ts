@@ -9,6 +9,7 @@
  * dropped as a duplicate and a re-sent message with new bytes is not.
  */
 import './polyfill.js';
+import { createHash } from 'node:crypto';
 import { gossipsub } from '@chainsafe/libp2p-gossipsub';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
@@ -22,7 +23,6 @@ import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { createLibp2p } from 'libp2p';
-import { sha256 } from '../crypto/hash.js';
 import type { Logger } from '../util/logger.js';
 import type { PeerKey } from './peerKey.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
@@ -90,7 +90,8 @@ export class P2PNetwork {
         }) as never,
         pubsub: gossipsub({
           globalSignaturePolicy: 'StrictNoSign',
-          msgIdFn: (m) => sha256(m.data),
+          // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
+          msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
           allowPublishToZeroTopicPeers: true,
           floodPublish: true,
           emitSelf: false,
