@@ -1,0 +1,103 @@
+/**
+ * Benchmark: does this machine run N validators at a block time with no missed slot? Brings up
+ * a devnet (monitoring off), waits for B blocks after the first, then checks every block's
+ * round on validator-0 (round 0 = the scheduled proposer delivered; any higher round is a missed
+ * slot) and that every node has the same hash at the last height. Memory per node is each node's
+ * own process_resident_memory_bytes, sampled every 10 s: the median over nodes of each node's
+ * peak, and the largest peak.
+ *
+ *   npm run build && node dist/devnet/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process]
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RpcClient } from '../../node/src/client/rpcClient.js';
+import { DEVNET_JS, devnetJson, freeDevnetBase } from '../tests/helpers.js';
+
+const { values } = parseArgs({
+  options: {
+    validators: { type: 'string', default: '21' },
+    blocks: { type: 'string', default: '300' },
+    'block-time': { type: 'string', default: '1s' },
+    runtime: { type: 'string', default: 'process' },
+  },
+});
+const n = Number(values.validators);
+const blocks = Number(values.blocks);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-scale-'));
+const home = join(dir, 'home');
+const down = () =>
+  new Promise<void>((resolve) =>
+    execFile(process.execPath, [DEVNET_JS, 'down', '--home', home], () => resolve()),
+  );
+process.once('SIGINT', () => void down().then(() => process.exit(130)));
+try {
+  const started = performance.now();
+  const up = await devnetJson<{ nodes: { name: string; rpc: string }[] }>(
+    [
+      'up',
+      '--home',
+      home,
+      '--runtime',
+      values.runtime,
+      '--validators',
+      String(n),
+      '--block-time',
+      values['block-time'],
+      '--no-monitoring',
+      '--base-port',
+      String(await freeDevnetBase(n)),
+    ],
+    600_000,
+  );
+  console.log(`up: ${n} validators in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const clients = up.nodes.map((x) => new RpcClient(x.rpc, 10_000));
+  const first = (await clients[0]!.status()).height;
+  const target = first + blocks;
+  const peakRss = new Map<number, number>();
+  const sample = async () => {
+    await Promise.all(
+      clients.map(async (c, i) => {
+        const text = await fetch(`${c.baseUrl}/metrics`).then((r) => r.text());
+        const m = /^process_resident_memory_bytes\s+(\S+)/m.exec(text);
+        if (m) peakRss.set(i, Math.max(peakRss.get(i) ?? 0, Number(m[1])));
+      }),
+    );
+  };
+  for (;;) {
+    await sample().catch(() => undefined);
+    const h = (await clients[0]!.status()).height;
+    process.stdout.write(`\rheight ${h} / ${target}   `);
+    if (h >= target) break;
+    await new Promise((r) => setTimeout(r, 10_000));
+  }
+  console.log('');
+  let missed = 0;
+  const rounds: number[] = [];
+  for (let h = first + 1; h <= target; h++) {
+    const b = await clients[0]!.get<{ header: { round: number } }>(`/block/${h}`);
+    rounds.push(b.header.round);
+    if (b.header.round > 0) missed += b.header.round;
+  }
+  const hashes = await Promise.all(
+    clients.map(async (c) => (await c.get<{ hash: string }>(`/block/${target}`)).hash),
+  );
+  const rss = [...peakRss.values()].map((b) => b / 1024 / 1024);
+  console.log(
+    `| ${values.runtime} | ${n} | ${values['block-time']} | ${blocks} (heights ${first + 1}-${target}) | ${missed} | ${new Set(hashes).size === 1 ? 'yes' : 'NO'} | ${median(rss).toFixed(0)} MiB | ${Math.max(...rss).toFixed(0)} MiB |`,
+  );
+  console.log(
+    '| runtime | validators | block time | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak |',
+  );
+} finally {
+  await down();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,94 @@
+/**
+ * Benchmark: wall time of `devnet up` (4 validators, default 1 s blocks) until every node has a
+ * final block, on each runtime, measured side by side in one run: R rounds, alternating the
+ * runtimes, median and spread reported. The docker runtime's image is built once before timing
+ * ("docker with the image already built"). Monitoring is off so that Prometheus start-up (and a
+ * Grafana image pull) is not counted; the nodes are what is timed.
+ *
+ *   npm run build && node dist/devnet/bench/up.js [--rounds 5] [--validators 4] [--runtimes process,docker]
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEVNET_JS, devnetJson, freeDevnetBase } from '../tests/helpers.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    validators: { type: 'string', default: '4' },
+    runtimes: { type: 'string', default: 'process,docker' },
+  },
+});
+const rounds = Number(values.rounds);
+const validators = Number(values.validators);
+const runtimes = values.runtimes.split(',');
+
+function cli(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [DEVNET_JS, ...args], { timeout: 600_000 }, (e, _o, stderr) =>
+      e ? reject(new Error(`${args.join(' ')}: ${stderr}`)) : resolve(),
+    ),
+  );
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-up-'));
+const times: Record<string, number[]> = Object.fromEntries(runtimes.map((r) => [r, []]));
+try {
+  if (runtimes.includes('docker')) {
+    // Build the image once, outside the timing.
+    const home = join(dir, 'warm');
+    await cli([
+      'up',
+      '--home',
+      home,
+      '--runtime',
+      'docker',
+      '--validators',
+      '1',
+      '--no-monitoring',
+      '--base-port',
+      String(await freeDevnetBase(1)),
+    ]);
+    await cli(['down', '--home', home]);
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const runtime of runtimes) {
+      const home = join(dir, `${runtime}-${r}`);
+      const base = await freeDevnetBase(validators);
+      const started = performance.now();
+      await devnetJson([
+        'up',
+        '--home',
+        home,
+        '--runtime',
+        runtime,
+        '--validators',
+        String(validators),
+        '--no-monitoring',
+        '--base-port',
+        String(base),
+      ]);
+      const ms = performance.now() - started;
+      times[runtime]!.push(ms);
+      console.log(`round ${r + 1} ${runtime}: ${(ms / 1000).toFixed(2)} s`);
+      await cli(['down', '--home', home]);
+    }
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+console.log(`\n| runtime | validators | devnet up until every node is final: median | min | max | rounds |`);
+console.log('|---|---|---|---|---|---|');
+for (const runtime of runtimes) {
+  const t = times[runtime]!;
+  console.log(
+    `| ${runtime} | ${validators} | ${(median(t) / 1000).toFixed(2)} s | ${(Math.min(...t) / 1000).toFixed(2)} s | ${(Math.max(...t) / 1000).toFixed(2)} s | ${t.length} |`,
+  );
+}
