@@ -16,12 +16,16 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function devnetCli(args: readonly string[], timeoutMs = 120_000): Promise<CliResult> {
+export function devnetCli(
+  args: readonly string[],
+  timeoutMs = 120_000,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [DEVNET_JS, ...args],
-      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });

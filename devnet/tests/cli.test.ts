@@ -1,0 +1,123 @@
+/**
+ * The devnet command's contract with people and scripts: every command has --help, bad input
+ * gets a clear error that says what to do (and the exit code 2 for bad flags), nothing is
+ * left behind by a refused `up`, and --json errors are machine-readable.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { devnetCli, freeDevnetBase } from './helpers.js';
+
+describe('devnet command line', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'devnet-cli-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test('every command has --help', async () => {
+    const main = await devnetCli(['--help']);
+    assert.equal(main.code, 0);
+    for (const command of [
+      'up',
+      'status',
+      'logs',
+      'add',
+      'stop',
+      'start',
+      'kill',
+      'pause',
+      'resume',
+      'restart',
+      'disconnect',
+      'connect',
+      'tx',
+      'down',
+      'compose',
+    ]) {
+      assert.match(main.stdout, new RegExp(`\\b${command}\\b`), `the main help names ${command}`);
+      const r = await devnetCli([command, '--help']);
+      assert.equal(r.code, 0, `${command} --help`);
+      assert.match(r.stdout, new RegExp(`devnet [a-z|]*${command}`), `${command} --help shows its usage`);
+    }
+  });
+
+  test('an unknown command or flag is exit code 2 with a pointer to help', async () => {
+    const r = await devnetCli(['launch']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown command launch: devnet help lists the commands/);
+    const f = await devnetCli(['up', '--validatorz', '3', '--home', join(dir, 'x')]);
+    assert.equal(f.code, 2);
+    assert.match(f.stderr, /--validatorz.*see devnet up --help/s);
+    const n = await devnetCli(['up', '--validators', 'many', '--home', join(dir, 'x')]);
+    assert.equal(n.code, 2);
+    assert.match(n.stderr, /--validators must be an integer from 1 to 64, got many/);
+  });
+
+  test('a bad manifest names the bad field, and nothing is made', async () => {
+    const file = join(dir, 'net.yaml');
+    await writeFile(file, 'validators:\n  - name: a\n    stake: plenty\nblock_time: 2s\ncolour: blue\n');
+    const home = join(dir, 'bad-manifest');
+    const r = await devnetCli(['up', '--manifest', file, '--home', home, '--runtime', 'process']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /validators\[0\]\.stake must be an amount like 1000coin/);
+    assert.match(r.stderr, /colour is not a manifest field/);
+    await assert.rejects(readdir(home), 'no home folder was made');
+  });
+
+  test('a chain parameter that the node refuses is named', async () => {
+    const file = join(dir, 'params.json');
+    await writeFile(file, JSON.stringify({ params: { epoch_length: 0 } }));
+    const r = await devnetCli([
+      'up',
+      '--manifest',
+      file,
+      '--home',
+      join(dir, 'p'),
+      '--runtime',
+      'process',
+      '--json',
+    ]);
+    assert.equal(r.code, 1);
+    const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    assert.equal(err.code, 'BAD_MANIFEST');
+    assert.match(err.message, /epoch_length/);
+  });
+
+  test('a taken port says which and what to do, and nothing is made', async () => {
+    const base = await freeDevnetBase(4);
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(base + 2, '127.0.0.1', resolve));
+    try {
+      const home = join(dir, 'port');
+      const r = await devnetCli(['up', '--base-port', String(base), '--home', home, '--runtime', 'process']);
+      assert.equal(r.code, 1);
+      assert.match(
+        r.stderr,
+        new RegExp(`port ${base + 2} \\(validator-2 RPC\\) is already in use.*--base-port`),
+      );
+      await assert.rejects(readdir(home), 'no home folder was made');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test('--runtime docker without an engine says how to get one', async () => {
+    const r = await devnetCli(['up', '--runtime', 'docker', '--home', join(dir, 'd')], 60_000, {
+      DOCKER_HOST: `unix://${join(dir, 'no-such.sock')}`,
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no Docker engine answers .*start one .*or use --runtime process/);
+  });
+
+  test('commands on a devnet that does not exist say how to make one', async () => {
+    for (const args of [['status'], ['kill', 'validator-0'], ['down'], ['logs']]) {
+      const r = await devnetCli([...args, '--home', join(dir, 'none')]);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.match(r.stderr, /no devnet in .*devnet up/);
+    }
+  });
+});
