@@ -54,6 +54,7 @@ export class ConsensusDriver {
   private committing = false;
   private stopped = false;
   private rebroadcastTimer: NodeJS.Timeout | null = null;
+  private joinTimer: NodeJS.Timeout | null = null;
   private stallTimer: NodeJS.Timeout | null = null;
   private readonly myAddress: string | null;
 
@@ -72,6 +73,16 @@ export class ConsensusDriver {
   async start(): Promise<void> {
     this.network?.subscribe(TOPIC_BLOCKS, (data) => this.count(TOPIC_BLOCKS, this.onProposalBytes(data)));
     this.network?.subscribe(TOPIC_VOTES, (data) => this.count(TOPIC_VOTES, this.onVoteBytes(data)));
+    // A peer that just joined missed what we sent before: send our current messages now (once
+    // per burst of joins), so a network starting together decides its first block without
+    // waiting for the periodic rebroadcast.
+    this.network?.onTopicPeerJoined(TOPIC_VOTES, () => {
+      if (this.joinTimer !== null) return;
+      this.joinTimer = setTimeout(() => {
+        this.joinTimer = null;
+        if (this.core && !this.committing && !this.stopped) this.apply(this.core.rebroadcast());
+      }, 20);
+    });
     await this.catchUp();
     this.enterHeight();
     this.stallTimer = setInterval(() => this.checkStall(), 1000);
@@ -83,6 +94,7 @@ export class ConsensusDriver {
     this.timers.clear();
     if (this.rebroadcastTimer) clearInterval(this.rebroadcastTimer);
     if (this.stallTimer) clearInterval(this.stallTimer);
+    if (this.joinTimer) clearTimeout(this.joinTimer);
   }
 
   private count(topic: string, verdict: Verdict): Verdict {

@@ -128,6 +128,18 @@ export class P2PNetwork {
   }
 
   /**
+   * Calls `onJoin` when a peer subscribes to `topic`. Messages published before a peer's
+   * subscription reached us never went to it (gossipsub sends only to known subscribers), so a
+   * node that starts together with its peers re-sends what it has at once rather than at the
+   * next periodic rebroadcast.
+   */
+  onTopicPeerJoined(topic: string, onJoin: (peer: string) => void): void {
+    this.node.services.pubsub.addEventListener('subscription-change', (e) => {
+      if (e.detail.subscriptions.some((s) => s.topic === topic && s.subscribe)) onJoin(e.detail.peerId.toString());
+    });
+  }
+
+  /**
    * Subscribes to `topic`. `onMessage` decodes, checks and handles each new message, and its
    * verdict tells gossipsub whether to pass it on (accept), drop it (ignore) or also penalize
    * the peer that sent it (reject). A handler that throws counts as reject.

@@ -1,12 +1,13 @@
 /**
  * The chain-node image, built from node/Dockerfile with a context of exactly what the node runs:
- * package.json, dist/node/src, and the packages the node's own dependencies reach in
- * package-lock.json (not the devnet's Docker client, not dev tools). Its tag is a hash of those
- * inputs, so an unchanged node is never built twice ("docker with the image already built").
+ * package.json, the bundled node (dist/bundle/chain-node.mjs, made by npm run build) and the one
+ * package the bundle keeps outside, classic-level (a native addon), with what that package
+ * reaches in package-lock.json. Its tag is a hash of those inputs, so an unchanged node is never
+ * built twice ("docker with the image already built").
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
 import { repoRoot } from '../monitoringFiles.js';
@@ -14,8 +15,9 @@ import type { Progress } from '../runtime.js';
 import { buildFromFolder, buildHostImage, ensureImage, imageExists } from './images.js';
 
 export const OFFICIAL_NODE_BASE = 'node:20-bookworm-slim';
-/** Packages the devnet tool needs but the node does not. */
-const TOOL_ONLY = new Set(['dockerode', 'yaml', 'tar-fs']);
+/** What the bundle leaves outside (node/scripts/bundle.mjs). */
+const OUTSIDE_THE_BUNDLE = ['classic-level'];
+const BUNDLE = 'dist/bundle/chain-node.mjs';
 
 interface LockPackage {
   dependencies?: Record<string, string>;
@@ -23,9 +25,12 @@ interface LockPackage {
   dev?: boolean;
 }
 
-/** node_modules paths reached from the node's dependencies, resolved as Node resolves them. */
-export function nodeRuntimePackages(lock: { packages: Record<string, LockPackage> }, root: string): string[] {
-  const rootDeps = Object.keys(lock.packages['']?.dependencies ?? {}).filter((d) => !TOOL_ONLY.has(d));
+/** node_modules paths reached from the packages `rootDeps`, resolved as Node resolves them. */
+export function reachedPackages(
+  lock: { packages: Record<string, LockPackage> },
+  root: string,
+  rootDeps: readonly string[],
+): string[] {
   const seen = new Set<string>();
   const resolve = (from: string, name: string): string | null => {
     // Look in from/node_modules, then each parent's node_modules, as require() does.
@@ -55,21 +60,6 @@ export function nodeRuntimePackages(lock: { packages: Record<string, LockPackage
   return [...seen].filter((p) => existsSync(join(root, p))).sort();
 }
 
-async function hashTree(hash: ReturnType<typeof createHash>, dir: string, rel: string): Promise<void> {
-  const entries = (await readdir(join(dir, rel), { withFileTypes: true })).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
-  for (const e of entries) {
-    const path = join(rel, e.name);
-    if (e.isDirectory()) await hashTree(hash, dir, path);
-    else if (e.isFile())
-      hash
-        .update(path)
-        .update('\0')
-        .update(await readFile(join(dir, path)));
-  }
-}
-
 async function localNodeBase(tag: string): Promise<void> {
   const root = repoRoot();
   const addon = join(root, 'node_modules/classic-level/prebuilds/linux-x64/classic-level.glibc.node');
@@ -82,10 +72,10 @@ async function localNodeBase(tag: string): Promise<void> {
 
 export async function ensureNodeImage(progress: Progress): Promise<string> {
   const root = repoRoot();
-  if (!existsSync(join(root, 'dist/node/src/bin/chain-node.js')))
+  if (!existsSync(join(root, BUNDLE)))
     throw new DevnetError(
       'IMAGE_BUILD',
-      'the node is not built (dist/node/src is missing): run npm install && npm run build',
+      `the node is not built (${BUNDLE} is missing): run npm install && npm run build`,
     );
   const base = await ensureImage(
     OFFICIAL_NODE_BASE,
@@ -96,7 +86,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
   const lock = JSON.parse(await readFile(join(root, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, LockPackage>;
   };
-  const packages = nodeRuntimePackages(lock, root);
+  const packages = reachedPackages(lock, root, OUTSIDE_THE_BUNDLE);
   const hash = createHash('sha256');
   hash
     .update(base)
@@ -105,7 +95,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
   hash
     .update(await readFile(join(root, 'package.json')))
     .update(await readFile(join(root, 'package-lock.json')));
-  await hashTree(hash, root, 'dist/node/src');
+  hash.update(await readFile(join(root, BUNDLE)));
   const tag = `chain-devnet/chain-node:${hash.digest('hex').slice(0, 16)}`;
   if (await imageExists(tag)) return tag;
   progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
@@ -116,7 +106,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
     entries: [
       'package.json',
       'node/Dockerfile',
-      'dist/node/src',
+      BUNDLE,
       ...packages.filter((p) => !packages.some((q) => p.startsWith(`${q}/node_modules/`))),
     ],
   });

@@ -5,6 +5,7 @@
  * node's connection gater then refuses the others; the node watches the file). Prometheus runs
  * as a process when a `prometheus` binary is on PATH, Grafana when a Grafana server binary is.
  */
+import { existsSync } from 'node:fs';
 import { access, constants, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -30,6 +31,9 @@ import { procState, readPid, removePidFile, signal, spawnDetached, stopProcess }
 export const CHAIN_NODE_JS = fileURLToPath(
   new URL('../../../../node/src/bin/chain-node.js', import.meta.url),
 );
+/** The same node in one file (npm run build makes it): it starts in about half the time. */
+const CHAIN_NODE_BUNDLE = fileURLToPath(new URL('../../../../bundle/chain-node.mjs', import.meta.url));
+const NODE_PROGRAM = existsSync(CHAIN_NODE_BUNDLE) ? CHAIN_NODE_BUNDLE : CHAIN_NODE_JS;
 
 const MONITORS = ['prometheus', 'grafana'] as const;
 
@@ -55,11 +59,11 @@ export class ProcessRuntime implements Runtime {
 
   async prepare(progress: Progress): Promise<void> {
     try {
-      await access(CHAIN_NODE_JS);
+      await access(NODE_PROGRAM);
     } catch {
       throw new DevnetError(
         'NODE_START',
-        `the node is not built (${CHAIN_NODE_JS} is missing): run npm run build`,
+        `the node is not built (${NODE_PROGRAM} is missing): run npm run build`,
       );
     }
     progress('runtime: local processes');
@@ -87,7 +91,7 @@ export class ProcessRuntime implements Runtime {
     await writeFile(join(l.home, 'node.json'), `${JSON.stringify(nodeFile, null, 2)}\n`);
     await spawnDetached({
       command: process.execPath,
-      args: [CHAIN_NODE_JS, 'start', '--home', l.home],
+      args: [NODE_PROGRAM, 'start', '--home', l.home],
       logFile: this.layout.logFile(name),
       pidFile: this.layout.pidFile(name),
     });
