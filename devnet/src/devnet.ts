@@ -159,7 +159,10 @@ export class Devnet {
       await Promise.all(
         [...pending].map(async (name) => {
           try {
-            if ((await this.client(name).status()).height >= minHeight) pending.delete(name);
+            // A short timeout: while a container starts, Docker's port forwarding may accept a
+            // connection and never answer it; the next poll is the better bet.
+            const poll = new RpcClient(`http://127.0.0.1:${this.node(name).rpcPort}`, 1_000);
+            if ((await poll.status()).height >= minHeight) pending.delete(name);
           } catch (e) {
             lastError = `${name}: ${(e as Error).message}`;
           }
