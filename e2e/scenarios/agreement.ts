@@ -1,0 +1,24 @@
+/**
+ * 1 Agreement: every node serves the same block, with the same hash, at every height from 1 to
+ * a target a few blocks ahead.
+ */
+import type { Scenario } from './scenario.js';
+
+export const agreement: Scenario = {
+  id: 1,
+  title: 'agreement: the same block hash at every height on every node',
+  async run(ctx) {
+    const names = ctx.dn.names();
+    const target = Math.max(20, (await ctx.synced()) + 5);
+    await ctx.chain.assertAgreement(names, 1, target);
+    // The tip as /status reports it matches the block hashes too.
+    for (const n of names) {
+      const { height, value } = await ctx.chain.consistent(n, () => ctx.chain.status(n));
+      const other = names.find((x) => x !== n) ?? n;
+      await ctx.chain.waitHeight(height + 1, [other]);
+      const want = await ctx.chain.hashAt(other, height);
+      if (value.last_hash !== want)
+        throw new Error(`${n} at height ${height}: last_hash ${value.last_hash}, but ${other} has ${want}`);
+    }
+  },
+};

@@ -1,0 +1,179 @@
+/**
+ * 6 Jailing: a validator stopped right after an epoch boundary is jailed at the next boundary
+ * (its uptime below min_uptime), on every node, with 5% of its stake slashed and total_burned
+ * grown by exactly that; the rotation goes on without it. Started again, it syncs, sends UNJAIL
+ * paying the unjail fee (burned), and is active and proposing again. A second downtime costs 10%.
+ */
+import assert from 'node:assert/strict';
+import type { Ctx } from '../lib/context.js';
+import { blockReward, feeOf, mulPpm } from '../lib/model.js';
+import { waitFor } from '../lib/wait.js';
+import type { Scenario } from './scenario.js';
+
+/** total_burned of every named node's /metrics equals the model's at the height scraped. */
+async function burnedMatches(ctx: Ctx, names: readonly string[]): Promise<void> {
+  for (const n of names) {
+    const { height, metrics } = await ctx.chain.metricsAt(n);
+    await ctx.model.syncTo(height);
+    assert.equal(
+      metrics.get('chain_total_burned'),
+      Number(ctx.model.burnedAfter(height)),
+      `${n} at height ${height}: chain_total_burned`,
+    );
+  }
+}
+
+/** Waits until the height is just past an epoch boundary, so a whole epoch lies ahead. */
+async function justAfterBoundary(ctx: Ctx, names: readonly string[]): Promise<number> {
+  const L = ctx.params.epochLength;
+  return waitFor(`a height just past an epoch boundary`, ctx.dn.within(L + 2), async () => {
+    const h = await ctx.chain.maxHeight(names);
+    return h % L >= 1 && h % L <= Math.max(1, Math.floor(L / 4)) ? h : null;
+  });
+}
+
+/** Waits until `name` proposes a round-0 block at its turn after `after`; returns its height. */
+async function proposesInTurn(ctx: Ctx, name: string, after: number): Promise<number> {
+  const address = ctx.model.byName(name).address;
+  let h = after + 1;
+  return waitFor(`${name} to propose a round-0 block after ${after}`, ctx.dn.within(4 * 8), async () => {
+    const top = await ctx.chain.maxHeight();
+    await ctx.model.syncTo(top);
+    for (; h <= top; h++) {
+      const b = await ctx.chain.block(ctx.dn.names()[0]!, h);
+      if (b.header.round === 0 && b.header.proposer_address === address) return h;
+    }
+    return null;
+  });
+}
+
+/**
+ * Stops `victim` just after a boundary and waits for the boundary where the model (uptime from
+ * the blocks) jails it; checks every running node there. Returns the jail height and the slash.
+ */
+async function downtime(ctx: Ctx, victim: string, jailCount: number): Promise<{ at: number; slash: bigint }> {
+  const { chain, dn, model, params } = ctx;
+  const names = dn.names();
+  const running = names.filter((n) => n !== victim);
+  await justAfterBoundary(ctx, names);
+  await dn.fault('stop', victim);
+  const hStop = await chain.maxHeight(running);
+  await model.syncTo(hStop);
+  const before = model.byName(victim, hStop);
+  assert.equal(before.status, 'ACTIVE', `${victim} at height ${hStop} before its downtime`);
+  // Burned before the jailing, on every node (it changes only at the boundary here).
+  await burnedMatches(ctx, running);
+  // The boundary where its uptime is below the minimum: the next one, or (if it proposed before
+  // stopping) the one after.
+  const address = before.address;
+  let at = 0;
+  for (let b = ctx.boundaryFrom(hStop); at === 0; b += params.epochLength) {
+    assert.ok(
+      b <= ctx.boundaryFrom(hStop) + params.epochLength,
+      `${victim} not jailed within two boundaries of ${hStop}`,
+    );
+    await chain.waitHeight(b + 1, running, b + 1 - hStop);
+    await model.syncTo(b);
+    if (model.events.some((e) => e.height === b && e.kind === 'jailed' && e.address === address)) at = b;
+  }
+  if (at !== ctx.boundaryFrom(hStop))
+    ctx.log(`${victim} proposed enough before it stopped at ${hStop} to pass one boundary: jailed at ${at}`);
+  const slash = mulPpm(before.stake, params.slashPpm[jailCount - 1]!);
+  const jailed = model.at(at).get(address)!;
+  assert.equal(jailed.stake, before.stake - slash, `the model's slash at ${at}`);
+  ctx.log(`${victim} stopped at ${hStop}, jailed at ${at}: slashed ${slash} wei (jail ${jailCount})`);
+  for (const n of running) {
+    const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, victim));
+    const who = `${n} at height ${height}: ${victim}`;
+    assert.ok(height >= at);
+    assert.equal(v.status, 'JAILED', `${who} status`);
+    assert.equal(v.is_jailed, true, `${who} is_jailed`);
+    assert.equal(v.is_active, false, `${who} is_active`);
+    assert.equal(v.jail_count, jailCount, `${who} jail_count`);
+    assert.equal(
+      BigInt(v.power),
+      before.stake - slash,
+      `${who} power after a ${params.slashPpm[jailCount - 1]! / 1e4}% slash`,
+    );
+    await model.compareWith(n);
+  }
+  await burnedMatches(ctx, running);
+  assert.equal(model.burnedAfter(at) - model.burnedAfter(at - 1), slash, `burned at ${at} is the slash`);
+  // The rotation goes on without it, on every running node: two rotations of the smaller set.
+  const n = model.setFor(at + 1).length;
+  assert.ok(!model.setFor(at + 1).includes(address), `${victim} still in the schedule after ${at}`);
+  await chain.waitHeight(at + 2 * n, running);
+  await model.checkProposers(running, at - params.epochLength + 1, at + 2 * n);
+  return { at, slash };
+}
+
+/** Starts `victim`, lets it sync, sends UNJAIL; checks the fee, the burn, and that it proposes again. */
+async function comeBack(ctx: Ctx, victim: string): Promise<void> {
+  const { chain, dn, model, params } = ctx;
+  const names = dn.names();
+  await dn.fault('start', victim);
+  await ctx.synced();
+  const account = (await chain.validatorOf(names[0]!, victim)).operator_address;
+  // Its balance does not move while it is jailed (no block, no reward).
+  const before = await chain.consistent(names[0]!, () => dn.node(names[0]!).rpc.balance(account));
+  const r = await dn.tx('unjail', '--from', victim);
+  assert.equal(r.receipt?.status, 'confirmed', `UNJAIL from ${victim}: ${JSON.stringify(r)}`);
+  const hu = await chain.confirmedEverywhere(r.tx_hash);
+  await model.syncTo(hu);
+  assert.equal(model.byName(victim, hu).status, 'ACTIVE', `the model: ${victim} after UNJAIL at ${hu}`);
+  // Balance: minus the unjail fee and the UNJAIL fee, plus the rewards of its blocks since.
+  const address = model.byName(victim).address;
+  for (const n of names) {
+    const { height, value } = await chain.consistent(n, () => dn.node(n).rpc.balance(account));
+    let rewards = 0n;
+    for (const b of await chain.blocksOf(n, before.height + 1, height))
+      if (b.header.proposer_address === address) {
+        let fees = 0n;
+        for (const t of b.txs)
+          if ((await chain.receipt(n, t.tx_hash))?.status === 'confirmed') fees += BigInt(t.fee);
+        rewards += blockReward(b.header.height, params) + fees;
+      }
+    assert.equal(
+      BigInt(value.balance),
+      BigInt(before.value.balance) - params.unjailFee - feeOf('UNJAIL', params) + rewards,
+      `${n} at height ${height}: ${victim}'s balance after UNJAIL at ${hu} (fee ${params.unjailFee} wei burned)`,
+    );
+    await model.compareWith(n);
+  }
+  await burnedMatches(ctx, names);
+  assert.equal(
+    model.burnedAfter(hu) - model.burnedAfter(hu - 1),
+    params.unjailFee,
+    `burned at ${hu} is the unjail fee`,
+  );
+  // Active from the next block: in the schedule, and proposing at its turn.
+  assert.ok(model.setFor(hu + 1).includes(address), `${victim} not in the schedule after UNJAIL at ${hu}`);
+  const h = await proposesInTurn(ctx, victim, hu);
+  await model.checkProposers(names, hu - 2, h);
+  ctx.log(`${victim} unjailed at ${hu}, proposed at ${h}`);
+}
+
+export const jailing: Scenario = {
+  id: 6,
+  title: 'jailing: a stopped validator jailed at the boundary with 5% slashed; unjailed; 10% the second time',
+  async run(ctx) {
+    const { dn, model, chain } = ctx;
+    const names = dn.names();
+    await model.syncTo(await ctx.synced());
+    const vs = (await chain.validators(names[0]!)).validators;
+    const victim = ctx
+      .validatorNodes()
+      .filter((n) => n !== names[0] && vs.some((v) => v.name === n && v.total_delegated === '0'))
+      .at(0);
+    assert.ok(victim !== undefined, 'no active validator without delegations to stop');
+    const jails = model.byName(victim).jailCount;
+    assert.ok(jails <= 1, `${victim} was already jailed ${jails} times: a third jailing ejects it`);
+    await downtime(ctx, victim, jails + 1);
+    await comeBack(ctx, victim);
+    if (jails === 0) {
+      await downtime(ctx, victim, 2);
+      await comeBack(ctx, victim);
+    }
+    for (const n of names) await model.compareWith(n);
+  },
+};

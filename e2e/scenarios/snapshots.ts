@@ -1,0 +1,176 @@
+/**
+ * 7 Snapshots: at every snapshot height (every snapshot_interval blocks and every epoch boundary)
+ * every node lists the same height and hash; the detail of each matches the chain (its block's
+ * timestamp, epoch, validator count, account count); only the newest snapshots_kept are kept.
+ */
+import assert from 'node:assert/strict';
+import { COIN } from '../lib/devnet.js';
+import { pause } from '../lib/wait.js';
+import { Wallet } from '../lib/wallet.js';
+import type { Scenario } from './scenario.js';
+
+interface SnapshotItem {
+  height: number;
+  timestamp: number;
+  size_bytes: number;
+  hash: string;
+  compressed: boolean;
+}
+
+interface SnapshotDetail extends SnapshotItem {
+  epoch: number;
+  validator_count: number;
+  account_count: number;
+}
+
+export const snapshots: Scenario = {
+  id: 7,
+  title: 'snapshots: same height and hash on every node, details match the chain, only the last 10 kept',
+  async run(ctx) {
+    const { chain, dn, txs } = ctx;
+    const names = dn.names();
+    const { epochLength: L, snapshotInterval: I, snapshotsKept: K } = ctx.params;
+    const isSnapshotHeight = (h: number) => h > 0 && (h % I === 0 || h % L === 0);
+    /** The K newest snapshot heights at or below y, newest first. */
+    const newest = (y: number) => {
+      const out: number[] = [];
+      for (let h = y; h > 0 && out.length < K; h--) if (isSnapshotHeight(h)) out.push(h);
+      return out;
+    };
+    const nextSnapshotHeights = (from: number, count: number) => {
+      const out: number[] = [];
+      for (let h = from + 1; out.length < count; h++) if (isSnapshotHeight(h)) out.push(h);
+      return out;
+    };
+
+    // The account count of the chain by height, from one node's /metrics, while the scenario runs.
+    const ref = names[0]!;
+    const accounts = new Map<number, number>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        try {
+          const { height, metrics } = await chain.metricsAt(ref);
+          accounts.set(height, metrics.get('chain_accounts_total')!);
+        } catch {
+          // a slow read: the next one
+        }
+        await pause(50);
+      }
+    })();
+
+    let hAccount = 0;
+    try {
+      const h0 = await ctx.synced();
+      // Two snapshot heights, a new account, two more: the account count changes in the window.
+      await chain.waitHeight(nextSnapshotHeights(h0, 2).at(-1)! + 1);
+      hAccount = await txs.fund(txs.faucet(), [Wallet.random('snapshot')], COIN, ref);
+      // Enough snapshot heights that the oldest were pruned.
+      const enough = Math.max(
+        nextSnapshotHeights(hAccount, 2).at(-1)!,
+        nextSnapshotHeights(0, K + 1).at(-1)!,
+      );
+      await chain.waitHeight(enough + 1);
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+
+    const lists = new Map<string, SnapshotItem[]>();
+    for (const n of names) {
+      const before = await chain.height(n);
+      const { snapshots: list } = await dn.node(n).rpc.get<{ snapshots: SnapshotItem[] }>('/snapshots');
+      const after = await chain.height(n);
+      const heights = list.map((s) => s.height);
+      // The snapshot of a block is written just after the block is committed: one may be pending.
+      const ok = [];
+      for (let y = before - 1; y <= after; y++) ok.push(newest(y).join());
+      assert.ok(
+        ok.includes(heights.join()),
+        `${n} at height ${before}..${after}: /snapshots lists heights ${heights.join(', ')}, expected the ${K} newest snapshot heights: ${newest(before).join(', ')}`,
+      );
+      assert.equal(list.length, K, `${n} at height ${before}: ${list.length} snapshots kept, expected ${K}`);
+      lists.set(n, list);
+    }
+
+    // Same height, same hash, on every node.
+    const [first, ...rest] = names;
+    const byHeight = new Map(lists.get(first!)!.map((s) => [s.height, s]));
+    for (const n of rest)
+      for (const s of lists.get(n)!) {
+        const theirs = byHeight.get(s.height);
+        if (theirs === undefined) continue;
+        assert.equal(
+          s.hash,
+          theirs.hash,
+          `${n}: snapshot at height ${s.height} has hash ${s.hash}, ${first} has ${theirs.hash}`,
+        );
+        assert.equal(
+          s.timestamp,
+          theirs.timestamp,
+          `${n}: snapshot at height ${s.height}: timestamp differs from ${first}'s`,
+        );
+        assert.equal(
+          s.size_bytes,
+          theirs.size_bytes,
+          `${n}: snapshot at height ${s.height}: size differs from ${first}'s`,
+        );
+      }
+
+    // Details: what the list says, plus epoch, validator and account counts of the chain there.
+    const sampled = [...accounts.keys()].sort((a, b) => a - b);
+    const accountsAt = (h: number): number | null => {
+      if (accounts.has(h)) return accounts.get(h)!;
+      const below = sampled.filter((x) => x < h).at(-1);
+      const above = sampled.find((x) => x > h);
+      if (below === undefined || above === undefined) return null;
+      // Accounts are never removed: equal counts around h are the count at h.
+      return accounts.get(below) === accounts.get(above) ? accounts.get(below)! : null;
+    };
+    const accountChecked = new Set<number>();
+    await ctx.model.syncTo(Math.max(...[...lists.values()].flat().map((s) => s.height)));
+    for (const n of names)
+      for (const s of lists.get(n)!) {
+        const at = `${n}: snapshot at height ${s.height}`;
+        const d = await dn.node(n).rpc.get<SnapshotDetail>(`/snapshots/${s.height}`);
+        assert.deepEqual(
+          {
+            height: d.height,
+            timestamp: d.timestamp,
+            size_bytes: d.size_bytes,
+            hash: d.hash,
+            compressed: d.compressed,
+          },
+          s,
+          `${at}: the detail differs from the list`,
+        );
+        assert.equal(d.compressed, true, `${at}: compressed`);
+        assert.equal(
+          d.timestamp,
+          (await chain.block(n, s.height)).header.timestamp,
+          `${at}: timestamp vs its block`,
+        );
+        assert.equal(d.epoch, Math.floor(s.height / L), `${at}: epoch`);
+        assert.equal(d.validator_count, ctx.model.at(s.height).size, `${at}: validator_count`);
+        const acc = accountsAt(s.height);
+        if (acc !== null) {
+          assert.equal(d.account_count, acc, `${at}: account_count ${d.account_count}, the chain had ${acc}`);
+          accountChecked.add(s.height);
+        }
+      }
+    const checked = [...accountChecked];
+    assert.ok(
+      checked.some((h) => h < hAccount) && checked.some((h) => h >= hAccount),
+      `account_count checked at ${checked.join(', ') || 'no height'}: expected heights on both sides of the new account at ${hAccount}`,
+    );
+
+    // A pruned snapshot is gone everywhere.
+    const pruned = newest(Math.min(...lists.get(first!)!.map((s) => s.height)) - 1)[0]!;
+    for (const n of names)
+      await assert.rejects(
+        dn.node(n).rpc.get(`/snapshots/${pruned}`),
+        (e: Error) => /404/.test(e.message),
+        `${n}: pruned snapshot ${pruned} is still served`,
+      );
+  },
+};

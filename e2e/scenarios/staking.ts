@@ -1,0 +1,112 @@
+/**
+ * 4 Staking: a node added with `devnet add --stake <min stake>` syncs, is INACTIVE until the first
+ * epoch boundary at least activation_delay blocks after its STAKE, ACTIVE from there on every
+ * node, and then proposes at its turn in the larger rotation. A STAKE below the minimum is
+ * rejected by every node.
+ */
+import assert from 'node:assert/strict';
+import { validatorAddressOf } from '../../node/src/crypto/address.js';
+import { COIN } from '../lib/devnet.js';
+import { waitFor } from '../lib/wait.js';
+import { Wallet } from '../lib/wallet.js';
+import type { Scenario } from './scenario.js';
+
+export const staking: Scenario = {
+  id: 4,
+  title: 'staking: an added node with the minimum stake becomes ACTIVE at the right boundary and proposes',
+  async run(ctx) {
+    const { chain, dn, txs, model } = ctx;
+    const p = ctx.params;
+    await model.syncTo(await ctx.synced());
+    const nBefore = model.setFor(model.height + 1).length;
+
+    const added = await dn.add('--stake', `${p.minStake}wei`);
+    const name = added.name;
+    const names = dn.names();
+    assert.equal(
+      added.stake?.receipt?.status,
+      'confirmed',
+      `devnet add: STAKE ${JSON.stringify(added.stake)}`,
+    );
+    const hStake = added.stake!.receipt!.block_height!;
+    const stakeTx = await chain.block(names[0]!, hStake);
+    const tx = stakeTx.txs.find((t) => t.tx_hash === added.stake!.tx_hash) as unknown as
+      | { pub_key: string }
+      | undefined;
+    assert.ok(tx !== undefined, `block ${hStake} does not hold the STAKE of ${name}`);
+    const address = validatorAddressOf(tx.pub_key);
+    // The first boundary at least activation_delay blocks after the STAKE.
+    const L = p.epochLength;
+    const activation = Math.ceil((hStake + p.activationDelay) / L) * L;
+    ctx.log(`${name} staked ${p.minStake} wei at ${hStake}: due ACTIVE at the boundary ${activation}`);
+
+    // INACTIVE until the boundary, on every node (each read at a known height).
+    for (const n of names) {
+      const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
+      const want = height < activation ? 'INACTIVE' : 'ACTIVE';
+      assert.equal(v.status, want, `${n} at height ${height}: ${name} (activation due at ${activation})`);
+      assert.equal(v.address, address, `${n}: address of ${name}`);
+      assert.equal(BigInt(v.power), p.minStake, `${n} at height ${height}: power of ${name}`);
+      assert.ok(
+        height < activation,
+        `${n}: first read at ${height}, past the activation at ${activation}: INACTIVE not observed`,
+      );
+      assert.equal(v.is_active, false, `${n} at height ${height}: is_active of ${name}`);
+    }
+    // It syncs, and agrees with the others.
+    const top = await ctx.synced();
+    await chain.assertAgreement(names, Math.max(1, hStake - 5), top);
+
+    // The model (which applies the rules to the blocks) agrees on the boundary.
+    await chain.waitHeight(activation + 1);
+    await model.syncTo(activation);
+    assert.ok(
+      model.events.some((e) => e.kind === 'activated' && e.address === address && e.height === activation),
+      `the rules activate ${name} at ${model.events
+        .filter((e) => e.address === address)
+        .map((e) => `${e.kind}@${e.height}`)
+        .join(', ')}, not at ${activation}`,
+    );
+    for (const n of names) {
+      const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
+      assert.equal(v.status, 'ACTIVE', `${n} at height ${height}: ${name} after the boundary ${activation}`);
+      assert.equal(v.is_active, true, `${n} at height ${height}: is_active of ${name}`);
+      await model.compareWith(n);
+    }
+    // The rotation takes it in from the next block, and it proposes at its turn.
+    const set = model.setFor(activation + 1);
+    assert.equal(set.length, nBefore + 1, `active validators after ${activation}`);
+    const turn = await waitFor(
+      `${name} to propose a round-0 block at its turn after ${activation}`,
+      dn.within(4 * set.length),
+      async () => {
+        const h = await chain.maxHeight();
+        for (let x = activation + 1; x <= h; x++) {
+          const b = await chain.block(names[0]!, x);
+          if (b.header.round === 0 && b.header.proposer_address === address) return x;
+        }
+        return null;
+      },
+    );
+    assert.equal(set[turn % set.length], address, `${name} proposed ${turn} out of turn`);
+    await chain.waitHeight(Math.max(turn, activation + 2 * set.length));
+    await model.checkProposers(names, hStake - 1, Math.max(turn, activation + 2 * set.length));
+    ctx.log(`${name} ACTIVE from ${activation + 1}, proposed block ${turn}`);
+
+    // Below the minimum stake: rejected by every node.
+    const small = Wallet.random('small-staker');
+    await txs.fund(txs.faucet(), [small], p.minStake + COIN, names[0]!);
+    const below = await txs.build(small, { type: 'STAKE', amount: p.minStake - 1n, nonce: 0 }, names[0]!);
+    for (const n of names) {
+      const r = await txs.sendBuilt(below, n);
+      assert.equal(r.submit.status, 'rejected', `${n}: STAKE of min stake - 1 wei was ${r.submit.status}`);
+      assert.match(r.submit.error ?? '', /minimum stake/i, `${n}: why the small STAKE was rejected`);
+    }
+    await chain.waitBlocks(2);
+    for (const n of names)
+      assert.ok(
+        !(await chain.validators(n)).validators.some((v) => v.address === validatorAddressOf(below.pubKey)),
+        `${n}: the rejected staker is a validator`,
+      );
+  },
+};
