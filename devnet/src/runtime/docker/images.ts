@@ -49,7 +49,13 @@ export async function tryPull(
 export async function buildFromFolder(
   context: string,
   tag: string,
-  options: { dockerfile?: string; buildargs?: Record<string, string>; entries?: string[] } = {},
+  options: {
+    dockerfile?: string;
+    buildargs?: Record<string, string>;
+    entries?: string[];
+    /** Receives the build's steps ("Step 3/8 : COPY …") as they start. */
+    progress?: Progress;
+  } = {},
 ): Promise<void> {
   const pack = tar.pack(context, options.entries === undefined ? {} : { entries: options.entries });
   const stream = await docker().buildImage(pack, {
@@ -65,6 +71,10 @@ export async function buildFromFolder(
         const failed = err?.message ?? output.find((o) => o.error !== undefined)?.error;
         if (failed !== undefined) reject(new DevnetError('IMAGE_BUILD', `building ${tag} failed: ${failed}`));
         else resolve();
+      },
+      (event: { stream?: string }) => {
+        const step = event.stream?.trim();
+        if (step?.startsWith('Step ')) options.progress?.(`  ${step}`);
       },
     ),
   );

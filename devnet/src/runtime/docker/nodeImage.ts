@@ -100,6 +100,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
   if (await imageExists(tag)) return tag;
   progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
   await buildFromFolder(root, tag, {
+    progress,
     dockerfile: 'node/Dockerfile',
     buildargs: { BASE_IMAGE: base },
     // A package folder holds its nested node_modules already: list only the outermost ones.
