@@ -4,8 +4,10 @@
  * down whatever happened, keeping every node's log when a scenario failed.
  *
  * One devnet per runtime, shared by the scenarios in the order below: those that break the chain
- * (crash, halt, jailing) come late and leave it healthy (every node synced, every validator
- * active) for the next; staking comes last, since it adds a validator for good.
+ * (crash, jailing, halt) come late and leave it healthy (every node synced, every validator
+ * active) for the next. Staking adds a validator and takes it out again (UNSTAKE), so the halt
+ * stops 2 of 4 validators. The halt is last: when a halted chain does not resume (a known node
+ * bug, e2e/README.md), nothing after it is taken down with it.
  */
 import { after, before, describe, test } from 'node:test';
 import { Ctx } from './lib/context.js';
@@ -30,9 +32,9 @@ export const SCENARIOS: readonly Scenario[] = [
   snapshots,
   delegation,
   crash,
-  halt,
   jailing,
   staking,
+  halt,
 ];
 
 export interface SuiteOptions {

@@ -108,5 +108,53 @@ export const staking: Scenario = {
         !(await chain.validators(n)).validators.some((v) => v.address === validatorAddressOf(below.pubKey)),
         `${n}: the rejected staker is a validator`,
       );
+
+    // Back to the active set it found: the new validator UNSTAKEs everything, its stake unbonds,
+    // and it is INACTIVE from the next boundary (its node runs on as a full node).
+    const un = await dn.tx('unstake', '--from', name, '--amount', `${p.minStake}wei`);
+    assert.equal(un.receipt?.status, 'confirmed', `UNSTAKE from ${name}: ${JSON.stringify(un)}`);
+    const hUnstake = await chain.confirmedEverywhere(un.tx_hash);
+    const operator = (await chain.validatorOf(names[0]!, name)).operator_address;
+    for (const n of names) {
+      const { height, value: u } = await chain.consistent(n, () =>
+        dn.node(n).rpc.get<{ unbonding_entries: unknown[] }>(`/delegator/${operator}/unbonding`),
+      );
+      const completion = hUnstake + p.unbondingBlocks;
+      assert.deepEqual(
+        u.unbonding_entries,
+        height < completion
+          ? [
+              {
+                validator: address,
+                amount: p.minStake.toString(),
+                creation_height: hUnstake,
+                completion_height: completion,
+                blocks_remaining: completion - height,
+              },
+            ]
+          : [],
+        `${n} at height ${height}: unbonding of ${name}'s stake`,
+      );
+    }
+    const deactivation = ctx.boundaryFrom(hUnstake);
+    await chain.waitHeight(deactivation + 1);
+    await model.syncTo(deactivation);
+    assert.ok(
+      model.events.some(
+        (e) => e.kind === 'deactivated' && e.address === address && e.height === deactivation,
+      ),
+      `the rules deactivate ${name} at ${deactivation} after its UNSTAKE at ${hUnstake}`,
+    );
+    for (const n of names) {
+      const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
+      assert.equal(
+        v.status,
+        'INACTIVE',
+        `${n} at height ${height}: ${name} after UNSTAKE and the boundary ${deactivation}`,
+      );
+      assert.equal(v.power, '0', `${n} at height ${height}: power of ${name} after UNSTAKE`);
+      await model.compareWith(n);
+    }
+    assert.equal(model.setFor(deactivation + 1).length, nBefore, `active validators after ${deactivation}`);
   },
 };
