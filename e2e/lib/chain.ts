@@ -331,9 +331,7 @@ export class Chain {
         return rs.every((r) => r?.status === 'confirmed') ? (rs as Receipt[]) : null;
       },
       { seen: () => [...seen].map(([n, s]) => `${n} ${s}`).join(', ') },
-    ).catch((e: Error) => {
-      throw new Error(e.message);
-    });
+    );
     const height = at[0]!.block_height!;
     for (const [i, r] of at.entries()) {
       const n = names[i]!;

@@ -297,7 +297,7 @@ export const delegation: Scenario = {
             return true;
           },
         );
-        assert.ok(returned);
+        assert.ok(returned, `${n}: the unbonding did not complete`);
         assert.ok(
           remaining.size >= 2,
           `${n}: blocks_remaining seen only as ${[...remaining].join(', ')}: no countdown observed`,

@@ -85,7 +85,7 @@ async function downtime(ctx: Ctx, victim: string, jailCount: number): Promise<{ 
   for (const n of running) {
     const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, victim));
     const who = `${n} at height ${height}: ${victim}`;
-    assert.ok(height >= at);
+    assert.ok(height >= at, `${n} read at ${height}, before the boundary ${at}`);
     assert.equal(v.status, 'JAILED', `${who} status`);
     assert.equal(v.is_jailed, true, `${who} is_jailed`);
     assert.equal(v.is_active, false, `${who} is_active`);
