@@ -49,6 +49,7 @@ export class HeightConsensus {
   private lockedHash: string | null = null;
   private validRound = -1;
   private validBlock: Block | null = null;
+  private validHash: string | null = null;
   private readonly proposals = new Map<number, Known>();
   /** Blocks seen in any proposal, by hash (the commit rule may need one from another round). */
   private readonly blocks = new Map<string, { block: Block; valid: boolean }>();
@@ -132,6 +133,15 @@ export class HeightConsensus {
         const vote = this.votes(kind, r).voteOf(me);
         if (vote) out.push({ kind: 'broadcast-vote', vote });
       }
+    }
+    // The proof of our valid (and locked) block: the prevotes that made it valid, signed by
+    // others. A validator that was down or cut off in that round has lost them; without them it
+    // refuses the re-proposal (its pol_round names that round), while we refuse anything else,
+    // and the height goes round after round with no decision. Tendermint gossips them for the
+    // same reason.
+    if (this.validHash !== null && this.validRound >= 0) {
+      for (const vote of this.votes('prevote', this.validRound).votesFor(this.validHash))
+        if (vote.validator !== me) out.push({ kind: 'broadcast-vote', vote });
     }
     return out;
   }
@@ -271,6 +281,7 @@ export class HeightConsensus {
       this.once(`polka:${r}`)
     ) {
       this.validBlock = current.proposal.block;
+      this.validHash = current.proposal.blockHash;
       this.validRound = r;
       if (this.step === 'prevote') {
         this.lockedHash = current.proposal.blockHash;

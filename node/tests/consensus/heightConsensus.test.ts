@@ -40,6 +40,31 @@ describe('HeightConsensus', () => {
     assert.doesNotThrow(() => applyBlock(state, d.block));
   });
 
+  it("a pair locked on a block and a restarted pair that forgot it still decide (the lock's prevotes are re-sent)", () => {
+    // Height 1: node 1 proposes. Everyone prevotes for it, but only nodes 0 and 3 see the
+    // prevotes: they lock on the block and precommit (2 precommits, no decision). Nodes 1 and 2
+    // then crash and come back with nothing. The locked pair refuses any other block; the
+    // returning pair accepts the re-proposal only with the round-0 prevotes in hand.
+    const returning = new Set([1, 2]);
+    const sim = new Simulation(genesisState({ validators: LABELS }), LABELS, {
+      link: (_from, to, at) => (returning.has(to) && at >= 5 && at < 3000 ? null : 5),
+    });
+    sim.run(20);
+    assert.equal(sim.decisions.length, 0);
+    for (const i of returning) {
+      sim.crash(i);
+      sim.restartAt(i, 3000);
+    }
+    sim.run(120_000);
+    const hash = agreed(sim, 4);
+    assert.equal(
+      sim.decisions.find((d) => d.node === 0)!.block.header.round,
+      0,
+      'the round-0 block, as locked',
+    );
+    assert.ok(hash.length === 64);
+  });
+
   it('decides alone when it is the only validator', () => {
     const sim = new Simulation(genesisState({ validators: ['val-0'] }), ['val-0']);
     sim.run();

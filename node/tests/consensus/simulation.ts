@@ -56,38 +56,66 @@ export class Simulation {
     this.keys = order.map((address) => labels.map(key).find((k) => k.validator === address)!);
     const height = state.height + 1;
     const validCache = new Map<string, boolean>();
-    this.keys.forEach((k, i) => {
-      this.nodes.push(
-        new HeightConsensus({
-          chainId: state.params.chainId,
-          height,
-          validators: activeValidators(state),
-          signer: { privateKey: k.privateKey, address: k.validator },
-          isValid: (block) => {
-            const h = blockHash(block.header);
-            let ok = validCache.get(h);
-            if (ok === undefined) {
-              try {
-                applyBlock(state, block);
-                ok = true;
-              } catch {
-                ok = false;
-              }
-              validCache.set(h, ok);
+    this.makeNode = (i) => {
+      const k = this.keys[i]!;
+      return new HeightConsensus({
+        chainId: state.params.chainId,
+        height,
+        validators: activeValidators(state),
+        signer: { privateKey: k.privateKey, address: k.validator },
+        isValid: (block) => {
+          const h = blockHash(block.header);
+          let ok = validCache.get(h);
+          if (ok === undefined) {
+            try {
+              applyBlock(state, block);
+              ok = true;
+            } catch {
+              ok = false;
             }
-            return ok;
-          },
-          build: (round) =>
-            buildBlock(state, [], { timestamp: state.lastTimestamp + 1 + i, round, privateKey: k.privateKey })
-              .block,
-          timeouts: DEFAULT_TIMEOUTS,
-        }),
-      );
+            validCache.set(h, ok);
+          }
+          return ok;
+        },
+        // A restarted node reads the clock again: its blocks differ from those it built before.
+        build: (round) =>
+          buildBlock(state, [], {
+            timestamp: state.lastTimestamp + 1 + i + 100 * (this.generation[i] ?? 0),
+            round,
+            privateKey: k.privateKey,
+          }).block,
+        timeouts: DEFAULT_TIMEOUTS,
+      });
+    };
+    this.keys.forEach((_k, i) => {
+      this.nodes.push(this.makeNode(i));
+      this.generation.push(0);
+    });
+  }
+
+  private readonly makeNode: (i: number) => HeightConsensus;
+  /** Bumped when a node crashes: its pending timers and rebroadcasts die with it. */
+  private readonly generation: number[] = [];
+  private readonly crashed = new Set<number>();
+
+  /** Node i stops now: it receives nothing and sends nothing, and forgets everything. */
+  crash(i: number): void {
+    this.crashed.add(i);
+    this.generation[i]!++;
+  }
+
+  /** Node i comes back at `at` as a fresh instance (a restarted validator that kept no votes). */
+  restartAt(i: number, at: number): void {
+    this.schedule(at, () => {
+      this.crashed.delete(i);
+      this.nodes[i] = this.makeNode(i);
+      this.handle(i, this.nodes[i]!.start());
+      this.scheduleRebroadcast(i);
     });
   }
 
   private isDown(i: number): boolean {
-    return this.opts.down?.includes(i) ?? false;
+    return (this.opts.down?.includes(i) ?? false) || this.crashed.has(i);
   }
 
   private schedule(at: number, run: () => void): void {
@@ -96,7 +124,9 @@ export class Simulation {
 
   /** As the driver does: every second, a node re-sends its own messages of its current round. */
   private scheduleRebroadcast(i: number): void {
+    const generation = this.generation[i];
     this.schedule(this.now + 1000, () => {
+      if (this.generation[i] !== generation) return;
       this.handle(i, this.nodes[i]!.rebroadcast());
       if (this.nodes.every((n, j) => this.isDown(j) || n.isDecided)) return;
       this.scheduleRebroadcast(i);
@@ -107,9 +137,12 @@ export class Simulation {
     for (const a of actions) {
       if (a.kind === 'broadcast-proposal') this.broadcast(i, { kind: 'proposal', proposal: a.proposal });
       else if (a.kind === 'broadcast-vote') this.broadcast(i, { kind: 'vote', vote: a.vote });
-      else if (a.kind === 'schedule-timeout')
-        this.schedule(this.now + a.ms, () => this.handle(i, this.nodes[i]!.onTimeout(a.step, a.round)));
-      else
+      else if (a.kind === 'schedule-timeout') {
+        const generation = this.generation[i];
+        this.schedule(this.now + a.ms, () => {
+          if (this.generation[i] === generation) this.handle(i, this.nodes[i]!.onTimeout(a.step, a.round));
+        });
+      } else
         this.decisions.push({
           node: i,
           hash: a.blockHash,
@@ -127,6 +160,7 @@ export class Simulation {
       const delay = this.opts.link ? this.opts.link(from, to, this.now) : 5;
       if (delay === null) return;
       this.schedule(this.now + delay, () => {
+        if (this.isDown(to)) return;
         const node = this.nodes[to]!;
         this.handle(to, m.kind === 'proposal' ? node.onProposal(m.proposal) : node.onVote(m.vote));
       });
