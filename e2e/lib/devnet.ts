@@ -10,6 +10,7 @@
  * files: accounts.json (the funded accounts `devnet up` prints) and a node's genesis.json.
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -405,6 +406,7 @@ export class Devnet {
   private installSignalHandler(): void {
     const handler = () => {
       spawnSync(process.execPath, [DEVNET_JS, 'down', '--home', this.home], { stdio: 'ignore' });
+      if (this.tmp !== null) rmSync(this.tmp, { recursive: true, force: true });
       process.exit(130);
     };
     this.signalHandler = handler;
