@@ -8,6 +8,7 @@ import { COIN } from '../lib/devnet.js';
 import { Load } from '../lib/load.js';
 import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
+import { snapshotsAgree } from './snapshots.js';
 
 export const crash: Scenario = {
   id: 8,
@@ -28,6 +29,8 @@ export const crash: Scenario = {
     const funding = 20n * COIN;
     await txs.fund(txs.faucet(), senders, funding, names[0]!);
     const load = new Load(ctx, senders, recipients);
+    let hKill = 0;
+    let hBack = 0;
     load.start();
     try {
       await chain.waitBlocks(4);
@@ -36,7 +39,7 @@ export const crash: Scenario = {
       await dn.fault('kill', victim);
       const st = await dn.status();
       assert.equal(st.nodes.find((n) => n.name === victim)?.state, 'stopped', `${victim} after devnet kill`);
-      const hKill = await chain.maxHeight(others);
+      hKill = await chain.maxHeight(others);
       ctx.log(`killed ${victim} at height ${hKill}`);
       // The others go on, and so do confirmations.
       await chain.waitBlocks(6, others);
@@ -45,6 +48,7 @@ export const crash: Scenario = {
 
       await dn.fault('start', victim);
       const target = await chain.maxHeight(others);
+      hBack = target;
       await chain.waitHeight(target, [victim], target - hKill + 5);
       ctx.log(
         `${victim} caught up to ${target} (killed at ${hKill}); ${during} transfers confirmed meanwhile`,
@@ -53,6 +57,12 @@ export const crash: Scenario = {
     } finally {
       await load.stop();
     }
+    // The victim took the snapshots of the heights it fetched from its peers, as the others did.
+    const snaps = await snapshotsAgree(ctx);
+    assert.ok(
+      snaps.heights.some((x) => x > hKill && x <= hBack),
+      `no snapshot height of ${victim}'s downtime (${hKill + 1}..${hBack}) left to compare: ${snaps.heights.join(', ')}`,
+    );
 
     const h = await ctx.synced();
     await chain.assertAgreement(names, 1, h);
@@ -75,6 +85,7 @@ export const crash: Scenario = {
         assert.equal(value.nonce, e.nonce, `${n} at height ${height}: nonce of ${w.label}`);
       }
     ctx.log(`${load.confirmed.length} transfers confirmed and found on every node`);
+
     // The schedule held through the crash (missed slots of the victim included), then health.
     await model.checkProposers(names, 1, h);
     await ctx.heal();

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { RpcError } from '../../node/src/client/rpcClient.js';
+import type { Ctx } from '../lib/context.js';
 import { COIN } from '../lib/devnet.js';
 import { pause } from '../lib/wait.js';
 import { Wallet } from '../lib/wallet.js';
@@ -204,3 +205,33 @@ export const snapshots: Scenario = {
       );
   },
 };
+
+/**
+ * Every node lists the same snapshots (height and hash) over the heights all of them cover: also
+ * a node that was down at some snapshot heights and fetched those blocks from its peers.
+ */
+export async function snapshotsAgree(ctx: Ctx): Promise<{ from: number; to: number; heights: number[] }> {
+  const names = ctx.dn.names();
+  const lists = new Map<string, { below: number; list: SnapshotItem[] }>();
+  for (const n of names) {
+    const below = await ctx.chain.height(n);
+    const { snapshots: list } = await ctx.dn.node(n).rpc.get<{ snapshots: SnapshotItem[] }>('/snapshots');
+    lists.set(n, { below, list });
+  }
+  // Heights every list must hold: above each list's oldest, below each node's height at the read.
+  const from = Math.max(...[...lists.values()].map((l) => Math.min(...l.list.map((s) => s.height))));
+  const to = Math.min(...[...lists.values()].map((l) => l.below - 1));
+  const [first, ...rest] = names;
+  const pick = (n: string) =>
+    lists
+      .get(n)!
+      .list.filter((s) => s.height >= from && s.height <= to)
+      .map((s) => `${s.height}:${s.hash}`);
+  for (const n of rest)
+    assert.deepEqual(
+      pick(n),
+      pick(first!),
+      `${n}: snapshots at heights ${from}..${to} differ from ${first}'s (height:hash)`,
+    );
+  return { from, to, heights: pick(first!).map((x) => Number(x.split(':')[0])) };
+}
