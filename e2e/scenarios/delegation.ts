@@ -91,11 +91,8 @@ export const delegation: Scenario = {
     const hCommission = await chain.confirmedEverywhere(upd.tx_hash);
     for (const n of names) {
       await chain.waitHeight(hCommission, [n]);
-      assert.equal(
-        (await chain.validatorOf(n, vNode)).commission_rate,
-        commission,
-        `${n}: commission of ${vNode}`,
-      );
+      const { height, value } = await chain.consistent(n, () => chain.validatorOf(n, vNode));
+      assert.equal(value.commission_rate, commission, `${n} at height ${height}: commission of ${vNode}`);
     }
     const commissionPpm = Math.round(commission * 1e6);
 
@@ -112,8 +109,10 @@ export const delegation: Scenario = {
     const hd2 = await chain.confirmedEverywhere(s2.hash);
 
     for (const n of names) {
-      const d = await dn.node(n).rpc.get<Delegations>(`/delegator/${d1.address}/delegations`);
-      assert.equal(BigInt(d.total_delegated), a1, `${n}: delegator 1's total_delegated`);
+      const { height: hr, value: d } = await chain.consistent(n, () =>
+        dn.node(n).rpc.get<Delegations>(`/delegator/${d1.address}/delegations`),
+      );
+      assert.equal(BigInt(d.total_delegated), a1, `${n} at height ${hr}: delegator 1's total_delegated`);
       assert.deepEqual(
         d.delegations.map((x) => ({ ...x, amount: BigInt(x.amount) })),
         [
@@ -125,7 +124,7 @@ export const delegation: Scenario = {
             validator_commission: commission,
           },
         ],
-        `${n}: delegator 1's delegations`,
+        `${n} at height ${hr}: delegator 1's delegations`,
       );
       const { height, value } = await chain.consistent(n, () => chain.validatorOf(n, vNode));
       assert.equal(
@@ -178,24 +177,26 @@ export const delegation: Scenario = {
         [d2.address, 'delegator 2'],
         [rewardAddress, `${vNode}'s reward address`],
       ] as const) {
-        const r = await dn.node(n).rpc.get<Rewards>(`/delegator/${who}/rewards`);
+        const { height: hr, value: r } = await chain.consistent(n, () =>
+          dn.node(n).rpc.get<Rewards>(`/delegator/${who}/rewards`),
+        );
         const got = new Map(r.rewards_by_epoch.map((x) => [x.epoch, BigInt(x.amount)]));
         for (let e = firstEpoch; e <= lastEpoch; e++)
           assert.equal(
             got.get(e) ?? 0n,
             want.get(who)?.get(e) ?? 0n,
-            `${n}: rewards of ${label} in epoch ${e} (blocks ${e * p.epochLength + 1}..${(e + 1) * p.epochLength})`,
+            `${n} at height ${hr}: rewards of ${label} in epoch ${e} (blocks ${e * p.epochLength + 1}..${(e + 1) * p.epochLength})`,
           );
         assert.equal(
           BigInt(r.total_rewards),
           r.rewards_by_epoch.reduce((s, x) => s + BigInt(x.amount), 0n),
-          `${n}: total_rewards of ${label} is the sum of rewards_by_epoch`,
+          `${n} at height ${hr}: total_rewards of ${label} is the sum of rewards_by_epoch`,
         );
         if (who !== rewardAddress)
           assert.deepEqual(
             [...got.keys()].filter((e) => e < firstEpoch),
             [],
-            `${n}: ${label} has rewards before it delegated`,
+            `${n} at height ${hr}: ${label} has rewards before it delegated`,
           );
       }
     }
@@ -230,11 +231,13 @@ export const delegation: Scenario = {
     const completion = hu + p.unbondingBlocks;
     const spent1 = a1 + feeDelegate + feeOf('UNDELEGATE', p);
     for (const n of names) {
-      const d = await dn.node(n).rpc.get<Delegations>(`/delegator/${d1.address}/delegations`);
+      const { height: hr, value: d } = await chain.consistent(n, () =>
+        dn.node(n).rpc.get<Delegations>(`/delegator/${d1.address}/delegations`),
+      );
       assert.deepEqual(
         d.delegations,
         [],
-        `${n}: delegator 1 still has delegations after UNDELEGATE at ${hu}`,
+        `${n} at height ${hr}: delegator 1 still delegates after UNDELEGATE at ${hu}`,
       );
       const { height, value } = await chain.consistent(n, () => chain.validatorOf(n, vNode));
       assert.equal(

@@ -45,7 +45,7 @@ export const staking: Scenario = {
       const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
       const want = height < activation ? 'INACTIVE' : 'ACTIVE';
       assert.equal(v.status, want, `${n} at height ${height}: ${name} (activation due at ${activation})`);
-      assert.equal(v.address, address, `${n}: address of ${name}`);
+      assert.equal(v.address, address, `${n} at height ${height}: address of ${name}`);
       assert.equal(BigInt(v.power), p.minStake, `${n} at height ${height}: power of ${name}`);
       assert.ok(
         height < activation,
@@ -98,16 +98,19 @@ export const staking: Scenario = {
     await txs.fund(txs.faucet(), [small], p.minStake + COIN, names[0]!);
     const below = await txs.build(small, { type: 'STAKE', amount: p.minStake - 1n, nonce: 0 }, names[0]!);
     for (const n of names) {
+      const at = `${n} at height ${await chain.height(n)}`;
       const r = await txs.sendBuilt(below, n);
-      assert.equal(r.submit.status, 'rejected', `${n}: STAKE of min stake - 1 wei was ${r.submit.status}`);
-      assert.match(r.submit.error ?? '', /minimum stake/i, `${n}: why the small STAKE was rejected`);
+      assert.equal(r.submit.status, 'rejected', `${at}: STAKE of min stake - 1 wei was ${r.submit.status}`);
+      assert.match(r.submit.error ?? '', /minimum stake/i, `${at}: why the small STAKE was rejected`);
     }
     await chain.waitBlocks(2);
-    for (const n of names)
+    for (const n of names) {
+      const { height, value } = await chain.consistent(n, () => chain.validators(n));
       assert.ok(
-        !(await chain.validators(n)).validators.some((v) => v.address === validatorAddressOf(below.pubKey)),
-        `${n}: the rejected staker is a validator`,
+        !value.validators.some((v) => v.address === validatorAddressOf(below.pubKey)),
+        `${n} at height ${height}: the rejected staker is a validator`,
       );
+    }
 
     // Back to the active set it found: the new validator UNSTAKEs everything, its stake unbonds,
     // and it is INACTIVE from the next boundary (its node runs on as a full node).

@@ -82,19 +82,20 @@ export const transfers: Scenario = {
     // The same transaction again, and another one with the used nonce: rejected by every node.
     const reused = await txs.build(alice, { type: 'TRANSFER', to: bob.address, amount: 1n, nonce: 0 }, via);
     for (const n of names) {
+      const at = `${n} at height ${await chain.height(n)}`;
       const again = await txs.sendBuilt(tx, n);
       assert.equal(
         again.submit.status,
         'rejected',
-        `${n}: the confirmed transaction sent again was ${again.submit.status}`,
+        `${at}: the confirmed transaction sent again was ${again.submit.status}`,
       );
       const other = await txs.sendBuilt(reused, n);
       assert.equal(
         other.submit.status,
         'rejected',
-        `${n}: a second transaction with nonce 0 was ${other.submit.status}`,
+        `${at}: a second transaction with nonce 0 was ${other.submit.status}`,
       );
-      assert.match(other.submit.error ?? '', /nonce/i, `${n}: why the reused nonce was rejected`);
+      assert.match(other.submit.error ?? '', /nonce/i, `${at}: why the reused nonce was rejected`);
     }
 
     // An account that holds nothing cannot send.
@@ -105,16 +106,17 @@ export const transfers: Scenario = {
       via,
     );
     for (const n of names) {
+      const at = `${n} at height ${await chain.height(n)}`;
       const r = await txs.sendBuilt(unfunded, n);
       assert.equal(
         r.submit.status,
         'rejected',
-        `${n}: a transfer from an unfunded account was ${r.submit.status}`,
+        `${at}: a transfer from an unfunded account was ${r.submit.status}`,
       );
       assert.match(
         r.submit.error ?? '',
         /insufficient balance/i,
-        `${n}: why the unfunded transfer was rejected`,
+        `${at}: why the unfunded transfer was rejected`,
       );
     }
 
@@ -122,9 +124,9 @@ export const transfers: Scenario = {
     await chain.waitBlocks(2);
     await expectBalances();
     for (const n of names) {
-      const r = await dn.node(n).rpc.balance(nobody.address);
-      assert.equal(r.balance, '0', `${n}: the unfunded account's balance`);
-      assert.equal(r.nonce, 0, `${n}: the unfunded account's nonce`);
+      const { height, value: r } = await chain.consistent(n, () => dn.node(n).rpc.balance(nobody.address));
+      assert.equal(r.balance, '0', `${n} at height ${height}: the unfunded account's balance`);
+      assert.equal(r.nonce, 0, `${n} at height ${height}: the unfunded account's nonce`);
     }
   },
 };
