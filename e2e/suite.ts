@@ -6,8 +6,8 @@
  * One devnet per runtime, shared by the scenarios in the order below: those that break the chain
  * (crash, jailing, halt) come late and leave it healthy (every node synced, every validator
  * active) for the next. Staking adds a validator and takes it out again (UNSTAKE), so the halt
- * stops 2 of 4 validators. The halt is last: when a halted chain does not resume (a known node
- * bug, e2e/README.md), nothing after it is taken down with it.
+ * stops 2 of 4 validators. The halt is last: a chain that does not resume (as happened before
+ * 37ead0e, e2e/README.md) takes no other scenario down with it.
  */
 import { after, before, describe, test } from 'node:test';
 import { Ctx } from './lib/context.js';
