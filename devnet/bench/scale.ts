@@ -88,7 +88,7 @@ try {
     if (b.header.round > 0) missed += b.header.round;
   }
   const hashes = await Promise.all(
-    clients.map(async (c) => (await c.get<{ hash: string }>(`/block/${target}`)).hash),
+    clients.map(async (c) => JSON.stringify((await c.get<{ header: unknown }>(`/block/${target}`)).header)),
   );
   const rss = [...peakRss.values()].map((b) => b / 1024 / 1024);
   console.log(

@@ -152,8 +152,18 @@ async function cmdStatus(args: string[]): Promise<number> {
         home: d.layout.home,
         runtime: d.state.runtime,
         chain_id: d.spec.chainId,
-        nodes,
+        block_time_ms: d.spec.blockTimeMs,
+        nodes: nodes.map((n) => {
+          const spec = d.node(n.name);
+          return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
+        }),
         monitoring: d.state.monitoring,
+        accounts: d.spec.accounts.map((a) => ({
+          name: a.name,
+          address: a.key.address,
+          private_key: a.key.private_key,
+          balance: a.balance.toString(),
+        })),
       }),
     );
     return 0;
@@ -207,8 +217,10 @@ async function cmdAdd(args: string[]): Promise<number> {
     ...(v['fund-from'] === undefined ? {} : { fundFrom: v['fund-from'] as string }),
     progress: v.json ? () => undefined : progress,
   });
-  if (v.json) out(JSON.stringify(r));
-  else
+  if (v.json) {
+    const spec = d.node(r.name);
+    out(JSON.stringify({ ...r, address: spec.key.address, validator_address: spec.key.validator_address }));
+  } else
     out(
       `${r.name} joined at height ${r.height}: ${r.rpc}${r.stake ? ' (staked: ACTIVE from the next eligible epoch boundary)' : ''}`,
     );
