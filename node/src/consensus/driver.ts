@@ -2,9 +2,10 @@
  * Runs consensus for the node: one HeightConsensus per height, fed by gossip (proposals on
  * /chain/blocks/1.0.0, votes on /chain/votes/1.0.0) and by timers; its actions go out as gossip,
  * timers and commits. Every message is authenticated here, in one place, against the active set
- * of its height, and gets its gossip verdict: accept (valid, passed on), ignore (stale, future,
- * duplicate) or reject (malformed or forged: the peer is penalized). Block sync runs at start,
- * when a message shows the network ahead, and when the height has not moved for a while.
+ * of its height, and gets its gossip verdict: accept (valid, passed on), ignore (stale, far
+ * ahead) or reject (malformed or forged: the peer is penalized). A message for the next height
+ * gets its verdict when the node enters that height. Block sync runs at start, when a message
+ * shows the network ahead, and when the height has not moved for a while.
  */
 import {
   activeValidators,
@@ -26,6 +27,7 @@ import type { P2PNetwork, Verdict } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
 import type { Logger } from '../util/logger.js';
 import { HeightConsensus } from './heightConsensus.js';
+import { ResendSchedule } from './resend.js';
 import type { BlockSync } from './sync.js';
 import type { ConsensusAction, Proposal, Timeouts } from './types.js';
 
@@ -33,13 +35,15 @@ export interface DriverOptions {
   readonly privateKey: Uint8Array | null;
   readonly blockTimeMs: number;
   readonly timeouts: Timeouts;
-  /** How often a node re-sends its own messages of the current height. */
+  /** A node that has waited this long without a step of its own re-sends its messages of the height (ResendSchedule). */
   readonly rebroadcastMs: number;
   /** A block whose timestamp is further ahead of this node's clock is refused. */
   readonly maxClockDriftSec: number;
 }
 
-type Buffered = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
+type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
+/** A message for the next height, and the gossip verdict it gets when the node enters that height. */
+type Buffered = Message & { settle: (verdict: Verdict | Promise<Verdict>) => void };
 
 export class ConsensusDriver {
   private core: HeightConsensus | null = null;
@@ -80,7 +84,7 @@ export class ConsensusDriver {
       if (this.joinTimer !== null) return;
       this.joinTimer = setTimeout(() => {
         this.joinTimer = null;
-        if (this.core && !this.committing && !this.stopped) this.apply(this.core.rebroadcast());
+        if (this.core && this.deciding && !this.stopped) this.apply(this.core.rebroadcast());
       }, 20);
     });
     await this.catchUp();
@@ -95,11 +99,16 @@ export class ConsensusDriver {
     if (this.rebroadcastTimer) clearInterval(this.rebroadcastTimer);
     if (this.stallTimer) clearInterval(this.stallTimer);
     if (this.joinTimer) clearTimeout(this.joinTimer);
+    for (const m of this.future) m.settle('ignore');
+    this.future = [];
   }
 
-  private count(topic: string, verdict: Verdict): Verdict {
-    this.metrics.gossipMessages.inc({ topic, verdict });
-    return verdict;
+  private count(topic: string, verdict: Verdict | Promise<Verdict>): Verdict | Promise<Verdict> {
+    if (typeof verdict === 'string') {
+      this.metrics.gossipMessages.inc({ topic, verdict });
+      return verdict;
+    }
+    return verdict.then((v) => this.count(topic, v));
   }
 
   private async catchUp(): Promise<void> {
@@ -147,20 +156,24 @@ export class ConsensusDriver {
     });
     this.metrics.consensusRound.set(0);
     this.apply(this.core.start());
-    const replay = this.future.filter(
-      (m) => (m.kind === 'vote' ? m.vote.height : m.proposal.height) === this.height,
-    );
-    this.future = this.future.filter(
-      (m) => (m.kind === 'vote' ? m.vote.height : m.proposal.height) > this.height,
-    );
-    for (const m of replay) {
-      if (m.kind === 'vote') this.onVote(m.vote);
-      else this.onProposal(m.proposal);
+    const heightOf = (m: Buffered) => (m.kind === 'vote' ? m.vote.height : m.proposal.height);
+    const buffered = this.future;
+    this.future = buffered.filter((m) => heightOf(m) > this.height);
+    for (const m of buffered) {
+      if (heightOf(m) > this.height) continue;
+      if (heightOf(m) < this.height) m.settle('ignore');
+      else m.settle(m.kind === 'vote' ? this.onVote(m.vote) : this.onProposal(m.proposal));
     }
     if (this.rebroadcastTimer) clearInterval(this.rebroadcastTimer);
-    this.rebroadcastTimer = setInterval(() => {
-      if (this.core && !this.committing) this.apply(this.core.rebroadcast());
-    }, this.opts.rebroadcastMs);
+    const core = this.core;
+    const resend = new ResendSchedule(this.opts.rebroadcastMs, core.progress, this.now());
+    this.rebroadcastTimer = setInterval(
+      () => {
+        if (this.core === core && this.deciding && resend.due(core.progress, this.now()))
+          this.apply(core.rebroadcast());
+      },
+      Math.max(10, Math.floor(this.opts.rebroadcastMs / 4)),
+    );
   }
 
   private isValid(block: Block): boolean {
@@ -198,7 +211,7 @@ export class ConsensusDriver {
           const height = a.height;
           const timer = setTimeout(() => {
             this.timers.delete(timer);
-            if (this.core && this.height === height && !this.committing) {
+            if (this.core && this.height === height && this.deciding) {
               this.apply(this.core.onTimeout(a.step, a.round));
               this.metrics.consensusRound.set(this.core.round);
             }
@@ -243,35 +256,51 @@ export class ConsensusDriver {
     return this.validators.find((v) => v.address === address);
   }
 
+  /**
+   * Whether the current height is still to be decided here: not being committed, and not
+   * committed meanwhile by block sync (which applies blocks while this height's consensus
+   * still runs; the node enters the next height when the sync ends). Its consensus must then
+   * stop acting: as a proposer it would build its block on the state after the height.
+   */
+  private get deciding(): boolean {
+    return this.core !== null && !this.committing && this.service.state.height < this.height;
+  }
+
   /** Where a message of `height` stands: current, buffered for the next height, stale, or far ahead. */
   private placement(height: number): 'current' | 'next' | 'stale' | 'ahead' {
-    if (height === this.height && !this.committing) return 'current';
-    if (height === this.height + 1 || (height === this.height && this.committing)) return 'next';
+    if (height === this.height && this.core !== null) return 'current';
+    if (height === this.height + 1 || height === this.height) return 'next';
     if (height < this.height) return 'stale';
     return 'ahead';
   }
 
-  private buffer(m: Buffered): void {
-    if (this.future.length < 1000) this.future.push(m);
+  /**
+   * Keeps a message for the next height until the node enters it; its gossip verdict waits too.
+   * Ignoring it now would stop it here: the proposer of the next height enters it while most
+   * nodes still wait out the block time, and the peers that reach the proposer only through
+   * such a node would not see its proposal before their propose timeout.
+   */
+  private defer(m: Message): Verdict | Promise<Verdict> {
+    if (this.future.length >= 1000) return 'ignore';
+    return new Promise<Verdict>((resolve) =>
+      this.future.push({ ...m, settle: (v) => void Promise.resolve(v).then(resolve) }),
+    );
   }
 
-  private onVoteBytes(data: Uint8Array): Verdict {
+  private onVoteBytes(data: Uint8Array): Verdict | Promise<Verdict> {
     const vote = decodeVote(data);
     if (typeof vote === 'string') return 'reject';
     return this.onVote(vote);
   }
 
-  private onVote(vote: Vote): Verdict {
+  private onVote(vote: Vote): Verdict | Promise<Verdict> {
     const where = this.placement(vote.height);
     if (where === 'stale') return 'ignore';
     if (where === 'ahead') {
       void this.catchUp();
       return 'ignore';
     }
-    if (where === 'next' || this.core === null) {
-      this.buffer({ kind: 'vote', vote });
-      return 'ignore';
-    }
+    if (where === 'next' || this.core === null) return this.defer({ kind: 'vote', vote });
     const v = this.validatorOf(vote.validator);
     if (v === undefined) return 'reject';
     // The memo key covers the content: a seen signature on other content is verified again (and fails).
@@ -281,29 +310,28 @@ export class ConsensusDriver {
       this.remember(memo);
     }
     this.metrics.votes.inc({ kind: vote.kind });
+    // Decided here, or committed by block sync: passed on all the same (peers may still need it).
+    if (!this.deciding) return 'accept';
     this.lastProgressAt = this.now();
     this.apply(this.core.onVote(vote));
     this.metrics.consensusRound.set(this.core.round);
     return 'accept';
   }
 
-  private onProposalBytes(data: Uint8Array): Verdict {
+  private onProposalBytes(data: Uint8Array): Verdict | Promise<Verdict> {
     const proposal = decodeProposal(data);
     if (typeof proposal === 'string') return 'reject';
     return this.onProposal(proposal);
   }
 
-  private onProposal(p: Proposal): Verdict {
+  private onProposal(p: Proposal): Verdict | Promise<Verdict> {
     const where = this.placement(p.height);
     if (where === 'stale') return 'ignore';
     if (where === 'ahead') {
       void this.catchUp();
       return 'ignore';
     }
-    if (where === 'next' || this.core === null) {
-      this.buffer({ kind: 'proposal', proposal: p });
-      return 'ignore';
-    }
+    if (where === 'next' || this.core === null) return this.defer({ kind: 'proposal', proposal: p });
     const v = this.validatorOf(p.proposer);
     if (v === undefined) return 'reject';
     const memo = `p:${p.height}:${p.round}:${p.polRound}:${p.blockHash}:${p.proposer}:${p.signature}`;
@@ -311,6 +339,7 @@ export class ConsensusDriver {
       if (!verifyProposalSignature(this.service.state.params.chainId, p, v.pubKey)) return 'reject';
       this.remember(memo);
     }
+    if (!this.deciding) return 'accept';
     this.lastProgressAt = this.now();
     this.apply(this.core.onProposal(p));
     return 'accept';

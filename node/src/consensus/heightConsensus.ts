@@ -57,6 +57,13 @@ export class HeightConsensus {
   private readonly precommits = new Map<number, VoteSet>();
   private readonly senders = new Map<number, Set<string>>();
   private readonly fired = new Set<string>();
+  /**
+   * Counts this node's own steps: a new round, a vote cast, a block made valid (and locked),
+   * the decision. The driver re-sends this node's messages only while it stays unchanged
+   * (a node that moves on needs nothing re-sent; one that waits may be waiting for peers that
+   * lost what it sent).
+   */
+  progress = 0;
   private decided = false;
   private decidedRound = -1;
   private out: ConsensusAction[] = [];
@@ -117,9 +124,10 @@ export class HeightConsensus {
   /**
    * This node's own messages of this height, to send again. Gossip loses messages (a partition,
    * a peer that joined late); Tendermint's liveness assumes they reach every peer eventually, so
-   * the driver re-sends these periodically until it moves to the next height. Votes of earlier
-   * rounds matter too: a re-proposed block is only prevoted by a locked node that sees the
-   * prevotes of its POL round, and each validator re-sends its own (at most the last 16 rounds).
+   * the driver re-sends these while this node waits (ResendSchedule) and when a peer joins,
+   * until it moves to the next height. Votes of earlier rounds matter too: a re-proposed block
+   * is only prevoted by a locked node that sees the prevotes of its POL round, and each
+   * validator re-sends its own (at most the last 16 rounds).
    */
   rebroadcast(): ConsensusAction[] {
     if (this.ctx.signer === null) return [];
@@ -181,6 +189,7 @@ export class HeightConsensus {
   private startRound(round: number): void {
     this.round = round;
     this.step = 'propose';
+    this.progress++;
     const proposer = this.proposerOf(round);
     const signer = this.ctx.signer;
     if (signer !== null && proposer.address === signer.address) {
@@ -211,6 +220,7 @@ export class HeightConsensus {
 
   private castVote(kind: VoteKind, hash: string | null): void {
     this.step = kind === 'prevote' ? 'prevote' : 'precommit';
+    this.progress++;
     const signer = this.ctx.signer;
     if (signer === null) return;
     const vote = signVote(
@@ -283,6 +293,7 @@ export class HeightConsensus {
       this.validBlock = current.proposal.block;
       this.validHash = current.proposal.blockHash;
       this.validRound = r;
+      this.progress++;
       if (this.step === 'prevote') {
         this.lockedHash = current.proposal.blockHash;
         this.lockedRound = r;
@@ -309,6 +320,7 @@ export class HeightConsensus {
   private decide(block: Block, hash: string, round: number, set: VoteSet): void {
     this.decided = true;
     this.decidedRound = round;
+    this.progress++;
     const commit: Commit = {
       height: this.ctx.height,
       round,

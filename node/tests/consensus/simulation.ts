@@ -13,6 +13,7 @@ import {
   type Vote,
 } from '../../src/chain/index.js';
 import { HeightConsensus } from '../../src/consensus/heightConsensus.js';
+import { ResendSchedule } from '../../src/consensus/resend.js';
 import { type ConsensusAction, DEFAULT_TIMEOUTS, type Proposal } from '../../src/consensus/types.js';
 import { key, type TestKey } from '../fixtures.js';
 
@@ -37,6 +38,12 @@ export interface SimOptions {
   readonly link?: (from: number, to: number, at: number) => number | null;
   /** Nodes that are down (never run). */
   readonly down?: readonly number[];
+  /**
+   * A gossip mesh: each node sends only to these peers, and passes on the first copy of every
+   * message it receives to its own (as gossipsub forwards an accepted message). Without it,
+   * every message goes straight to every node.
+   */
+  readonly peers?: (node: number) => readonly number[];
 }
 
 export class Simulation {
@@ -102,6 +109,7 @@ export class Simulation {
   crash(i: number): void {
     this.crashed.add(i);
     this.generation[i]!++;
+    this.seen[i] = new Set();
   }
 
   /** Node i comes back at `at` as a fresh instance (a restarted validator that kept no votes). */
@@ -122,14 +130,23 @@ export class Simulation {
     this.queue.push({ at, seq: this.seq++, run });
   }
 
-  /** As the driver does: every second, a node re-sends its own messages of its current round. */
-  private scheduleRebroadcast(i: number): void {
+  /** Messages each node re-sent (HeightConsensus.rebroadcast), counted per message. */
+  readonly resent: number[] = [];
+
+  /** As the driver does: a node that waited a second without a step of its own re-sends its messages. */
+  private scheduleRebroadcast(i: number, resend?: ResendSchedule): void {
     const generation = this.generation[i];
-    this.schedule(this.now + 1000, () => {
+    const schedule = resend ?? new ResendSchedule(1000, this.nodes[i]!.progress, this.now);
+    this.schedule(this.now + 250, () => {
       if (this.generation[i] !== generation) return;
-      this.handle(i, this.nodes[i]!.rebroadcast());
+      const node = this.nodes[i]!;
+      if (schedule.due(node.progress, this.now)) {
+        const actions = node.rebroadcast();
+        this.resent[i] = (this.resent[i] ?? 0) + actions.length;
+        this.handle(i, actions);
+      }
       if (this.nodes.every((n, j) => this.isDown(j) || n.isDecided)) return;
-      this.scheduleRebroadcast(i);
+      this.scheduleRebroadcast(i, schedule);
     });
   }
 
@@ -154,13 +171,34 @@ export class Simulation {
     }
   }
 
-  private broadcast(from: number, m: Message): void {
-    this.nodes.forEach((_n, to) => {
+  /** Per node, the gossip messages it has seen (a re-sent message is a new one: new bytes). */
+  private readonly seen: Set<number>[] = [];
+  private nextMessageId = 0;
+
+  private seenBy(i: number): Set<number> {
+    let seen = this.seen[i];
+    if (seen === undefined) {
+      seen = new Set();
+      this.seen[i] = seen;
+    }
+    return seen;
+  }
+
+  private broadcast(from: number, m: Message, id = this.nextMessageId++): void {
+    const peers = this.opts.peers;
+    if (peers) this.seenBy(from).add(id);
+    (peers ? peers(from) : this.nodes.map((_n, i) => i)).forEach((to) => {
       if (to === from || this.isDown(to)) return;
       const delay = this.opts.link ? this.opts.link(from, to, this.now) : 5;
       if (delay === null) return;
       this.schedule(this.now + delay, () => {
         if (this.isDown(to)) return;
+        if (peers) {
+          const seen = this.seenBy(to);
+          if (seen.has(id)) return;
+          seen.add(id);
+          this.broadcast(to, m, id);
+        }
         const node = this.nodes[to]!;
         this.handle(to, m.kind === 'proposal' ? node.onProposal(m.proposal) : node.onVote(m.vote));
       });

@@ -1,0 +1,154 @@
+/**
+ * The consensus driver between gossip and the core, with a real ChainService (four validators)
+ * and a network stub that records what is published and hands messages in as gossipsub does.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import {
+  activeValidators,
+  type Block,
+  blockHash,
+  type Commit,
+  signProposal,
+  signVote,
+  type Vote,
+} from '../../src/chain/index.js';
+import { ConsensusDriver } from '../../src/consensus/driver.js';
+import type { Proposal } from '../../src/consensus/types.js';
+import { createMetrics } from '../../src/metrics/metrics.js';
+import { decodeJson, encodeProposal, encodeVote } from '../../src/p2p/messages.js';
+import type { P2PNetwork, Verdict } from '../../src/p2p/network.js';
+import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../src/p2p/protocol.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { key, type TestKey } from '../fixtures.js';
+import { type Harness, makeHarness } from '../node/harness.js';
+
+const LABELS = ['val-0', 'val-1', 'val-2', 'val-3'];
+const LONG = { propose: () => 60_000, prevote: () => 60_000, precommit: () => 60_000 };
+
+class StubNetwork {
+  readonly handlers = new Map<string, (data: Uint8Array, from: string) => Verdict | Promise<Verdict>>();
+  readonly published: { topic: string; json: Record<string, unknown> }[] = [];
+  subscribe(topic: string, h: (data: Uint8Array, from: string) => Verdict | Promise<Verdict>): void {
+    this.handlers.set(topic, h);
+  }
+  async publish(topic: string, data: Uint8Array): Promise<void> {
+    this.published.push({ topic, json: decodeJson(data) as Record<string, unknown> });
+  }
+  onTopicPeerJoined(): void {}
+  connectedPeers(): string[] {
+    return [];
+  }
+  deliver(topic: string, data: Uint8Array): Verdict | Promise<Verdict> {
+    return this.handlers.get(topic)!(data, 'peer');
+  }
+}
+
+const PENDING = Symbol('pending');
+const settled = <T>(p: T | Promise<T>, ms = 30) =>
+  Promise.race([Promise.resolve(p), new Promise<typeof PENDING>((r) => setTimeout(() => r(PENDING), ms))]);
+
+describe('ConsensusDriver', () => {
+  let h: Harness;
+  let driver: ConsensusDriver;
+  afterEach(async () => {
+    await driver?.stop();
+    await h?.close();
+  });
+
+  /** The driver for the validator at active index `me`, over a fresh 4-validator chain. */
+  async function setup(me: number, blockTimeMs = 50) {
+    h = await makeHarness({ validators: LABELS });
+    const active = activeValidators(h.service.state).map(
+      (v) => LABELS.map(key).find((k) => k.validator === v.address)!,
+    );
+    const net = new StubNetwork();
+    driver = new ConsensusDriver(
+      h.service,
+      net as unknown as P2PNetwork,
+      null,
+      createMetrics(),
+      memoryLogger(),
+      () => h.clock.now,
+      {
+        privateKey: active[me]!.privateKey,
+        blockTimeMs,
+        timeouts: LONG,
+        rebroadcastMs: 1000,
+        maxClockDriftSec: 30,
+      },
+    );
+    await driver.start();
+    const chainId = h.service.state.params.chainId;
+    const vote = (k: TestKey, v: Omit<Vote, 'signature' | 'validator'>) =>
+      encodeVote(signVote(chainId, { ...v, validator: k.validator }, k.privateKey), h.clock.now);
+    const proposal = (k: TestKey, block: Block, round = 0) => {
+      const base = { height: block.header.height, round, polRound: -1, blockHash: blockHash(block.header) };
+      const p: Proposal = {
+        ...base,
+        block,
+        proposer: k.validator,
+        signature: signProposal(chainId, base, k.privateKey),
+      };
+      return encodeProposal(p, h.clock.now);
+    };
+    return { net, active, vote, proposal, chainId };
+  }
+
+  it('a vote for the next height gets its gossip verdict when the node enters that height: accepted and passed on, not dropped', async () => {
+    const { net, active, vote, proposal } = await setup(0);
+    // Height 2's vote arrives while height 1 is undecided here (the next proposer entered first).
+    const early = net.deliver(
+      TOPIC_VOTES,
+      vote(active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
+    );
+    assert.equal(await settled(early), PENDING, 'no verdict before height 2');
+    // Height 1 is decided: active[1]'s block, prevoted and precommitted by the other three.
+    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
+    const hash = blockHash(block.header);
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
+    for (const kind of ['prevote', 'precommit'] as const)
+      for (const k of active.slice(1))
+        assert.equal(
+          await net.deliver(TOPIC_VOTES, vote(k, { kind, height: 1, round: 0, blockHash: hash })),
+          'accept',
+        );
+    assert.equal(await settled(early, 2000), 'accept', 'passed on once the node is at height 2');
+    assert.equal(h.service.state.height, 1);
+  });
+
+  it('once block sync has committed the height, its consensus no longer acts (a proposer would build on the wrong state)', async () => {
+    // active[2] proposes height 1 in round 1. Height 1 is committed by sync (as BlockSync does)
+    // while the driver still runs its consensus; round-1 votes of two others then move that
+    // consensus to round 1, where it would build a block on the state after height 1.
+    const { net, active, vote, chainId } = await setup(2);
+    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
+    const hash = blockHash(block.header);
+    const commit: Commit = {
+      height: 1,
+      round: 0,
+      blockHash: hash,
+      signatures: [0, 1, 3].map((i) =>
+        signVote(
+          chainId,
+          { kind: 'precommit', height: 1, round: 0, blockHash: hash, validator: active[i]!.validator },
+          active[i]!.privateKey,
+        ),
+      ),
+    };
+    assert.equal(await h.service.commitSynced(block, commit), true);
+    for (const i of [0, 3])
+      assert.equal(
+        await net.deliver(
+          TOPIC_VOTES,
+          vote(active[i]!, { kind: 'prevote', height: 1, round: 1, blockHash: null }),
+        ),
+        'accept',
+      );
+    assert.deepEqual(
+      net.published.filter((m) => m.topic === TOPIC_BLOCKS),
+      [],
+      'no proposal built after the height was committed',
+    );
+  });
+});
