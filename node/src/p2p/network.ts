@@ -93,7 +93,13 @@ export class P2PNetwork {
           // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
           msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
           allowPublishToZeroTopicPeers: true,
-          floodPublish: true,
+          // A node publishes to its mesh (at least D = 6 peers), not to every peer: with 21
+          // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node
+          // more often than the mesh alone, and every copy is decrypted, decoded and hashed; on 2
+          // cores at 1 s blocks those copies were the difference between keeping up and missing
+          // slots (docs/BENCHMARKS.md). With fewer than 7 peers, as in a 4-validator network,
+          // every peer still receives each message straight from its publisher.
+          floodPublish: false,
           emitSelf: false,
           maxInboundDataLength: MAX_MESSAGE_BYTES,
           heartbeatInterval: 700,

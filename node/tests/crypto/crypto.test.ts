@@ -200,6 +200,18 @@ describe('verifyDigestForKnownKey', () => {
     assert.equal(verifyDigestForKnownKey(digest.subarray(1), sig, pub), false);
   });
 
+  it('gives the same answers before and after a key table is widened (8-bit windows after 64 checks)', () => {
+    const key = privateKeyFromSeed(new TextEncoder().encode('widened'), 'validator');
+    const pub = publicKeyHexOf(key);
+    for (let i = 0; i < 150; i++) {
+      const digest = sha256(new TextEncoder().encode(`vote ${i}`));
+      const sig = signDigest(digest, key);
+      assert.equal(both(digest, bytesToHex(sig), pub), true, `signature ${i}`);
+      // A forged variant every few checks, on both sides of the widening.
+      if (i % 7 === 0) for (const variant of variants(sig)) both(digest, variant, pub);
+    }
+  });
+
   it('stays right when more keys are used than it keeps tables for', () => {
     const digest = sha256(new TextEncoder().encode('many keys'));
     const keys = Array.from({ length: 300 }, (_v, i) => privateKeyFromSeed(KEY1, `k${i}`));
