@@ -33,9 +33,9 @@ export interface Timeouts {
   precommit(round: number): number;
 }
 
-/** Defaults: generous enough for a loaded 2-core machine, growing per round so that rounds eventually overlap. */
+/** Defaults: generous enough for a loaded 2-core machine (21 validators at 1 s blocks keep both cores busy, and a proposer or a relay waiting 1 s for a core cost slots at a 1 s propose timeout), growing per round so that rounds eventually overlap. */
 export const DEFAULT_TIMEOUTS: Timeouts = {
-  propose: (r) => 1000 + 500 * r,
+  propose: (r) => 1500 + 500 * r,
   prevote: (r) => 500 + 250 * r,
   precommit: (r) => 500 + 250 * r,
 };
