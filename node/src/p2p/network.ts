@@ -93,13 +93,21 @@ export class P2PNetwork {
           // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
           msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
           allowPublishToZeroTopicPeers: true,
-          // A node publishes to its mesh (at least D = 6 peers), not to every peer: with 21
+          // A node publishes to its mesh (at least D peers), not to every peer: with 21
           // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node
           // more often than the mesh alone, and every copy is decrypted, decoded and hashed; on 2
           // cores at 1 s blocks those copies were the difference between keeping up and missing
-          // slots (docs/BENCHMARKS.md). With fewer than 7 peers, as in a 4-validator network,
+          // slots (docs/BENCHMARKS.md). With at most D peers, as in a 4-validator network,
           // every peer still receives each message straight from its publisher.
           floodPublish: false,
+          // A smaller mesh than gossipsub's default (D 6, up to 12): each mesh peer forwards a
+          // message it has not seen from us, so a node reads about as many copies of every vote
+          // as it has mesh peers. 3–6 peers keep a 21-validator network within 3 hops and every
+          // node on several paths, with about half the copies.
+          D: 4,
+          Dlo: 3,
+          Dhi: 6,
+          Dout: 2,
           emitSelf: false,
           maxInboundDataLength: MAX_MESSAGE_BYTES,
           heartbeatInterval: 700,
