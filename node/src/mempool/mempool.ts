@@ -1,7 +1,9 @@
 /**
  * Pending transactions. Admission checks, cheapest first: duplicate, bounds, the sender's
  * queue, the chain rules against the state plus the sender's queued transactions
- * (checkAdmission), and last the signature (remembered by SignatureCache). Bounded by count,
+ * (checkAdmission), and last the signature (remembered by SignatureCache). `admit` does all at
+ * once; the node's admission splits them (`precheck`, the signatures of many transactions in one
+ * batch, then `add`: AdmissionQueue). Bounded by count,
  * bytes and per-sender queue length: past a bound a transaction is refused, the pool never
  * grows. A transaction pending longer than the TTL is removed by `expire()`, which frees its
  * nonce. Time comes from the injected clock.
@@ -45,6 +47,17 @@ export type MempoolRejectCode =
 
 export type AdmitResult = { ok: true } | { ok: false; code: MempoolRejectCode; message: string };
 
+/** Transactions that passed `precheck` and wait for their signatures (AdmissionQueue). */
+export interface WaitingView {
+  readonly count: number;
+  readonly bytes: number;
+  has(hash: string): boolean;
+  /** The sender's waiting transactions. */
+  ofSender(sender: string): readonly { readonly tx: Tx; readonly hash: string }[];
+}
+
+const NONE_WAITING: WaitingView = { count: 0, bytes: 0, has: () => false, ofSender: () => [] };
+
 export class Mempool {
   private readonly byHash = new Map<string, PoolEntry>();
   private readonly bySender = new Map<string, PoolEntry[]>();
@@ -72,32 +85,68 @@ export class Mempool {
     return this.byHash.get(hash);
   }
 
+  /** Admits a transaction at once: precheck, its signature, then add. */
   admit(tx: Tx, hash: string, size: number, state: ChainState): AdmitResult {
-    if (this.byHash.has(hash)) return reject('DUPLICATE', `transaction ${hash} is already pending`);
-    if (this.byHash.size >= this.opts.maxTxs)
+    const pre = this.precheck(tx, hash, size, state);
+    if (!pre.ok) return pre;
+    const bad = this.signatures.check(tx, hash, state.params.chainId);
+    if (bad) return reject(bad.code, bad.message);
+    return this.add(tx, hash, size, state);
+  }
+
+  /**
+   * Every check but the signature, cheapest first: duplicate, bounds, the sender's nonce, the
+   * chain rules. `waiting` (transactions that passed this check and wait for their signatures'
+   * batch) counts as if already pooled, so a sender's consecutive nonces sent back to back all
+   * pass before any of them is added.
+   */
+  precheck(
+    tx: Tx,
+    hash: string,
+    size: number,
+    state: ChainState,
+    waiting: WaitingView = NONE_WAITING,
+  ): AdmitResult {
+    if (this.byHash.has(hash) || waiting.has(hash))
+      return reject('DUPLICATE', `transaction ${hash} is already pending`);
+    if (this.byHash.size + waiting.count >= this.opts.maxTxs)
       return reject('MEMPOOL_FULL', `mempool is full (${this.opts.maxTxs} transactions): try again later`);
-    if (this.bytes + size > this.opts.maxBytes)
+    if (this.bytes + waiting.bytes + size > this.opts.maxBytes)
       return reject('MEMPOOL_FULL', `mempool is full (${this.opts.maxBytes} bytes): try again later`);
-    const queue = this.bySender.get(tx.from) ?? [];
-    if (queue.length >= this.opts.maxPerSender)
+    const pooled = this.bySender.get(tx.from) ?? [];
+    const mine = waiting.ofSender(tx.from);
+    const queued = pooled.length + mine.length;
+    if (queued >= this.opts.maxPerSender)
       return reject(
         'SENDER_QUEUE_FULL',
-        `sender already has ${queue.length} pending transactions (the most allowed)`,
+        `sender already has ${queued} pending transactions (the most allowed)`,
       );
-    const clash = queue.find((e) => e.tx.nonce === tx.nonce);
+    const clash = pooled.find((e) => e.tx.nonce === tx.nonce) ?? mine.find((e) => e.tx.nonce === tx.nonce);
     if (clash)
       return reject(
         'BAD_NONCE',
         `bad nonce: nonce ${tx.nonce} is already used by pending transaction ${clash.hash}`,
       );
-    const before = queue.filter((e) => e.tx.nonce < tx.nonce).map((e) => e.tx);
+    const before = [...pooled, ...mine]
+      .filter((e) => e.tx.nonce < tx.nonce)
+      .sort((a, b) => a.tx.nonce - b.tx.nonce)
+      .map((e) => e.tx);
     const failure = checkAdmission(state, before, tx, { timestamp: Math.floor(this.now() / 1000) });
     if (failure) return reject(failure.code, failure.message);
-    const bad = this.signatures.check(tx, hash, state.params.chainId);
-    if (bad) return reject(bad.code, bad.message);
+    return { ok: true };
+  }
+
+  /**
+   * Adds a transaction whose signature was verified, after checking again what may have changed
+   * since its precheck (a block committed, an earlier transaction of its sender refused).
+   */
+  add(tx: Tx, hash: string, size: number, state: ChainState): AdmitResult {
+    const again = this.precheck(tx, hash, size, state);
+    if (!again.ok) return again;
     const entry: PoolEntry = { tx, hash, size, addedAt: this.now() };
     this.byHash.set(hash, entry);
     this.bytes += size;
+    const queue = this.bySender.get(tx.from) ?? [];
     this.bySender.set(
       tx.from,
       [...queue, entry].sort((a, b) => a.tx.nonce - b.tx.nonce),

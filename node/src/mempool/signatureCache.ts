@@ -4,23 +4,103 @@
  * Keyed by hash AND signature: the hash does not cover the signature, so a copy of a known
  * transaction with a forged signature must not ride on the first one's check. Bounded: the
  * oldest entries are forgotten first.
+ *
+ * Signatures not yet known are checked together (`checkAll`): batch verification costs less per
+ * signature than one check at a time, so admission gathers what arrives in one turn of the event
+ * loop and a block's unknown transactions are checked at once before it is executed.
  */
-import { checkTxSignature, type Tx, type TxFailure } from '../chain/index.js';
+import { type Tx, type TxFailure, txFailure } from '../chain/index.js';
+import { accountAddressOf } from '../crypto/address.js';
+import { hexToBytes } from '../crypto/hex.js';
+import { type SignedDigest, verifyDigestBatch } from './digestBatch.js';
+
+/** A transaction with its hash: txHash(tx, chainId), the digest its signature signs. */
+export interface HashedTx {
+  readonly tx: Tx;
+  readonly hash: string;
+}
+
+/** The failure checkTxSignature gives (chain/tx/signing.ts); a test keeps the two equal. */
+const invalidSignature = (chainId: string): TxFailure =>
+  txFailure(
+    'INVALID_SIGNATURE',
+    `invalid signature: not made by pub_key over this transaction for chain ${chainId}`,
+  );
 
 export class SignatureCache {
   private readonly verified = new Map<string, true>();
+  /** Signatures checked so far (each distinct one once, batched or not): chain_signature_checks_total. */
   checks = 0;
 
-  constructor(private readonly capacity = 200_000) {}
+  /** `onChecks(n)`: n more signatures were checked (the node counts them in its metrics). */
+  constructor(
+    private readonly capacity = 200_000,
+    private readonly onChecks: (n: number) => void = () => {},
+  ) {}
 
   /** Verifies (or recalls) the signature; returns the failure or null. */
   check(tx: Tx, hash: string, chainId: string): TxFailure | null {
-    const key = `${hash}:${tx.signature}`;
-    if (this.verified.has(key)) return null;
-    this.checks++;
-    const failure = checkTxSignature(tx, chainId);
-    if (failure === null) this.remember(key);
-    return failure;
+    return this.checkAll([{ tx, hash }], chainId)[0]!;
+  }
+
+  /**
+   * The failure of each item (null: valid), in order. Signatures already verified are recalled;
+   * the others are verified in one batch, each distinct (hash, signature) once even when it
+   * appears several times. `hash` must be txHash(tx, chainId): it is the digest verified.
+   */
+  checkAll(items: readonly HashedTx[], chainId: string): (TxFailure | null)[] {
+    const out: (TxFailure | null)[] = new Array(items.length).fill(null);
+    // key -> indexes of the items with that key, for the keys not yet known.
+    const unknown = new Map<string, number[]>();
+    for (const [i, { tx, hash }] of items.entries()) {
+      const key = `${hash}:${tx.signature}`;
+      if (this.verified.has(key)) continue;
+      const same = unknown.get(key);
+      if (same) same.push(i);
+      else unknown.set(key, [i]);
+    }
+    if (unknown.size === 0) return out;
+    this.checks += unknown.size;
+    this.onChecks(unknown.size);
+    const batch: SignedDigest[] = [];
+    const batchKeys: string[] = [];
+    for (const [key, indexes] of unknown) {
+      const { tx, hash } = items[indexes[0]!]!;
+      // The address check is cheap and comes first, as in checkTxSignature.
+      if (accountAddressOf(tx.pubKey) !== tx.from) {
+        const failure = txFailure('PUBKEY_MISMATCH', `from_address ${tx.from} is not the address of pub_key`);
+        for (const i of indexes) out[i] = failure;
+        continue;
+      }
+      batch.push({ digest: hexToBytes(hash), signatureHex: tx.signature, publicKeyHex: tx.pubKey });
+      batchKeys.push(key);
+    }
+    const valid = batch.length > 0 ? verifyDigestBatch(batch) : [];
+    for (const [j, key] of batchKeys.entries()) {
+      if (valid[j] === true) {
+        this.remember(key);
+        continue;
+      }
+      const failure = invalidSignature(chainId);
+      for (const i of unknown.get(key)!) out[i] = failure;
+    }
+    return out;
+  }
+
+  /**
+   * A predicate for applyBlock over `items` (a block's transactions): their unknown signatures are
+   * verified now, in one batch; the predicate then answers from that batch (a forged signature
+   * is not checked a second time) and from memory.
+   */
+  predicateFor(
+    items: readonly HashedTx[],
+    chainId: string,
+  ): (tx: Tx, hash: string, chainId: string) => boolean {
+    const failures = this.checkAll(items, chainId);
+    const refused = new Set<string>();
+    for (const [i, f] of failures.entries())
+      if (f !== null) refused.add(`${items[i]!.hash}:${items[i]!.tx.signature}`);
+    return (tx, hash, id) => !refused.has(`${hash}:${tx.signature}`) && this.isValid(tx, hash, id);
   }
 
   /** The predicate applyBlock takes. */

@@ -28,7 +28,7 @@ export async function openChainCore(o: {
 }): Promise<ChainCore> {
   const store = await ChainStore.open(join(o.home, 'data'));
   const metrics = createMetrics();
-  const signatures = new SignatureCache();
+  const signatures = new SignatureCache(undefined, (n) => metrics.signatureChecks.inc(n));
   const mempool = new Mempool(o.mempool, signatures, o.now);
   const snapshots = new SnapshotManager(
     join(o.home, 'snapshots'),

@@ -24,9 +24,9 @@ import {
   stateRoot,
   TX_TYPES,
   type Tx,
-  txFromJson,
   txHash,
 } from '../chain/index.js';
+import { AdmissionQueue } from '../mempool/admissionQueue.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { SignatureCache } from '../mempool/signatureCache.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
@@ -35,12 +35,16 @@ import type { ChainStore } from '../store/chainStore.js';
 import { StoreError } from '../store/errors.js';
 import type { StoredReceipt } from '../store/receipts.js';
 import type { Logger } from '../util/logger.js';
+import {
+  Admission,
+  DEFAULT_MAX_BATCH,
+  type PeerTxsOutcome,
+  type SubmitOutcome,
+  type Waiter,
+} from './admission.js';
 import type { SnapshotManager, SnapshotRecord } from './snapshotManager.js';
 
-export type SubmitOutcome =
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'received'; hash: string }
-  | { kind: 'rejected'; hash: string; code: string; message: string };
+export type { PeerTxsOutcome, SubmitOutcome } from './admission.js';
 
 export interface ReceiptView {
   tx_hash: string;
@@ -61,6 +65,8 @@ export interface ChainServiceDeps {
   readonly migrations: MigrationRegistry;
   /** Milliseconds since the epoch: the node's only clock. */
   readonly now: () => number;
+  /** Most signatures verified in one admission batch (default DEFAULT_MAX_BATCH). */
+  readonly maxAdmissionBatch?: number;
 }
 
 export class NotReadyError extends Error {
@@ -68,8 +74,11 @@ export class NotReadyError extends Error {
 }
 
 export type CommitListener = (block: Block, result: BlockResult) => void;
-/** Called for each transaction admitted from the RPC (not from gossip), to gossip it on. */
-export type TxListener = (tx: Tx) => void;
+/**
+ * Called with the transactions admitted from the RPC (not from gossip) in one admission batch,
+ * to gossip them on together.
+ */
+export type TxListener = (txs: readonly Tx[]) => void;
 
 export class ChainService implements RpcBackend {
   private current: ChainState | null = null;
@@ -80,8 +89,20 @@ export class ChainService implements RpcBackend {
   private committing: Promise<unknown> = Promise.resolve();
   private readonly listeners: CommitListener[] = [];
   private readonly txListeners: TxListener[] = [];
+  private readonly admission: Admission;
 
-  constructor(private readonly deps: ChainServiceDeps) {}
+  constructor(private readonly deps: ChainServiceDeps) {
+    this.admission = new Admission({
+      queue: new AdmissionQueue<Waiter>(deps.mempool, deps.signatures),
+      mempool: deps.mempool,
+      metrics: deps.metrics,
+      state: () => this.state,
+      onAdmittedFromRpc: (txs) => {
+        for (const listener of this.txListeners) listener(txs);
+      },
+      maxBatch: deps.maxAdmissionBatch ?? DEFAULT_MAX_BATCH,
+    });
+  }
 
   get ready(): boolean {
     return this.current !== null;
@@ -156,46 +177,24 @@ export class ChainService implements RpcBackend {
     logger.info('chain state loaded', { height: state.height, last_hash: state.lastBlockHash });
   }
 
-  onTxAdmitted(listener: TxListener): void {
+  onTxsAdmitted(listener: TxListener): void {
     this.txListeners.push(listener);
   }
 
-  /** A transaction from the RPC: admitted, then gossiped to peers by the listeners. */
-  submit(input: unknown, size: number): SubmitOutcome {
-    return this.admit(input, size, true);
+  /**
+   * A transaction from the RPC: settles once it is admitted (then gossiped to peers by the
+   * listeners, with the others of its batch) or refused.
+   */
+  submit(input: unknown, size: number): Promise<SubmitOutcome> {
+    return this.admission.submit(input, size, true);
   }
 
-  /** A transaction from gossip: admitted, not re-gossiped (gossipsub forwards it). */
-  submitFromPeer(input: unknown, size: number): SubmitOutcome {
-    return this.admit(input, size, false);
-  }
-
-  private admit(input: unknown, size: number, fromRpc: boolean): SubmitOutcome {
-    const state = this.state;
-    const parsed = txFromJson(input);
-    if (!parsed.ok) return { kind: 'malformed', reason: parsed.reason };
-    const chainId = state.params.chainId;
-    const hash = txHash(parsed.tx, chainId);
-    if (parsed.chainId !== undefined && parsed.chainId !== chainId) {
-      return this.rejected(
-        hash,
-        'WRONG_CHAIN',
-        `wrong chain: the transaction is for ${parsed.chainId}, this node is on ${chainId}`,
-      );
-    }
-    const checksBefore = this.deps.signatures.checks;
-    const result = this.deps.mempool.admit(parsed.tx, hash, size, state);
-    this.deps.metrics.signatureChecks.inc(this.deps.signatures.checks - checksBefore);
-    if (!result.ok) return this.rejected(hash, result.code, result.message);
-    this.deps.metrics.mempoolSize.set(this.deps.mempool.size);
-    this.deps.metrics.mempoolBytes.set(this.deps.mempool.byteSize);
-    if (fromRpc) for (const listener of this.txListeners) listener(parsed.tx);
-    return { kind: 'received', hash };
-  }
-
-  private rejected(hash: string, code: string, message: string): SubmitOutcome {
-    this.deps.metrics.mempoolRejections.inc({ reason: code });
-    return { kind: 'rejected', hash, code, message };
+  /**
+   * The transactions of one gossip message (`size`: its bytes): admitted, not re-gossiped
+   * (gossipsub forwards the message itself). Malformed as a whole when any of them is.
+   */
+  submitFromPeer(inputs: readonly unknown[], size: number): Promise<PeerTxsOutcome> {
+    return this.admission.submitAll(inputs, size);
   }
 
   async receipt(hash: string): Promise<ReceiptView | null> {
@@ -223,11 +222,20 @@ export class ChainService implements RpcBackend {
     };
   }
 
-  /** Checks `block` on top of the last committed state; throws BlockError when invalid. */
+  /**
+   * Checks `block` on top of the last committed state; throws BlockError when invalid. The
+   * signatures of its transactions this node has not verified yet (not received by gossip) are
+   * verified first, in one batch.
+   */
   validateBlock(block: Block): BlockResult {
-    return applyBlock(this.state, block, {
+    const state = this.state;
+    const chainId = state.params.chainId;
+    return applyBlock(state, block, {
       migrations: this.deps.migrations,
-      isSignatureValid: this.deps.signatures.isValid,
+      isSignatureValid: this.deps.signatures.predicateFor(
+        block.txs.map((tx) => ({ tx, hash: txHash(tx, chainId) })),
+        chainId,
+      ),
     });
   }
 

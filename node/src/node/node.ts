@@ -7,12 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { type Genesis, loadGenesis, type MigrationRegistry, txToJson } from '../chain/index.js';
+import { type Genesis, loadGenesis, type MigrationRegistry } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
 import { BlockSync } from '../consensus/sync.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import { decodeJson, encodeJson } from '../p2p/messages.js';
 import { P2PNetwork } from '../p2p/network.js';
 import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
 import { TOPIC_TXS } from '../p2p/protocol.js';
@@ -22,6 +21,7 @@ import { openChainCore } from './chainCore.js';
 import type { ChainService } from './chainService.js';
 import type { NodeConfig } from './config.js';
 import { readKeyFile } from './keyFile.js';
+import { txsHandler, txsMessages } from './txGossip.js';
 
 /** A failure to start that the operator can fix: the message says how. */
 export class StartupError extends Error {
@@ -132,17 +132,13 @@ export async function startNode(
     }
     logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
     const net = network;
-    net.subscribe(TOPIC_TXS, (data) => {
-      let json: unknown;
-      try {
-        json = decodeJson(data);
-      } catch {
-        return 'reject';
-      }
-      const outcome = service.submitFromPeer(json, data.length);
-      return outcome.kind === 'malformed' ? 'reject' : outcome.kind === 'received' ? 'accept' : 'ignore';
+    net.subscribe(
+      TOPIC_TXS,
+      txsHandler(service, (verdict) => metrics.gossipMessages.inc({ topic: TOPIC_TXS, verdict })),
+    );
+    service.onTxsAdmitted((txs) => {
+      for (const message of txsMessages(txs)) void net.publish(TOPIC_TXS, message);
     });
-    service.onTxAdmitted((tx) => void net.publish(TOPIC_TXS, encodeJson(txToJson(tx))));
     sync = new BlockSync(service, network, metrics, logger.child({ part: 'sync' }));
     await sync.serve();
   }

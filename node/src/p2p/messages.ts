@@ -162,3 +162,73 @@ export function decodeBlocksResponse(bytes: Uint8Array): SyncedBlock[] | string 
   }
   return out;
 }
+
+/**
+ * `/chain/txs/1.0.0`: one transaction as its JSON object, or several as a JSON array of those
+ * objects (a node gossips the transactions its RPC admitted in one batch as one message: fewer
+ * messages per transaction for every peer to receive, decode and forward).
+ */
+export const MAX_TXS_PER_MESSAGE = 256;
+export const MAX_TXS_MESSAGE_BYTES = 1024 * 1024;
+
+/**
+ * Messages for `txs` (transaction JSON objects): a lone transaction as its object, more as arrays
+ * of at most MAX_TXS_PER_MESSAGE transactions and MAX_TXS_MESSAGE_BYTES bytes, in order. A
+ * transaction too large to fit a message alone is left out (the RPC's body limit is far below).
+ */
+export function encodeTxsMessages(txs: readonly unknown[]): Uint8Array[] {
+  const encoded = txs.map((t) => utf8.encode(JSON.stringify(t)));
+  const out: Uint8Array[] = [];
+  let group: Uint8Array[] = [];
+  let bytes = 2; // the brackets
+  const emit = () => {
+    if (group.length === 1) out.push(group[0]!);
+    else if (group.length > 1) out.push(joinArray(group, bytes));
+    group = [];
+    bytes = 2;
+  };
+  for (const e of encoded) {
+    if (e.length + 2 > MAX_TXS_MESSAGE_BYTES) continue;
+    const added = e.length + (group.length > 0 ? 1 : 0);
+    if (group.length === MAX_TXS_PER_MESSAGE || bytes + added > MAX_TXS_MESSAGE_BYTES) emit();
+    bytes += e.length + (group.length > 0 ? 1 : 0);
+    group.push(e);
+  }
+  emit();
+  return out;
+}
+
+function joinArray(parts: readonly Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  out[0] = 0x5b; // [
+  let at = 1;
+  for (const [i, p] of parts.entries()) {
+    if (i > 0) out[at++] = 0x2c; // ,
+    out.set(p, at);
+    at += p.length;
+  }
+  out[at] = 0x5d; // ]
+  return out;
+}
+
+/**
+ * The transactions of a `/chain/txs/1.0.0` message, still unchecked JSON values (the admission
+ * pipeline decodes each), or why the message is malformed: not UTF-8 JSON, over
+ * MAX_TXS_MESSAGE_BYTES, neither an object nor an array, an empty array, an array of more than
+ * MAX_TXS_PER_MESSAGE entries, or an entry that is not an object.
+ */
+export function decodeTxsMessage(bytes: Uint8Array): unknown[] | string {
+  if (bytes.length > MAX_TXS_MESSAGE_BYTES) return `message over ${MAX_TXS_MESSAGE_BYTES} bytes`;
+  let j: unknown;
+  try {
+    j = decodeJson(bytes);
+  } catch (e) {
+    return `not UTF-8 JSON: ${(e as Error).message}`;
+  }
+  if (isObject(j)) return [j];
+  if (!Array.isArray(j)) return 'a transaction object or an array of them';
+  if (j.length === 0) return 'empty array of transactions';
+  if (j.length > MAX_TXS_PER_MESSAGE) return `more than ${MAX_TXS_PER_MESSAGE} transactions`;
+  for (const [i, t] of j.entries()) if (!isObject(t)) return `entry ${i} is not a transaction object`;
+  return j;
+}

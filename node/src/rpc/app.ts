@@ -124,7 +124,8 @@ export function createRpcApp(
     const body = parseJson(raw, invalidTx);
     const problem = txBodyProblem(body);
     if (problem) throw invalidTx(problem);
-    const outcome = backend.submit(body, raw.length);
+    // Settles after the admission batch this transaction joined (its signature checked with the others').
+    const outcome = await backend.submit(body, raw.length);
     if (outcome.kind === 'malformed') throw invalidTx(outcome.reason);
     if (outcome.kind === 'rejected')
       sendJson(ctx, 200, { tx_hash: outcome.hash, status: 'rejected', error: outcome.message });

@@ -8,7 +8,8 @@ export interface RpcBackend {
   /** The last committed state; only read after `ready`. */
   readonly state: ChainState;
   readonly mempoolSize: number;
-  submit(input: unknown, size: number): SubmitOutcome;
+  /** Settles when the transaction is admitted or refused. */
+  submit(input: unknown, size: number): Promise<SubmitOutcome>;
   receipt(hash: string): Promise<ReceiptView | null>;
   blockJson(height: number): Promise<BlockJson | null>;
   snapshots(): Promise<SnapshotRecord[]>;

@@ -79,6 +79,72 @@ describe('four validators over libp2p', () => {
     );
   });
 
+  it('a burst of one sender’s transactions sent at once to one node is gossiped in batches and confirmed on all', async () => {
+    const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
+      private_key: string;
+    }[];
+    const listener = await P2PNetwork.start({
+      privateKey: await peerKeyFromSeed(new TextEncoder().encode('listener')),
+      listenHost: '127.0.0.1',
+      listenPort: 0,
+      bootstrap: [c.nodes[3]!.multiaddr],
+      logger: createLogger({ level: 'error' }),
+    });
+    try {
+      const heard: unknown[] = [];
+      listener.subscribe(TOPIC_TXS, (data) => {
+        heard.push(JSON.parse(new TextDecoder().decode(data)));
+        return 'ignore';
+      });
+      await waitFor('the listener to connect', 10_000, async () =>
+        listener.connectedPeers().length > 0 ? true : null,
+      );
+      await new Promise((r) => setTimeout(r, 1500)); // subscriptions exchanged
+      const privateKey = hexToBytes(accounts[1]!.private_key);
+      const first = await buildTx(c.nodes[3]!.client, {
+        type: 'TRANSFER',
+        privateKey,
+        to: c.nodes[0]!.accountAddress,
+        amount: 1n,
+        chainId: 'chain-devnet-1',
+        timestamp: Math.floor(Date.now() / 1000),
+      });
+      const burst = await Promise.all(
+        Array.from({ length: 16 }, (_x, i) =>
+          buildTx(c.nodes[3]!.client, {
+            type: 'TRANSFER',
+            privateKey,
+            to: c.nodes[0]!.accountAddress,
+            amount: 1n,
+            nonce: first.nonce + i,
+            chainId: 'chain-devnet-1',
+            timestamp: first.timestamp,
+          }),
+        ),
+      );
+      const sent = await Promise.all(burst.map((t) => c.nodes[3]!.client.sendTx(t)));
+      for (const s of sent) assert.equal(s.status, 'received', s.error);
+      for (const n of c.nodes)
+        for (const s of sent)
+          await waitFor(`${n.name} to confirm ${s.tx_hash}`, 15_000, async () =>
+            (await n.client.receipt(s.tx_hash)).status === 'confirmed' ? true : null,
+          );
+      const arrays = heard.filter((m) => Array.isArray(m)) as unknown[][];
+      assert.ok(
+        arrays.length > 0,
+        `one message carried several transactions (heard ${heard.length} messages)`,
+      );
+      // Only this burst's: gossipsub may also pass on earlier messages still in its cache.
+      const signatures = new Set(burst.map((t) => t.signature));
+      const ours = heard
+        .flatMap((m) => (Array.isArray(m) ? m : [m]))
+        .filter((t) => signatures.has((t as { signature: string }).signature));
+      assert.equal(ours.length, 16, 'each transaction of the burst gossiped once by its node');
+    } finally {
+      await listener.stop();
+    }
+  });
+
   it('a peer that gossips garbage and forgeries cannot crash a node or make it store anything', async () => {
     const rogue = await P2PNetwork.start({
       privateKey: await peerKeyFromSeed(new TextEncoder().encode('rogue')),
