@@ -12,7 +12,7 @@
 import { type Tx, type TxFailure, txFailure } from '../chain/index.js';
 import { accountAddressOf } from '../crypto/address.js';
 import { hexToBytes } from '../crypto/hex.js';
-import { type SignedDigest, verifyDigestBatch } from './digestBatch.js';
+import { type SignedDigest, verifyDigestBatch } from '../crypto/batchVerify.js';
 
 /** A transaction with its hash: txHash(tx, chainId), the digest its signature signs. */
 export interface HashedTx {
