@@ -11,8 +11,8 @@
  */
 import { type Tx, type TxFailure, txFailure } from '../chain/index.js';
 import { accountAddressOf } from '../crypto/address.js';
-import { hexToBytes } from '../crypto/hex.js';
 import { type SignedDigest, verifyDigestBatch } from '../crypto/batchVerify.js';
+import { hexToBytes } from '../crypto/hex.js';
 
 /** A transaction with its hash: txHash(tx, chainId), the digest its signature signs. */
 export interface HashedTx {
