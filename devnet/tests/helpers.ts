@@ -52,7 +52,9 @@ export async function portFree(port: number): Promise<boolean> {
 /** A base port whose whole devnet plan (nodes, p2p, monitoring) is free now. */
 export async function freeDevnetBase(nodes: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    // Below Linux's ephemeral range (32768-60999): a port found free there can be taken by the
+    // local end of an outgoing connection (the nodes open many) before the node binds it.
+    const base = 10_000 + Math.floor(Math.random() * 20_000);
     const ports = allPorts(base, nodes, true);
     let ok = true;
     for (const p of ports) {

@@ -192,7 +192,9 @@ async function freeBasePort(): Promise<number> {
       s.listen(port, '127.0.0.1', () => s.close(() => r(true)));
     });
   for (let attempt = 0; attempt < 100; attempt++) {
-    const base = 20_000 + 10 * Math.floor(Math.random() * 3_000);
+    // Below Linux's ephemeral range (32768-60999): a port found free there can be taken by the
+    // local end of an outgoing connection before a node binds it.
+    const base = 10_000 + 10 * Math.floor(Math.random() * 2_000);
     const ports = [];
     for (let i = 0; i < 8; i++) ports.push(base + i, base + 1000 + i);
     ports.push(base + 1090, base + 1091);

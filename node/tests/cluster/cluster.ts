@@ -28,7 +28,9 @@ async function portFree(port: number): Promise<boolean> {
 /** A base port P such that P..P+n-1 and P+1000..P+1000+n-1 are free now. */
 export async function freeBasePort(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    // Below Linux's ephemeral range (32768-60999): a port found free there can be taken by the
+    // local end of an outgoing connection (the nodes open many) before the node binds it.
+    const base = 10_000 + Math.floor(Math.random() * 20_000);
     let ok = true;
     for (let i = 0; i < n && ok; i++) ok = (await portFree(base + i)) && (await portFree(base + 1000 + i));
     if (ok) return base;
