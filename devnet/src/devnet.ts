@@ -180,11 +180,11 @@ export class Devnet {
 
   /**
    * A bound for chain progress that grows with the node count and the block time. Per node
-   * 2.5 s: every node connects to every other, so start-up work grows with the square of the
-   * count (21 validators on 2 cores took about 44 s to their first block).
+   * 4 s: every node connects to every other, so start-up work grows with the square of the
+   * count (21 validators on 2 cores took 41-72 s to their first block).
    */
   progressBound(blocks: number): number {
-    return 15_000 + 2_500 * this.nodes.length + blocks * this.spec.blockTimeMs * 3;
+    return 15_000 + 4_000 * this.nodes.length + blocks * this.spec.blockTimeMs * 3;
   }
 
   async status(): Promise<NodeStatus[]> {
