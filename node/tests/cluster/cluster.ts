@@ -4,7 +4,8 @@
  * Waits are bounded and on chain progress; every process is killed by `stopAll()`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,9 +83,33 @@ export class Cluster {
     const flags = prof
       ? ['--cpu-prof', '--cpu-prof-dir', prof, '--cpu-prof-name', `${n.name}-${Date.now()}.cpuprofile`]
       : [];
-    n.proc = spawn(process.execPath, [...flags, CHAIN_NODE, 'start', '--home', n.home], {
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
+    // The node's output goes to <dir>/<name>.log, quoted when a wait on the node fails.
+    const log = openSync(this.logPath(i), 'a');
+    try {
+      n.proc = spawn(process.execPath, [...flags, CHAIN_NODE, 'start', '--home', n.home], {
+        stdio: ['ignore', log, log],
+      });
+    } finally {
+      closeSync(log);
+    }
+  }
+
+  logPath(i: number): string {
+    return join(this.dir, `${this.nodes[i]!.name}.log`);
+  }
+
+  /** Whether node i's process still runs, and the end of its log: for a failed wait's message. */
+  async diagnose(i: number): Promise<string> {
+    const p = this.nodes[i]!.proc;
+    const state =
+      p === null
+        ? 'not started'
+        : p.exitCode !== null || p.signalCode !== null
+          ? `exited (code ${p.exitCode}, signal ${p.signalCode})`
+          : `running (pid ${p.pid})`;
+    const log = await readFile(this.logPath(i), 'utf8').catch(() => '');
+    const tail = log.trimEnd().split('\n').slice(-12).join('\n');
+    return `${this.nodes[i]!.name}: ${state}; last lines of its log:\n${tail}`;
   }
 
   startAll(): void {
@@ -117,9 +142,13 @@ export class Cluster {
   ): Promise<void> {
     const bound = timeoutMs ?? 15_000 + which.length * 2_000 + target * this.blockTimeMs * 3;
     for (const i of which) {
-      await waitFor(`${this.nodes[i]!.name} at height ${target}`, bound, async () =>
-        (await this.height(i)) >= target ? true : null,
-      );
+      try {
+        await waitFor(`${this.nodes[i]!.name} at height ${target}`, bound, async () =>
+          (await this.height(i)) >= target ? true : null,
+        );
+      } catch (e) {
+        throw new Error(`${(e as Error).message}\n${await this.diagnose(i)}`);
+      }
     }
   }
 
