@@ -9,7 +9,7 @@
  *   npm run build && node dist/devnet/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process]
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     blocks: { type: 'string', default: '300' },
     'block-time': { type: 'string', default: '1s' },
     runtime: { type: 'string', default: 'process' },
+    'keep-home': { type: 'boolean', default: false },
   },
 });
 const n = Number(values.validators);
@@ -101,7 +102,10 @@ try {
     }
   }
   console.log(`nodes' CPU over the measured blocks: ${cores.toFixed(2)} cores`);
-  if (late.length > 0) console.log(`blocks not in round 0: ${late.join(', ')}`);
+  if (late.length > 0) {
+    console.log(`blocks not in round 0: ${late.join(', ')}`);
+    if (values.runtime === 'process') await explainLateHeights(late.map((x) => Number.parseInt(x, 10)));
+  }
   const hashes = await Promise.all(
     clients.map(async (c) => JSON.stringify((await c.get<{ header: unknown }>(`/block/${target}`)).header)),
   );
@@ -113,6 +117,41 @@ try {
     '| runtime | validators | block time | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak |',
   );
 } finally {
-  await down();
-  await rm(dir, { recursive: true, force: true });
+  if (values['keep-home'])
+    console.log(`devnet home kept (stop it with: devnet down --home ${home}): ${home}`);
+  else {
+    await down();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * For each missed slot, the nodes' own account of it (process runtime: their log files): which
+ * timed out waiting for the proposal and how late their timer fired, who entered the height late
+ * (the proposer among them delays its proposal), and where the proposal arrived after the timeout.
+ */
+async function explainLateHeights(heights: number[]): Promise<void> {
+  const wanted = new Set(heights);
+  const lines: { height: number; text: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const text = await readFile(join(home, 'logs', `validator-${i}.log`), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        const { height, msg, time, level: _level, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        if (typeof height === 'number' && wanted.has(height))
+          lines.push({
+            height,
+            text: `${String(time).slice(11, 23)} validator-${i}: ${String(msg)} ${JSON.stringify(rest)}`,
+          });
+      } catch {
+        // not a log record
+      }
+    }
+  }
+  for (const h of heights) {
+    console.log(`  height ${h}:`);
+    for (const l of lines.filter((x) => x.height === h).sort((a, b) => a.text.localeCompare(b.text)))
+      console.log(`    ${l.text}`);
+  }
 }

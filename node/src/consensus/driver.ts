@@ -41,6 +41,13 @@ export interface DriverOptions {
   readonly maxClockDriftSec: number;
 }
 
+/**
+ * How long a node still deciding a height waits for its own decision after a message of the next
+ * height showed that peers have decided it, before it fetches the block by block sync. The
+ * decision's last precommits are usually a few gossip hops behind such a message.
+ */
+const BEHIND_GRACE_MS = 400;
+
 type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
 /** A message for the next height, and the gossip verdict it gets when the node enters that height. */
 type Buffered = Message & { settle: (verdict: Verdict | Promise<Verdict>) => void };
@@ -55,10 +62,15 @@ export class ConsensusDriver {
   private readonly validated = new Map<string, BlockResult>();
   private readonly verified = new Set<string>();
   private future: Buffered[] = [];
+  /** Rounds of this height whose propose timeout fired here (a proposal arriving later is logged once). */
+  private readonly proposeTimedOut = new Set<number>();
   private committing = false;
   private stopped = false;
   private rebroadcastTimer: NodeJS.Timeout | null = null;
   private joinTimer: NodeJS.Timeout | null = null;
+  private behindTimer: NodeJS.Timeout | null = null;
+  /** The active set of the next height, computed once the current height is committed. */
+  private nextValidators: { height: number; validators: Validator[] } | null = null;
   private stallTimer: NodeJS.Timeout | null = null;
   private readonly myAddress: string | null;
 
@@ -99,6 +111,7 @@ export class ConsensusDriver {
     if (this.rebroadcastTimer) clearInterval(this.rebroadcastTimer);
     if (this.stallTimer) clearInterval(this.stallTimer);
     if (this.joinTimer) clearTimeout(this.joinTimer);
+    if (this.behindTimer) clearTimeout(this.behindTimer);
     for (const m of this.future) m.settle('ignore');
     this.future = [];
   }
@@ -136,9 +149,16 @@ export class ConsensusDriver {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     const state = this.service.state;
+    const previous = { height: this.height, startedAt: this.heightStartedAt };
     this.height = state.height + 1;
     this.validators = activeValidators(state);
     this.validated.clear();
+    this.proposeTimedOut.clear();
+    // Entering well after the block time's pace (a late decision or commit) delays this node's
+    // proposal, if it is the proposer: said, so that a missed slot can be traced to its cause.
+    const lateMs = this.now() - (previous.startedAt + this.opts.blockTimeMs);
+    if (previous.height > 0 && previous.height === this.height - 1 && lateMs > 250)
+      this.logger.info('height entered late', { height: this.height, lateMs });
     this.heightStartedAt = this.now();
     this.lastProgressAt = this.now();
     const signer =
@@ -209,9 +229,12 @@ export class ConsensusDriver {
           break;
         case 'schedule-timeout': {
           const height = a.height;
+          const due = this.now() + a.ms;
           const timer = setTimeout(() => {
             this.timers.delete(timer);
             if (this.core && this.height === height && this.deciding) {
+              if (a.step === 'propose' && this.core.round === a.round && this.core.step === 'propose')
+                this.logProposeTimeout(a.round, due);
               this.apply(this.core.onTimeout(a.step, a.round));
               this.metrics.consensusRound.set(this.core.round);
             }
@@ -250,6 +273,22 @@ export class ConsensusDriver {
       if (this.service.state.height >= this.height) this.enterHeight();
     }, wait);
     this.timers.add(timer);
+  }
+
+  /**
+   * Says why a slot is about to be missed: which proposer did not deliver, how long after the
+   * height began, and how late this node's own timer fired (a busy event loop or a starved
+   * process shows there, not as a slow proposer).
+   */
+  private logProposeTimeout(round: number, due: number): void {
+    this.proposeTimedOut.add(round);
+    this.logger.info('no proposal in time', {
+      height: this.height,
+      round,
+      proposer: this.core!.proposerOf(round).address,
+      sinceHeightMs: this.now() - this.heightStartedAt,
+      timerLateMs: this.now() - due,
+    });
   }
 
   private validatorOf(address: string): Validator | undefined {
@@ -300,15 +339,10 @@ export class ConsensusDriver {
       void this.catchUp();
       return 'ignore';
     }
-    if (where === 'next' || this.core === null) return this.defer({ kind: 'vote', vote });
+    if (where === 'next' || this.core === null) return this.early({ kind: 'vote', vote });
     const v = this.validatorOf(vote.validator);
     if (v === undefined) return 'reject';
-    // The memo key covers the content: a seen signature on other content is verified again (and fails).
-    const memo = `v:${vote.kind}:${vote.height}:${vote.round}:${vote.blockHash}:${vote.validator}:${vote.signature}`;
-    if (!this.verified.has(memo)) {
-      if (!verifyVote(this.service.state.params.chainId, vote, v.pubKey)) return 'reject';
-      this.remember(memo);
-    }
+    if (!this.authentic({ kind: 'vote', vote }, v)) return 'reject';
     this.metrics.votes.inc({ kind: vote.kind });
     // Decided here, or committed by block sync: passed on all the same (peers may still need it).
     if (!this.deciding) return 'accept';
@@ -331,18 +365,81 @@ export class ConsensusDriver {
       void this.catchUp();
       return 'ignore';
     }
-    if (where === 'next' || this.core === null) return this.defer({ kind: 'proposal', proposal: p });
+    if (where === 'next' || this.core === null) return this.early({ kind: 'proposal', proposal: p });
     const v = this.validatorOf(p.proposer);
     if (v === undefined) return 'reject';
-    const memo = `p:${p.height}:${p.round}:${p.polRound}:${p.blockHash}:${p.proposer}:${p.signature}`;
-    if (!this.verified.has(memo)) {
-      if (!verifyProposalSignature(this.service.state.params.chainId, p, v.pubKey)) return 'reject';
-      this.remember(memo);
-    }
+    if (!this.authentic({ kind: 'proposal', proposal: p }, v)) return 'reject';
     if (!this.deciding) return 'accept';
     this.lastProgressAt = this.now();
+    if (this.proposeTimedOut.delete(p.round))
+      this.logger.info('proposal after its propose timeout', {
+        height: p.height,
+        round: p.round,
+        proposer: p.proposer,
+        sinceHeightMs: this.now() - this.heightStartedAt,
+      });
     this.apply(this.core.onProposal(p));
     return 'accept';
+  }
+
+  /**
+   * Whether a message is signed by `signer`, its sender's validator. Each message is checked once:
+   * the memo key covers the content, so a seen signature on other content is checked again (and fails).
+   */
+  private authentic(m: Message, signer: Validator): boolean {
+    const chainId = this.service.state.params.chainId;
+    if (m.kind === 'vote') {
+      const { vote } = m;
+      const memo = `v:${vote.kind}:${vote.height}:${vote.round}:${vote.blockHash}:${vote.validator}:${vote.signature}`;
+      if (this.verified.has(memo)) return true;
+      if (!verifyVote(chainId, vote, signer.pubKey)) return false;
+      this.remember(memo);
+      return true;
+    }
+    const p = m.proposal;
+    const memo = `p:${p.height}:${p.round}:${p.polRound}:${p.blockHash}:${p.proposer}:${p.signature}`;
+    if (this.verified.has(memo)) return true;
+    if (!verifyProposalSignature(chainId, p, signer.pubKey)) return false;
+    this.remember(memo);
+    return true;
+  }
+
+  /**
+   * A message for the height after the current one (or before consensus started). Once the
+   * current height is committed, the next height's validators are known: the message is checked
+   * now and, if authentic, passed on at once (a node waiting out the block time would otherwise
+   * hold the next proposer's proposal back from the peers that reach it through this node), and
+   * kept for the core. Before that its verdict waits until the node enters the height. And while
+   * this node is still deciding the current height, a message of the next one shows that others
+   * have decided it: if the decision does not come here soon, block sync fetches it.
+   */
+  private early(m: Message): Verdict | Promise<Verdict> {
+    const height = m.kind === 'vote' ? m.vote.height : m.proposal.height;
+    const state = this.service.state;
+    if (height === state.height + 1 && height === this.height + 1 && this.core !== null) {
+      if (this.future.length >= 1000) return 'ignore';
+      if (this.nextValidators?.height !== height)
+        this.nextValidators = { height, validators: activeValidators(state) };
+      const sender = m.kind === 'vote' ? m.vote.validator : m.proposal.proposer;
+      const signer = this.nextValidators.validators.find((v) => v.address === sender);
+      if (signer === undefined || !this.authentic(m, signer)) return 'reject';
+      this.future.push({ ...m, settle: () => undefined });
+      return 'accept';
+    }
+    if (height === this.height + 1 && this.deciding) this.syncIfStillDeciding();
+    return this.defer(m);
+  }
+
+  private syncIfStillDeciding(): void {
+    if (this.behindTimer !== null) return;
+    const height = this.height;
+    this.behindTimer = setTimeout(() => {
+      this.behindTimer = null;
+      if (this.height === height && this.deciding && !this.stopped) {
+        this.logger.info('peers are past this height: block sync', { height });
+        void this.catchUp();
+      }
+    }, BEHIND_GRACE_MS);
   }
 
   private remember(memo: string): void {

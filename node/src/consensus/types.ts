@@ -33,9 +33,17 @@ export interface Timeouts {
   precommit(round: number): number;
 }
 
-/** Defaults: generous enough for a loaded 2-core machine (21 validators at 1 s blocks keep both cores busy, and a proposer or a relay waiting 1 s for a core cost slots at a 1 s propose timeout), growing per round so that rounds eventually overlap. */
+/**
+ * Defaults. The propose timeout is CometBFT's (3 s, plus 0.5 s a round): a proposer enters its
+ * height when it has committed the one before, and on a loaded machine some node commits well
+ * after the first (21 validators at 1 s blocks on 2 cores: p99 0.8 s behind, and 2.2–3.4 s a
+ * dozen times in 300 heights; docs/BENCHMARKS.md). At 1.5 s such a proposer's slot was missed in
+ * about every other run although it was up and proposing. The price: a stopped proposer's slot
+ * takes 3 s. Votes wait less (they come from everyone, so one late node does not hold them up).
+ * Every timeout grows by round so that rounds eventually overlap.
+ */
 export const DEFAULT_TIMEOUTS: Timeouts = {
-  propose: (r) => 1500 + 500 * r,
+  propose: (r) => 3000 + 500 * r,
   prevote: (r) => 500 + 250 * r,
   precommit: (r) => 500 + 250 * r,
 };

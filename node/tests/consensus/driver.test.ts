@@ -14,6 +14,7 @@ import {
   type Vote,
 } from '../../src/chain/index.js';
 import { ConsensusDriver } from '../../src/consensus/driver.js';
+import type { BlockSync } from '../../src/consensus/sync.js';
 import type { Proposal } from '../../src/consensus/types.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { decodeJson, encodeProposal, encodeVote } from '../../src/p2p/messages.js';
@@ -57,23 +58,24 @@ describe('ConsensusDriver', () => {
   });
 
   /** The driver for the validator at active index `me`, over a fresh 4-validator chain. */
-  async function setup(me: number, blockTimeMs = 50) {
+  async function setup(me: number, blockTimeMs = 50, timeouts = LONG, sync: unknown = null) {
     h = await makeHarness({ validators: LABELS });
     const active = activeValidators(h.service.state).map(
       (v) => LABELS.map(key).find((k) => k.validator === v.address)!,
     );
     const net = new StubNetwork();
+    const logger = memoryLogger();
     driver = new ConsensusDriver(
       h.service,
       net as unknown as P2PNetwork,
-      null,
+      sync as BlockSync | null,
       createMetrics(),
-      memoryLogger(),
+      logger,
       () => h.clock.now,
       {
         privateKey: active[me]!.privateKey,
         blockTimeMs,
-        timeouts: LONG,
+        timeouts,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
       },
@@ -92,7 +94,7 @@ describe('ConsensusDriver', () => {
       };
       return encodeProposal(p, h.clock.now);
     };
-    return { net, active, vote, proposal, chainId };
+    return { net, active, vote, proposal, chainId, logger };
   }
 
   it('a vote for the next height gets its gossip verdict when the node enters that height: accepted and passed on, not dropped', async () => {
@@ -103,18 +105,8 @@ describe('ConsensusDriver', () => {
       vote(active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
     );
     assert.equal(await settled(early), PENDING, 'no verdict before height 2');
-    // Height 1 is decided: active[1]'s block, prevoted and precommitted by the other three.
-    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
-    const hash = blockHash(block.header);
-    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
-    for (const kind of ['prevote', 'precommit'] as const)
-      for (const k of active.slice(1))
-        assert.equal(
-          await net.deliver(TOPIC_VOTES, vote(k, { kind, height: 1, round: 0, blockHash: hash })),
-          'accept',
-        );
+    await decideHeightOne(net, active, vote, proposal);
     assert.equal(await settled(early, 2000), 'accept', 'passed on once the node is at height 2');
-    assert.equal(h.service.state.height, 1);
   });
 
   it('once block sync has committed the height, its consensus no longer acts (a proposer would build on the wrong state)', async () => {
@@ -150,5 +142,86 @@ describe('ConsensusDriver', () => {
       [],
       'no proposal built after the height was committed',
     );
+  });
+
+  it('a missed slot is explained in the log: the proposer that did not deliver, and its proposal arriving later (once)', async () => {
+    const { net, active, proposal, logger } = await setup(0, 50, { ...LONG, propose: () => 30 });
+    const timedOut = () => logger.lines.filter((l) => l.msg === 'no proposal in time');
+    for (let i = 0; i < 100 && timedOut().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(timedOut().length, 1);
+    const [line] = timedOut();
+    assert.equal(line!.height, 1);
+    assert.equal(line!.round, 0);
+    assert.equal(line!.proposer, active[1]!.validator, 'height 1, round 0 is active[1]');
+    assert.equal(typeof line!.timerLateMs, 'number');
+    assert.equal(typeof line!.sinceHeightMs, 'number');
+    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
+    const late = () => logger.lines.filter((l) => l.msg === 'proposal after its propose timeout');
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
+    assert.equal(late().length, 1);
+    assert.equal(late()[0]!.proposer, active[1]!.validator);
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
+    assert.equal(late().length, 1, 'a second copy is not logged again');
+  });
+
+  /** Height 1 decided here: active[1]'s block, prevoted and precommitted by the other three. */
+  async function decideHeightOne(
+    net: StubNetwork,
+    active: TestKey[],
+    vote: Awaited<ReturnType<typeof setup>>['vote'],
+    proposal: Awaited<ReturnType<typeof setup>>['proposal'],
+  ) {
+    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
+    const hash = blockHash(block.header);
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
+    for (const kind of ['prevote', 'precommit'] as const)
+      for (const k of active.slice(1))
+        assert.equal(
+          await net.deliver(TOPIC_VOTES, vote(k, { kind, height: 1, round: 0, blockHash: hash })),
+          'accept',
+        );
+    for (let i = 0; i < 100 && h.service.state.height < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(h.service.state.height, 1);
+  }
+
+  it('once the height is committed, a message of the next height is checked and passed on at once, while the node waits out the block time; a forged one is rejected', async () => {
+    const { net, active, vote, proposal } = await setup(0, 60_000);
+    await decideHeightOne(net, active, vote, proposal);
+    // The node now waits a minute (the block time) before it enters height 2.
+    const prevote = vote(active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null });
+    assert.equal(await settled(net.deliver(TOPIC_VOTES, prevote)), 'accept');
+    const forged = decodeJson(prevote) as Record<string, unknown>;
+    const otherSigner = vote(active[2]!, { kind: 'prevote', height: 2, round: 0, blockHash: null });
+    forged.signature = (decodeJson(otherSigner) as Record<string, unknown>).signature;
+    assert.equal(
+      await settled(net.deliver(TOPIC_VOTES, new TextEncoder().encode(JSON.stringify(forged)))),
+      'reject',
+    );
+  });
+
+  it('a node still deciding a height that sees the next height fetches it by block sync when its own decision does not come', async () => {
+    let catchUps = 0;
+    const sync = {
+      active: false,
+      catchUp: async () => {
+        catchUps++;
+        return 0;
+      },
+    };
+    const { net, active, vote, logger } = await setup(0, 50, LONG, sync);
+    const before = catchUps;
+    const early = net.deliver(
+      TOPIC_VOTES,
+      vote(active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
+    );
+    assert.equal(
+      await settled(early),
+      PENDING,
+      'unverifiable before height 1 is committed: its verdict waits',
+    );
+    assert.equal(catchUps, before, 'not at once: the decision may be a hop behind');
+    for (let i = 0; i < 200 && catchUps === before; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(catchUps, before + 1);
+    assert.ok(logger.lines.some((l) => l.msg === 'peers are past this height: block sync' && l.height === 1));
   });
 });
