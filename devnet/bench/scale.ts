@@ -6,7 +6,13 @@
  * own process_resident_memory_bytes, sampled every 10 s: the median over nodes of each node's
  * peak, and the largest peak.
  *
- *   npm run build && node dist/devnet/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process]
+ * For every block not decided in round 0 it prints the nodes' own log lines about that height
+ * (process runtime): who timed out waiting for which proposer, how late, and who entered late.
+ *
+ *   npm run build && node dist/devnet/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process] [--keep-home]
+ *
+ * --keep-home leaves the devnet running and its home (logs included) in place; stop it with
+ * `devnet down --home DIR`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -102,9 +108,14 @@ try {
     }
   }
   console.log(`nodes' CPU over the measured blocks: ${cores.toFixed(2)} cores`);
+  const records = values.runtime === 'process' ? await readNodeLogs() : [];
+  commitTiming(records, first + 1, target);
   if (late.length > 0) {
     console.log(`blocks not in round 0: ${late.join(', ')}`);
-    if (values.runtime === 'process') await explainLateHeights(late.map((x) => Number.parseInt(x, 10)));
+    explainLateHeights(
+      records,
+      late.map((x) => Number.parseInt(x, 10)),
+    );
   }
   const hashes = await Promise.all(
     clients.map(async (c) => JSON.stringify((await c.get<{ header: unknown }>(`/block/${target}`)).header)),
@@ -125,33 +136,76 @@ try {
   }
 }
 
-/**
- * For each missed slot, the nodes' own account of it (process runtime: their log files): which
- * timed out waiting for the proposal and how late their timer fired, who entered the height late
- * (the proposer among them delays its proposal), and where the proposal arrived after the timeout.
- */
-async function explainLateHeights(heights: number[]): Promise<void> {
-  const wanted = new Set(heights);
-  const lines: { height: number; text: string }[] = [];
+type LogRecord = { node: string; height?: unknown; msg?: unknown; time?: unknown } & Record<string, unknown>;
+
+/** Every JSON record of every node's log file (process runtime). */
+async function readNodeLogs(): Promise<LogRecord[]> {
+  const records: LogRecord[] = [];
   for (let i = 0; i < n; i++) {
     const text = await readFile(join(home, 'logs', `validator-${i}.log`), 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
       if (!line.startsWith('{')) continue;
       try {
-        const { height, msg, time, level: _level, ...rest } = JSON.parse(line) as Record<string, unknown>;
-        if (typeof height === 'number' && wanted.has(height))
-          lines.push({
-            height,
-            text: `${String(time).slice(11, 23)} validator-${i}: ${String(msg)} ${JSON.stringify(rest)}`,
-          });
+        records.push({ ...(JSON.parse(line) as Record<string, unknown>), node: `validator-${i}` });
       } catch {
         // not a log record
       }
     }
   }
+  return records;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const spread = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `p50 ${quantile(s, 0.5).toFixed(2)} s, p90 ${quantile(s, 0.9).toFixed(2)} s, p99 ${quantile(s, 0.99).toFixed(2)} s, max ${s[s.length - 1]!.toFixed(2)} s`;
+};
+
+/**
+ * When each node committed each measured height (its 'block committed' log line): the time
+ * between heights (median over nodes) and how far each node's commit trails the first node's.
+ * A proposer that trails by more than the propose timeout loses its slot although it is up.
+ */
+function commitTiming(records: LogRecord[], from: number, to: number): void {
+  const byHeight = new Map<number, number[]>();
+  for (const r of records) {
+    if (r.msg !== 'block committed' || typeof r.height !== 'number' || r.height < from || r.height > to)
+      continue;
+    const list = byHeight.get(r.height) ?? [];
+    list.push(Date.parse(String(r.time)) / 1000);
+    byHeight.set(r.height, list);
+  }
+  const intervals: number[] = [];
+  const trails: number[] = [];
+  for (const [h, times] of byHeight) {
+    const before = byHeight.get(h - 1);
+    if (before) intervals.push(median(times) - median(before));
+    const firstAt = Math.min(...times);
+    for (const t of times) trails.push(t - firstAt);
+  }
+  if (intervals.length === 0) return;
+  console.log(`time between heights (median commit over nodes): ${spread(intervals)}`);
+  console.log(
+    `a node's commit behind the first node's: ${spread(trails)}; over 1 s: ${trails.filter((x) => x > 1).length} of ${trails.length}`,
+  );
+}
+
+/**
+ * For each missed slot, the nodes' own account of it: which timed out waiting for the proposal
+ * and how late their timer fired, who entered the height late (the proposer among them delays
+ * its proposal), and where the proposal arrived after the timeout.
+ */
+function explainLateHeights(records: LogRecord[], heights: number[]): void {
   for (const h of heights) {
     console.log(`  height ${h}:`);
-    for (const l of lines.filter((x) => x.height === h).sort((a, b) => a.text.localeCompare(b.text)))
-      console.log(`    ${l.text}`);
+    const lines = records
+      .filter((r) => r.height === h && r.msg !== 'block committed')
+      .map(
+        ({ node, msg, time, level: _level, height: _height, ...rest }) =>
+          `${String(time).slice(11, 23)} ${node}: ${String(msg)} ${JSON.stringify(rest)}`,
+      )
+      .sort();
+    for (const l of lines) console.log(`    ${l}`);
   }
 }
