@@ -155,12 +155,14 @@ async function readNodeLogs(): Promise<LogRecord[]> {
   return records;
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const spread = (xs: number[]) => {
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function spread(xs: number[]): string {
   const s = [...xs].sort((a, b) => a - b);
   return `p50 ${quantile(s, 0.5).toFixed(2)} s, p90 ${quantile(s, 0.9).toFixed(2)} s, p99 ${quantile(s, 0.99).toFixed(2)} s, max ${s[s.length - 1]!.toFixed(2)} s`;
-};
+}
 
 /**
  * When each node committed each measured height (its 'block committed' log line): the time

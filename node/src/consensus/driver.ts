@@ -47,6 +47,8 @@ export interface DriverOptions {
  * decision's last precommits are usually a few gossip hops behind such a message.
  */
 const BEHIND_GRACE_MS = 400;
+/** Silence in the precommit phase after which a node asks its peers whether they decided the height. */
+const PRECOMMIT_SILENCE_MS = 1000;
 
 type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
 /** A message for the next height, and the gossip verdict it gets when the node enters that height. */
@@ -101,7 +103,7 @@ export class ConsensusDriver {
     });
     await this.catchUp();
     this.enterHeight();
-    this.stallTimer = setInterval(() => this.checkStall(), 1000);
+    this.stallTimer = setInterval(() => this.checkStall(), 250);
   }
 
   async stop(): Promise<void> {
@@ -134,9 +136,22 @@ export class ConsensusDriver {
     }
   }
 
+  /**
+   * Block sync when the height has not moved for a while, or sooner when it waits in silence
+   * for precommits: the others have most likely decided it and moved on, and this node lost
+   * their precommits in gossip. Were it the next proposer, waiting out the long stall would cost
+   * its slot (the others wait for its proposal only the propose timeout).
+   */
   private checkStall(): void {
     const stallMs = Math.max(3000, 5 * this.opts.blockTimeMs);
-    if (!this.committing && this.now() - this.lastProgressAt > stallMs) {
+    const quietMs = this.now() - this.lastProgressAt;
+    const precommitsLost =
+      this.deciding &&
+      this.core!.awaitingPrecommits &&
+      quietMs > Math.max(PRECOMMIT_SILENCE_MS, this.opts.blockTimeMs);
+    if (!this.committing && (quietMs > stallMs || precommitsLost)) {
+      if (precommitsLost)
+        this.logger.info('no precommits for a while: block sync', { height: this.height, quietMs });
       this.lastProgressAt = this.now();
       void this.catchUp();
     }

@@ -224,4 +224,34 @@ describe('ConsensusDriver', () => {
     assert.equal(catchUps, before + 1);
     assert.ok(logger.lines.some((l) => l.msg === 'peers are past this height: block sync' && l.height === 1));
   });
+
+  it('a node that precommitted a block and then hears nothing for a second asks its peers (its precommits were lost; were it the next proposer, waiting longer would cost its slot)', async () => {
+    let catchUps = 0;
+    const sync = {
+      active: false,
+      catchUp: async () => {
+        catchUps++;
+        return 0;
+      },
+    };
+    const { net, active, vote, proposal, logger } = await setup(0, 50, LONG, sync);
+    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
+    const hash = blockHash(block.header);
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
+    for (const k of active.slice(1))
+      await net.deliver(TOPIC_VOTES, vote(k, { kind: 'prevote', height: 1, round: 0, blockHash: hash }));
+    assert.ok(
+      net.published.some(
+        (m) => m.topic === TOPIC_VOTES && m.json.kind === 'precommit' && m.json.block_hash === hash,
+      ),
+      'this node precommitted the block',
+    );
+    const before = catchUps;
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(catchUps, before, 'not while votes came a moment ago');
+    h.clock.now += 1100;
+    for (let i = 0; i < 100 && catchUps === before; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(catchUps, before + 1);
+    assert.ok(logger.lines.some((l) => l.msg === 'no precommits for a while: block sync' && l.height === 1));
+  });
 });
