@@ -15,7 +15,7 @@
  * `devnet down --home DIR`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,6 +45,7 @@ const down = () =>
   new Promise<void>((resolve) =>
     execFile(process.execPath, [DEVNET_JS, 'down', '--home', home], () => resolve()),
   );
+let troubled = false;
 process.once('SIGINT', () => void down().then(() => process.exit(130)));
 try {
   const started = performance.now();
@@ -111,14 +112,28 @@ try {
   const records = values.runtime === 'process' ? await readNodeLogs() : [];
   commitTiming(records, first + 1, target);
   if (late.length > 0) {
+    troubled = true;
     console.log(`blocks not in round 0: ${late.join(', ')}`);
     explainLateHeights(
       records,
       late.map((x) => Number.parseInt(x, 10)),
     );
   }
+  // Every node's header at the last height; a node that does not have it says where it is.
   const hashes = await Promise.all(
-    clients.map(async (c) => JSON.stringify((await c.get<{ header: unknown }>(`/block/${target}`)).header)),
+    clients.map(async (c, i) => {
+      try {
+        return JSON.stringify((await c.get<{ header: unknown }>(`/block/${target}`)).header);
+      } catch (e) {
+        const where = await c.status().then(
+          (st) => `at height ${st.height}`,
+          (err: Error) => `not answering (${err.message})`,
+        );
+        console.log(`validator-${i} does not have block ${target}: ${where} (${(e as Error).message})`);
+        troubled = true;
+        return `missing ${i}`;
+      }
+    }),
   );
   const rss = [...peakRss.values()].map((b) => b / 1024 / 1024);
   console.log(
@@ -127,7 +142,15 @@ try {
   console.log(
     '| runtime | validators | block time | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak |',
   );
+} catch (e) {
+  troubled = true;
+  throw e;
 } finally {
+  // The nodes' logs outlive a run that missed a slot, lost a node or failed: they say why.
+  if (troubled && !values['keep-home']) {
+    await cp(join(home, 'logs'), `${dir}-logs`, { recursive: true }).catch(() => undefined);
+    console.log(`the nodes' logs are kept in ${dir}-logs`);
+  }
   if (values['keep-home'])
     console.log(`devnet home kept (stop it with: devnet down --home ${home}): ${home}`);
   else {

@@ -47,8 +47,13 @@ export interface DriverOptions {
  * decision's last precommits are usually a few gossip hops behind such a message.
  */
 const BEHIND_GRACE_MS = 400;
-/** Silence in the precommit phase after which a node asks its peers whether they decided the height. */
-const PRECOMMIT_SILENCE_MS = 1000;
+/**
+ * Silence (no proposal or vote of the height) after which a node still deciding a height asks a
+ * few peers whether they have decided it. Every node asks during a stopped proposer's slot, so
+ * each asks SILENCE_ASK_PEERS peers, not all.
+ */
+const SILENCE_MS = 1000;
+const SILENCE_ASK_PEERS = 4;
 
 type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
 /** A message for the next height, and the gossip verdict it gets when the node enters that height. */
@@ -60,6 +65,8 @@ export class ConsensusDriver {
   private validators: Validator[] = [];
   private heightStartedAt = 0;
   private lastProgressAt = 0;
+  /** When this node last asked a few peers whether they had moved past a silent height. */
+  private askedAt = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly validated = new Map<string, BlockResult>();
   private readonly verified = new Set<string>();
@@ -126,34 +133,42 @@ export class ConsensusDriver {
     return verdict.then((v) => this.count(topic, v));
   }
 
-  private async catchUp(): Promise<void> {
+  private async catchUp(askPeers?: number): Promise<void> {
     if (this.sync === null || this.sync.active) return;
     try {
-      const applied = await this.sync.catchUp();
-      if (applied > 0 && !this.stopped && this.service.state.height >= this.height) this.enterHeight();
+      await this.sync.catchUp(askPeers);
     } catch (e) {
       this.logger.warn('sync failed', { error: (e as Error).message });
     }
+    // A height committed meanwhile (by this run, even one that failed midway, or by another) is
+    // left for the next one: waiting for a run that applies blocks could wait forever once the
+    // peers stop being ahead. Before consensus starts (core null), start() enters.
+    if (!this.stopped && this.core !== null && !this.committing && this.service.state.height >= this.height)
+      this.enterHeight();
   }
 
   /**
-   * Block sync when the height has not moved for a while, or sooner when it waits in silence
-   * for precommits: the others have most likely decided it and moved on, and this node lost
-   * their precommits in gossip. Were it the next proposer, waiting out the long stall would cost
-   * its slot (the others wait for its proposal only the propose timeout).
+   * Block sync when the height has not moved for a while (asking every peer), and sooner when
+   * nothing of the height has arrived for a second while it is still undecided (asking a few):
+   * the others have most likely decided it and moved on, and this node lost the messages in
+   * gossip. Were it the next proposer, waiting out the long stall would cost its slot, since the
+   * others wait for its proposal only the propose timeout.
    */
   private checkStall(): void {
+    if (this.committing) return;
     const stallMs = Math.max(3000, 5 * this.opts.blockTimeMs);
     const quietMs = this.now() - this.lastProgressAt;
-    const precommitsLost =
-      this.deciding &&
-      this.core!.awaitingPrecommits &&
-      quietMs > Math.max(PRECOMMIT_SILENCE_MS, this.opts.blockTimeMs);
-    if (!this.committing && (quietMs > stallMs || precommitsLost)) {
-      if (precommitsLost)
-        this.logger.info('no precommits for a while: block sync', { height: this.height, quietMs });
+    if (quietMs > stallMs) {
       this.lastProgressAt = this.now();
       void this.catchUp();
+    } else if (
+      this.deciding &&
+      quietMs > Math.max(SILENCE_MS, this.opts.blockTimeMs) &&
+      this.now() - this.askedAt > SILENCE_MS
+    ) {
+      this.logger.debug('nothing of this height for a while: asking peers', { height: this.height, quietMs });
+      this.askedAt = this.now();
+      void this.catchUp(SILENCE_ASK_PEERS);
     }
     this.metrics.peers.set(this.network?.connectedPeers().length ?? 0);
   }

@@ -77,18 +77,6 @@ export class HeightConsensus {
     return this.decided;
   }
 
-  /**
-   * Whether a block of this height has a precommit here (this node's own or a peer's) and no
-   * decision yet. Such a height is decided within moments when the other precommits arrive; a
-   * node that waits there in silence has most likely lost them (the driver then asks its peers).
-   * Nil precommits do not count: a halted chain sends those round after round.
-   */
-  get awaitingPrecommits(): boolean {
-    if (this.decided) return false;
-    for (const set of this.precommits.values()) if (set.hasBlockVote()) return true;
-    return false;
-  }
-
   proposerOf(round: number): Validator {
     return this.ctx.validators[proposerIndex(this.ctx.height, round, this.ctx.validators.length)]!;
   }

@@ -33,12 +33,6 @@ export class VoteSet {
     return (this.counts.get(hash) ?? 0) >= quorum(this.validatorCount);
   }
 
-  /** Someone voted for a block (not nil). */
-  hasBlockVote(): boolean {
-    for (const hash of this.counts.keys()) if (hash !== null) return true;
-    return false;
-  }
-
   /** The block hash (not nil) with more than 2/3 of the votes, if any. */
   quorumBlock(): string | null {
     for (const [hash, n] of this.counts) if (hash !== null && n >= quorum(this.validatorCount)) return hash;

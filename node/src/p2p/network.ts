@@ -247,15 +247,22 @@ export class P2PNetwork {
     request: Uint8Array,
     timeoutMs = 10_000,
   ): Promise<Uint8Array> {
+    // One deadline for the whole exchange: the dial, the request, the answer and the close. A
+    // peer that accepts the stream and never answers must not hold the caller (block sync runs
+    // one catch-up at a time, so a hung request stalled a node's sync for good).
     const signal = AbortSignal.timeout(timeoutMs);
     const stream: Stream = await this.node.dialProtocol(peerIdFromString(peer), protocol, { signal });
+    const onTimeout = () => stream.abort(new Error(`no answer within ${timeoutMs} ms`));
+    signal.addEventListener('abort', onTimeout, { once: true });
     try {
+      if (signal.aborted) throw new Error(`no answer within ${timeoutMs} ms`);
       await stream.sink(lp.encode([request]));
       for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
         return chunk.subarray();
       throw new Error('no response');
     } finally {
-      await stream.close().catch(() => undefined);
+      await stream.close({ signal }).catch(() => undefined);
+      signal.removeEventListener('abort', onTimeout);
     }
   }
 
