@@ -19,8 +19,13 @@ import type { P2PNetwork } from '../p2p/network.js';
 import { SYNC_PROTOCOL } from '../p2p/protocol.js';
 import type { Logger } from '../util/logger.js';
 
+/** A sync run still going after this long is reported, with the step it is at. */
+const SLOW_RUN_MS = 10_000;
+
 export class BlockSync {
   private running: Promise<number> | null = null;
+  /** The step the current run is at, for the report of a slow run. */
+  private step = 'idle';
 
   constructor(
     private readonly service: ChainService,
@@ -53,8 +58,16 @@ export class BlockSync {
    * network waiting out a stopped proposer), at a fraction of the requests.
    */
   catchUp(askPeers = Number.POSITIVE_INFINITY): Promise<number> {
-    this.running ??= this.run(askPeers).finally(() => {
+    if (this.running !== null) return this.running;
+    const started = Date.now();
+    const watch = setInterval(
+      () => this.logger.warn('sync run still going', { ms: Date.now() - started, step: this.step }),
+      SLOW_RUN_MS,
+    ).unref();
+    this.running = this.run(askPeers).finally(() => {
+      clearInterval(watch);
       this.running = null;
+      this.step = 'idle';
       this.metrics.syncing.set(0);
     });
     return this.running;
@@ -102,6 +115,7 @@ export class BlockSync {
   private async run(askPeers: number): Promise<number> {
     let applied = 0;
     for (let attempt = 0; attempt < 3; attempt++) {
+      this.step = 'asking peers their height';
       const peers = await this.peerHeights(askPeers);
       const ours = this.service.state.height;
       const ahead = peers.filter((p) => p.height > ours);
@@ -131,6 +145,7 @@ export class BlockSync {
     while (this.service.state.height < target) {
       const from = this.service.state.height + 1;
       const to = Math.min(target, from + MAX_SYNC_BLOCKS - 1);
+      this.step = `fetching blocks ${from}-${to} from ${peer}`;
       const bytes = await this.network.request(
         peer,
         SYNC_PROTOCOL,
@@ -141,6 +156,7 @@ export class BlockSync {
       if (typeof blocks === 'string') throw new Error(`malformed sync response: ${blocks}`);
       if (blocks.length === 0) throw new Error(`peer had no block ${from}`);
       for (const { block, commit } of blocks) {
+        this.step = `committing block ${block.header.height}`;
         try {
           if (await this.service.commitSynced(block, commit)) {
             applied++;

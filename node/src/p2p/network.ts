@@ -23,9 +23,24 @@ import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { createLibp2p } from 'libp2p';
+import { withDeadline } from '../util/deadline.js';
 import type { Logger } from '../util/logger.js';
 import type { PeerKey } from './peerKey.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
+
+/**
+ * libp2p pings every connection and closes the ones whose ping fails. Its defaults (every 10 s,
+ * failed after 5 s) broke a 21-validator devnet on 2 cores: a node starved of CPU for a few
+ * seconds lost its connections, the redials' handshakes and subscriptions starved everyone
+ * further, and the closures spread until heights took 10 s and more (hundreds of closed
+ * connections a minute; docs/BENCHMARKS.md). A ping now fails after 10–12 s, and the next one
+ * starts only after that (two pings in flight on a connection also close it), so a dead peer is
+ * still found within about 27 s. The answering side waits as long for the ping's bytes.
+ */
+const CONNECTION_MONITOR = {
+  pingInterval: 15_000,
+  pingTimeout: { minTimeout: 10_000, maxTimeout: 12_000 },
+} as const;
 
 export type Verdict = 'accept' | 'ignore' | 'reject';
 
@@ -80,9 +95,10 @@ export class P2PNetwork {
       streamMuxers: [yamux()],
       peerDiscovery: o.bootstrap.length > 0 ? [bootstrap({ list: [...o.bootstrap], timeout: 100 })] : [],
       connectionManager: { maxConnections: 200 },
+      connectionMonitor: CONNECTION_MONITOR,
       services: {
         identify: identify(),
-        ping: ping(),
+        ping: ping({ timeout: CONNECTION_MONITOR.pingTimeout.maxTimeout }),
         dht: kadDHT({
           protocol: DHT_PROTOCOL,
           clientMode: false,
@@ -241,29 +257,31 @@ export class P2PNetwork {
     });
   }
 
-  async request(
-    peer: string,
-    protocol: string,
-    request: Uint8Array,
-    timeoutMs = 10_000,
-  ): Promise<Uint8Array> {
+  request(peer: string, protocol: string, request: Uint8Array, timeoutMs = 10_000): Promise<Uint8Array> {
     // One deadline for the whole exchange: the dial, the request, the answer and the close. A
     // peer that accepts the stream and never answers must not hold the caller (block sync runs
-    // one catch-up at a time, so a hung request stalled a node's sync for good).
-    const signal = AbortSignal.timeout(timeoutMs);
-    const stream: Stream = await this.node.dialProtocol(peerIdFromString(peer), protocol, { signal });
-    const onTimeout = () => stream.abort(new Error(`no answer within ${timeoutMs} ms`));
-    signal.addEventListener('abort', onTimeout, { once: true });
-    try {
-      if (signal.aborted) throw new Error(`no answer within ${timeoutMs} ms`);
-      await stream.sink(lp.encode([request]));
-      for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
-        return chunk.subarray();
-      throw new Error('no response');
-    } finally {
-      await stream.close({ signal }).catch(() => undefined);
-      signal.removeEventListener('abort', onTimeout);
-    }
+    // one catch-up at a time, so a hung request stalled a node's sync for good). It is a hard
+    // deadline: libp2p honours the signal at most steps, not all (opening a stream records the
+    // protocol in the peer store without it), and a node once stayed in its sync for over 60 s.
+    return withDeadline(timeoutMs, `no answer within ${timeoutMs} ms`, async (signal) => {
+      const stream: Stream = await this.node.dialProtocol(peerIdFromString(peer), protocol, { signal });
+      const onTimeout = () => stream.abort(new Error(`no answer within ${timeoutMs} ms`));
+      signal.addEventListener('abort', onTimeout, { once: true });
+      try {
+        // A stream opened after the deadline is dropped at once.
+        if (signal.aborted) {
+          stream.abort(new Error(`no answer within ${timeoutMs} ms`));
+          throw new Error(`no answer within ${timeoutMs} ms`);
+        }
+        await stream.sink(lp.encode([request]));
+        for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
+          return chunk.subarray();
+        throw new Error('no response');
+      } finally {
+        await stream.close({ signal }).catch(() => undefined);
+        signal.removeEventListener('abort', onTimeout);
+      }
+    });
   }
 
   /**
