@@ -28,6 +28,10 @@ import type { Logger } from '../util/logger.js';
 import type { PeerKey } from './peerKey.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
 
+/** How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and how long each dial may take. */
+const REDIAL_MS = 5_000;
+const REDIAL_TIMEOUT_MS = 3_000;
+
 /**
  * libp2p pings every connection and closes the ones whose ping fails. Its defaults (every 10 s,
  * failed after 5 s) broke a 21-validator devnet on 2 cores: a node starved of CPU for a few
@@ -60,6 +64,9 @@ export class P2PNetwork {
     string,
     (data: Uint8Array, from: string) => Verdict | Promise<Verdict>
   >();
+
+  private stopped = false;
+  private redialTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly node: Libp2p<Services>,
@@ -144,6 +151,7 @@ export class P2PNetwork {
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     await node.start();
     net.watchPeers();
+    net.scheduleRedial();
     return net;
   }
 
@@ -305,7 +313,38 @@ export class P2PNetwork {
     this.logger.info('blocked peers set', { blocked: [...next] });
   }
 
+  /**
+   * Bootstrap peers are persistent peers (CometBFT's persistent_peers): every REDIAL_MS or so the
+   * node dials those it is not connected to, one at a time, each dial bounded. libp2p's bootstrap
+   * dials them once, at start: a connection lost at start-up (21 nodes dialling each other on 2
+   * cores) stayed lost until kad-dht's refresh five minutes later dialled every missing peer of
+   * every node at once, and those handshakes cost slots; and a peer that restarted was not
+   * dialled again by the nodes it did not list itself.
+   */
+  private scheduleRedial(): void {
+    if (this.stopped) return;
+    // Jittered, so that nodes started together do not dial together.
+    this.redialTimer = setTimeout(
+      () => void this.dialMissingBootstrapPeers().finally(() => this.scheduleRedial()),
+      REDIAL_MS * (1 + Math.random() / 2),
+    );
+  }
+
+  private async dialMissingBootstrapPeers(): Promise<void> {
+    const connected = new Set(this.connectedPeers());
+    for (const addr of this.bootstrapAddrs) {
+      const id = multiaddr(addr).getPeerId();
+      if (this.stopped || id === null || connected.has(id) || this.blocked.has(id)) continue;
+      await this.node
+        .dial(multiaddr(addr), { signal: AbortSignal.timeout(REDIAL_TIMEOUT_MS) })
+        .then(() => this.logger.debug('redialled a bootstrap peer', { addr }))
+        .catch((e: Error) => this.logger.debug('redial failed', { addr, error: e.message }));
+    }
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.redialTimer !== null) clearTimeout(this.redialTimer);
     await this.node.stop();
   }
 }
