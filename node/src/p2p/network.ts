@@ -28,9 +28,13 @@ import type { Logger } from '../util/logger.js';
 import type { PeerKey } from './peerKey.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
 
-/** How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and how long each dial may take. */
-const REDIAL_MS = 5_000;
-const REDIAL_TIMEOUT_MS = 3_000;
+/**
+ * How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and
+ * how long each dial may take: handshakes take seconds while 21 nodes start on 2 cores, and a
+ * dial cut short wastes the work done on both sides.
+ */
+const REDIAL_MS = 10_000;
+const REDIAL_TIMEOUT_MS = 10_000;
 
 /**
  * libp2p pings every connection and closes the ones whose ping fails. Its defaults (every 10 s,
@@ -67,6 +71,8 @@ export class P2PNetwork {
 
   private stopped = false;
   private redialTimer: NodeJS.Timeout | null = null;
+  /** Peers this node has been connected to: the bootstrap peers among them are redialled when lost. */
+  private readonly everConnected = new Set<string>();
 
   private constructor(
     private readonly node: Libp2p<Services>,
@@ -178,9 +184,10 @@ export class P2PNetwork {
   }
 
   private watchPeers(): void {
-    this.node.addEventListener('peer:connect', (e) =>
-      this.logger.info('peer connected', { peer: e.detail.toString() }),
-    );
+    this.node.addEventListener('peer:connect', (e) => {
+      this.everConnected.add(e.detail.toString());
+      this.logger.info('peer connected', { peer: e.detail.toString() });
+    });
     this.node.addEventListener('peer:disconnect', (e) =>
       this.logger.info('peer disconnected', { peer: e.detail.toString() }),
     );
@@ -315,11 +322,12 @@ export class P2PNetwork {
 
   /**
    * Bootstrap peers are persistent peers (CometBFT's persistent_peers): every REDIAL_MS or so the
-   * node dials those it is not connected to, one at a time, each dial bounded. libp2p's bootstrap
-   * dials them once, at start: a connection lost at start-up (21 nodes dialling each other on 2
-   * cores) stayed lost until kad-dht's refresh five minutes later dialled every missing peer of
-   * every node at once, and those handshakes cost slots; and a peer that restarted was not
-   * dialled again by the nodes it did not list itself.
+   * node dials those it was connected to and has lost, one at a time. libp2p's bootstrap dials
+   * them once, at start (and those first dials are left to it: dialling again the peers not yet
+   * reached while 21 nodes start made the start-up slower). A connection lost at start-up used
+   * to stay lost until kad-dht's refresh five minutes later dialled every missing peer of every
+   * node at once, and those handshakes cost slots; a peer that restarted was not dialled again
+   * by the nodes it did not list itself.
    */
   private scheduleRedial(): void {
     if (this.stopped) return;
@@ -334,7 +342,8 @@ export class P2PNetwork {
     const connected = new Set(this.connectedPeers());
     for (const addr of this.bootstrapAddrs) {
       const id = multiaddr(addr).getPeerId();
-      if (this.stopped || id === null || connected.has(id) || this.blocked.has(id)) continue;
+      if (this.stopped || id === null || !this.everConnected.has(id)) continue;
+      if (connected.has(id) || this.blocked.has(id)) continue;
       await this.node
         .dial(multiaddr(addr), { signal: AbortSignal.timeout(REDIAL_TIMEOUT_MS) })
         .then(() => this.logger.debug('redialled a bootstrap peer', { addr }))

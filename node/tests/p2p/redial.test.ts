@@ -17,7 +17,7 @@ describe('P2PNetwork bootstrap peers', () => {
     await Promise.all(running.map((n) => n.stop().catch(() => undefined)));
   });
 
-  it('a bootstrap peer that went away and came back is dialled again', { timeout: 30_000 }, async () => {
+  it('a bootstrap peer that went away and came back is dialled again', { timeout: 60_000 }, async () => {
     const base = await freeBasePort(2);
     const keys = await Promise.all(
       [0, 1].map((i) => peerKeyFromSeed(new TextEncoder().encode(`redial-${i}`))),
@@ -53,7 +53,7 @@ describe('P2PNetwork bootstrap peers', () => {
       node.connectedPeers().includes(peerId) ? null : true,
     );
     peer = await startPeer();
-    await waitFor('the node to dial the restarted peer again', 20_000, async () =>
+    await waitFor('the node to dial the restarted peer again', 40_000, async () =>
       node.connectedPeers().includes(peerId) ? true : null,
     );
     assert.ok(peer.connectedPeers().includes(node.peerId));
