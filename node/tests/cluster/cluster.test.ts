@@ -230,7 +230,9 @@ describe('four validators over libp2p', () => {
     const stopped = validators.find((v) => v.name === 'validator-3')!;
     assert.ok(stopped.missed_slots >= 1, `validator-3 missed ${stopped.missed_slots} slots while stopped`);
     const to = await c.height(0);
-    for (let h = from + 1; h <= to; h++) {
+    // The height after `from` may be validator-3's block all the same: a proposal it sent just
+    // before it stopped can still be decided by the other three (seen in CI).
+    for (let h = from + 2; h <= to; h++) {
       const header = await c.header(0, h);
       assert.notEqual(
         header.proposer_address,
