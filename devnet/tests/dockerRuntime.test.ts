@@ -19,14 +19,17 @@ if (!engine.ok)
 runtimeSuite({
   runtime: 'docker',
   skip: engine.ok ? false : `no Docker engine (${engine.reason})`,
+  // By label and by name: `down` finds what to remove by label, so a thing made without the
+  // label (a volume the engine made for a bind) would pass a check by label alone.
   leftovers: async (home) => {
-    const label = { label: [`io.chain-devnet.devnet=${new Layout(home).id}`] };
+    const id = new Layout(home).id;
     const d = docker();
-    const containers = (await d.listContainers({ all: true, filters: label })).map(
-      (c) => `container ${c.Names[0]}`,
-    );
-    const networks = (await d.listNetworks({ filters: label })).map((n) => `network ${n.Name}`);
-    const volumes = ((await d.listVolumes({ filters: label })).Volumes ?? []).map((v) => `volume ${v.Name}`);
-    return [...containers, ...networks, ...volumes];
+    const found = new Set<string>();
+    for (const filters of [{ label: [`io.chain-devnet.devnet=${id}`] }, { name: [`devnet-${id}`] }]) {
+      for (const c of await d.listContainers({ all: true, filters })) found.add(`container ${c.Names[0]}`);
+      for (const n of await d.listNetworks({ filters })) found.add(`network ${n.Name}`);
+      for (const v of (await d.listVolumes({ filters })).Volumes ?? []) found.add(`volume ${v.Name}`);
+    }
+    return [...found].sort();
   },
 });

@@ -330,7 +330,7 @@ export class P2PNetwork {
    * by the nodes it did not list itself.
    */
   private scheduleRedial(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.bootstrapAddrs.length === 0) return;
     // Jittered, so that nodes started together do not dial together.
     this.redialTimer = setTimeout(
       () => void this.dialMissingBootstrapPeers().finally(() => this.scheduleRedial()),

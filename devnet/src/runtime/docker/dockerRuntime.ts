@@ -285,6 +285,9 @@ export class DockerRuntime implements Runtime {
       return null;
     });
     if (image === null) return { prometheus: null, grafana: null, notes };
+    // Made here with the devnet's labels: a volume the engine makes for a bind has none, and
+    // `down` (which finds what to remove by label) left it behind.
+    await this.d.createVolume({ Name: this.name('prometheus'), Labels: this.labels('prometheus') });
     const prom = await this.d.createContainer({
       name: this.name('prometheus'),
       Image: image,
