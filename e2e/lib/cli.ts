@@ -1,11 +1,11 @@
 /**
- * The `devnet` command, run as a separate process exactly as a user runs it (the compiled CLI
- * next to this suite: dist/devnet/src/cli/main.js). Every fault the suite injects goes through it.
+ * The `devnet` command, run as a separate process exactly as a user runs it (the bundled CLI that
+ * npm's `devnet` bin runs: dist/bundle/devnet.mjs). Every fault the suite injects goes through it.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const DEVNET_JS = fileURLToPath(new URL('../../devnet/src/cli/main.js', import.meta.url));
+export const DEVNET_JS = fileURLToPath(new URL('../../bundle/devnet.mjs', import.meta.url));
 
 export interface CliResult {
   readonly code: number;

@@ -1,25 +1,47 @@
 /**
- * Bundles the compiled node (dist/node/src/bin/chain-node.js) into one file,
- * dist/bundle/chain-node.mjs. A node process then loads one file instead of some thousand
- * modules: it starts in about half the time, which is most of the time `devnet up` takes. The
- * devnet's runtimes run the bundle; the unbundled output stays for the tests and `chain-node`.
- * classic-level stays outside (a native addon found next to its package), so the bundle needs
- * only that package and its dependencies beside it.
+ * Bundles the node (dist/node/src/bin/chain-node.js) and the devnet command
+ * (dist/devnet/src/cli/main.js) into one file each, dist/bundle/chain-node.cjs and
+ * dist/bundle/devnet.cjs, each started by a launcher beside it (chain-node.mjs, devnet.mjs: copies
+ * of node/scripts/launcher.mjs) from V8's code cache, which this script makes (codeCache.mjs). A process then
+ * loads one file instead of some thousand modules, and does not compile it: a node starts in
+ * about a third of the time, and that start is most of the time `devnet up` takes. The devnet's
+ * runtimes run the node's bundle; the unbundled output stays for the tests and `chain-node`.
+ * Native addons stay outside (classic-level, found next to its package; dockerode, whose ssh2
+ * has optional ones), so the bundles need those packages and their dependencies beside them.
  */
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { writeCodeCache } from './codeCache.mjs';
 
-await build({
-  entryPoints: ['dist/node/src/bin/chain-node.js'],
-  outfile: 'dist/bundle/chain-node.mjs',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['classic-level'],
-  sourcemap: true,
-  logLevel: 'warning',
-  // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-});
+const dir = 'dist/bundle';
+mkdirSync(dir, { recursive: true });
+// Earlier outputs: the former ES module bundle's source map, and caches of earlier bundles.
+for (const f of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile())) {
+  if (f.name.endsWith('.v8cache') || f.name === 'chain-node.mjs.map') rmSync(`${dir}/${f.name}`);
+}
+
+const programs = [
+  { name: 'chain-node', entry: 'dist/node/src/bin/chain-node.js' },
+  { name: 'devnet', entry: 'dist/devnet/src/cli/main.js' },
+];
+for (const { name, entry } of programs) {
+  await build({
+    entryPoints: [entry],
+    outfile: `${dir}/${name}.cjs`,
+    bundle: true,
+    platform: 'node',
+    // CommonJS, because vm.Script (which takes a code cache on Node 20) compiles scripts only.
+    format: 'cjs',
+    target: 'node20',
+    external: ['classic-level', 'dockerode'],
+    // A CommonJS script has no import.meta: the file's own URL, from the __filename the launcher
+    // passes (the devnet finds the repository from it).
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  copyFileSync('node/scripts/launcher.mjs', `${dir}/${name}.mjs`);
+  chmodSync(`${dir}/${name}.mjs`, 0o755);
+  await writeCodeCache(dir, name);
+}

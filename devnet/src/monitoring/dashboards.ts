@@ -8,7 +8,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root: the nearest folder above `from` holding a package.json. */
+/**
+ * The repository root: the nearest folder above `from` holding a package.json. From any file of
+ * the repository, compiled or bundled (dist/bundle/devnet.cjs), at whatever depth.
+ */
 export function repoRoot(from: string = import.meta.url): string {
   let dir = dirname(from.startsWith('file:') ? fileURLToPath(from) : from);
   for (;;) {

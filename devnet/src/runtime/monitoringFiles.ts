@@ -4,22 +4,9 @@
  * /var/lib/grafana/dashboards); a Grafana process on the host gets a copy of the provisioning
  * whose dashboard provider points at the repository's dashboards/json instead.
  */
-import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The repository root: the nearest folder above this file that holds package.json. */
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir)
-      throw new Error('cannot find the repository root (no package.json above the devnet code)');
-    dir = up;
-  }
-  return dir;
-}
+import { join } from 'node:path';
+import { repoRoot } from '../monitoring/dashboards.js';
 
 export function repoPath(...parts: string[]): string {
   return join(repoRoot(), ...parts);

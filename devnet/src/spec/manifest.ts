@@ -3,7 +3,7 @@
  * and stakes, extra funded accounts, chain parameters, monitoring). Checked with ajv; every
  * problem names its field (`validators[1].stake`). Documented field by field in devnet/README.md.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseAmount } from '../../../node/src/chain/index.js';
 import { parseDuration } from '../../../node/src/util/duration.js';
@@ -94,8 +94,8 @@ export const MANIFEST_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true });
-const validateSchema = ajv.compile(MANIFEST_SCHEMA);
+// Compiled when a manifest is read, not when the CLI loads: most commands read none.
+let validateSchema: ValidateFunction | null = null;
 
 /** `/validators/1/stake` -> `validators[1].stake`. */
 function fieldOf(path: string): string {
@@ -129,6 +129,7 @@ function describe(e: ErrorObject): string {
 export function checkManifest(
   value: unknown,
 ): { ok: true; manifest: Manifest } | { ok: false; problems: string[] } {
+  validateSchema ??= new Ajv({ allErrors: true }).compile(MANIFEST_SCHEMA);
   if (!validateSchema(value)) {
     const errors = validateSchema.errors ?? [];
     // `validators` is a count or a list (oneOf): when an item of the list is at fault, the

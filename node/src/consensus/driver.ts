@@ -108,7 +108,12 @@ export class ConsensusDriver {
         if (this.core && this.deciding && !this.stopped) this.apply(this.core.rebroadcast());
       }, 20);
     });
+    const catchUpStarted = this.now();
     await this.catchUp();
+    this.logger.info('consensus started', {
+      height: this.service.state.height + 1,
+      catch_up_ms: this.now() - catchUpStarted,
+    });
     this.enterHeight();
     this.stallTimer = setInterval(() => this.checkStall(), 250);
   }

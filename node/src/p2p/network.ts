@@ -245,8 +245,15 @@ export class P2PNetwork {
   }
 
   async publish(topic: string, data: Uint8Array): Promise<void> {
+    const pubsub = this.node.services.pubsub;
+    // Until the first heartbeat grafts a mesh, gossipsub publishes to a "fanout" of the topic's
+    // peers picked at the first publish, and keeps it: at start-up that was the one or two peers
+    // subscribed by then, and the peers that subscribed next (whom the driver re-sends to) got
+    // nothing until the mesh formed and the next periodic re-send, a second later. Without a
+    // mesh, each publish picks afresh from every subscribed peer.
+    if ((pubsub.mesh.get(topic)?.size ?? 0) === 0) pubsub.fanout.delete(topic);
     try {
-      await this.node.services.pubsub.publish(topic, data);
+      await pubsub.publish(topic, data);
     } catch (e) {
       // Publishing with no peer, or a duplicate, is not an error for the node.
       this.logger.debug('publish skipped', { topic, error: (e as Error).message });

@@ -1,23 +1,24 @@
 /**
  * The chain-node image, built from node/Dockerfile with a context of exactly what the node runs:
- * package.json, the bundled node (dist/bundle/chain-node.mjs, made by npm run build) and the one
- * package the bundle keeps outside, classic-level (a native addon), with what that package
- * reaches in package-lock.json. Its tag is a hash of those inputs, so an unchanged node is never
+ * package.json, the bundled node (dist/bundle/chain-node.cjs, its launcher chain-node.mjs and its
+ * code cache, made by npm run build; the image keeps the cache or remakes it for its own Node)
+ * and the one package the bundle keeps outside, classic-level (a native addon), with what that
+ * package reaches in package-lock.json. Its tag is a hash of those inputs, so an unchanged node is never
  * built twice ("docker with the image already built").
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
-import { repoRoot } from '../monitoringFiles.js';
+import { repoRoot } from '../../monitoring/dashboards.js';
 import type { Progress } from '../runtime.js';
 import { buildFromFolder, buildHostImage, ensureImage, imageExists } from './images.js';
 
 export const OFFICIAL_NODE_BASE = 'node:20-bookworm-slim';
 /** What the bundle leaves outside (node/scripts/bundle.mjs). */
 const OUTSIDE_THE_BUNDLE = ['classic-level'];
-const BUNDLE = 'dist/bundle/chain-node.mjs';
+const BUNDLE = ['dist/bundle/chain-node.mjs', 'dist/bundle/chain-node.cjs'];
 
 interface LockPackage {
   dependencies?: Record<string, string>;
@@ -72,10 +73,16 @@ async function localNodeBase(tag: string): Promise<void> {
 
 export async function ensureNodeImage(progress: Progress): Promise<string> {
   const root = repoRoot();
-  if (!existsSync(join(root, BUNDLE)))
+  const caches = (await readdir(join(root, 'dist/bundle')).catch(() => []))
+    .filter((f) => f.startsWith('chain-node.') && f.endsWith('.v8cache'))
+    .map((f) => `dist/bundle/${f}`);
+  const missing =
+    BUNDLE.find((f) => !existsSync(join(root, f))) ??
+    (caches.length === 0 ? 'dist/bundle/chain-node.<hash>.v8cache' : undefined);
+  if (missing !== undefined)
     throw new DevnetError(
       'IMAGE_BUILD',
-      `the node is not built (${BUNDLE} is missing): run npm install && npm run build`,
+      `the node is not built (${missing} is missing): run npm install && npm run build`,
     );
   const base = await ensureImage(
     OFFICIAL_NODE_BASE,
@@ -95,7 +102,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
   hash
     .update(await readFile(join(root, 'package.json')))
     .update(await readFile(join(root, 'package-lock.json')));
-  hash.update(await readFile(join(root, BUNDLE)));
+  for (const f of BUNDLE) hash.update(await readFile(join(root, f)));
   const tag = `chain-devnet/chain-node:${hash.digest('hex').slice(0, 16)}`;
   if (await imageExists(tag)) return tag;
   progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
@@ -107,7 +114,8 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
     entries: [
       'package.json',
       'node/Dockerfile',
-      BUNDLE,
+      ...BUNDLE,
+      ...caches,
       ...packages.filter((p) => !packages.some((q) => p.startsWith(`${q}/node_modules/`))),
     ],
   });

@@ -1,0 +1,111 @@
+/**
+ * Makes the node bundle's code cache from what a node runs at start (node/scripts/launcher.mjs):
+ * a two-validator network on 127.0.0.1 in a temporary folder, validator-0 started with
+ * --write-code-cache, until it has committed block 3 (300 ms blocks) and answered a few RPC requests; then both
+ * stop and validator-0 writes its cache. A cache made from --help alone held only what the
+ * modules run when loaded, and a starting node still compiled about as much again (its RPC
+ * server, libp2p's dials and handshakes, consensus).
+ *
+ * If that run fails (no free ports, no block in time), the cache is made from --help, and the
+ * build says so: a node then compiles more at start, and nothing else changes.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const RUN_TIMEOUT_MS = 30_000;
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A base port P with P, P+1 (RPC) and P+1000, P+1001 (p2p) free, as `chain-node testnet` lays out. */
+async function freeBase() {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const ports = [base, base + 1, base + 1000, base + 1001];
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+  }
+  throw new Error('no free ports for the two nodes');
+}
+
+async function get(url) {
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  return res.headers.get('content-type')?.includes('json') ? res.json() : res.text();
+}
+
+function exited(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+async function twoValidatorRun(launcher) {
+  const home = mkdtempSync(join(tmpdir(), 'chain-node-code-cache-'));
+  const children = [];
+  try {
+    const base = await freeBase();
+    execFileSync(
+      process.execPath,
+      [
+        launcher,
+        'testnet',
+        '--validators',
+        '2',
+        '--output',
+        home,
+        '--base-port',
+        String(base),
+        '--block-time',
+        '300ms',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const start = (i, extra) =>
+      spawn(process.execPath, [launcher, ...extra, 'start', '--home', join(home, `validator-${i}`)], {
+        stdio: 'ignore',
+      });
+    children.push(start(0, ['--write-code-cache']), start(1, []));
+    const rpc = `http://127.0.0.1:${base}`;
+    const deadline = Date.now() + RUN_TIMEOUT_MS;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`no block 3 within ${RUN_TIMEOUT_MS / 1000} s`);
+      if (children.some((c) => c.exitCode !== null)) throw new Error('a node exited');
+      const status = await get(`${rpc}/status`).catch(() => null);
+      if (status !== null && status.height >= 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (const path of ['/block/1', '/validators', '/metrics', '/snapshots'])
+      await get(`${rpc}${path}`).catch(() => null);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map(exited));
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Writes the code cache of dist/bundle/NAME.cjs; for the node, from a short run of two validators. */
+export async function writeCodeCache(dir, name) {
+  const launcher = `${dir}/${name}.mjs`;
+  if (name === 'chain-node') {
+    try {
+      await twoValidatorRun(launcher);
+      if (readdirSync(dir).some((f) => f.startsWith(`${name}.`) && f.endsWith('.v8cache'))) return;
+      throw new Error('validator-0 wrote no cache');
+    } catch (e) {
+      console.warn(`code cache: the two-validator run failed (${e.message}); making it from --help`);
+    }
+  }
+  execFileSync(process.execPath, [launcher, '--write-code-cache'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
