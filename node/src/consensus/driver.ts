@@ -65,6 +65,8 @@ export class ConsensusDriver {
   private validators: Validator[] = [];
   private heightStartedAt = 0;
   private lastProgressAt = 0;
+  /** Whether a proposal or vote of the current height has come from a peer. */
+  private heardThisHeight = false;
   /** When this node last asked a few peers whether they had moved past a silent height. */
   private askedAt = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -196,6 +198,7 @@ export class ConsensusDriver {
       this.logger.info('height entered late', { height: this.height, lateMs });
     this.heightStartedAt = this.now();
     this.lastProgressAt = this.now();
+    this.heardThisHeight = false;
     const signer =
       this.opts.privateKey !== null && this.validators.some((v) => v.address === this.myAddress)
         ? { privateKey: this.opts.privateKey, address: this.myAddress! }
@@ -382,6 +385,7 @@ export class ConsensusDriver {
     // Decided here, or committed by block sync: passed on all the same (peers may still need it).
     if (!this.deciding) return 'accept';
     this.lastProgressAt = this.now();
+    this.heardThisHeight = true;
     this.apply(this.core.onVote(vote));
     this.metrics.consensusRound.set(this.core.round);
     return 'accept';
@@ -406,6 +410,7 @@ export class ConsensusDriver {
     if (!this.authentic({ kind: 'proposal', proposal: p }, v)) return 'reject';
     if (!this.deciding) return 'accept';
     this.lastProgressAt = this.now();
+    this.heardThisHeight = true;
     if (this.proposeTimedOut.delete(p.round))
       this.logger.info('proposal after its propose timeout', {
         height: p.height,
@@ -468,13 +473,19 @@ export class ConsensusDriver {
   private syncIfStillDeciding(): void {
     if (this.behindTimer !== null) return;
     const height = this.height;
+    // A node that has heard nothing of its height from anyone, in the grace time since it
+    // entered it, will not get the decision by gossip: it missed those messages (it connected
+    // after they were sent, as the last node of a devnet to start did). It fetches the block now.
+    const graceMs = this.heardThisHeight
+      ? BEHIND_GRACE_MS
+      : Math.max(0, this.heightStartedAt + BEHIND_GRACE_MS - this.now());
     this.behindTimer = setTimeout(() => {
       this.behindTimer = null;
       if (this.height === height && this.deciding && !this.stopped) {
         this.logger.info('peers are past this height: block sync', { height });
         void this.catchUp();
       }
-    }, BEHIND_GRACE_MS);
+    }, graceMs);
   }
 
   private remember(memo: string): void {

@@ -34,6 +34,8 @@ import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
  * dial cut short wastes the work done on both sides.
  */
 const REDIAL_MS = 10_000;
+/** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
+const JOIN_STREAM_WAIT_MS = 3000;
 const REDIAL_TIMEOUT_MS = 10_000;
 
 /**
@@ -49,6 +51,28 @@ const CONNECTION_MONITOR = {
   pingInterval: 15_000,
   pingTimeout: { minTimeout: 10_000, maxTimeout: 12_000 },
 } as const;
+
+/**
+ * kad-dht refreshes its routing table and looks itself up every 5 minutes, starting from when
+ * the node started. A devnet starts its nodes together, so every node did both at the same
+ * moment: each looks up several keys through all of its peers, and in a 21-validator devnet on
+ * 2 cores those thousands of streams at once cost heights of 4 s, failed pings and closed
+ * connections in the fifth minute (docs/BENCHMARKS.md). Each node now keeps its own period,
+ * 3.75–6.25 minutes, and its first self-lookup waits 2–5 s, after a devnet's first blocks.
+ */
+const DHT_PERIOD_MS = 5 * 60_000;
+const jittered = (ms: number, spread: number) => Math.round(ms * (1 - spread / 2 + Math.random() * spread));
+
+/**
+ * kad-dht (15.x) takes no option for its table refresh period: it is set on the refresher before
+ * the node starts. False when the field is not there (another kad-dht), said in a warning.
+ */
+export function staggerTableRefresh(dht: unknown): boolean {
+  const refresh = (dht as { routingTableRefresh?: { refreshInterval?: unknown } }).routingTableRefresh;
+  if (typeof refresh?.refreshInterval !== 'number') return false;
+  refresh.refreshInterval = jittered(DHT_PERIOD_MS, 0.5);
+  return true;
+}
 
 export type Verdict = 'accept' | 'ignore' | 'reject';
 
@@ -96,6 +120,8 @@ export class P2PNetwork {
     const blocked = new Set<string>();
     const denied = async (peer: PeerId) => blocked.has(peer.toString());
     const node = await createLibp2p({
+      // Started below, once the DHT's table refresh is staggered.
+      start: false,
       privateKey: o.privateKey as never,
       connectionGater: {
         denyDialPeer: denied,
@@ -115,6 +141,8 @@ export class P2PNetwork {
         dht: kadDHT({
           protocol: DHT_PROTOCOL,
           clientMode: false,
+          initialQuerySelfInterval: 2000 + Math.round(Math.random() * 3000),
+          querySelfInterval: jittered(DHT_PERIOD_MS, 0.5),
           peerInfoMapper: removePublicAddressesMapper,
         }) as never,
         pubsub: gossipsub({
@@ -155,6 +183,8 @@ export class P2PNetwork {
     });
     const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, blocked, o.bootstrap);
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
+    if (!staggerTableRefresh(node.services.dht))
+      o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
     await node.start();
     net.watchPeers();
     net.scheduleRedial();
@@ -200,9 +230,20 @@ export class P2PNetwork {
    * next periodic rebroadcast.
    */
   onTopicPeerJoined(topic: string, onJoin: (peer: string) => void): void {
-    this.node.services.pubsub.addEventListener('subscription-change', (e) => {
-      if (e.detail.subscriptions.some((s) => s.topic === topic && s.subscribe))
-        onJoin(e.detail.peerId.toString());
+    const pubsub = this.node.services.pubsub;
+    pubsub.addEventListener('subscription-change', (e) => {
+      if (!e.detail.subscriptions.some((s) => s.topic === topic && s.subscribe)) return;
+      const peer = e.detail.peerId.toString();
+      // A peer's subscription can arrive before our own stream to it is open, and gossipsub
+      // drops what it would send on a stream not yet there: a node that started last missed the
+      // first block's messages and fetched the block a second later. So wait for the stream.
+      const started = Date.now();
+      const whenWritable = () => {
+        if (this.stopped || Date.now() - started > JOIN_STREAM_WAIT_MS) return;
+        if (pubsub.streamsOutbound.has(peer)) onJoin(peer);
+        else setTimeout(whenWritable, 10);
+      };
+      whenWritable();
     });
   }
 

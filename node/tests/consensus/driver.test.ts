@@ -230,6 +230,39 @@ describe('ConsensusDriver', () => {
     assert.ok(logger.lines.some((l) => l.msg === 'peers are past this height: block sync' && l.height === 1));
   });
 
+  it('a node that has heard nothing of its height since entering it fetches it at once when the next height shows up (it connected after the messages went out); having heard some, it waits', async () => {
+    const sync = countingSync();
+    const { net, active, vote } = await setup(0, 50, LONG, sync);
+    const before = sync.catchUps;
+    h.clock.now += 500;
+    void net.deliver(
+      TOPIC_VOTES,
+      vote(active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(sync.catchUps, before + 1, 'nothing of height 1 heard in 500 ms: no grace');
+
+    await driver.stop();
+    await h.close();
+    const heard = countingSync();
+    const second = await setup(0, 50, LONG, heard);
+    const heardBefore = heard.catchUps;
+    void second.net.deliver(
+      TOPIC_VOTES,
+      second.vote(second.active[1]!, { kind: 'prevote', height: 1, round: 0, blockHash: null }),
+    );
+    h.clock.now += 500;
+    void second.net.deliver(
+      TOPIC_VOTES,
+      second.vote(second.active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(heard.catchUps, heardBefore, 'a vote of height 1 came: the decision may be a hop behind');
+    for (let i = 0; i < 200 && heard.catchUps === heardBefore; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.equal(heard.catchUps, heardBefore + 1);
+  });
+
   it('a node still deciding a height that hears nothing of it for a second asks a few peers whether they moved on (it lost their messages; as the next proposer, waiting for the long stall check would cost its slot)', async () => {
     const sync = countingSync();
     await setup(0, 50, LONG, sync);
