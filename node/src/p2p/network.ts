@@ -34,9 +34,9 @@ import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
  * dial cut short wastes the work done on both sides.
  */
 const REDIAL_MS = 10_000;
+const REDIAL_TIMEOUT_MS = 10_000;
 /** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
 const JOIN_STREAM_WAIT_MS = 3000;
-const REDIAL_TIMEOUT_MS = 10_000;
 
 /**
  * libp2p pings every connection and closes the ones whose ping fails. Its defaults (every 10 s,
