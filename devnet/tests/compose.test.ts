@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../src/compose/compose.js';
-import { repoPath } from '../src/runtime/monitoringFiles.js';
+import { repoPath } from '../src/repo.js';
 import { CHAIN_NODE_JS } from '../src/runtime/process/processRuntime.js';
 import { buildNetworkSpec } from '../src/spec/networkSpec.js';
 

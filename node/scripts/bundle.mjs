@@ -2,12 +2,13 @@
  * Bundles the node (dist/node/src/bin/chain-node.js) and the devnet command
  * (dist/devnet/src/cli/main.js) into one file each, dist/bundle/chain-node.cjs and
  * dist/bundle/devnet.cjs, each started by a launcher beside it (chain-node.mjs, devnet.mjs: copies
- * of node/scripts/launcher.mjs) from V8's code cache, which this script makes (codeCache.mjs). A process then
- * loads one file instead of some thousand modules, and does not compile it: a node starts in
- * about a third of the time, and that start is most of the time `devnet up` takes. The devnet's
- * runtimes run the node's bundle; the unbundled output stays for the tests and `chain-node`.
- * Native addons stay outside (classic-level, found next to its package; dockerode, whose ssh2
- * has optional ones), so the bundles need those packages and their dependencies beside them.
+ * of node/scripts/launcher.mjs) from V8's code cache, which this script makes (codeCache.mjs). A
+ * process then loads one file instead of some thousand modules, and does not compile it: loading
+ * and compiling were most of a node's start, and a devnet starts all its nodes at once
+ * (docs/BENCHMARKS.md, "devnet up"). The devnet's runtimes run the node's bundle; the unbundled
+ * output stays for the tests and `chain-node`. Native addons stay outside (classic-level, found
+ * next to its package; dockerode, whose ssh2 has optional ones), so the bundles need those
+ * packages and their dependencies beside them.
  */
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';

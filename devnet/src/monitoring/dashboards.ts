@@ -3,28 +3,13 @@
  * template variable query, with Grafana's variables replaced by values that Prometheus accepts,
  * so that a test (or `devnet`) can run each query against a real Prometheus.
  */
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * The repository root: the nearest folder above `from` holding a package.json. From any file of
- * the repository, compiled or bundled (dist/bundle/devnet.cjs), at whatever depth.
- */
-export function repoRoot(from: string = import.meta.url): string {
-  let dir = dirname(from.startsWith('file:') ? fileURLToPath(from) : from);
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${from}`);
-    dir = up;
-  }
-}
+import { join } from 'node:path';
+import { repoPath } from '../repo.js';
 
 /** dashboards/json of this checkout (the source and the compiled module resolve the same). */
 export function dashboardsDir(): string {
-  return join(repoRoot(), 'dashboards', 'json');
+  return repoPath('dashboards', 'json');
 }
 
 /** The part of Grafana's dashboard model this module reads. */

@@ -6,11 +6,7 @@
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot } from '../monitoring/dashboards.js';
-
-export function repoPath(...parts: string[]): string {
-  return join(repoRoot(), ...parts);
-}
+import { repoPath } from '../repo.js';
 
 /** Writes Grafana provisioning for a host process into `dir`; returns `dir`. */
 export async function grafanaProvisioning(dir: string, dashboardsDir: string): Promise<string> {

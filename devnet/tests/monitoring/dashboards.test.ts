@@ -27,11 +27,11 @@ import {
   panelsOf,
   parseLabelValues,
   queryName,
-  repoRoot,
   substituteVariables,
 } from '../../src/monitoring/dashboards.js';
 import { durationMs, renderPrometheusConfig } from '../../src/monitoring/prometheusConfig.js';
 import { queriesWithoutData, waitForData } from '../../src/monitoring/queryCheck.js';
+import { repoRoot } from '../../src/repo.js';
 import { devnetCli, devnetJson, freeDevnetBase } from '../helpers.js';
 
 const DASHBOARD_UIDS = ['chain-node-health', 'chain-overview', 'chain-validators'];

@@ -20,7 +20,7 @@ import { kadDHT, removePublicAddressesMapper } from '@libp2p/kad-dht';
 import { peerIdFromString } from '@libp2p/peer-id';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
-import { multiaddr } from '@multiformats/multiaddr';
+import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { createLibp2p } from 'libp2p';
 import { withDeadline } from '../util/deadline.js';
@@ -102,20 +102,23 @@ export class P2PNetwork {
     private readonly node: Libp2p<Services>,
     private readonly logger: Logger,
     private readonly blocked: Set<string>,
-    private readonly bootstrapAddrs: readonly string[],
+    /** The bootstrap peers, parsed once: their addresses and peer ids. */
+    private readonly bootstrapPeers: readonly { addr: Multiaddr; id: string }[],
   ) {}
 
   static async start(o: NetworkOptions): Promise<P2PNetwork> {
-    for (const addr of o.bootstrap) {
+    const bootstrapPeers = o.bootstrap.map((addr) => {
       try {
         const ma = multiaddr(addr);
-        if (ma.getPeerId() === null) throw new Error('no /p2p/<peer id>');
+        const id = ma.getPeerId();
+        if (id === null) throw new Error('no /p2p/<peer id>');
+        return { addr: ma, id };
       } catch (e) {
         throw new Error(
           `bootstrap peer ${addr} is not a multiaddr with /p2p/<peer id>: ${(e as Error).message}`,
         );
       }
-    }
+    });
     // Peers this node refuses (fault injection: a partition between local processes).
     const blocked = new Set<string>();
     const denied = async (peer: PeerId) => blocked.has(peer.toString());
@@ -181,7 +184,7 @@ export class P2PNetwork {
         }),
       },
     });
-    const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, blocked, o.bootstrap);
+    const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, blocked, bootstrapPeers);
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     if (!staggerTableRefresh(node.services.dht))
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
@@ -326,15 +329,16 @@ export class P2PNetwork {
     // one catch-up at a time, so a hung request stalled a node's sync for good). It is a hard
     // deadline: libp2p honours the signal at most steps, not all (opening a stream records the
     // protocol in the peer store without it), and a node once stayed in its sync for over 60 s.
-    return withDeadline(timeoutMs, `no answer within ${timeoutMs} ms`, async (signal) => {
+    const late = `no answer within ${timeoutMs} ms`;
+    return withDeadline(timeoutMs, late, async (signal) => {
       const stream: Stream = await this.node.dialProtocol(peerIdFromString(peer), protocol, { signal });
-      const onTimeout = () => stream.abort(new Error(`no answer within ${timeoutMs} ms`));
+      const onTimeout = () => stream.abort(new Error(late));
       signal.addEventListener('abort', onTimeout, { once: true });
       try {
         // A stream opened after the deadline is dropped at once.
         if (signal.aborted) {
-          stream.abort(new Error(`no answer within ${timeoutMs} ms`));
-          throw new Error(`no answer within ${timeoutMs} ms`);
+          stream.abort(new Error(late));
+          throw new Error(late);
         }
         await stream.sink(lp.encode([request]));
         for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
@@ -357,14 +361,8 @@ export class P2PNetwork {
     this.blocked.clear();
     for (const p of next) this.blocked.add(p);
     for (const p of next) await this.node.hangUp(peerIdFromString(p)).catch(() => undefined);
-    for (const addr of this.bootstrapAddrs) {
-      const id = multiaddr(addr).getPeerId();
-      if (id !== null && unblocked.includes(id)) {
-        await this.node
-          .dial(multiaddr(addr))
-          .catch((e: Error) => this.logger.debug('redial failed', { addr, error: e.message }));
-      }
-    }
+    for (const peer of this.bootstrapPeers)
+      if (unblocked.includes(peer.id)) await this.dialBootstrapPeer(peer);
     this.logger.info('blocked peers set', { blocked: [...next] });
   }
 
@@ -378,7 +376,7 @@ export class P2PNetwork {
    * by the nodes it did not list itself.
    */
   private scheduleRedial(): void {
-    if (this.stopped || this.bootstrapAddrs.length === 0) return;
+    if (this.stopped || this.bootstrapPeers.length === 0) return;
     // Jittered, so that nodes started together do not dial together.
     this.redialTimer = setTimeout(
       () => void this.dialMissingBootstrapPeers().finally(() => this.scheduleRedial()),
@@ -388,15 +386,19 @@ export class P2PNetwork {
 
   private async dialMissingBootstrapPeers(): Promise<void> {
     const connected = new Set(this.connectedPeers());
-    for (const addr of this.bootstrapAddrs) {
-      const id = multiaddr(addr).getPeerId();
-      if (this.stopped || id === null || !this.everConnected.has(id)) continue;
-      if (connected.has(id) || this.blocked.has(id)) continue;
-      await this.node
-        .dial(multiaddr(addr), { signal: AbortSignal.timeout(REDIAL_TIMEOUT_MS) })
-        .then(() => this.logger.debug('redialled a bootstrap peer', { addr }))
-        .catch((e: Error) => this.logger.debug('redial failed', { addr, error: e.message }));
+    for (const peer of this.bootstrapPeers) {
+      if (this.stopped || !this.everConnected.has(peer.id)) continue;
+      if (connected.has(peer.id) || this.blocked.has(peer.id)) continue;
+      await this.dialBootstrapPeer(peer);
     }
+  }
+
+  private async dialBootstrapPeer(peer: { addr: Multiaddr }): Promise<void> {
+    const addr = peer.addr.toString();
+    await this.node
+      .dial(peer.addr, { signal: AbortSignal.timeout(REDIAL_TIMEOUT_MS) })
+      .then(() => this.logger.debug('redialled a bootstrap peer', { addr }))
+      .catch((e: Error) => this.logger.debug('redial failed', { addr, error: e.message }));
   }
 
   async stop(): Promise<void> {

@@ -14,8 +14,8 @@ import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import { repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
-import { repoPath } from '../monitoringFiles.js';
 import type {
   LogOptions,
   MonitoringEndpoints,

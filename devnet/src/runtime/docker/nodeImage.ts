@@ -3,15 +3,15 @@
  * package.json, the bundled node (dist/bundle/chain-node.cjs, its launcher chain-node.mjs and its
  * code cache, made by npm run build; the image keeps the cache or remakes it for its own Node)
  * and the one package the bundle keeps outside, classic-level (a native addon), with what that
- * package reaches in package-lock.json. Its tag is a hash of those inputs, so an unchanged node is never
- * built twice ("docker with the image already built").
+ * package reaches in package-lock.json. Its tag is a hash of those inputs, so an unchanged node is
+ * never built twice ("docker with the image already built").
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
-import { repoRoot } from '../../monitoring/dashboards.js';
+import { repoRoot } from '../../repo.js';
 import type { Progress } from '../runtime.js';
 import { buildFromFolder, buildHostImage, ensureImage, imageExists } from './images.js';
 
