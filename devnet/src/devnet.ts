@@ -10,6 +10,7 @@ import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@c
 import { DevnetError } from './errors.js';
 import { Layout } from './layout.js';
 import type {
+  NodeEndpoint,
   NodeLaunch,
   NodeRunState,
   PeerInfo,
@@ -32,6 +33,10 @@ import { type AddedNode, type DevnetState, readState, requireState, writeState }
 export interface NodeStatus {
   readonly name: string;
   readonly rpc: string;
+  /** The machine it runs on (multi-machine runtimes), or null: this one. */
+  readonly machine: string | null;
+  /** Where its ports are published and on which addresses. */
+  readonly published: string;
   readonly state: NodeRunState;
   readonly up: boolean;
   readonly disconnected: boolean;
@@ -56,6 +61,7 @@ export async function checkPortsFree(ports: readonly { port: number; what: strin
 
 export class Devnet {
   private peerCache: PeerInfo[] | null = null;
+  private readonly endpoints = new Map<string, Promise<NodeEndpoint>>();
 
   private constructor(
     readonly layout: Layout,
@@ -68,7 +74,7 @@ export class Devnet {
     const layout = new Layout(home);
     const state = await requireState(layout);
     const spec = buildNetworkSpec(state.input);
-    return new Devnet(layout, state, spec, await createRuntime(state.runtime, layout));
+    return new Devnet(layout, state, spec, await createRuntime(state.runtime, layout, state.input.manifest));
   }
 
   /** Every node: the genesis validators and the ones added later. */
@@ -98,8 +104,28 @@ export class Devnet {
     return n;
   }
 
-  client(name: string): RpcClient {
-    return new RpcClient(`http://127.0.0.1:${this.node(name).rpcPort}`, 5_000);
+  /** Where a started node is reached (asked of the runtime once per command). */
+  endpoint(name: string): Promise<NodeEndpoint> {
+    let e = this.endpoints.get(name);
+    if (e === undefined) {
+      e = this.runtime.endpoint(this.node(name));
+      // A failed look-up is asked again next time.
+      e.catch(() => this.endpoints.delete(name));
+      this.endpoints.set(name, e);
+    }
+    return e;
+  }
+
+  async client(name: string, timeoutMs = 5_000): Promise<RpcClient> {
+    return new RpcClient((await this.endpoint(name)).rpc, timeoutMs);
+  }
+
+  /** The machine the manifest places a node on, or null (the runtime chooses). */
+  placementOf(name: string): string | null {
+    const listed = this.state.input.manifest.validators;
+    const i = this.spec.nodes.findIndex((n) => n.name === name);
+    if (i >= 0) return (Array.isArray(listed) ? listed[i]?.placement : undefined) ?? null;
+    return this.state.added.find((a) => a.name === name)?.placement ?? null;
   }
 
   async peers(): Promise<PeerInfo[]> {
@@ -121,10 +147,16 @@ export class Devnet {
   }
 
   async launch(n: NodeSpec): Promise<NodeLaunch> {
-    return { node: n, home: await this.prepareHome(n), peers: await this.peers() };
+    return {
+      node: n,
+      home: await this.prepareHome(n),
+      peers: await this.peers(),
+      placement: this.placementOf(n.name),
+    };
   }
 
   async startNode(name: string): Promise<void> {
+    this.endpoints.delete(name);
     await this.runtime.startNode(await this.launch(this.node(name)));
   }
 
@@ -142,7 +174,7 @@ export class Devnet {
               try {
                 // A short timeout: while a container starts, Docker's port forwarding may accept a
                 // connection and never answer it; the next poll is the better bet.
-                const poll = new RpcClient(`http://127.0.0.1:${this.node(name).rpcPort}`, 1_000);
+                const poll = await this.client(name, 1_000);
                 if ((await poll.status()).height >= minHeight) pending.delete(name);
               } catch (e) {
                 lastError = `${name}: ${(e as Error).message}`;
@@ -176,13 +208,13 @@ export class Devnet {
   }
 
   private async nodeStatus(n: NodeSpec): Promise<NodeStatus> {
-    const rpc = `http://127.0.0.1:${n.rpcPort}`;
-    const [state, disconnected] = await Promise.all([
+    const [state, disconnected, endpoint] = await Promise.all([
       this.runtime.nodeState(n.name),
       this.runtime.isDisconnected(n.name),
+      this.endpoint(n.name),
     ]);
-    const client = new RpcClient(rpc, 2_000);
-    const base = { name: n.name, rpc, state, disconnected };
+    const client = new RpcClient(endpoint.rpc, 2_000);
+    const base = { name: n.name, ...endpoint, state, disconnected };
     if (state !== 'running')
       return {
         ...base,
@@ -224,7 +256,11 @@ export class Devnet {
   }
 
   /** Records a node added to the running devnet and returns its spec. */
-  async recordAdded(name: string | undefined, stake: bigint | null): Promise<NodeSpec> {
+  async recordAdded(
+    name: string | undefined,
+    stake: bigint | null,
+    placement: string | null = null,
+  ): Promise<NodeSpec> {
     const index = this.nodes.length;
     if (index >= MAX_NODES) throw new DevnetError('BAD_FLAG', `a devnet has at most ${MAX_NODES} nodes`);
     const chosen = name ?? `validator-${index}`;
@@ -232,7 +268,12 @@ export class Devnet {
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: that name is taken in this devnet`);
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(chosen))
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
-    const added: AddedNode = { name: chosen, index, stake: stake === null ? null : stake.toString() };
+    const added: AddedNode = {
+      name: chosen,
+      index,
+      stake: stake === null ? null : stake.toString(),
+      ...(placement === null ? {} : { placement }),
+    };
     this.state = { ...this.state, added: [...this.state.added, added] };
     this.peerCache = null;
     await writeState(this.layout, this.state);
@@ -277,7 +318,7 @@ export class Devnet {
       )}\n`,
       { mode: 0o600 },
     );
-    return new Devnet(layout, state, spec, await createRuntime(runtimeKind, layout));
+    return new Devnet(layout, state, spec, await createRuntime(runtimeKind, layout, manifest));
   }
 }
 

@@ -14,6 +14,8 @@ export interface AddedNode {
   readonly index: number;
   /** Wei staked by `devnet add --stake` (a string), or null for a non-validator node. */
   readonly stake: string | null;
+  /** `devnet add --placement MACHINE` (multi-machine runtimes). */
+  readonly placement?: string;
 }
 
 export interface DevnetState {

@@ -39,6 +39,7 @@ describe('devnet command line', () => {
       'tx',
       'down',
       'compose',
+      'k8s',
     ]) {
       assert.match(main.stdout, new RegExp(`\\b${command}\\b`), `the main help names ${command}`);
       const r = await devnetCli([command, '--help']);
@@ -114,6 +115,41 @@ describe('devnet command line', () => {
     });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /no Docker engine answers .*start one .*or use --runtime process/);
+  });
+
+  test('--runtime swarm without an engine says what it drives', async () => {
+    const r = await devnetCli(['up', '--runtime', 'swarm', '--home', join(dir, 's')], {
+      timeoutMs: 60_000,
+      env: { DOCKER_HOST: `unix://${join(dir, 'no-such.sock')}` },
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no Docker engine answers .*the swarm runtime drives a swarm manager's engine/);
+  });
+
+  test('swarm settings on another runtime are refused, and nothing is made', async () => {
+    const home = join(dir, 'p');
+    const manifest = join(dir, 'placed.yaml');
+    await writeFile(
+      manifest,
+      'validators: [{ placement: worker-1 }, {}]\nengines: { worker-1: "tcp://10.0.0.2:2375" }\n',
+    );
+    const r = await devnetCli([
+      'up',
+      '--runtime',
+      'process',
+      '--manifest',
+      manifest,
+      '--registry',
+      'registry.example.com:5000',
+      '--home',
+      home,
+    ]);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /registry \(--registry\), engines, validators\[0\]\.placement: for the swarm runtime only \(this devnet runs on process\)/,
+    );
+    await assert.rejects(readdir(home), 'no home folder was made');
   });
 
   test('commands on a devnet that does not exist say how to make one', async () => {

@@ -1,8 +1,9 @@
 /**
  * The same checks for every runtime, through the `devnet` command as a user runs it: up, status,
- * a transfer seen on every node, a node added that syncs, kill and restart, pause and resume,
- * disconnect and connect, logs, and down leaving nothing behind. One devnet per runtime, torn
- * down also when a check fails.
+ * Prometheus scraping every node, a transfer seen on every node, a node added that syncs, kill
+ * and restart, pause and resume, disconnect and connect, logs, and down leaving nothing behind.
+ * One devnet per runtime, torn down also when a check fails. On a runtime of several machines
+ * (swarm) the validators must be spread over all of them.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -22,6 +23,8 @@ export interface RuntimeSuiteOptions {
   /** Things left behind by the runtime besides processes (containers, networks, volumes). */
   readonly leftovers?: (home: string) => Promise<string[]>;
   readonly skip?: string | false;
+  /** The machines the runtime spreads nodes over (swarm); absent: one machine, every port on 127.0.0.1. */
+  readonly machines?: number;
 }
 
 const BLOCK_MS = 500;
@@ -69,9 +72,13 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
       );
       for (const n of upJson.nodes) rpcOf.set(n.name, n.rpc);
       assert.equal(upJson.runtime, o.runtime);
+      // One machine: every RPC on 127.0.0.1; several: on the machine each node runs on, at its planned port.
       assert.deepEqual(
-        upJson.nodes.map((n) => [n.name, n.rpc]),
-        [0, 1, 2, 3].map((i) => [`validator-${i}`, `http://127.0.0.1:${base + i}`]),
+        upJson.nodes.map((n) => [n.name, o.machines === undefined ? n.rpc : new URL(n.rpc).port]),
+        [0, 1, 2, 3].map((i) => [
+          `validator-${i}`,
+          o.machines === undefined ? `http://127.0.0.1:${base + i}` : String(base + i),
+        ]),
       );
       assert.equal(upJson.accounts.length, 3);
       for (const n of upJson.nodes) assert.ok((await heightOf(n.name)) >= 1, `${n.name} has a final block`);
@@ -87,12 +94,41 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         assert.equal(n.state, 'running', n.name);
         assert.equal(n.validatorStatus, 'ACTIVE', n.name);
         assert.equal(n.disconnected, false, n.name);
+        assert.equal(n.rpc, rpcOf.get(n.name), `${n.name}: status and up give one RPC URL`);
       }
+      if (o.machines === undefined) assert.deepEqual(new Set(s.nodes.map((n) => n.machine)), new Set([null]));
+      else
+        assert.equal(
+          new Set(s.nodes.map((n) => n.machine ?? 'none')).size,
+          o.machines,
+          `the validators are spread over all ${o.machines} machines: ${s.nodes.map((n) => `${n.name} on ${n.machine}`).join(', ')}`,
+        );
       // Same chain: the block at the lowest height seen is the same everywhere (its header,
       // signature included, is the block's identity; /block has no hash field of its own).
       const h = Math.min(...s.nodes.map((n) => n.height!));
       const headers = await Promise.all(s.nodes.map((n) => headerOf(n.name, h)));
       assert.equal(new Set(headers).size, 1, `one block at height ${h}:\n${headers.join('\n')}`);
+    });
+
+    test('monitoring: Prometheus scrapes every node, labelled with its name', async (t) => {
+      const prometheus = upJson.monitoring.prometheus;
+      if (prometheus === null) return t.skip(`no Prometheus: ${upJson.monitoring.notes.join('; ')}`);
+      const names = upJson.nodes.map((n) => n.name).sort();
+      let seen = '';
+      await waitFor(
+        'every node up in Prometheus',
+        bound(20),
+        async () => {
+          const r = await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent('up{job="chain"}')}`);
+          const body = (await r.json()) as {
+            data: { result: { metric: { node?: string }; value: [number, string] }[] };
+          };
+          const up = body.data.result.filter((x) => x.value[1] === '1').map((x) => x.metric.node ?? '?');
+          seen = up.sort().join(', ');
+          return JSON.stringify(up) === JSON.stringify(names);
+        },
+        { seen: () => seen },
+      );
     });
 
     test('tx send: a transfer is confirmed and its balance is the same on every node', async () => {
@@ -123,7 +159,8 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
     test('add: a new node joins the running devnet and syncs', async () => {
       const r = await json<AddJson>('add');
       assert.equal(r.name, 'validator-4');
-      assert.equal(r.rpc, `http://127.0.0.1:${base + 4}`);
+      if (o.machines === undefined) assert.equal(r.rpc, `http://127.0.0.1:${base + 4}`);
+      else assert.equal(new URL(r.rpc).port, String(base + 4));
       const target = (await heightOf('validator-0')) + 2;
       const added = new RpcClient(r.rpc, 5_000);
       await waitFor(

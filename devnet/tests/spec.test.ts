@@ -53,7 +53,7 @@ describe('manifest', () => {
       'validators[1].stake must be an amount like 1000coin or wei digits',
     ]);
     assert.deepEqual(problemsOf({ colour: 'red' }), ['colour is not a manifest field']);
-    assert.deepEqual(problemsOf({ runtime: 'vm' }), ['runtime must be one of auto, docker, process']);
+    assert.deepEqual(problemsOf({ runtime: 'vm' }), ['runtime must be one of auto, docker, process, swarm']);
     assert.deepEqual(problemsOf({ block_time: 'soon' }), [
       'block_time must be a duration like 300ms or 2s, got "soon"',
     ]);
@@ -62,12 +62,39 @@ describe('manifest', () => {
       'validators: the name a is used twice',
     ]);
     assert.deepEqual(problemsOf({ validators: 0 }), [
-      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate }',
+      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, placement }',
     ]);
     assert.deepEqual(problemsOf({ validators: [{ nickname: 'a' }] }), [
       'validators[0].nickname is not a manifest field',
     ]);
     assert.deepEqual(problemsOf({ base_port: 80 }), ['base_port must be >= 1024']);
+  });
+
+  test('the swarm settings: placement per validator, engines by machine, a registry; bad ones named', () => {
+    const m = parseManifestText(
+      [
+        'runtime: swarm',
+        'registry: registry.example.com:5000/team',
+        'engines: { worker-1: "tcp://10.0.0.2:2375", worker-2: "ssh://ops@10.0.0.3" }',
+        'validators: [{ placement: worker-1 }, {}]',
+      ].join('\n'),
+      'net.yaml',
+    );
+    assert.equal(m.runtime, 'swarm');
+    assert.deepEqual(m.engines, { 'worker-1': 'tcp://10.0.0.2:2375', 'worker-2': 'ssh://ops@10.0.0.3' });
+    assert.equal(mergeFlags(m, { registry: 'other:5000' }).registry, 'other:5000');
+    assert.deepEqual(
+      problemsOf({
+        registry: 'http://r:5000',
+        engines: { w1: '10.0.0.2:2375' },
+        validators: [{ placement: '' }],
+      }),
+      [
+        'validators[0].placement must NOT have fewer than 1 characters',
+        'registry must be a registry like registry.example.com:5000 (host, optional port and path)',
+        'engines.w1 must be an engine address: tcp://HOST:PORT, ssh://[USER@]HOST or unix:///PATH',
+      ],
+    );
   });
 
   test('unparsable text says which file and which syntax', () => {

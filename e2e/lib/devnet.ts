@@ -26,7 +26,7 @@ import {
 import { RpcClient } from '@chain-devnet/node/client';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 
-export type RuntimeKind = 'process' | 'docker';
+export type RuntimeKind = 'process' | 'docker' | 'swarm';
 
 export const COIN = 10n ** 18n;
 
@@ -259,7 +259,7 @@ export class Devnet {
    * that grows with the number of nodes; E2E_SLOWDOWN scales it for slow machines.
    */
   within(blocks: number): number {
-    const slow = Number(process.env.E2E_SLOWDOWN ?? '1') * (this.runtime === 'docker' ? 1.5 : 1);
+    const slow = Number(process.env.E2E_SLOWDOWN ?? '1') * (this.runtime === 'process' ? 1 : 1.5);
     return Math.round(slow * (5_000 + 1_000 * this.nodes.length + blocks * this.params.blockTimeMs * 3));
   }
 

@@ -1,5 +1,5 @@
 /** The help text of every devnet command. */
-export const MAIN_HELP = `devnet — a multi-validator chain devnet with Prometheus and Grafana, on Docker or local processes
+export const MAIN_HELP = `devnet — a multi-validator chain devnet with Prometheus and Grafana, on Docker, a Docker Swarm or local processes
 
 Usage: devnet <command> [options]     (devnet <command> --help for its options)
 
@@ -15,6 +15,7 @@ Usage: devnet <command> [options]     (devnet <command> --help for its options)
               undelegate, unjail, update-validator
   down        stop and remove everything the devnet made (--keep-data keeps its files)
   compose     write docker-compose.yml and prometheus.yml for the same devnet under compose
+  k8s         write Kubernetes manifests for the same devnet (untested against a live cluster)
 
 Common options:
   --home DIR  the devnet's folder (default ./.devnet, or $DEVNET_HOME)
@@ -28,7 +29,10 @@ export const COMMAND_HELP: Record<string, string> = {
   up: `devnet up [options]
 
   --validators N        number of validators (default 4; at most 64)
-  --runtime R           auto (default: docker when an engine answers, else process), docker, process
+  --runtime R           auto (default: docker when an engine answers, else process), docker, process,
+                        swarm (the Docker engine must be a swarm manager; devnet/README.md, "swarm")
+  --registry R          swarm: push the node image to registry R; every machine pulls it from there
+                        (default: docker save | load into each machine whose engine devnet reaches)
   --block-time D        time between blocks, e.g. 300ms, 2s (default 1s)
   --epoch-length N      blocks per epoch (default: the devnet's 100)
   --base-port P         node i: RPC P+i, p2p P+1000+i; Prometheus P+1090, Grafana P+1091 (default 8000)
@@ -50,11 +54,13 @@ JAILED), and whether it is disconnected; then the monitoring URLs.
 Prints a node's log (default validator-0). --tail N prints the last N lines; -f keeps printing
 new lines until interrupted.
 `,
-  add: `devnet add [--name NAME] [--stake AMOUNT] [--fund-from ACCOUNT] [--json] [--home DIR]
+  add: `devnet add [--name NAME] [--stake AMOUNT] [--fund-from ACCOUNT] [--placement MACHINE] [--json] [--home DIR]
 
 Starts a new node (default name validator-<i>) that syncs from its peers. With --stake (e.g.
 100coin, the devnet's minimum stake), the node's account is funded from a developer account
 (default account-0) and sends STAKE: it becomes ACTIVE at the next eligible epoch boundary.
+On the swarm runtime --placement runs it on that machine (a swarm node's name or id; default
+round robin).
 `,
   node: `devnet stop|start|kill|pause|resume|restart|disconnect|connect NODE [--home DIR]
 
@@ -85,6 +91,18 @@ key. Amounts: 1.5coin, 100coins, 2500wei. Waits for the receipt and prints it.
 Writes docker-compose.yml and prometheus.yml (into --output, default .) for a compose devnet with
 the same keys and port plan as devnet up with that seed. The repository's own files are the
 defaults (4 validators, seed devnet, 1s blocks, base port 8000).
+`,
+  k8s: `devnet k8s [--manifest FILE] [--validators N] [--seed S] [--block-time D] [--epoch-length N]
+          [--image IMAGE] [--namespace NS] [--storage SIZE] [--no-monitoring] [--output FILE]
+
+Writes one YAML file (default devnet.k8s.yaml) for kubectl apply: the devnet devnet up would
+bring up with the same manifest and flags (same keys, genesis and node command line). Per node a
+StatefulSet (its data on a volume claim of --storage, default 1Gi), a headless Service named
+after the node, a ConfigMap with its node.json and a Secret with its keys; a ConfigMap with the
+genesis; Prometheus (Deployment, Service, ConfigMap) unless --no-monitoring. --image is the node
+image where the cluster pulls it from (default chain-devnet/chain-node:latest: build it with
+docker build -f node/Dockerfile -t IMAGE . after npm run build, and push it). Checked offline
+against Kubernetes' schemas; not tested against a live cluster.
 `,
   down: `devnet down [--keep-data] [--json] [--home DIR]
 

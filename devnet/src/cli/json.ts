@@ -26,7 +26,13 @@ export interface UpJson {
   readonly elapsed_ms: number;
   readonly nodes: readonly {
     readonly name: string;
+    /** Its RPC as this machine reaches it. */
     readonly rpc: string;
+    /** The machine it runs on (swarm), or null: this one. */
+    readonly machine: string | null;
+    /** Where its ports are published and on which addresses, for people. */
+    readonly published: string;
+    /** Its p2p port in the devnet's plan (published on 127.0.0.1 by the process and docker runtimes only). */
     readonly p2p_port: number;
     readonly peer_id: string;
     readonly address: string;

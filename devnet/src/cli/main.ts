@@ -14,6 +14,7 @@ import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../com
 import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
+import { writeK8s } from '../operations/k8s.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
@@ -46,7 +47,10 @@ function accountsJson(d: Devnet): AccountJson[] {
 }
 const progress = (line: string) => process.stderr.write(`» ${line}\n`);
 
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>) {
+function parse(
+  args: string[],
+  options: Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string }>,
+) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -76,16 +80,34 @@ function intFlag(v: Flags, name: string, min: number, max: number): number | und
   return n;
 }
 
+/** The flags that describe a devnet (up, k8s): what they parse into the manifest's terms. */
+const SPEC_OPTIONS = {
+  validators: { type: 'string' },
+  'block-time': { type: 'string' },
+  'epoch-length': { type: 'string' },
+  seed: { type: 'string' },
+  manifest: { type: 'string' },
+  'no-monitoring': { type: 'boolean' },
+} as const;
+
+function specFlagsOf(v: Flags): { -readonly [K in keyof SpecFlags]: SpecFlags[K] } {
+  const flags: { -readonly [K in keyof SpecFlags]: SpecFlags[K] } = {};
+  const validators = intFlag(v, 'validators', 1, 64);
+  if (validators !== undefined) flags.validators = validators;
+  if (v['block-time'] !== undefined) flags.blockTime = v['block-time'] as string;
+  const epoch = intFlag(v, 'epoch-length', 1, 1_000_000);
+  if (epoch !== undefined) flags.epochLength = epoch;
+  if (v.seed !== undefined) flags.seed = v.seed as string;
+  if (v['no-monitoring']) flags.monitoring = false;
+  return flags;
+}
+
 async function cmdUp(args: string[]): Promise<number> {
   const { values: v } = parse(args, {
-    validators: { type: 'string' },
+    ...SPEC_OPTIONS,
     runtime: { type: 'string' },
-    'block-time': { type: 'string' },
-    'epoch-length': { type: 'string' },
     'base-port': { type: 'string' },
-    seed: { type: 'string' },
-    manifest: { type: 'string' },
-    'no-monitoring': { type: 'boolean' },
+    registry: { type: 'string' },
   });
   if (v.help) return help('up');
   const runtime = v.runtime as string | undefined;
@@ -94,17 +116,11 @@ async function cmdUp(args: string[]): Promise<number> {
       'BAD_FLAG',
       `--runtime must be one of ${RUNTIME_CHOICES.join(', ')}, got ${runtime}`,
     );
-  const flags: { -readonly [K in keyof SpecFlags]: SpecFlags[K] } = {};
-  const validators = intFlag(v, 'validators', 1, 64);
-  if (validators !== undefined) flags.validators = validators;
+  const flags = specFlagsOf(v);
   if (runtime !== undefined) flags.runtime = runtime as RuntimeChoice;
-  if (v['block-time'] !== undefined) flags.blockTime = v['block-time'] as string;
-  const epoch = intFlag(v, 'epoch-length', 1, 1_000_000);
-  if (epoch !== undefined) flags.epochLength = epoch;
   const base = intFlag(v, 'base-port', 1024, 64000);
   if (base !== undefined) flags.basePort = base;
-  if (v.seed !== undefined) flags.seed = v.seed as string;
-  if (v['no-monitoring']) flags.monitoring = false;
+  if (v.registry !== undefined) flags.registry = v.registry as string;
   const r = await up({
     home: homeOf(v),
     manifestPath: (v.manifest as string | undefined) ?? null,
@@ -114,6 +130,7 @@ async function cmdUp(args: string[]): Promise<number> {
   });
   const d = r.devnet;
   const peers = await d.peers();
+  const endpoints = await Promise.all(d.nodes.map((n) => d.endpoint(n.name)));
   if (v.json) {
     printJson<UpJson>({
       home: d.layout.home,
@@ -122,7 +139,9 @@ async function cmdUp(args: string[]): Promise<number> {
       elapsed_ms: r.elapsedMs,
       nodes: d.nodes.map((n, i) => ({
         name: n.name,
-        rpc: `http://127.0.0.1:${n.rpcPort}`,
+        rpc: endpoints[i]!.rpc,
+        machine: endpoints[i]!.machine,
+        published: endpoints[i]!.published,
         p2p_port: n.p2pPort,
         peer_id: peers[i]!.peerId,
         address: n.key.address,
@@ -138,8 +157,13 @@ async function cmdUp(args: string[]): Promise<number> {
   );
   out(`chain ${d.spec.chainId}, block time ${d.spec.blockTimeMs} ms, home ${d.layout.home}`);
   out('');
-  for (const n of d.nodes)
-    out(`  ${n.name.padEnd(14)} http://127.0.0.1:${n.rpcPort}   ${n.key.validator_address}`);
+  d.nodes.forEach((n, i) => {
+    const e = endpoints[i]!;
+    out(`  ${n.name.padEnd(14)} ${e.rpc.padEnd(26)} ${n.key.validator_address}`);
+    // Several machines: where each node runs and what is published there.
+    if (e.machine !== null) out(`  ${''.padEnd(14)} on ${e.machine}: ${e.published}`);
+  });
+  if (endpoints.every((e) => e.machine === null)) out('  every port on 127.0.0.1 only');
   out('');
   out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
@@ -176,13 +200,17 @@ async function cmdStatus(args: string[]): Promise<number> {
     return 0;
   }
   out(`devnet in ${d.layout.home} on ${d.state.runtime}, chain ${d.spec.chainId}`);
+  const machines = nodes.some((n) => n.machine !== null);
+  const width = Math.max(23, ...nodes.map((n) => n.rpc.length));
+  const machineWidth = Math.max(7, ...nodes.map((n) => (n.machine ?? '').length));
+  const machineColumn = (m: string | null) => (machines ? `${(m ?? '-').padEnd(machineWidth)} ` : '');
   out(
-    `  ${'NODE'.padEnd(14)} ${'RPC'.padEnd(23)} ${'STATE'.padEnd(8)} ${'HEIGHT'.padStart(7)}  ${'LAST HASH'.padEnd(16)} PEERS  VALIDATOR`,
+    `  ${'NODE'.padEnd(14)} ${'RPC'.padEnd(width)} ${machineColumn('MACHINE')}${'STATE'.padEnd(8)} ${'HEIGHT'.padStart(7)}  ${'LAST HASH'.padEnd(16)} PEERS  VALIDATOR`,
   );
   for (const n of nodes) {
     const state = n.state === 'running' && !n.up ? 'no-rpc' : n.state;
     out(
-      `  ${n.name.padEnd(14)} ${n.rpc.padEnd(23)} ${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${n.validatorStatus ?? '-'}${n.disconnected ? '  (disconnected)' : ''}`,
+      `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${n.validatorStatus ?? '-'}${n.disconnected ? '  (disconnected)' : ''}`,
     );
   }
   out(
@@ -215,6 +243,7 @@ async function cmdAdd(args: string[]): Promise<number> {
     name: { type: 'string' },
     stake: { type: 'string' },
     'fund-from': { type: 'string' },
+    placement: { type: 'string' },
   });
   if (v.help) return help('add');
   const d = await Devnet.open(homeOf(v));
@@ -222,6 +251,7 @@ async function cmdAdd(args: string[]): Promise<number> {
     ...(v.name === undefined ? {} : { name: v.name as string }),
     ...(v.stake === undefined ? {} : { stake: v.stake as string }),
     ...(v['fund-from'] === undefined ? {} : { fundFrom: v['fund-from'] as string }),
+    ...(v.placement === undefined ? {} : { placement: v.placement as string }),
     progress: v.json ? () => undefined : progress,
   });
   if (v.json) {
@@ -377,6 +407,47 @@ async function cmdCompose(args: string[]): Promise<number> {
   return 0;
 }
 
+async function cmdK8s(args: string[]): Promise<number> {
+  const { values: v } = parse(args, {
+    ...SPEC_OPTIONS,
+    image: { type: 'string' },
+    namespace: { type: 'string' },
+    storage: { type: 'string' },
+    output: { type: 'string' },
+  });
+  if (v.help) return help('k8s');
+  const flags = specFlagsOf(v);
+  const namespace = (v.namespace as string | undefined) ?? null;
+  if (namespace !== null && !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(namespace))
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--namespace ${namespace}: a Kubernetes namespace is lowercase letters, digits and dashes`,
+    );
+  const storage = (v.storage as string | undefined) ?? '1Gi';
+  if (!/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$/.test(storage))
+    throw new DevnetError('BAD_FLAG', `--storage ${storage}: a Kubernetes quantity like 1Gi or 500Mi`);
+  const output = (v.output as string | undefined) ?? 'devnet.k8s.yaml';
+  const r = await writeK8s({
+    manifestPath: (v.manifest as string | undefined) ?? null,
+    flags,
+    genesisTime: Math.floor(Date.now() / 1000),
+    output,
+    image: (v.image as string | undefined) ?? K8S_DEFAULT_IMAGE,
+    namespace,
+    storage,
+  });
+  out(
+    `wrote ${output}: ${r.objects} Kubernetes objects for ${r.spec.nodes.length} validators of ${r.spec.chainId}`,
+  );
+  out(`  kubectl apply -f ${output}      (the image must be where the cluster pulls from: --image)`);
+  out(`  kubectl port-forward svc/${r.spec.nodes[0]!.name} 8000:8000   then http://127.0.0.1:8000/status`);
+  out('Untested against a live cluster: checked offline against Kubernetes schemas only.');
+  return 0;
+}
+
+/** The node image as `docker build -f node/Dockerfile -t chain-devnet/chain-node .` tags it. */
+const K8S_DEFAULT_IMAGE = 'chain-devnet/chain-node:latest';
+
 function help(command: string | null): number {
   out(command === null ? MAIN_HELP : (COMMAND_HELP[command] ?? MAIN_HELP));
   return 0;
@@ -404,6 +475,8 @@ async function main(argv: string[]): Promise<number> {
       return cmdDown(rest);
     case 'compose':
       return cmdCompose(rest);
+    case 'k8s':
+      return cmdK8s(rest);
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);

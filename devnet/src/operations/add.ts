@@ -14,6 +14,8 @@ export interface AddOptions {
   readonly stake?: string;
   /** The account that pays the stake (default: the first developer account). */
   readonly fundFrom?: string;
+  /** The machine to run it on (multi-machine runtimes). */
+  readonly placement?: string;
   readonly progress: Progress;
 }
 
@@ -36,15 +38,16 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
   if (stake !== null && funder === undefined)
     throw new DevnetError('BAD_FLAG', 'no developer account to fund the stake from: pass --fund-from NAME');
   const reference = devnet.nodes[0]!.name;
-  const target = (await devnet.client(reference).status()).height;
-  const node = await devnet.recordAdded(o.name, stake);
-  o.progress(`${node.name}: starting (RPC http://127.0.0.1:${node.rpcPort}), syncing to height ${target}`);
+  const target = (await (await devnet.client(reference)).status()).height;
+  const node = await devnet.recordAdded(o.name, stake, o.placement ?? null);
+  o.progress(`${node.name}: starting, syncing to height ${target}`);
   await devnet.startNode(node.name);
+  const { rpc } = await devnet.endpoint(node.name);
+  o.progress(`${node.name}: RPC ${rpc}`);
   await devnet.waitForHeight([node.name], target, devnet.progressBound(target));
-  const height = (await devnet.client(node.name).status()).height;
+  const height = (await (await devnet.client(node.name)).status()).height;
   o.progress(`${node.name}: synced at height ${height}`);
-  if (stake === null)
-    return { name: node.name, rpc: `http://127.0.0.1:${node.rpcPort}`, height, funding: null, stake: null };
+  if (stake === null) return { name: node.name, rpc, height, funding: null, stake: null };
 
   // The stake plus one coin for fees.
   const fundOptions = {
@@ -78,5 +81,5 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
       'TX_FAILED',
       `STAKE from ${node.name} failed: ${describeOutcome(stakeOptions, staked)}`,
     );
-  return { name: node.name, rpc: `http://127.0.0.1:${node.rpcPort}`, height, funding, stake: staked };
+  return { name: node.name, rpc, height, funding, stake: staked };
 }

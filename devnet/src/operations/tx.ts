@@ -79,7 +79,7 @@ async function answeringNode(devnet: Devnet, preferred: string | undefined): Pro
   }
   for (const n of devnet.nodes) {
     try {
-      await devnet.client(n.name).status();
+      await (await devnet.client(n.name)).status();
       return n.name;
     } catch {
       // try the next one
@@ -111,7 +111,7 @@ export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
     payload.commissionPpm = ppm;
   }
   const nodeName = await answeringNode(devnet, o.node);
-  const client: RpcClient = devnet.client(nodeName);
+  const client: RpcClient = await devnet.client(nodeName);
   const tx = await buildTx(client, {
     type: o.type,
     privateKey,

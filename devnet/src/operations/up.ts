@@ -41,6 +41,22 @@ export async function loadManifest(path: string | null): Promise<Manifest> {
   return parseManifestText(text, path);
 }
 
+/** Placement, engines and a registry mean something on the swarm runtime only: elsewhere they are a mistake. */
+function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
+  const given = [
+    ...(m.registry === undefined ? [] : ['registry (--registry)']),
+    ...(m.engines === undefined ? [] : ['engines']),
+    ...(Array.isArray(m.validators)
+      ? m.validators.flatMap((v, i) => (v.placement === undefined ? [] : [`validators[${i}].placement`]))
+      : []),
+  ];
+  if (given.length > 0)
+    throw new DevnetError(
+      'BAD_MANIFEST',
+      `${given.join(', ')}: for the swarm runtime only (this devnet runs on ${kind}): use --runtime swarm, or leave them out`,
+    );
+}
+
 export async function up(o: UpOptions): Promise<UpResult> {
   const started = Date.now();
   const manifest = mergeFlags(await loadManifest(o.manifestPath), o.flags);
@@ -48,6 +64,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   const { kind, why } = await resolveRuntime(spec.runtime);
   o.progress(`runtime: ${kind} (${why})`);
+  if (kind !== 'swarm') refuseSwarmSettings(manifest, kind);
   await checkPortsFree([
     ...spec.nodes.flatMap((n) => [
       { port: n.rpcPort, what: `${n.name} RPC` },

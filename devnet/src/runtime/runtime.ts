@@ -2,14 +2,17 @@
  * The one interface between the devnet and whatever runs its nodes. Nothing outside runtime/
  * spawns a process or talks to Docker. A runtime is rebuilt from the devnet's home folder by
  * every command (the devnet outlives the command that made it), so it keeps no state in memory
- * that it cannot find again: the process runtime reads pid files, the docker runtime finds its
- * containers by label.
+ * that it cannot find again: the process runtime reads pid files, the docker and swarm runtimes
+ * find their containers and services by label.
+ *
+ * It speaks of nodes, machines and endpoints, never of what a runtime is built on: a Kubernetes
+ * runtime would implement it as it is (`devnet k8s` writes manifests for the same devnet today).
  */
 import type { Writable } from 'node:stream';
 import type { Peer } from '@chain-devnet/node/testnet';
 import type { NetworkSpec, NodeSpec } from '../spec/networkSpec.js';
 
-export type RuntimeKind = 'process' | 'docker';
+export type RuntimeKind = 'process' | 'docker' | 'swarm';
 
 export type NodeRunState = 'running' | 'paused' | 'stopped' | 'absent';
 
@@ -19,6 +22,18 @@ export interface NodeLaunch {
   /** Host folder holding genesis.json, p2p_key and (for validators) validator_key.json. */
   readonly home: string;
   readonly peers: readonly PeerInfo[];
+  /** The machine the manifest places the node on (multi-machine runtimes); null: the runtime chooses. */
+  readonly placement: string | null;
+}
+
+/** Where a started node is reached, and where its ports are published. */
+export interface NodeEndpoint {
+  /** Its RPC (and /metrics) as this machine reaches it, e.g. http://127.0.0.1:8000. */
+  readonly rpc: string;
+  /** The machine it runs on (multi-machine runtimes), or null: this one. */
+  readonly machine: string | null;
+  /** For people: where its ports are published and on which addresses. */
+  readonly published: string;
 }
 
 /** A peer a node may dial: its name, peer id and p2p port (the node package's network generator). */
@@ -43,8 +58,10 @@ export interface Runtime {
   readonly kind: RuntimeKind;
   /** Checks what the runtime needs (engine, image, built node) and gets it ready. */
   prepare(progress: Progress): Promise<void>;
-  /** Creates (first time) and starts a node; its RPC answers on 127.0.0.1:rpcPort afterwards. */
+  /** Creates (first time) and starts a node; its RPC answers at its endpoint afterwards. */
   startNode(launch: NodeLaunch): Promise<void>;
+  /** Where the node (started at least once) is reached. */
+  endpoint(node: NodeSpec): Promise<NodeEndpoint>;
   /** SIGTERM, then SIGKILL after a grace period. */
   stopNode(name: string): Promise<void>;
   /** SIGKILL at once: a crash. */
@@ -63,6 +80,6 @@ export interface Runtime {
     nodes: readonly NodeSpec[],
     progress: Progress,
   ): Promise<MonitoringEndpoints>;
-  /** Removes every process, container, network and volume the devnet made. Returns what it removed. */
+  /** Removes everything the devnet made, on every machine it used. Returns what it removed. */
   teardown(keepData: boolean): Promise<string[]>;
 }

@@ -1,10 +1,11 @@
 /**
  * Chooses and builds a runtime. `auto` means Docker when an engine answers on its socket within
- * a second, local processes otherwise; the caller says which was chosen and why.
+ * a second, local processes otherwise; the caller says which was chosen and why. Swarm is only
+ * ever asked for (--runtime swarm): the engine must be a swarm manager.
  */
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
-import type { RuntimeChoice } from '../spec/manifest.js';
+import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import { ProcessRuntime } from './process/processRuntime.js';
 import type { Runtime, RuntimeKind } from './runtime.js';
 
@@ -13,6 +14,15 @@ export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: Run
   // dockerode is loaded only when Docker may be used.
   const { dockerAnswers } = await import('./docker/engine.js');
   const engine = await dockerAnswers();
+  if (choice === 'swarm') {
+    if (!engine.ok)
+      throw new DevnetError(
+        'NO_ENGINE',
+        `no Docker engine answers (${engine.reason}): the swarm runtime drives a swarm manager's engine (DOCKER_HOST or the local socket)`,
+      );
+    const { requireSwarmManager } = await import('./swarm/swarmEngines.js');
+    return { kind: 'swarm', why: await requireSwarmManager() };
+  }
   if (choice === 'docker') {
     if (!engine.ok)
       throw new DevnetError(
@@ -26,8 +36,13 @@ export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: Run
     : { kind: 'process', why: `no Docker engine answers (${engine.reason})` };
 }
 
-export async function createRuntime(kind: RuntimeKind, layout: Layout): Promise<Runtime> {
+/** The manifest gives the swarm runtime its registry, its machines' engines and placements. */
+export async function createRuntime(kind: RuntimeKind, layout: Layout, manifest: Manifest): Promise<Runtime> {
   if (kind === 'process') return new ProcessRuntime(layout);
+  if (kind === 'swarm') {
+    const { SwarmRuntime } = await import('./swarm/swarmRuntime.js');
+    return new SwarmRuntime(layout, { registry: manifest.registry ?? null, engines: manifest.engines ?? {} });
+  }
   const { DockerRuntime } = await import('./docker/dockerRuntime.js');
   return new DockerRuntime(layout);
 }

@@ -10,7 +10,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
 
-export const RUNTIME_CHOICES = ['auto', 'docker', 'process'] as const;
+export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'swarm'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 export interface ManifestValidator {
@@ -18,6 +18,8 @@ export interface ManifestValidator {
   /** Self-stake, e.g. "1000coin" or wei digits. */
   stake?: string;
   commission_rate?: number;
+  /** Multi-machine runtimes (swarm): the machine to run on, by its name or id; default round robin. */
+  placement?: string;
 }
 
 export interface ManifestAccount {
@@ -42,10 +44,18 @@ export interface Manifest {
   /** Genesis parameters (docs/RULES.md), e.g. { "unbonding_blocks": 10 }. */
   params?: Record<string, unknown>;
   monitoring?: boolean;
+  /** swarm: a registry the node image is pushed to and every machine pulls from. */
+  registry?: string;
+  /** swarm: the Docker engine of each machine (by swarm node name or id), for kill, pause, disconnect… */
+  engines?: Record<string, string>;
 }
 
 const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
 const AMOUNT = '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$';
+/** host[:port][/path]: what `docker push` takes before the repository name. */
+export const REGISTRY = '^[A-Za-z0-9.-]+(:\\d{1,5})?(/[a-z0-9._-]+)*$';
+/** A Docker engine address: tcp://host:port, ssh://[user@]host[:port] or unix:///path. */
+export const ENGINE = '^(tcp://[^/\\s]+|ssh://[^/\\s]+|unix:///\\S+)$';
 
 export const MANIFEST_SCHEMA = {
   type: 'object',
@@ -65,6 +75,7 @@ export const MANIFEST_SCHEMA = {
               name: { type: 'string', pattern: NAME },
               stake: { type: 'string', pattern: AMOUNT },
               commission_rate: { type: 'number', minimum: 0, maximum: 1 },
+              placement: { type: 'string', minLength: 1 },
             },
           },
         },
@@ -92,6 +103,11 @@ export const MANIFEST_SCHEMA = {
     },
     params: { type: 'object' },
     monitoring: { type: 'boolean' },
+    registry: { type: 'string', pattern: REGISTRY },
+    engines: {
+      type: 'object',
+      additionalProperties: { type: 'string', pattern: ENGINE },
+    },
   },
 } as const;
 
@@ -118,7 +134,11 @@ function describe(e: ErrorObject): string {
         ? `${field} must be an amount like 1000coin or wei digits`
         : e.instancePath.endsWith('private_key')
           ? `${field} must be 64 lowercase hex digits`
-          : `${field} must be lowercase letters, digits and dashes`;
+          : e.instancePath === '/registry'
+            ? `${field} must be a registry like registry.example.com:5000 (host, optional port and path)`
+            : e.instancePath.startsWith('/engines/')
+              ? `${field} must be an engine address: tcp://HOST:PORT, ssh://[USER@]HOST or unix:///PATH`
+              : `${field} must be lowercase letters, digits and dashes`;
     case 'enum':
       return `${field} must be one of ${(e.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
     default:
@@ -141,7 +161,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, placement }',
           );
         continue;
       }

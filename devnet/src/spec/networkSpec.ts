@@ -32,6 +32,7 @@ export interface SpecFlags {
   readonly basePort?: number;
   readonly seed?: string;
   readonly monitoring?: boolean;
+  readonly registry?: string;
 }
 
 /** A node of the devnet: the generator's node (name, index, key, stake, ports). */
@@ -74,6 +75,7 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.basePort !== undefined) m.base_port = flags.basePort;
   if (flags.seed !== undefined) m.seed = flags.seed;
   if (flags.monitoring !== undefined) m.monitoring = flags.monitoring;
+  if (flags.registry !== undefined) m.registry = flags.registry;
   return m;
 }
 

@@ -263,6 +263,12 @@ export async function runProgram(o: ProgramOptions & { readonly timeoutMs?: numb
   };
 }
 
+const syncOptions = (o: ProgramOptions & { readonly timeoutMs?: number }) => ({
+  timeout: o.timeoutMs ?? 120_000,
+  env: o.env ?? process.env,
+  ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+});
+
 /**
  * Runs a program to its end synchronously, its output dropped: for a process about to exit (a
  * signal handler taking down what it brought up), where nothing asynchronous runs any more.
@@ -270,13 +276,24 @@ export async function runProgram(o: ProgramOptions & { readonly timeoutMs?: numb
  */
 export function runProgramSync(o: ProgramOptions & { readonly timeoutMs?: number }): number {
   return (
-    spawnSync(o.command ?? process.execPath, [...o.args], {
-      stdio: 'ignore',
-      timeout: o.timeoutMs ?? 120_000,
-      env: o.env ?? process.env,
-      ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
-    }).status ?? 1
+    spawnSync(o.command ?? process.execPath, [...o.args], { stdio: 'ignore', ...syncOptions(o) }).status ?? 1
   );
+}
+
+/** runProgramSync, keeping stdout and stderr (for a clean-up that must read what is there). */
+export function runProgramSyncResult(o: ProgramOptions & { readonly timeoutMs?: number }): RunResult {
+  const r = spawnSync(o.command ?? process.execPath, [...o.args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 16 * 1024 * 1024,
+    ...syncOptions(o),
+  });
+  return {
+    code: r.status ?? 1,
+    stdout: r.stdout ?? '',
+    stderr: `${r.stderr ?? ''}${r.error === undefined ? '' : `${r.error.message}\n`}`,
+    timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT',
+  };
 }
 
 /** The first of `names` found as an executable on PATH, or null. */

@@ -17,9 +17,12 @@ import type { Layout } from '../../layout.js';
 import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
+import { localEndpoint } from '../localEndpoint.js';
+import { nodeStartArgs } from '../nodeCommand.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
+  NodeEndpoint,
   NodeLaunch,
   NodeRunState,
   PeerInfo,
@@ -27,16 +30,13 @@ import type {
   Runtime,
 } from '../runtime.js';
 import { docker } from './engine.js';
-import { buildHostImage, ensureImage, imageExists, tryPull } from './images.js';
+import { devnetFilter, devnetLabels, devnetName } from './labels.js';
+import { demux, followLogs } from './logStream.js';
+import { grafanaImage, prometheusImage } from './monitorImages.js';
 import { ensureNodeImage } from './nodeImage.js';
 
-const LABEL_DEVNET = 'io.chain-devnet.devnet';
-const LABEL_HOME = 'io.chain-devnet.home';
-const LABEL_NODE = 'io.chain-devnet.node';
 const RPC_PORT = CONTAINER_PORTS.rpcPort;
 const P2P_PORT = CONTAINER_PORTS.p2pPort;
-const PROMETHEUS_IMAGE = 'prom/prometheus:v2.42.0';
-const GRAFANA_IMAGE = 'grafana/grafana:10.4.2';
 
 function isNotFound(e: unknown): boolean {
   return (e as { statusCode?: number }).statusCode === 404;
@@ -53,23 +53,19 @@ export class DockerRuntime implements Runtime {
   }
 
   private name(what: string): string {
-    return `devnet-${this.layout.id}-${what}`;
+    return devnetName(this.layout, what);
   }
 
   private get p2pNetwork(): string {
-    return `devnet-${this.layout.id}`;
+    return devnetName(this.layout);
   }
 
   private get portsNetwork(): string {
-    return `devnet-${this.layout.id}-ports`;
+    return devnetName(this.layout, 'ports');
   }
 
   private labels(node?: string): Record<string, string> {
-    return {
-      [LABEL_DEVNET]: this.layout.id,
-      [LABEL_HOME]: this.layout.home,
-      ...(node === undefined ? {} : { [LABEL_NODE]: node }),
-    };
+    return devnetLabels(this.layout, node);
   }
 
   async prepare(progress: Progress): Promise<void> {
@@ -125,7 +121,7 @@ export class DockerRuntime implements Runtime {
       name: this.name(name),
       Hostname: name,
       Image: this.nodeImage,
-      Cmd: ['start', '--home', '/data', '--host', '0.0.0.0', '--p2p-host', '0.0.0.0', '--fault-injection'],
+      Cmd: nodeStartArgs('container'),
       Labels: this.labels(name),
       ExposedPorts: { [`${RPC_PORT}/tcp`]: {}, [`${P2P_PORT}/tcp`]: {} },
       HostConfig: {
@@ -154,6 +150,10 @@ export class DockerRuntime implements Runtime {
         `${name} did not start: ${msg.split('\n')[0]}`,
       );
     }
+  }
+
+  async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
+    return localEndpoint(node);
   }
 
   async stopNode(name: string): Promise<void> {
@@ -220,14 +220,7 @@ export class DockerRuntime implements Runtime {
     })) as NodeJS.ReadableStream & {
       destroy(): void;
     };
-    this.d.modem.demuxStream(stream, out, out);
-    await new Promise<void>((resolve) => {
-      stream.on('end', resolve);
-      o.signal?.addEventListener('abort', () => {
-        stream.destroy();
-        resolve();
-      });
-    });
+    await followLogs(this.d.modem, stream, out, o.signal);
   }
 
   async startMonitoring(
@@ -261,26 +254,9 @@ export class DockerRuntime implements Runtime {
         notes,
       };
     }
-    const image = await ensureImage(
-      PROMETHEUS_IMAGE,
-      'chain-devnet/prometheus-local:host',
-      async () => {
-        const bin = '/usr/bin/prometheus';
-        await buildHostImage(
-          'chain-devnet/prometheus-local:host',
-          [{ source: bin, target: '/bin/prometheus' }],
-          [],
-          'ENTRYPOINT ["/bin/prometheus"]\n',
-        );
-      },
-      progress,
-    ).catch((e: unknown) => {
-      notes.push(
-        `Prometheus skipped: no ${PROMETHEUS_IMAGE} image (pull failed) and no prometheus binary on this host to make one (${(e as Error).message.split('\n')[0]})`,
-      );
-      return null;
-    });
-    if (image === null) return { prometheus: null, grafana: null, notes };
+    const promImage = await prometheusImage(progress);
+    if ('note' in promImage) return { prometheus: null, grafana: null, notes: [...notes, promImage.note] };
+    const image = promImage.image;
     // Made here with the devnet's labels: a volume the engine makes for a bind has none, and
     // `down` (which finds what to remove by label) left it behind.
     await this.d.createVolume({ Name: this.name('prometheus'), Labels: this.labels('prometheus') });
@@ -311,20 +287,12 @@ export class DockerRuntime implements Runtime {
     progress(`prometheus: ${prometheusUrl}`);
 
     let grafana: string | null = null;
-    let grafanaImage = (await imageExists(GRAFANA_IMAGE)) ? GRAFANA_IMAGE : null;
-    if (grafanaImage === null) {
-      progress(`pulling ${GRAFANA_IMAGE}`);
-      const pulled = await tryPull(GRAFANA_IMAGE);
-      if (pulled.ok) grafanaImage = GRAFANA_IMAGE;
-      else
-        notes.push(
-          `Grafana skipped: cannot pull ${GRAFANA_IMAGE} (${pulled.reason}); the dashboards are in dashboards/`,
-        );
-    }
-    if (grafanaImage !== null) {
+    const grafanaFound = await grafanaImage(progress);
+    if ('note' in grafanaFound) notes.push(grafanaFound.note);
+    else {
       const g = await this.d.createContainer({
         name: this.name('grafana'),
-        Image: grafanaImage,
+        Image: grafanaFound.image,
         Labels: this.labels('grafana'),
         Env: [
           `PROMETHEUS_URL=http://${this.name('prometheus')}:9090`,
@@ -355,7 +323,7 @@ export class DockerRuntime implements Runtime {
 
   async teardown(keepData: boolean): Promise<string[]> {
     const removed: string[] = [];
-    const filters = { label: [`${LABEL_DEVNET}=${this.layout.id}`] };
+    const filters = devnetFilter(this.layout);
     const containers = await this.d.listContainers({ all: true, filters });
     await Promise.all(
       containers.map(async (c) => {
@@ -386,16 +354,4 @@ function prometheusConfigArchive(dir: string) {
     entries: ['prometheus.yml'],
     map: (header) => ({ ...header, name: `prometheus/${header.name}` }),
   });
-}
-
-/** Docker's multiplexed log format (8-byte frame headers) to plain bytes. */
-function demux(buf: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let i = 0;
-  while (i + 8 <= buf.length) {
-    const size = buf.readUInt32BE(i + 4);
-    parts.push(buf.subarray(i + 8, i + 8 + size));
-    i += 8 + size;
-  }
-  return Buffer.concat(parts);
 }

@@ -6,7 +6,7 @@
  * as a process when a `prometheus` binary is on PATH, Grafana when a Grafana server binary is.
  */
 import { existsSync } from 'node:fs';
-import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import {
@@ -24,11 +24,15 @@ import type { Layout } from '../../layout.js';
 import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { nodePackagePath, repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
+import { BlockedPeers } from '../blockedPeers.js';
+import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { grafanaProvisioning } from '../monitoringFiles.js';
+import { nodeStartArgs } from '../nodeCommand.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
+  NodeEndpoint,
   NodeLaunch,
   NodeRunState,
   PeerInfo,
@@ -46,8 +50,11 @@ const MONITORS = ['prometheus', 'grafana'] as const;
 
 export class ProcessRuntime implements Runtime {
   readonly kind = 'process' as const;
+  private readonly blocked: BlockedPeers;
 
-  constructor(private readonly layout: Layout) {}
+  constructor(private readonly layout: Layout) {
+    this.blocked = new BlockedPeers(layout);
+  }
 
   async prepare(progress: Progress): Promise<void> {
     try {
@@ -74,7 +81,7 @@ export class ProcessRuntime implements Runtime {
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
     await spawnDetached({
       command: process.execPath,
-      args: [NODE_PROGRAM, 'start', '--home', l.home, '--fault-injection'],
+      args: [NODE_PROGRAM, ...nodeStartArgs({ home: l.home })],
       logFile: this.layout.logFile(name),
       pidFile: this.layout.pidFile(name),
     });
@@ -90,6 +97,10 @@ export class ProcessRuntime implements Runtime {
     const pid = await this.pidOf(name);
     if (pid === null) throw new DevnetError('UNKNOWN_NODE', `${name} is not running: cannot ${what} it`);
     return pid;
+  }
+
+  async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
+    return localEndpoint(node);
   }
 
   async stopNode(name: string): Promise<void> {
@@ -113,58 +124,16 @@ export class ProcessRuntime implements Runtime {
     signal(await this.requirePid(name, 'resume'), 'SIGCONT');
   }
 
-  private blockedFile(name: string): string {
-    return join(this.layout.nodeHome(name), 'blocked_peers.json');
-  }
-
-  private async readBlocked(name: string): Promise<string[]> {
-    try {
-      const ids = JSON.parse(await readFile(this.blockedFile(name), 'utf8')) as unknown;
-      return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
-
-  private async writeBlocked(name: string, ids: readonly string[]): Promise<void> {
-    await writeFile(this.blockedFile(name), `${JSON.stringify([...new Set(ids)].sort())}\n`);
-  }
-
   async disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
-    const me = all.find((p) => p.name === name);
-    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
-    const others = all.filter((p) => p.name !== name);
-    await this.writeBlocked(
-      name,
-      others.map((p) => p.peerId),
-    );
-    for (const o of others) await this.writeBlocked(o.name, [...(await this.readBlocked(o.name)), me.peerId]);
-    await writeFile(this.disconnectedMark(name), '');
-  }
-
-  /** Marks a node cut off by disconnectNode (the others' lists name it too, but they are not cut off). */
-  private disconnectedMark(name: string): string {
-    return join(this.layout.nodeHome(name), 'disconnected');
+    await this.blocked.disconnect(name, all);
   }
 
   async connectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
-    const me = all.find((p) => p.name === name);
-    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
-    const others = all.filter((p) => p.name !== name);
-    await this.writeBlocked(name, []);
-    await rm(this.disconnectedMark(name), { force: true });
-    for (const o of others)
-      await this.writeBlocked(
-        o.name,
-        (await this.readBlocked(o.name)).filter((id) => id !== me.peerId),
-      );
+    await this.blocked.connect(name, all);
   }
 
   async isDisconnected(name: string): Promise<boolean> {
-    return access(this.disconnectedMark(name)).then(
-      () => true,
-      () => false,
-    );
+    return this.blocked.isDisconnected(name);
   }
 
   async nodeState(name: string): Promise<NodeRunState> {

@@ -1,0 +1,327 @@
+/**
+ * A Docker Swarm of several engines on this one machine, for tests of the swarm runtime: this
+ * machine's engine initialises a swarm and manages it, and each worker is a Docker engine in a
+ * container (as docs measured in ENVIRONMENT.md: this machine's own binaries mounted read-only
+ * into an image made locally, vfs storage, every capability but SYS_RESOURCE, the cgroup
+ * hierarchy mounted), joined as a worker over the default bridge and labelled with its engine's
+ * address (io.chain-devnet.engine=tcp://IP:2375), which is how the runtime reaches it.
+ *
+ * It never touches a swarm it did not make: when this machine's engine is already in a swarm
+ * that is not marked as this helper's, it gives a reason not to run instead. It takes everything
+ * apart again (teardown: the services on the swarm and what their tasks left on this machine, the
+ * workers, the swarm, docker_gwbridge unless it was there before), also on SIGINT, SIGTERM and
+ * exit, and first thing at the next start for what a killed run left (found by its labels), so
+ * that this machine's engine is left as it was found: in no swarm, nothing of the test left.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunResult, runProgram, runProgramSyncResult, waitFor } from '@chain-devnet/node/harness';
+
+/** Marks this helper's worker containers, and (on the manager's swarm node) a swarm it made. */
+export const TEST_SWARM_LABEL = 'io.chain-devnet.test-swarm';
+const ENGINE_IMAGE = 'chain-devnet/swarm-engine:host';
+const ENGINE_PORT = 2375;
+
+export interface TestSwarmOptions {
+  /** Engines in containers besides this machine's (at least 1). */
+  readonly workers: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface TestSwarm {
+  /** Every machine's swarm name, the manager (this machine) first. */
+  readonly machines: readonly string[];
+  /** Seconds it took to make. */
+  readonly setupSeconds: number;
+  /** Takes everything apart (idempotent, synchronous: it also runs in signal and exit handlers). */
+  teardown(): void;
+}
+
+export type TestSwarmResult =
+  | { readonly ok: true; readonly swarm: TestSwarm }
+  | { readonly ok: false; readonly reason: string };
+
+async function docker(args: readonly string[], timeoutMs = 120_000): Promise<RunResult> {
+  return runProgram({ command: 'docker', args, name: `docker ${args[0]}`, timeoutMs });
+}
+
+async function dockerOk(args: readonly string[], timeoutMs?: number): Promise<string> {
+  const r = await docker(args, timeoutMs);
+  if (r.code !== 0) throw new Error(`docker ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+function dockerSync(args: readonly string[], timeoutMs = 60_000): RunResult {
+  return runProgramSyncResult({ command: 'docker', args, timeoutMs });
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** This engine's swarm state, and whether a swarm it is in is marked as made by this helper. */
+function hostSwarm(): { state: string; marked: boolean } {
+  const state = dockerSync(['info', '--format', '{{.Swarm.LocalNodeState}}']).stdout.trim();
+  if (state !== 'active') return { state, marked: false };
+  const label = dockerSync([
+    'node',
+    'inspect',
+    'self',
+    '--format',
+    `{{index .Spec.Labels "${TEST_SWARM_LABEL}"}}`,
+  ]);
+  return { state, marked: label.stdout.trim() === 'true' };
+}
+
+/**
+ * Takes apart a swarm this helper made (`made`: this run initialised it; else only one marked as
+ * an earlier run's), or what of one a killed run left: the services on it (all the tests'), what
+ * their tasks left on this machine (containers, volumes, by the devnets' ids), the workers, the
+ * swarm itself, and docker_gwbridge unless `keepGwbridge`.
+ */
+function takeApart(made: boolean, keepGwbridge: boolean, log: (line: string) => void): void {
+  const { state, marked } = hostSwarm();
+  const ours = state === 'active' && (made || marked);
+  if (ours) {
+    const ids = new Set(
+      lines(dockerSync(['service', 'ls', '--format', '{{.Label "io.chain-devnet.devnet"}}']).stdout),
+    );
+    const services = lines(dockerSync(['service', 'ls', '-q']).stdout);
+    if (services.length > 0) {
+      log(`test swarm: removing ${services.length} service(s) left on it`);
+      dockerSync(['service', 'rm', ...services]);
+    }
+    for (const id of ids) {
+      const filter = `label=io.chain-devnet.devnet=${id}`;
+      for (let i = 0; i < 60 && lines(dockerSync(['ps', '-aq', '--filter', filter]).stdout).length > 0; i++)
+        sleepSync(500);
+      const containers = lines(dockerSync(['ps', '-aq', '--filter', filter]).stdout);
+      if (containers.length > 0) dockerSync(['rm', '-f', ...containers]);
+      const volumes = lines(dockerSync(['volume', 'ls', '-q', '--filter', filter]).stdout);
+      if (volumes.length > 0) dockerSync(['volume', 'rm', '-f', ...volumes]);
+    }
+  }
+  const workers = lines(dockerSync(['ps', '-aq', '--filter', `label=${TEST_SWARM_LABEL}=engine`]).stdout);
+  if (workers.length > 0) {
+    log(`test swarm: removing ${workers.length} worker engine(s)`);
+    // Their engines' state (swarm membership, images, volumes) lives in the containers' tmpfs.
+    dockerSync(['rm', '-f', ...workers]);
+  }
+  if (ours) {
+    log("test swarm: this machine's engine leaves the swarm");
+    dockerSync(['swarm', 'leave', '--force']);
+  }
+  if (!keepGwbridge && dockerSync(['network', 'inspect', 'docker_gwbridge']).code === 0)
+    dockerSync(['network', 'rm', 'docker_gwbridge']);
+  if (ours && hostSwarm().state !== 'inactive')
+    throw new Error(
+      "the test swarm could not be taken apart: this machine's engine is still in it (docker swarm leave --force)",
+    );
+}
+
+/** The image the worker engines run in: nothing but mount points (the binaries are this machine's). */
+async function ensureEngineImage(): Promise<void> {
+  if ((await docker(['image', 'inspect', ENGINE_IMAGE])).code === 0) return;
+  const dir = await mkdtemp(join(tmpdir(), 'swarm-engine-'));
+  try {
+    // An empty root: docker run makes the mount points; /usr, /lib… come from this machine.
+    const tarFile = join(dir, 'root.tar');
+    const made = await runProgram({
+      command: 'tar',
+      args: ['-C', dir, '-cf', tarFile, '--files-from', '/dev/null'],
+    });
+    if (made.code !== 0) throw new Error(`tar: ${made.stderr}`);
+    await dockerOk(['import', '--message', 'chain-devnet test swarm engine', tarFile, ENGINE_IMAGE]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+interface Worker {
+  readonly hostname: string;
+  readonly ip: string;
+  readonly engine: string;
+  /** This machine's address on the default bridge, as the worker reaches it. */
+  readonly gateway: string;
+}
+
+/** A Docker engine in a container, answering on its bridge address. */
+async function startWorker(i: number, suffix: string): Promise<Worker> {
+  const name = `chain-devnet-swarm-w${i}-${suffix}`;
+  const hostname = `swarm-w${i}`;
+  await dockerOk([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--hostname',
+    hostname,
+    '--label',
+    `${TEST_SWARM_LABEL}=engine`,
+    // Without PATH the inner engine finds no iptables; without the cgroup mount it starts no container.
+    '-e',
+    'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    // --privileged fails here (CAP_SYS_RESOURCE is not in the bounding set): all caps but that one.
+    '--cap-add',
+    'ALL',
+    '--cap-drop',
+    'SYS_RESOURCE',
+    '--security-opt',
+    'seccomp=unconfined',
+    '--security-opt',
+    'apparmor=unconfined',
+    '-v',
+    '/sys/fs/cgroup:/sys/fs/cgroup:rw',
+    ...['/usr', '/lib', '/lib64', '/bin', '/sbin', '/etc/alternatives'].flatMap((p) => [
+      '-v',
+      `${p}:${p}:ro`,
+    ]),
+    '--tmpfs',
+    '/var/lib/docker:exec',
+    '--tmpfs',
+    '/run',
+    '--tmpfs',
+    '/tmp',
+    ENGINE_IMAGE,
+    '/usr/sbin/dockerd',
+    '--storage-driver',
+    'vfs',
+    '--host',
+    'unix:///run/docker.sock',
+    '--host',
+    `tcp://0.0.0.0:${ENGINE_PORT}`,
+  ]);
+  const [ip, gateway] = (
+    await dockerOk([
+      'inspect',
+      '--format',
+      '{{.NetworkSettings.IPAddress}} {{.NetworkSettings.Gateway}}',
+      name,
+    ])
+  ).split(' ') as [string, string];
+  const engine = `tcp://${ip}:${ENGINE_PORT}`;
+  await waitFor(
+    `the engine in ${name} to answer`,
+    60_000,
+    async () => (await docker(['-H', engine, 'info'], 5_000)).code === 0,
+  );
+  return { hostname, ip, engine, gateway };
+}
+
+/** The worker joins the swarm, labelled with its engine's address (how the swarm runtime reaches it). */
+async function joinSwarm(w: Worker, token: string): Promise<void> {
+  await dockerOk([
+    '-H',
+    w.engine,
+    'swarm',
+    'join',
+    '--token',
+    token,
+    '--advertise-addr',
+    w.ip,
+    `${w.gateway}:2377`,
+  ]);
+  const nodeId = await dockerOk(['-H', w.engine, 'info', '--format', '{{.Swarm.NodeID}}']);
+  await dockerOk(['node', 'update', '--label-add', `io.chain-devnet.engine=${w.engine}`, nodeId]);
+}
+
+/**
+ * Makes the swarm, or says why not (this machine's engine is in a swarm the tests did not make).
+ * What a killed earlier run left is taken apart first.
+ */
+export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResult> {
+  const log = o.log ?? (() => undefined);
+  const started = Date.now();
+  const found = hostSwarm();
+  if (found.state === 'active' && !found.marked)
+    return {
+      ok: false,
+      reason:
+        "this machine's Docker engine is already in a swarm that the tests did not make; they never change or leave it",
+    };
+  if (found.state !== 'inactive' && found.state !== 'active')
+    return { ok: false, reason: `this machine's Docker engine is in swarm state "${found.state}"` };
+  // docker_gwbridge is made by swarm init; it is removed at the end only if this run made it.
+  const gwbridgeBefore =
+    found.state === 'inactive' && (await docker(['network', 'inspect', 'docker_gwbridge'])).code === 0;
+  takeApart(false, found.state === 'inactive' ? gwbridgeBefore : false, (l) =>
+    log(`${l} (left by an earlier run)`),
+  );
+  // Set just before swarm init: from then on a swarm this engine is in is this run's.
+  let made = false;
+  let done = false;
+  const teardown = () => {
+    if (done) return;
+    done = true;
+    takeApart(made, gwbridgeBefore, log);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    teardown();
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', teardown);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await ensureEngineImage();
+    const suffix = String(process.pid);
+    const workers = await Promise.all(
+      Array.from({ length: o.workers }, (_, i) => startWorker(i + 1, suffix)),
+    );
+    // The workers reach this machine's engine at their gateway on the default bridge.
+    const managerAddr = workers[0]!.gateway;
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(managerAddr))
+      throw new Error(
+        `no bridge gateway address for the swarm's manager (got ${JSON.stringify(managerAddr)})`,
+      );
+    made = true;
+    await dockerOk([
+      'swarm',
+      'init',
+      '--advertise-addr',
+      managerAddr,
+      '--listen-addr',
+      `${managerAddr}:2377`,
+      // Each restart of a node leaves a finished task (and its container) behind: keep few.
+      '--task-history-limit',
+      '1',
+    ]);
+    // The mark by which a later run knows this swarm as a test swarm, should this run be killed.
+    const self = await dockerOk(['info', '--format', '{{.Swarm.NodeID}}']);
+    await dockerOk(['node', 'update', '--label-add', `${TEST_SWARM_LABEL}=true`, self]);
+    const token = await dockerOk(['swarm', 'join-token', '-q', 'worker']);
+    await Promise.all(workers.map((w) => joinSwarm(w, token)));
+    const manager = await dockerOk(['node', 'inspect', 'self', '--format', '{{.Description.Hostname}}']);
+    await waitFor(`${o.workers + 1} swarm machines ready`, 60_000, async () => {
+      const states = lines(await dockerOk(['node', 'ls', '--format', '{{.Status}}']));
+      return states.length === o.workers + 1 && states.every((s) => s === 'Ready');
+    });
+    const setupSeconds = (Date.now() - started) / 1000;
+    log(
+      `test swarm: ${manager} (manager) and ${workers.map((w) => w.hostname).join(', ')}, made in ${setupSeconds.toFixed(1)} s`,
+    );
+    return {
+      ok: true,
+      swarm: {
+        machines: [manager, ...workers.map((w) => w.hostname)],
+        setupSeconds,
+        teardown: () => {
+          teardown();
+          process.off('exit', teardown);
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        },
+      },
+    };
+  } catch (e) {
+    teardown();
+    throw e;
+  }
+}

@@ -1,0 +1,11 @@
+/** Where a node of a one-machine runtime (process, docker) is reached: its planned ports on 127.0.0.1. */
+import type { NodeSpec } from '../spec/networkSpec.js';
+import type { NodeEndpoint } from './runtime.js';
+
+export function localEndpoint(n: NodeSpec): NodeEndpoint {
+  return {
+    rpc: `http://127.0.0.1:${n.rpcPort}`,
+    machine: null,
+    published: `RPC 127.0.0.1:${n.rpcPort}, p2p 127.0.0.1:${n.p2pPort} (this machine only)`,
+  };
+}

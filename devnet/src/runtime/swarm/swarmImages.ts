@@ -1,0 +1,166 @@
+/**
+ * The node image on every machine of the swarm. It is built (or found) on the manager as the
+ * docker runtime builds it. Then:
+ *   - with a registry (--registry R, manifest `registry:`): tagged R/chain-devnet/chain-node:<hash>,
+ *     pushed there, and the services pull it on whatever machine runs them (credentials, when the
+ *     registry needs any, from ~/.docker/config.json as `docker login` left them);
+ *   - without one: `docker save` on the manager and `docker load` into every other ready machine
+ *     whose engine the devnet can reach and that lacks that exact image (compared by image id),
+ *     each load said in the output and recorded in the devnet's home (swarm-images.json), so that
+ *     `down` removes what it loaded and nothing else. A machine whose engine is unknown cannot get
+ *     the image: no node is placed there, and the output says why.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { DevnetError } from '../../errors.js';
+import type { Layout } from '../../layout.js';
+import { docker } from '../docker/engine.js';
+import { ensureNodeImage } from '../docker/nodeImage.js';
+import type { Progress } from '../runtime.js';
+import type { Machine, SwarmMachines } from './swarmEngines.js';
+
+export interface NodeImagePlan {
+  /** The image reference the node services run. */
+  readonly ref: string;
+  /** Ready machines that have the image or pull it, in round-robin order. */
+  readonly usable: readonly Machine[];
+  /** Why a machine cannot run nodes, by machine id. */
+  readonly why: ReadonlyMap<string, string>;
+  /** Credentials for the registry the services pull from, or undefined. */
+  readonly auth: RegistryAuth | undefined;
+}
+
+export interface RegistryAuth {
+  readonly username?: string;
+  readonly password?: string;
+  readonly serveraddress: string;
+}
+
+interface Loaded {
+  readonly machine: string;
+  readonly image: string;
+}
+
+const loadedFile = (layout: Layout) => join(layout.home, 'swarm-images.json');
+
+/** Images this devnet loaded into machines' engines (not the manager's: that one builds). */
+export async function readLoaded(layout: Layout): Promise<Loaded[]> {
+  try {
+    return (JSON.parse(await readFile(loadedFile(layout), 'utf8')) as { loaded: Loaded[] }).loaded;
+  } catch {
+    return [];
+  }
+}
+
+async function recordLoaded(layout: Layout, l: Loaded): Promise<void> {
+  const all = await readLoaded(layout);
+  if (all.some((x) => x.machine === l.machine && x.image === l.image)) return;
+  await writeFile(loadedFile(layout), `${JSON.stringify({ loaded: [...all, l] }, null, 2)}\n`);
+}
+
+/** Waits for a JSON progress stream of the engine (load, push) to end; fails with its error. */
+function finished(engine: Docker, stream: NodeJS.ReadableStream, what: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    engine.modem.followProgress(
+      stream,
+      (err: Error | null, output: { error?: string; errorDetail?: { message?: string } }[]) => {
+        const failed = err?.message ?? output.find((o) => o.error !== undefined)?.error;
+        if (failed !== undefined) reject(new DevnetError('IMAGE_BUILD', `${what} failed: ${failed}`));
+        else resolve();
+      },
+    ),
+  );
+}
+
+async function imageId(engine: Docker, ref: string): Promise<string | null> {
+  try {
+    return (await engine.getImage(ref).inspect()).Id;
+  } catch {
+    return null;
+  }
+}
+
+/** The credentials `docker login REGISTRY` stored for this user, if any (an empty auth otherwise). */
+async function registryAuth(registry: string): Promise<RegistryAuth> {
+  const host = registry.split('/')[0]!;
+  try {
+    const config = JSON.parse(
+      await readFile(join(process.env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'config.json'), 'utf8'),
+    ) as { auths?: Record<string, { auth?: string }> };
+    const entry = config.auths?.[host] ?? config.auths?.[`https://${host}`];
+    if (entry?.auth !== undefined) {
+      const [username, ...rest] = Buffer.from(entry.auth, 'base64').toString('utf8').split(':');
+      return { username: username!, password: rest.join(':'), serveraddress: host };
+    }
+  } catch {
+    // no config: a registry without authentication
+  }
+  return { serveraddress: host };
+}
+
+async function pushToRegistry(
+  tag: string,
+  registry: string,
+  progress: Progress,
+): Promise<{ ref: string; auth: RegistryAuth }> {
+  const d = docker();
+  const [repo, version] = tag.split(':') as [string, string];
+  const target = `${registry}/${repo}`;
+  const ref = `${target}:${version}`;
+  const auth = await registryAuth(registry);
+  await d.getImage(tag).tag({ repo: target, tag: version });
+  progress(`pushing ${ref} (the swarm's machines pull it from ${registry})`);
+  const stream = (await d.getImage(ref).push({}, undefined, auth)) as unknown as NodeJS.ReadableStream;
+  await finished(d, stream, `pushing ${ref} to ${registry}`);
+  return { ref, auth };
+}
+
+/** Gives every reachable machine the image; says which machines cannot run nodes and why. */
+export async function provideNodeImage(
+  layout: Layout,
+  machines: SwarmMachines,
+  registry: string | null,
+  progress: Progress,
+): Promise<NodeImagePlan> {
+  const tag = await ensureNodeImage(progress);
+  const why = new Map<string, string>();
+  for (const m of machines.all) if (!m.ready) why.set(m.id, 'it is not ready and active (docker node ls)');
+  const ready = machines.all.filter((m) => m.ready);
+  if (registry !== null) {
+    const { ref, auth } = await pushToRegistry(tag, registry, progress);
+    return { ref, usable: ready, why, auth };
+  }
+  const manager = docker();
+  const id = await imageId(manager, tag);
+  const usable: Machine[] = [];
+  await Promise.all(
+    ready.map(async (m) => {
+      if (m.engine === 'manager') return;
+      if (!machines.hasEngine(m)) {
+        why.set(
+          m.id,
+          `no registry (--registry R) and no engine address to load the node image into (manifest engines: { ${m.name}: tcp://HOST:2375 }, or docker node update --label-add io.chain-devnet.engine=tcp://HOST:2375 ${m.name})`,
+        );
+        return;
+      }
+      const engine = machines.engine(m, `load the node image into ${m.name}`);
+      if ((await imageId(engine, tag)) === id) return;
+      progress(`loading ${tag} into machine ${m.name} (no registry: docker save | docker load)`);
+      const started = Date.now();
+      const tar = (await manager.getImage(tag).get()) as NodeJS.ReadableStream;
+      await finished(
+        engine,
+        (await engine.loadImage(tar, { quiet: true })) as NodeJS.ReadableStream,
+        `loading ${tag} into ${m.name}`,
+      );
+      await recordLoaded(layout, { machine: m.id, image: tag });
+      progress(`loaded ${tag} into ${m.name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }),
+  );
+  for (const m of ready) if (!why.has(m.id)) usable.push(m);
+  for (const m of ready.filter((x) => why.has(x.id)))
+    progress(`machine ${m.name} runs no node: ${why.get(m.id)}`);
+  return { ref: tag, usable, why, auth: undefined };
+}
