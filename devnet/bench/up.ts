@@ -5,21 +5,31 @@
  * ("docker with the image already built"). Monitoring is off so that Prometheus start-up (and a
  * Grafana image pull) is not counted; the nodes are what is timed.
  *
- *   npm run build && node dist/devnet/bench/up.js [--rounds 5] [--validators 4] [--runtimes process,docker]
+ * With swarm among the runtimes, a test swarm of this machine's engine and --swarm-workers engines
+ * in containers is made first (harness/swarm.ts) and the node image is loaded into every worker
+ * before timing (image present; `down` removes only the images a devnet loaded itself), then the
+ * swarm is taken apart.
+ *
+ *   npm run build && node devnet/dist/bench/up.js [--rounds 5] [--validators 4] [--runtimes process,docker,swarm]
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { UpJson } from '../src/cli/json.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
+import { Layout } from '../src/layout.js';
+import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
+import { provideNodeImage } from '../src/runtime/swarm/swarmImages.js';
 
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
     validators: { type: 'string', default: '4' },
     runtimes: { type: 'string', default: 'process,docker' },
+    'swarm-workers': { type: 'string', default: '2' },
   },
 });
 const rounds = Number(values.rounds);
@@ -38,8 +48,17 @@ const median = (xs: number[]) => {
 
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-up-'));
 const times: Record<string, number[]> = Object.fromEntries(runtimes.map((r) => [r, []]));
+let swarm: TestSwarm | null = null;
 try {
-  if (runtimes.includes('docker')) {
+  if (runtimes.includes('swarm')) {
+    const made = await startTestSwarm({ workers: Number(values['swarm-workers']), log: console.log });
+    if (!made.ok) throw new Error(`no swarm for the benchmark: ${made.reason}`);
+    swarm = made.swarm;
+    // The image on every machine before timing, loaded outside any devnet (so no `down` removes it).
+    await mkdir(join(dir, 'image'));
+    await provideNodeImage(new Layout(join(dir, 'image')), await SwarmMachines.load({}), null, console.log);
+  }
+  if (runtimes.includes('docker') || runtimes.includes('swarm')) {
     // Build the image once, outside the timing.
     const home = join(dir, 'warm');
     await cli([
@@ -80,6 +99,7 @@ try {
     }
   }
 } finally {
+  swarm?.teardown();
   await rm(dir, { recursive: true, force: true });
 }
 console.log(`\n| runtime | validators | devnet up until every node is final: median | min | max | rounds |`);
