@@ -6,13 +6,15 @@
  * One devnet per runtime, shared by the scenarios in the order below: those that break the chain
  * (crash, jailing, halt) come late and leave it healthy (every node synced, every validator
  * active) for the next. Staking adds a validator and takes it out again (UNSTAKE), so the halt
- * stops 2 of 4 validators. The halt is last: a chain that does not resume (as happened before
- * 37ead0e, e2e/README.md) takes no other scenario down with it.
+ * stops 2 of 4 validators. The halt is last of those: a chain that does not resume (as happened
+ * before 37ead0e, e2e/README.md) takes no other scenario down with it. The Byzantine scenario
+ * brings up a devnet of its own (one validator equivocates) and takes it down.
  */
 import { after, before, describe, test } from 'node:test';
 import { Ctx } from './lib/context.js';
 import { Devnet, type RuntimeKind } from './lib/devnet.js';
 import { agreement } from './scenarios/agreement.js';
+import { byzantine } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
 import { delegation } from './scenarios/delegation.js';
 import { halt } from './scenarios/halt.js';
@@ -35,6 +37,7 @@ export const SCENARIOS: readonly Scenario[] = [
   jailing,
   staking,
   halt,
+  byzantine,
 ];
 
 export interface SuiteOptions {

@@ -166,7 +166,7 @@ describe('devnet k8s', () => {
       );
       for (const p of peers.filter((x) => x.name !== n.name)) named('Service', p.name);
       const container = named('StatefulSet', n.name).spec.template.spec.containers[0];
-      assert.deepEqual(container.args, nodeStartArgs('container'));
+      assert.deepEqual(container.args, nodeStartArgs(n, 'container'));
       assert.equal(container.image, 'registry.example.com/chain-node:1');
     }
   });

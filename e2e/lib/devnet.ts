@@ -149,7 +149,7 @@ export class Devnet {
   /** Set when a scenario failed: the logs of every node are kept at teardown. */
   failed = false;
   private tmp: string | null = null;
-  private signalHandler: (() => void) | null = null;
+  private signalHandler: ((signal: NodeJS.Signals) => void) | null = null;
 
   private constructor(
     readonly runtime: RuntimeKind,
@@ -170,8 +170,11 @@ export class Devnet {
     return d;
   }
 
-  /** `devnet up` with the suite's manifest: 4 validators, fast blocks, short epochs. */
-  async up(): Promise<void> {
+  /**
+   * `devnet up` with the suite's manifest: 4 validators, fast blocks, short epochs; `changes`
+   * replaces fields of it (a scenario's own devnet).
+   */
+  async up(changes: Record<string, unknown> = {}): Promise<void> {
     const manifest = {
       validators: E2E_VALIDATORS,
       runtime: this.runtime,
@@ -182,6 +185,7 @@ export class Devnet {
       base_port: await freeDevnetBase(8),
       monitoring: false,
       params: E2E_PARAMS,
+      ...changes,
     };
     const manifestFile = join(this.tmp!, 'manifest.json');
     await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
@@ -338,12 +342,15 @@ export class Devnet {
     }
   }
 
-  /** Interrupted (Ctrl-C, the runner's timeout): the devnet still goes down. */
+  /**
+   * Interrupted (Ctrl-C, the runner's timeout): the devnet still goes down. The last devnet's
+   * handler to run exits (a scenario may have a devnet of its own besides the suite's).
+   */
   private installSignalHandler(): void {
-    const handler = () => {
+    const handler = (signal: NodeJS.Signals) => {
       devnetCliSync(['down', '--home', this.home]);
       if (this.tmp !== null) rmSync(this.tmp, { recursive: true, force: true });
-      process.exit(130);
+      if (process.listenerCount(signal) === 0) process.exit(130);
     };
     this.signalHandler = handler;
     process.once('SIGINT', handler);

@@ -13,11 +13,13 @@ import { CONTAINER_PORTS } from '@chain-devnet/node/testnet';
 import { stringify } from 'yaml';
 import { DevnetError } from '../errors.js';
 import { renderPrometheusConfig } from '../monitoring/prometheusConfig.js';
-import { CONTAINER_HOME, nodeStartArgs } from '../runtime/nodeCommand.js';
+import { CONTAINER_HOME } from '../runtime/nodeCommand.js';
 
 /** A node's home files, as `devnet up` writes them (genesis.json, node.json, validator_key.json, p2p_key). */
 export interface K8sNode {
   readonly name: string;
+  /** Its `chain-node start` arguments in a container (runtime/nodeCommand.ts). */
+  readonly args: readonly string[];
   readonly files: Readonly<
     Record<'genesis.json' | 'node.json' | 'validator_key.json' | 'p2p_key', Uint8Array>
   >;
@@ -125,7 +127,7 @@ export function k8sObjects(nodes: readonly K8sNode[], o: K8sOptions): K8sObject[
                 {
                   name: 'chain-node',
                   image: o.image,
-                  args: nodeStartArgs('container'),
+                  args: [...n.args],
                   ports: [
                     { name: 'rpc', containerPort: RPC },
                     { name: 'p2p', containerPort: P2P },

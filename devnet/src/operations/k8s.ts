@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { nodeFileOf, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { type K8sNode, k8sObjects, renderK8s } from '../k8s/k8sManifests.js';
 import { PROMETHEUS_IMAGE } from '../monitoring/images.js';
+import { nodeStartArgs } from '../runtime/nodeCommand.js';
 import { buildNetworkSpec, mergeFlags, type NetworkSpec, type SpecFlags } from '../spec/networkSpec.js';
 import { loadManifest } from './up.js';
 
@@ -42,6 +43,7 @@ export async function writeK8s(o: K8sWriteOptions): Promise<{ spec: NetworkSpec;
       const read = (f: string) => readFile(join(home, f));
       nodes.push({
         name: n.name,
+        args: nodeStartArgs(n, 'container'),
         files: {
           'genesis.json': await read('genesis.json'),
           'node.json': await read('node.json'),

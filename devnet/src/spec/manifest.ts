@@ -5,6 +5,7 @@
  */
 
 import { parseAmount } from '@chain-devnet/node/chain';
+import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet';
 import { parseDuration } from '@chain-devnet/node/util';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
@@ -20,6 +21,8 @@ export interface ManifestValidator {
   commission_rate?: number;
   /** Multi-machine runtimes (swarm): the machine to run on, by its name or id; default round robin. */
   placement?: string;
+  /** TEST ONLY: a Byzantine validator (`chain-node start --byzantine MODE`). */
+  byzantine?: ByzantineMode;
 }
 
 export interface ManifestAccount {
@@ -76,6 +79,7 @@ export const MANIFEST_SCHEMA = {
               stake: { type: 'string', pattern: AMOUNT },
               commission_rate: { type: 'number', minimum: 0, maximum: 1 },
               placement: { type: 'string', minLength: 1 },
+              byzantine: { enum: [...BYZANTINE_MODES] },
             },
           },
         },
@@ -161,7 +165,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, placement }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement }',
           );
         continue;
       }

@@ -11,6 +11,7 @@
 import './polyfill.js';
 import { createHash } from 'node:crypto';
 import { type GossipSub, type GossipsubMessage, gossipsub } from '@chainsafe/libp2p-gossipsub';
+import { RPC } from '@chainsafe/libp2p-gossipsub/message';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
@@ -302,6 +303,32 @@ export class P2PNetwork {
       // Publishing with no peer, or a duplicate, is not an error for the node.
       this.logger.debug('publish skipped', { topic, error: (e as Error).message });
     }
+  }
+
+  /**
+   * TEST ONLY (chain-node --byzantine): sends `versions[i]` to the i-th share of the topic's
+   * subscribed peers (sorted by peer id), so that different peers receive different messages
+   * first. Gossipsub has no "publish to these peers"; this writes, on gossipsub's outbound stream
+   * to each peer (its public `streamsOutbound`), the RPC that publish() itself would send for an
+   * unsigned (StrictNoSign) message: `{messages: [{topic, data}]}`. Each peer validates and
+   * forwards its version like any message. An honest node never calls it.
+   */
+  publishSplit(topic: string, versions: readonly Uint8Array[]): void {
+    const pubsub = this.node.services.pubsub;
+    const peers = pubsub
+      .getSubscribers(topic)
+      .map((p) => p.toString())
+      .sort();
+    peers.forEach((peer, i) => {
+      const data = versions[Math.floor((i * versions.length) / peers.length)]!;
+      try {
+        pubsub.streamsOutbound
+          .get(peer)
+          ?.push(RPC.encode({ subscriptions: [], messages: [{ topic, data }] }));
+      } catch (e) {
+        this.logger.debug('split publish skipped a peer', { peer, error: (e as Error).message });
+      }
+    });
   }
 
   /** Serves a request/response protocol: one length-prefixed request, one length-prefixed response. */

@@ -121,7 +121,7 @@ export class DockerRuntime implements Runtime {
       name: this.name(name),
       Hostname: name,
       Image: this.nodeImage,
-      Cmd: nodeStartArgs('container'),
+      Cmd: nodeStartArgs(l.node, 'container'),
       Labels: this.labels(name),
       ExposedPorts: { [`${RPC_PORT}/tcp`]: {}, [`${P2P_PORT}/tcp`]: {} },
       HostConfig: {

@@ -81,7 +81,7 @@ export class ProcessRuntime implements Runtime {
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
     await spawnDetached({
       command: process.execPath,
-      args: [NODE_PROGRAM, ...nodeStartArgs({ home: l.home })],
+      args: [NODE_PROGRAM, ...nodeStartArgs(l.node, { home: l.home })],
       logFile: this.layout.logFile(name),
       pidFile: this.layout.pidFile(name),
     });

@@ -314,7 +314,7 @@ export class SwarmRuntime implements Runtime {
       what: name,
       container: {
         Image: plan.ref,
-        Args: nodeStartArgs('container'),
+        Args: nodeStartArgs(l.node, 'container'),
         Hostname: name,
         // The machine's engine makes the volume when the first task starts, with these labels.
         Mounts: [volumeMount(this.name(name), CONTAINER_HOME, this.labels(name))],
