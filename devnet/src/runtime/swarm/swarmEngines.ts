@@ -101,7 +101,8 @@ interface NodeInfo {
 export class SwarmMachines {
   private readonly clients = new Map<string, Docker>();
 
-  private constructor(readonly all: readonly Machine[]) {}
+  /** `all` in round-robin order (load() reads them from the swarm). */
+  constructor(readonly all: readonly Machine[]) {}
 
   /** `engines`: the manifest's engine addresses, by machine name or id. */
   static async load(engines: Readonly<Record<string, string>>): Promise<SwarmMachines> {

@@ -359,9 +359,10 @@ export class SwarmRuntime implements Runtime {
       await this.waitRunning(name, new Set());
       return;
     }
-    const running = await this.taskContainer(name, `start ${name}`).catch(() => null);
-    if (running !== null) {
-      if ((await running.container.inspect()).State.Paused) await running.container.unpause();
+    if ((await this.runningTask(name)) !== null) {
+      // Running: at most paused (which only its machine's engine knows and undoes).
+      const c = await this.taskContainer(name, `start ${name}`).catch(() => null);
+      if (c !== null && (await c.container.inspect()).State.Paused) await c.container.unpause();
       return;
     }
     const earlier = new Set((await this.tasks(name)).map((t) => t.ID));
