@@ -43,7 +43,7 @@ describe('manifest', () => {
     assert.deepEqual(m.params, { unbonding_blocks: 5 });
   });
 
-  test('a validator marked byzantine (test only) gets --byzantine among its start flags (every runtime uses them); the others fault injection only', () => {
+  test('every node gets --fault-injection among its start flags, a validator marked byzantine (test only) --byzantine too (every runtime uses them)', () => {
     const spec = buildNetworkSpec({
       manifest: parseManifestText('validators: [{}, {}, {}, { byzantine: equivocate }]', 'net.yaml'),
       genesisTime: T,
