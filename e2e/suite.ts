@@ -10,6 +10,7 @@
  * before 37ead0e, e2e/README.md) takes no other scenario down with it. The Byzantine scenario
  * brings up a devnet of its own (one validator equivocates) and takes it down.
  */
+import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ctx } from './lib/context.js';
 import { Devnet, type RuntimeKind } from './lib/devnet.js';
@@ -43,6 +44,8 @@ export const SCENARIOS: readonly Scenario[] = [
 export interface SuiteOptions {
   /** A reason to skip the whole suite (printed), or false. */
   readonly skip?: string | false;
+  /** The machines the runtime spreads nodes over (swarm): the validators must be on all of them. */
+  readonly machines?: number;
 }
 
 const SCENARIO_TIMEOUT_MS = 300_000;
@@ -89,6 +92,21 @@ export function e2eSuite(runtime: RuntimeKind, o: SuiteOptions = {}): void {
       },
       { timeout: 600_000 },
     );
+
+    const machines = o.machines;
+    if (machines !== undefined)
+      test(`0 spread: the validators run on all ${machines} machines`, async (t) => {
+        if (skipReason !== null) return t.skip(skipReason);
+        if (dn === null) throw new Error('the devnet did not come up');
+        const { nodes } = await dn.status();
+        const on = nodes.map((n) => `${n.name} on ${n.machine}`).join(', ');
+        assert.equal(
+          new Set(nodes.map((n) => n.machine)).size,
+          machines,
+          `validators on every machine: ${on}`,
+        );
+        ctx?.log(`spread: ${on}`);
+      });
 
     for (const s of SCENARIOS)
       test(`${s.id} ${s.title}`, { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {

@@ -25,4 +25,5 @@ if (skip !== false && process.env.CI === 'true')
   test('e2e on the swarm runtime', () => {
     throw new Error(`CI=true and the swarm runtime cannot be tested: ${skip}`);
   });
-else e2eSuite('swarm', { skip });
+// The test swarm's validators must be on all of its machines (a devnet of E2E_DEVNET_HOME is the user's).
+else e2eSuite('swarm', swarm === null ? { skip } : { skip, machines: swarm.machines.length });

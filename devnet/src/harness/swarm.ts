@@ -90,10 +90,22 @@ function takeApart(made: boolean, keepGwbridge: boolean, log: (line: string) => 
   const { state, marked } = hostSwarm();
   const ours = state === 'active' && (made || marked);
   if (ours) {
-    const ids = new Set(
-      lines(dockerSync(['service', 'ls', '--format', '{{.Label "io.chain-devnet.devnet"}}']).stdout),
-    );
     const services = lines(dockerSync(['service', 'ls', '-q']).stdout);
+    // The devnets whose tasks may have left containers and volumes on this machine, by the services'
+    // own labels (`service ls --format` has no labels: asked there, it answered nothing).
+    const ids = new Set(
+      services.length === 0
+        ? []
+        : lines(
+            dockerSync([
+              'service',
+              'inspect',
+              '--format',
+              '{{index .Spec.Labels "io.chain-devnet.devnet"}}',
+              ...services,
+            ]).stdout,
+          ),
+    );
     if (services.length > 0) {
       log(`test swarm: removing ${services.length} service(s) left on it`);
       dockerSync(['service', 'rm', ...services]);
