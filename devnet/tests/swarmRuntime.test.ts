@@ -3,10 +3,14 @@
  * the manager and two engines in containers as workers (the test swarm of harness/swarm.ts, made
  * here and taken apart afterwards, also when a check fails). The same checks as the process and
  * docker runtimes, with the validators spread over all three machines, plus nothing left on any
- * of them after down. In CI (CI=true) a missing engine or a swarm the tests did not make is a
- * failure; elsewhere the tests are skipped with a line that says why.
+ * of them after down. Before its swarm is made, a run with a devnet up on a swarm of its own is
+ * killed (swarm/killedRun.ts): making this swarm must take all of that apart, and at the end this
+ * machine's engine must be as before both (in no swarm, no network, container or volume left).
+ * In CI (CI=true) a missing engine or a swarm the tests did not make is a failure; elsewhere the
+ * tests are skipped with a line that says why.
  */
-import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import type Docker from 'dockerode';
 import { dockerEngineAnswers } from '../src/harness/docker.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
@@ -14,27 +18,61 @@ import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { runtimeSuite } from './runtimeSuite.js';
+import { engineState, type KilledRun, killARun } from './swarm/killedRun.js';
 
 const WORKERS = 2;
 const ci = process.env.CI === 'true';
 let swarm: TestSwarm | null = null;
 let skip: string | false = false;
 
+let killed: KilledRun | null = null;
+/** What this run's start said, and what of the killed run was on this machine after it. */
+const startLines: string[] = [];
+let afterStart: Awaited<ReturnType<typeof engineState>> | null = null;
+
 const engine = await dockerEngineAnswers();
 if (!engine.ok) skip = `no Docker engine answers (${engine.reason}); start dockerd to run them`;
 else {
-  const made = await startTestSwarm({ workers: WORKERS, log: (l) => console.log(`# ${l}`) });
+  const t0 = Date.now();
+  killed = await killARun();
+  if (killed.ok)
+    console.log(`# a run killed with its devnet up, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const log = (l: string) => {
+    startLines.push(l);
+    console.log(`# ${l}`);
+  };
+  const made = await startTestSwarm({ workers: WORKERS, log });
   if (made.ok) swarm = made.swarm;
   else skip = made.reason;
+  if (killed.ok) afterStart = await engineState(killed.id);
 }
 if (skip !== false && ci) throw new Error(`CI=true but the swarm runtime cannot be tested: ${skip}`);
 if (skip !== false) console.log(`# swarm runtime tests skipped: ${skip}`);
 else console.log(`# test swarm of ${WORKERS + 1} engines made in ${swarm!.setupSeconds.toFixed(1)} s`);
 
-after(() => {
+after(async () => {
   const t0 = Date.now();
   swarm?.teardown();
   if (swarm !== null) console.log(`# test swarm taken apart in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // This machine's engine as it was before the killed run and this one.
+  if (killed?.ok) assert.deepEqual(await engineState(killed.id), killed.before);
+});
+
+test("a killed run's swarm and devnet: the next run's start takes them apart", { skip }, () => {
+  assert.ok(killed?.ok, `the killed run: ${killed?.ok === false ? killed.reason : 'did not run'}`);
+  // What it left (else the checks below would prove nothing): its swarm, worker, node and volume here.
+  assert.equal(killed.left.swarm, 'active');
+  assert.equal(killed.left.engines.length, 1);
+  assert.ok(killed.left.containers.length > 0 && killed.left.volumes.length > 0, JSON.stringify(killed.left));
+  assert.ok(
+    startLines.some((l) => l.endsWith('(left by an earlier run)')),
+    `the start says what it took apart: ${startLines.join(' | ')}`,
+  );
+  // Only this run's worker engines remain; nothing of the killed devnet.
+  assert.deepEqual(
+    { engines: afterStart?.engines.length, containers: afterStart?.containers, volumes: afterStart?.volumes },
+    { engines: WORKERS, containers: [], volumes: [] },
+  );
 });
 
 /** What of one devnet is on the swarm: on the manager, and on every machine's engine. */
