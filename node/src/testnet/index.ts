@@ -3,6 +3,7 @@
  * ports, peers and genesis (chain-node init and testnet, the devnet), and the files of each
  * node's home.
  */
+export { BLOCKED_PEERS_FILE } from '../node/blockedPeers.js';
 export type { KeyFile } from '../node/keyFile.js';
 export type { NodeFile } from '../node/nodeFile.js';
 export { peerIdOf } from '../p2p/peerKey.js';
