@@ -1,6 +1,6 @@
 /**
  * What a run started, recorded outside it: one small file per run under the OS temp folder
- * (chain-devnet-testkit/<run>.json) with the devnet's home, its runtime and the starter's pid and
+ * (chain-devnet-testkit/<run>.json, or the folder TESTKIT_REGISTRY names) with the devnet's home, its runtime and the starter's pid and
  * start time. A run that ends removes its file; a run that was killed (its starter gone) leaves
  * it, and the next start tears down what it names, keeping its nodes' logs first.
  */
@@ -23,8 +23,9 @@ export interface RunRecord {
   readonly name: string;
 }
 
+/** TESTKIT_REGISTRY, else chain-devnet-testkit under the OS temp folder. */
 export function registryDir(): string {
-  return join(process.env.TESTKIT_REGISTRY ?? tmpdir(), 'chain-devnet-testkit');
+  return process.env.TESTKIT_REGISTRY ?? join(tmpdir(), 'chain-devnet-testkit');
 }
 
 /** Field 22 of /proc/<pid>/stat; null off Linux or when the process is gone. */

