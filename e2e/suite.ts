@@ -8,12 +8,14 @@
  * One testnet per runtime, shared by the scenarios in the order below: those that break the chain
  * (crash, jailing, halt) come late and leave it healthy (every node synced, every validator
  * active) for the next. Staking adds a validator and takes it out again (UNSTAKE), so the halt
- * stops 2 of 4 validators. The halt is last: a chain that does not resume (as happened before
- * 37ead0e, e2e/README.md) takes no other scenario down with it.
+ * stops 2 of 4 validators. The halt is last of those: a chain that does not resume (as happened
+ * before 37ead0e, e2e/README.md) takes no other scenario down with it. The Byzantine scenario
+ * brings up a devnet of its own (one validator equivocates) and takes it down.
  */
 import { after, before, describe, test } from 'node:test';
 import { type Manifest, type RuntimeKind, ready, Testnet } from '@chain-devnet/devnet/testkit';
 import { agreement } from './scenarios/agreement.js';
+import { byzantine } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
 import { delegation } from './scenarios/delegation.js';
 import { halt } from './scenarios/halt.js';
@@ -36,6 +38,7 @@ export const SCENARIOS: readonly Scenario[] = [
   jailing,
   staking,
   halt,
+  byzantine,
 ];
 
 /** The suite's devnet: 4 validators, 400 ms blocks, 12-block epochs, short delays. */

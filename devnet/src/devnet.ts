@@ -75,8 +75,8 @@ export class Devnet {
   get nodes(): NodeSpec[] {
     return [
       ...this.spec.nodes,
-      ...this.state.added.map((a) =>
-        networkNode(
+      ...this.state.added.map((a) => ({
+        ...networkNode(
           this.spec.seed,
           this.spec.basePort,
           a.index,
@@ -84,7 +84,8 @@ export class Devnet {
           a.stake === null ? null : BigInt(a.stake),
           false,
         ),
-      ),
+        byzantine: null,
+      })),
     ];
   }
 

@@ -5,7 +5,7 @@ import { loadGenesis, parseAmount } from '@chain-devnet/node/chain';
 import { generateNetwork } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../src/errors.js';
 import { checkManifest, parseManifestText } from '../src/spec/manifest.js';
-import { buildNetworkSpec, mergeFlags } from '../src/spec/networkSpec.js';
+import { buildNetworkSpec, mergeFlags, nodeStartFlags } from '../src/spec/networkSpec.js';
 import { allPorts, monitoringPorts, nodePorts } from '../src/spec/ports.js';
 
 const T = 1_790_000_000;
@@ -43,6 +43,22 @@ describe('manifest', () => {
     assert.deepEqual(m.params, { unbonding_blocks: 5 });
   });
 
+  test('every node gets --fault-injection among its start flags, a validator marked byzantine (test only) --byzantine too (every runtime uses them)', () => {
+    const spec = buildNetworkSpec({
+      manifest: parseManifestText('validators: [{}, {}, {}, { byzantine: equivocate }]', 'net.yaml'),
+      genesisTime: T,
+    });
+    assert.deepEqual(
+      spec.nodes.map((n) => [n.name, n.byzantine, nodeStartFlags(n)]),
+      [
+        ['validator-0', null, ['--fault-injection']],
+        ['validator-1', null, ['--fault-injection']],
+        ['validator-2', null, ['--fault-injection']],
+        ['validator-3', 'equivocate', ['--fault-injection', '--byzantine', 'equivocate']],
+      ],
+    );
+  });
+
   test('JSON manifests parse too, and an empty file is the defaults', () => {
     assert.deepEqual(parseManifestText('{"validators": 3}', 'm.json'), { validators: 3 });
     assert.deepEqual(parseManifestText('', 'empty.yaml'), {});
@@ -62,7 +78,10 @@ describe('manifest', () => {
       'validators: the name a is used twice',
     ]);
     assert.deepEqual(problemsOf({ validators: 0 }), [
-      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate }',
+      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine }',
+    ]);
+    assert.deepEqual(problemsOf({ validators: [{}, { byzantine: 'lie' }] }), [
+      'validators[1].byzantine must be one of equivocate',
     ]);
     assert.deepEqual(problemsOf({ validators: [{ nickname: 'a' }] }), [
       'validators[0].nickname is not a manifest field',
@@ -172,7 +191,10 @@ describe('network spec', () => {
       genesisTime: T,
       params: { block_time_ms: 500 },
     });
-    assert.deepEqual(s.nodes, net.nodes);
+    assert.deepEqual(
+      s.nodes,
+      net.nodes.map((n) => ({ ...n, byzantine: null })),
+    );
     assert.deepEqual(s.accounts, net.accounts);
     assert.deepEqual(s.genesis, net.genesis);
   });

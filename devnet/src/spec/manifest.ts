@@ -5,6 +5,7 @@
  */
 
 import { parseAmount } from '@chain-devnet/node/chain';
+import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet';
 import { parseDuration } from '@chain-devnet/node/util';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
@@ -18,6 +19,8 @@ export interface ManifestValidator {
   /** Self-stake, e.g. "1000coin" or wei digits. */
   stake?: string;
   commission_rate?: number;
+  /** TEST ONLY: a Byzantine validator (`chain-node start --byzantine MODE`). */
+  byzantine?: ByzantineMode;
 }
 
 export interface ManifestAccount {
@@ -65,6 +68,7 @@ export const MANIFEST_SCHEMA = {
               name: { type: 'string', pattern: NAME },
               stake: { type: 'string', pattern: AMOUNT },
               commission_rate: { type: 'number', minimum: 0, maximum: 1 },
+              byzantine: { enum: [...BYZANTINE_MODES] },
             },
           },
         },
@@ -141,7 +145,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine }',
           );
         continue;
       }

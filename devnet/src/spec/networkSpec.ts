@@ -7,7 +7,12 @@
  */
 import { type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
-import { generateNetwork, type NetworkAccount, type NetworkNode } from '@chain-devnet/node/testnet';
+import {
+  type ByzantineMode,
+  generateNetwork,
+  type NetworkAccount,
+  type NetworkNode,
+} from '@chain-devnet/node/testnet';
 import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
@@ -34,8 +39,11 @@ export interface SpecFlags {
   readonly monitoring?: boolean;
 }
 
-/** A node of the devnet: the generator's node (name, index, key, stake, ports). */
-export type NodeSpec = NetworkNode;
+/** A node of the devnet: the generator's node (name, index, key, stake, ports), and how it runs. */
+export interface NodeSpec extends NetworkNode {
+  /** TEST ONLY: started as a Byzantine validator (`--byzantine MODE`); null is honest. */
+  readonly byzantine: ByzantineMode | null;
+}
 
 export type AccountSpec = NetworkAccount;
 
@@ -75,6 +83,15 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.seed !== undefined) m.seed = flags.seed;
   if (flags.monitoring !== undefined) m.monitoring = flags.monitoring;
   return m;
+}
+
+/**
+ * The `chain-node start` flags every runtime gives a node besides where it lives: fault
+ * injection always (the devnet's disconnect, connect and partitions use the node's blocked-peers
+ * file), and the test-only Byzantine mode where the manifest asks for it.
+ */
+export function nodeStartFlags(n: NodeSpec): string[] {
+  return ['--fault-injection', ...(n.byzantine === null ? [] : ['--byzantine', n.byzantine])];
 }
 
 export function buildNetworkSpec(input: SpecInput): NetworkSpec {
@@ -138,7 +155,7 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     blockTimeMs,
     monitoring: m.monitoring ?? DEFAULTS.monitoring,
     monitoringPorts: monitoringPorts(basePort),
-    nodes,
+    nodes: nodes.map((n, i) => ({ ...n, byzantine: listed[i]?.byzantine ?? null })),
     accounts,
     genesis,
   };

@@ -448,7 +448,7 @@ export class Testnet {
         await this.checkInvariants().catch((e: unknown) => {
           broken = e;
         });
-      if (this.failed && false)
+      if (this.failed)
         await this.keepLogs(broken === null ? 'the run failed' : (broken as Error).message).catch(
           (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
         );

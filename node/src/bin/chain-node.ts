@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NETWORK_IDS, type NetworkId } from '../chain/index.js';
+import { BYZANTINE_MODES, type ByzantineMode } from '../consensus/equivocator.js';
 import { defaultConfig, type NodeConfig } from '../node/config.js';
 import { initHome } from '../node/init.js';
 import { StartupError, startNode } from '../node/node.js';
@@ -50,6 +51,9 @@ start options:
   --fault-injection     honour <home>/blocked_peers.json, a JSON array of peer ids the node
                         refuses to talk to (devnet disconnect/connect, partition tests);
                         without it the file is ignored
+  --byzantine equivocate
+                        TEST ONLY, devnet genesis only: a Byzantine validator that signs two
+                        versions of every proposal and vote and sends each to half its peers
 
 tx send options:
   --from KEY            index of a developer account in <home>/accounts.json, "validator",
@@ -110,6 +114,15 @@ function integer(name: string, text: string | undefined, min: number, max: numbe
   return n;
 }
 
+function byzantineMode(text: string | undefined): ByzantineMode | null {
+  if (text === undefined) return null;
+  if (!(BYZANTINE_MODES as readonly string[]).includes(text))
+    throw new UsageError(
+      `--byzantine must be one of ${BYZANTINE_MODES.join(', ')}, got ${JSON.stringify(text)}`,
+    );
+  return text as ByzantineMode;
+}
+
 async function main(argv: string[]): Promise<number> {
   const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : 'start';
   const rest = command === argv[0] ? argv.slice(1) : argv;
@@ -152,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
       'base-port': { type: 'string' },
       containers: { type: 'boolean' },
       'if-absent': { type: 'boolean' },
+      byzantine: { type: 'string' },
     },
   });
   const home = resolve(values.home ?? '.chain-node');
@@ -267,6 +281,7 @@ async function main(argv: string[]): Promise<number> {
     mempool: { ...base.mempool, ttlMs: duration('mempool-ttl', values['mempool-ttl']) ?? base.mempool.ttlMs },
     mempoolCleanupMs: duration('mempool-cleanup', values['mempool-cleanup']) ?? base.mempoolCleanupMs,
     faultInjection: values['fault-injection'] === true,
+    byzantine: byzantineMode(values.byzantine),
   };
   const logger = createLogger({ format: logFormat });
   process.on('unhandledRejection', (e) => logger.error('unhandled rejection', { error: e as Error }));

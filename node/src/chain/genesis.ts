@@ -47,6 +47,8 @@ export interface GenesisJson {
 }
 
 export interface Genesis {
+  /** The network it is for (devnet, testnet, mainnet). */
+  readonly network: NetworkId;
   readonly state: ChainState;
   readonly block: Block;
   readonly hash: string;
@@ -142,7 +144,12 @@ export function loadGenesis(
   const hash = blockHash(header);
   return {
     ok: true,
-    genesis: { state: { ...state, lastBlockHash: hash }, block: { header, txs: [] }, hash },
+    genesis: {
+      network: network as NetworkId,
+      state: { ...state, lastBlockHash: hash },
+      block: { header, txs: [] },
+      hash,
+    },
   };
 }
 

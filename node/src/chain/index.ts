@@ -10,6 +10,7 @@ export * from './block.js';
 export * from './blockJson.js';
 export * from './epoch.js';
 export * from './errors.js';
+export * from './evidence.js';
 export type { BlockContext, ComputeResult } from './execute/context.js';
 export { checkTx, executeTx, minFee } from './execute/executeTx.js';
 export * from './genesis.js';

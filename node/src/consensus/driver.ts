@@ -13,26 +13,33 @@ import {
   BlockError,
   type BlockResult,
   blockHash,
+  type Equivocation,
   type Validator,
   type Vote,
   verifyProposalSignature,
   verifyVote,
 } from '../chain/index.js';
-import { validatorAddressOf } from '../crypto/address.js';
-import { publicKeyHexOf } from '../crypto/keys.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { ChainService } from '../node/chainService.js';
 import { decodeProposal, decodeVote, encodeProposal, encodeVote } from '../p2p/messages.js';
 import type { P2PNetwork, Verdict } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
 import type { Logger } from '../util/logger.js';
+import { EquivocationDetector } from './equivocationDetector.js';
+import type { Equivocator } from './equivocator.js';
 import { HeightConsensus } from './heightConsensus.js';
 import { ResendSchedule } from './resend.js';
+import type { ConsensusSigner } from './signer.js';
 import type { BlockSync } from './sync.js';
 import type { ConsensusAction, Proposal, Timeouts } from './types.js';
 
 export interface DriverOptions {
+  /** The validator key, for the header signature of the blocks it builds; null for an observer. */
   readonly privateKey: Uint8Array | null;
+  /** Signs this validator's proposals and votes (with double-sign protection); null for an observer. */
+  readonly signer: ConsensusSigner | null;
+  /** TEST ONLY (--byzantine equivocate): sends two versions of each of its messages; else null. */
+  readonly equivocator?: Equivocator | null;
   readonly blockTimeMs: number;
   readonly timeouts: Timeouts;
   /** A node that has waited this long without a step of its own re-sends its messages of the height (ResendSchedule). */
@@ -72,6 +79,7 @@ export class ConsensusDriver {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly validated = new Map<string, BlockResult>();
   private readonly verified = new Set<string>();
+  private readonly equivocations = new EquivocationDetector();
   private future: Buffered[] = [];
   /** Rounds of this height whose propose timeout fired here (a proposal arriving later is logged once). */
   private readonly proposeTimedOut = new Set<number>();
@@ -94,7 +102,7 @@ export class ConsensusDriver {
     private readonly now: () => number,
     private readonly opts: DriverOptions,
   ) {
-    this.myAddress = opts.privateKey === null ? null : validatorAddressOf(publicKeyHexOf(opts.privateKey));
+    this.myAddress = opts.signer?.address ?? null;
   }
 
   async start(): Promise<void> {
@@ -191,6 +199,7 @@ export class ConsensusDriver {
     this.validators = activeValidators(state);
     this.validated.clear();
     this.proposeTimedOut.clear();
+    this.equivocations.forgetBelow(this.height);
     // Entering well after the block time's pace (a late decision or commit) delays this node's
     // proposal, if it is the proposer: said, so that a missed slot can be traced to its cause.
     const lateMs = this.now() - (previous.startedAt + this.opts.blockTimeMs);
@@ -200,8 +209,8 @@ export class ConsensusDriver {
     this.lastProgressAt = this.now();
     this.heardThisHeight = false;
     const signer =
-      this.opts.privateKey !== null && this.validators.some((v) => v.address === this.myAddress)
-        ? { privateKey: this.opts.privateKey, address: this.myAddress! }
+      this.opts.signer !== null && this.validators.some((v) => v.address === this.myAddress)
+        ? this.opts.signer
         : null;
     this.core = new HeightConsensus({
       chainId: state.params.chainId,
@@ -260,10 +269,20 @@ export class ConsensusDriver {
     for (const a of actions) {
       switch (a.kind) {
         case 'broadcast-proposal':
-          void this.network?.publish(TOPIC_BLOCKS, encodeProposal(a.proposal, this.now()));
+          if (this.equivocating(a.proposal.proposer))
+            this.network?.publishSplit(TOPIC_BLOCKS, [
+              encodeProposal(a.proposal, this.now()),
+              encodeProposal(this.opts.equivocator!.twinProposal(this.chainId, a.proposal), this.now()),
+            ]);
+          else void this.network?.publish(TOPIC_BLOCKS, encodeProposal(a.proposal, this.now()));
           break;
         case 'broadcast-vote':
-          void this.network?.publish(TOPIC_VOTES, encodeVote(a.vote, this.now()));
+          if (this.equivocating(a.vote.validator))
+            this.network?.publishSplit(TOPIC_VOTES, [
+              encodeVote(a.vote, this.now()),
+              encodeVote(this.opts.equivocator!.twinVote(this.chainId, a.vote), this.now()),
+            ]);
+          else void this.network?.publish(TOPIC_VOTES, encodeVote(a.vote, this.now()));
           break;
         case 'schedule-timeout': {
           const height = a.height;
@@ -285,6 +304,15 @@ export class ConsensusDriver {
           break;
       }
     }
+  }
+
+  /** TEST ONLY: whether this message is this (Byzantine) validator's own, to be sent in two versions. */
+  private equivocating(signer: string): boolean {
+    return (this.opts.equivocator ?? null) !== null && signer === this.myAddress;
+  }
+
+  private get chainId(): string {
+    return this.service.state.params.chainId;
   }
 
   private async commit(
@@ -424,7 +452,8 @@ export class ConsensusDriver {
 
   /**
    * Whether a message is signed by `signer`, its sender's validator. Each message is checked once:
-   * the memo key covers the content, so a seen signature on other content is checked again (and fails).
+   * the memo key covers the content, so a seen signature on other content is checked again (and
+   * fails). A first authentic message is also shown to the equivocation detector.
    */
   private authentic(m: Message, signer: Validator): boolean {
     const chainId = this.service.state.params.chainId;
@@ -434,6 +463,7 @@ export class ConsensusDriver {
       if (this.verified.has(memo)) return true;
       if (!verifyVote(chainId, vote, signer.pubKey)) return false;
       this.remember(memo);
+      this.onEquivocation(this.equivocations.observeVote(chainId, vote, signer.pubKey, this.now()));
       return true;
     }
     const p = m.proposal;
@@ -441,7 +471,31 @@ export class ConsensusDriver {
     if (this.verified.has(memo)) return true;
     if (!verifyProposalSignature(chainId, p, signer.pubKey)) return false;
     this.remember(memo);
+    this.onEquivocation(this.equivocations.observeProposal(chainId, p, signer.pubKey, this.now()));
     return true;
+  }
+
+  /**
+   * Evidence is kept (once per pair) and counted by the chain service; its message still counts
+   * as authentic and is passed on, so that every peer sees both versions: a polka or a decision
+   * may rest on either (VoteSet counts every signed vote for a block).
+   */
+  private onEquivocation(e: Equivocation | null): void {
+    if (e === null) return;
+    this.service
+      .recordEquivocation(e)
+      .then((fresh) => {
+        if (fresh)
+          this.logger.warn('equivocation: a validator signed two different messages for one step', {
+            validator: e.validator,
+            kind: e.kind,
+            height: e.height,
+            round: e.round,
+            first: e.first.block_hash,
+            second: e.second.block_hash,
+          });
+      })
+      .catch((err: unknown) => this.logger.error('evidence not kept', { error: err as Error }));
   }
 
   /**

@@ -7,19 +7,24 @@
  *
  * Safety rests on locking: a validator that precommitted a block in round r only prevotes a
  * different block later if it sees more than 2/3 prevotes for it in a round >= r (polRound).
+ * Signatures come from the injected signer, which may refuse one (it would be double-signing
+ * after a restart): the core then sends nothing and counts nothing for itself in that step, and
+ * the height goes on by timeouts. A restarted validator resumes where it last signed, locked as
+ * it was (ConsensusSigner.resume).
  */
 import {
   type Block,
   blockHash,
   type Commit,
   oneThirdPlus,
+  proposalBytes,
   proposerIndex,
-  signProposal,
-  signVote,
   type Validator,
   type Vote,
   type VoteKind,
+  voteBytes,
 } from '../chain/index.js';
+import type { ConsensusSigner, Resume } from './signer.js';
 import type { ConsensusAction, Proposal, Step, Timeouts } from './types.js';
 import { VoteSet } from './voteSet.js';
 
@@ -28,8 +33,8 @@ export interface HeightContext {
   readonly height: number;
   /** The active set for this height, in proposer order (the state after height - 1). */
   readonly validators: readonly Validator[];
-  /** This node's key and validator address when it is in the active set; null for an observer. */
-  readonly signer: { readonly privateKey: Uint8Array; readonly address: string } | null;
+  /** This validator's signer when it is in the active set; null for an observer. */
+  readonly signer: ConsensusSigner | null;
   /** Whether a proposed block is valid on top of the last committed state (cached by the caller). */
   isValid(block: Block): boolean;
   /** A new block for `round` from this node's mempool; only called when this node proposes. */
@@ -42,6 +47,9 @@ interface Known {
   readonly valid: boolean;
 }
 
+/** A bound on the versions of one round's proposal kept (each is validated: a block execution). */
+const MAX_PROPOSALS_PER_ROUND = 4;
+
 export class HeightConsensus {
   round = 0;
   step: Step = 'propose';
@@ -50,7 +58,13 @@ export class HeightConsensus {
   private validRound = -1;
   private validBlock: Block | null = null;
   private validHash: string | null = null;
-  private readonly proposals = new Map<number, Known>();
+  /**
+   * The proposals of each round: the first one received (the one this node prevotes on), then
+   * any other its proposer signed (equivocation; at most MAX_PROPOSALS_PER_ROUND). Their blocks
+   * all count for a polka and for the decision: the network may settle on the version this node
+   * did not see first.
+   */
+  private readonly proposals = new Map<number, Known[]>();
   /** Blocks seen in any proposal, by hash (the commit rule may need one from another round). */
   private readonly blocks = new Map<string, { block: Block; valid: boolean }>();
   private readonly prevotes = new Map<number, VoteSet>();
@@ -68,9 +82,16 @@ export class HeightConsensus {
   private decidedRound = -1;
   private out: ConsensusAction[] = [];
   private readonly members: Set<string>;
+  /** What this validator signed at this height before a restart (null: nothing). */
+  private readonly resumed: Resume | null;
 
   constructor(private readonly ctx: HeightContext) {
     this.members = new Set(ctx.validators.map((v) => v.address));
+    this.resumed = ctx.signer?.resume(ctx.height) ?? null;
+    if (this.resumed?.lock) {
+      this.lockedRound = this.resumed.lock.round;
+      this.lockedHash = this.resumed.lock.blockHash;
+    }
   }
 
   get isDecided(): boolean {
@@ -82,13 +103,44 @@ export class HeightConsensus {
   }
 
   start(): ConsensusAction[] {
-    this.startRound(0);
+    const resumed = this.resumed;
+    if (resumed === null) this.startRound(0);
+    else if (resumed.last.step === 'propose') this.startRound(resumed.round);
+    else this.resumeAfterVote(resumed);
     this.evaluate();
     return this.flush();
   }
 
+  /**
+   * A restarted validator whose last signature at this height was a vote re-enters that round at
+   * that step (it signed nothing below it, and may sign nothing below it), with that vote counted
+   * and sent again: without a write-ahead log it is the one vote of its own it still has, and the
+   * peers that lost it with the crash need it as much as it does.
+   */
+  private resumeAfterVote(resumed: Resume): void {
+    const me = this.ctx.signer!.address;
+    const kind = resumed.last.step === 'prevote' ? 'prevote' : 'precommit';
+    this.round = resumed.round;
+    this.step = kind;
+    this.progress++;
+    const vote: Vote = {
+      kind,
+      height: this.ctx.height,
+      round: resumed.round,
+      blockHash: resumed.last.blockHash,
+      validator: me,
+      signature: resumed.last.signature,
+    };
+    this.votes(kind, resumed.round).add(vote);
+    this.noteSender(resumed.round, me);
+    this.out.push({ kind: 'broadcast-vote', vote });
+  }
+
   onProposal(p: Proposal): ConsensusAction[] {
-    if (this.decided || p.height !== this.ctx.height || this.proposals.has(p.round)) return [];
+    if (this.decided || p.height !== this.ctx.height) return [];
+    const round = this.proposals.get(p.round) ?? [];
+    if (round.length >= MAX_PROPOSALS_PER_ROUND || round.some((k) => k.proposal.blockHash === p.blockHash))
+      return [];
     if (p.proposer !== this.proposerOf(p.round).address || p.polRound >= p.round || p.polRound < -1)
       return [];
     // A fresh block must be built in the round it is proposed in; a re-proposal carries an older block.
@@ -97,7 +149,7 @@ export class HeightConsensus {
     const cached = this.blocks.get(p.blockHash);
     const valid = cached ? cached.valid : this.ctx.isValid(p.block);
     this.blocks.set(p.blockHash, { block: p.block, valid });
-    this.proposals.set(p.round, { proposal: p, valid });
+    this.proposals.set(p.round, [...round, { proposal: p, valid }]);
     this.noteSender(p.round, p.proposer);
     this.evaluate();
     return this.flush();
@@ -134,7 +186,7 @@ export class HeightConsensus {
     const me = this.ctx.signer.address;
     const out: ConsensusAction[] = [];
     const last = this.decided ? this.decidedRound : this.round;
-    const own = this.proposals.get(last);
+    const own = this.proposals.get(last)?.[0];
     if (own && own.proposal.proposer === me) out.push({ kind: 'broadcast-proposal', proposal: own.proposal });
     for (let r = last; r >= Math.max(0, last - 15); r--) {
       for (const kind of ['precommit', 'prevote'] as const) {
@@ -190,32 +242,46 @@ export class HeightConsensus {
     this.round = round;
     this.step = 'propose';
     this.progress++;
-    const proposer = this.proposerOf(round);
     const signer = this.ctx.signer;
-    if (signer !== null && proposer.address === signer.address) {
-      const block = this.validBlock ?? this.ctx.build(round);
-      const hash = blockHash(block.header);
-      const polRound = this.validBlock ? this.validRound : -1;
-      const base = { height: this.ctx.height, round, polRound, blockHash: hash };
-      const proposal: Proposal = {
-        ...base,
-        block,
-        proposer: signer.address,
-        signature: signProposal(this.ctx.chainId, base, signer.privateKey),
-      };
-      this.out.push({ kind: 'broadcast-proposal', proposal });
-      this.blocks.set(hash, { block, valid: true });
-      this.proposals.set(round, { proposal, valid: true });
-      this.noteSender(round, signer.address);
-    } else {
-      this.out.push({
-        kind: 'schedule-timeout',
-        step: 'propose',
-        height: this.ctx.height,
-        round,
-        ms: this.ctx.timeouts.propose(round),
-      });
-    }
+    if (signer !== null && this.proposerOf(round).address === signer.address && this.propose(signer, round))
+      return;
+    this.out.push({
+      kind: 'schedule-timeout',
+      step: 'propose',
+      height: this.ctx.height,
+      round,
+      ms: this.ctx.timeouts.propose(round),
+    });
+  }
+
+  /** Proposes the valid block or a new one; false when the signer refused (nothing is sent then). */
+  private propose(signer: ConsensusSigner, round: number): boolean {
+    const { chainId, height } = this.ctx;
+    const block = this.validBlock ?? this.ctx.build(round);
+    const hash = blockHash(block.header);
+    const polRound = this.validBlock ? this.validRound : -1;
+    const signature = signer.sign({
+      height,
+      round,
+      step: 'propose',
+      signBytes: proposalBytes(chainId, height, round, polRound, hash),
+      blockHash: hash,
+    });
+    if (signature === null) return false;
+    const proposal: Proposal = {
+      height,
+      round,
+      polRound,
+      blockHash: hash,
+      block,
+      proposer: signer.address,
+      signature,
+    };
+    this.out.push({ kind: 'broadcast-proposal', proposal });
+    this.blocks.set(hash, { block, valid: true });
+    this.proposals.set(round, [{ proposal, valid: true }, ...(this.proposals.get(round) ?? [])]);
+    this.noteSender(round, signer.address);
+    return true;
   }
 
   private castVote(kind: VoteKind, hash: string | null): void {
@@ -223,13 +289,19 @@ export class HeightConsensus {
     this.progress++;
     const signer = this.ctx.signer;
     if (signer === null) return;
-    const vote = signVote(
-      this.ctx.chainId,
-      { kind, height: this.ctx.height, round: this.round, blockHash: hash, validator: signer.address },
-      signer.privateKey,
-    );
-    this.votes(kind, this.round).add(vote);
-    this.noteSender(this.round, signer.address);
+    const { chainId, height } = this.ctx;
+    const round = this.round;
+    const signature = signer.sign({
+      height,
+      round,
+      step: this.step,
+      signBytes: voteBytes(chainId, kind, height, round, hash),
+      blockHash: hash,
+    });
+    if (signature === null) return;
+    const vote: Vote = { kind, height, round, blockHash: hash, validator: signer.address, signature };
+    this.votes(kind, round).add(vote);
+    this.noteSender(round, signer.address);
     this.out.push({ kind: 'broadcast-vote', vote });
   }
 
@@ -258,7 +330,7 @@ export class HeightConsensus {
       }
     }
     const r = this.round;
-    const current = this.proposals.get(r);
+    const current = this.proposals.get(r)?.[0];
     const prevotes = this.votes('prevote', r);
     const precommits = this.votes('precommit', r);
 
@@ -284,20 +356,19 @@ export class HeightConsensus {
         ms: this.ctx.timeouts.prevote(r),
       });
     }
-    if (
-      this.step !== 'propose' &&
-      current?.valid &&
-      prevotes.hasQuorumFor(current.proposal.blockHash) &&
-      this.once(`polka:${r}`)
-    ) {
-      this.validBlock = current.proposal.block;
-      this.validHash = current.proposal.blockHash;
+    const polka =
+      this.step === 'propose'
+        ? undefined
+        : this.proposals.get(r)?.find((k) => k.valid && prevotes.hasQuorumFor(k.proposal.blockHash));
+    if (polka !== undefined && this.once(`polka:${r}`)) {
+      this.validBlock = polka.proposal.block;
+      this.validHash = polka.proposal.blockHash;
       this.validRound = r;
       this.progress++;
       if (this.step === 'prevote') {
-        this.lockedHash = current.proposal.blockHash;
+        this.lockedHash = polka.proposal.blockHash;
         this.lockedRound = r;
-        this.castVote('precommit', current.proposal.blockHash);
+        this.castVote('precommit', polka.proposal.blockHash);
       }
       return true;
     }

@@ -159,6 +159,25 @@ export function createMetrics(registry: Registry = new Registry()) {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
       registers: r,
     }),
+    // Double-signing: this validator's own protection, and what it sees of others.
+    privValidatorWrites: new Histogram({
+      name: 'chain_priv_validator_write_seconds',
+      help: 'Durable writes of priv_validator_state.json (one per new signature; two fsyncs each)',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+      registers: r,
+    }),
+    signaturesRefused: new Counter({
+      name: 'chain_consensus_signatures_refused_total',
+      help: 'Proposals and votes this validator refused to sign (regression, conflict: double-signing; unrecorded: the state file could not be written)',
+      labelNames: ['reason'] as const,
+      registers: r,
+    }),
+    equivocations: new Counter({
+      name: 'chain_equivocations_total',
+      help: 'Equivocations seen: two different signed proposals or votes of one validator for one height, round and step (each pair once)',
+      labelNames: ['validator'] as const,
+      registers: r,
+    }),
   };
 }
 

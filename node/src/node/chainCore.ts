@@ -1,6 +1,7 @@
 /**
- * The node's core below its edges: the store in <home>/data, metrics, the signature cache, the
- * mempool, snapshots in <home>/snapshots, and the chain service over them. Built here once, for
+ * The node's core below its edges: the store in <home>/data (with the equivocation evidence),
+ * metrics, the signature cache, the mempool, snapshots in <home>/snapshots, and the chain service
+ * over them. Built here once, for
  * the composition root (node.ts) and for tests that drive a real core without the network.
  */
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { Mempool, type MempoolOptions } from '../mempool/mempool.js';
 import { SignatureCache } from '../mempool/signatureCache.js';
 import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
 import { ChainStore } from '../store/chainStore.js';
+import { EvidenceStore } from '../store/evidenceStore.js';
 import type { Logger } from '../util/logger.js';
 import { ChainService } from './chainService.js';
 import { SnapshotManager } from './snapshotManager.js';
@@ -38,6 +40,7 @@ export async function openChainCore(o: {
   );
   const service = new ChainService({
     store,
+    evidence: await EvidenceStore.open(store.evidence),
     mempool,
     signatures,
     metrics,

@@ -16,6 +16,7 @@ import {
   type ChainState,
   type Commit,
   commitProblem,
+  type Equivocation,
   epochAt,
   fullStateDiff,
   type Genesis,
@@ -34,6 +35,7 @@ import type { ReceiptAnswer } from '../rpc/answers.js';
 import type { RpcBackend } from '../rpc/backend.js';
 import type { ChainStore } from '../store/chainStore.js';
 import { StoreError } from '../store/errors.js';
+import type { EvidenceStore } from '../store/evidenceStore.js';
 import type { StoredReceipt } from '../store/receipts.js';
 import type { Logger } from '../util/logger.js';
 import {
@@ -52,6 +54,7 @@ export type ReceiptView = ReceiptAnswer;
 
 export interface ChainServiceDeps {
   readonly store: ChainStore;
+  readonly evidence: EvidenceStore;
   readonly mempool: Mempool;
   readonly signatures: SignatureCache;
   readonly metrics: NodeMetrics;
@@ -166,10 +169,28 @@ export class ChainService implements RpcBackend {
       );
     }
     this.txCounts = await store.txCounts();
+    // The kept evidence counts in chain_equivocations_total, as after the restart it was seen in.
+    for (const e of this.deps.evidence.list())
+      this.deps.metrics.equivocations.inc({ validator: e.validator });
     await this.deps.snapshots.repair(state);
     this.current = state;
     this.refreshMetrics(state);
     logger.info('chain state loaded', { height: state.height, last_hash: state.lastBlockHash });
+  }
+
+  /**
+   * Keeps an equivocation consensus found (each pair once, the newest MAX_EVIDENCE) and counts it
+   * in chain_equivocations_total. False when that pair was already kept.
+   */
+  async recordEquivocation(e: Equivocation): Promise<boolean> {
+    if (!(await this.deps.evidence.add(e))) return false;
+    this.deps.metrics.equivocations.inc({ validator: e.validator });
+    return true;
+  }
+
+  /** The kept equivocation evidence, newest first. */
+  evidence(): Equivocation[] {
+    return this.deps.evidence.list();
   }
 
   onTxsAdmitted(listener: TxListener): void {
@@ -234,13 +255,20 @@ export class ChainService implements RpcBackend {
     });
   }
 
-  /** A new block for (next height, round) from the mempool, built and signed by `privateKey`. */
-  buildProposal(privateKey: Uint8Array, round: number): { block: Block; result: BlockResult } {
+  /**
+   * A new block for (next height, round) from the mempool, built and signed by `privateKey`, with
+   * the clock's time (or `timestamp`: a Byzantine test validator's second block).
+   */
+  buildProposal(
+    privateKey: Uint8Array,
+    round: number,
+    timestamp = Math.floor(this.deps.now() / 1000),
+  ): { block: Block; result: BlockResult } {
     const state = this.state;
     return buildBlock(
       state,
       this.deps.mempool.select(state, state.params.blockGasLimit),
-      { timestamp: Math.floor(this.deps.now() / 1000), round, privateKey },
+      { timestamp, round, privateKey },
       { migrations: this.deps.migrations, isSignatureValid: this.deps.signatures.isValid },
     );
   }

@@ -1,5 +1,6 @@
 /** The node's settings, from flags (bin/chain-node.ts) or from tests, with the documented defaults. */
 import { join } from 'node:path';
+import type { ByzantineMode } from '../consensus/equivocator.js';
 import { DEFAULT_MEMPOOL_OPTIONS, type MempoolOptions } from '../mempool/mempool.js';
 import { DEFAULT_RPC_OPTIONS } from '../rpc/app.js';
 import type { LogFormat } from '../util/logger.js';
@@ -28,6 +29,8 @@ export interface NodeConfig {
   readonly maxBodyBytes: number;
   /** Honour <home>/blocked_peers.json (--fault-injection: devnets and the partition tests). */
   readonly faultInjection: boolean;
+  /** TEST ONLY, devnet genesis only: a Byzantine validator (`--byzantine equivocate`); null is honest. */
+  readonly byzantine: ByzantineMode | null;
 }
 
 export function defaultConfig(home: string): NodeConfig {
@@ -47,5 +50,6 @@ export function defaultConfig(home: string): NodeConfig {
     mempoolCleanupMs: 30_000,
     maxBodyBytes: DEFAULT_RPC_OPTIONS.maxBodyBytes,
     faultInjection: false,
+    byzantine: null,
   };
 }

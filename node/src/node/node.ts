@@ -9,6 +9,8 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { type Genesis, loadGenesis, type MigrationRegistry, type Tx } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
+import { type ByzantineMode, Equivocator, UncheckedSigner } from '../consensus/equivocator.js';
+import type { ConsensusSigner } from '../consensus/signer.js';
 import { BlockSync } from '../consensus/sync.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
@@ -23,6 +25,7 @@ import { openChainCore } from './chainCore.js';
 import type { ChainService } from './chainService.js';
 import type { NodeConfig } from './config.js';
 import { readKeyFile } from './keyFile.js';
+import { openPrivValidator, PrivValidatorError } from './privValidator.js';
 import { txsHandler, txsMessages } from './txGossip.js';
 
 /** A failure to start that the operator can fix: the message says how. */
@@ -94,6 +97,21 @@ export async function startNode(
     migrations,
   });
 
+  let signer: ConsensusSigner | null = null;
+  let equivocator: Equivocator | null = null;
+  try {
+    if (config.byzantine !== null) {
+      ({ signer, equivocator } = byzantineValidator(config.byzantine, genesis, privateKey, service));
+      logger.warn('BYZANTINE TEST MODE: this validator signs two versions of every proposal and vote', {
+        mode: config.byzantine,
+      });
+    } else if (privateKey !== null)
+      signer = await openPrivValidator(config.home, privateKey, metrics, logger.child({ part: 'privval' }));
+  } catch (e) {
+    await store.close();
+    throw e instanceof PrivValidatorError ? new StartupError(e.message) : e;
+  }
+
   const rpcOptions = { ...DEFAULT_RPC_OPTIONS, maxBodyBytes: config.maxBodyBytes };
   const server = createRpcServer(
     createRpcApp(service, metrics, logger.child({ part: 'rpc' }), rpcOptions),
@@ -154,6 +172,8 @@ export async function startNode(
     now,
     {
       privateKey,
+      signer,
+      equivocator,
       blockTimeMs,
       timeouts: DEFAULT_TIMEOUTS,
       rebroadcastMs: 1000,
@@ -187,4 +207,28 @@ export async function startNode(
     return stopping;
   };
   return { service, metrics, network, port, stop };
+}
+
+/**
+ * TEST ONLY: the signer and equivocator of a Byzantine validator (consensus/equivocator.ts). Only
+ * on a devnet genesis, and only for a validator: it exists to show that honest nodes stay safe.
+ */
+function byzantineValidator(
+  mode: ByzantineMode,
+  genesis: Genesis,
+  privateKey: Uint8Array | null,
+  service: ChainService,
+): { signer: ConsensusSigner; equivocator: Equivocator } {
+  if (genesis.network !== 'devnet')
+    throw new StartupError(
+      `--byzantine ${mode} is a test-only mode for devnets; refused on a ${genesis.network} genesis`,
+    );
+  if (privateKey === null) throw new StartupError(`--byzantine ${mode} needs a validator key (--key)`);
+  return {
+    signer: new UncheckedSigner(privateKey),
+    equivocator: new Equivocator(
+      privateKey,
+      (round, timestamp) => service.buildProposal(privateKey, round, timestamp).block,
+    ),
+  };
 }

@@ -132,6 +132,11 @@ export function createRpcApp(
     sendJson(ctx, 200, snapshotDetail(record));
   });
 
+  router.get('/evidence', (ctx) => {
+    ready();
+    sendJson(ctx, 200, { evidence: backend.evidence() });
+  });
+
   router.get('/metrics', async (ctx) => {
     ctx.status = 200;
     ctx.type = metrics.registry.contentType;

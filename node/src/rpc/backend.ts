@@ -1,5 +1,5 @@
 /** What the RPC needs from the node: a narrow interface, so the app is testable with a real service and no port. */
-import type { BlockJson, ChainState } from '../chain/index.js';
+import type { BlockJson, ChainState, Equivocation } from '../chain/index.js';
 import type { ReceiptView, SubmitOutcome } from '../node/chainService.js';
 import type { SnapshotRecord } from '../node/snapshotManager.js';
 
@@ -15,4 +15,6 @@ export interface RpcBackend {
   snapshots(): Promise<SnapshotRecord[]>;
   /** The record of one snapshot after verifying its file's hash; null when unknown. */
   snapshot(height: number): Promise<SnapshotRecord | null>;
+  /** Equivocation evidence this node kept, newest first. */
+  evidence(): Equivocation[];
 }

@@ -6,7 +6,7 @@
  *
  * Sublevels: meta (chain id, genesis hash, height), blocks and commits by height (16 hex
  * digits, so key order is height order), receipts by tx hash, state entries by entry key,
- * snapshot records by height. Values are JSON, except state entries (their canonical bytes).
+ * snapshot records by height, equivocation evidence by arrival (evidenceStore.ts). Values are JSON, except state entries (their canonical bytes).
  */
 
 import type { AbstractSublevel } from 'abstract-level';
@@ -26,7 +26,7 @@ import {
 import { StoreError } from './errors.js';
 import type { StoredReceipt } from './receipts.js';
 
-type Sub = AbstractSublevel<Level<string, Uint8Array>, string | Uint8Array, string, Uint8Array>;
+export type Sub = AbstractSublevel<Level<string, Uint8Array>, string | Uint8Array, string, Uint8Array>;
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
@@ -57,6 +57,8 @@ export class ChainStore {
   private readonly receipts: Sub;
   private readonly stateEntries: Sub;
   private readonly snapshots: Sub;
+  /** Equivocation evidence (EvidenceStore keeps it). */
+  readonly evidence: Sub;
 
   private constructor(readonly path: string) {
     this.db = new Level<string, Uint8Array>(path, { keyEncoding: 'utf8', valueEncoding: 'view' });
@@ -68,6 +70,7 @@ export class ChainStore {
     this.receipts = sub('receipts');
     this.stateEntries = sub('state');
     this.snapshots = sub('snapshots');
+    this.evidence = sub('evidence');
   }
 
   static async open(path: string): Promise<ChainStore> {

@@ -25,19 +25,7 @@ describe('four validators over libp2p', () => {
   });
   after(() => c.stopAll());
 
-  /** Every listed node has the same header at every height from 1 to `upTo`; names the first difference. */
-  async function assertAgreement(upTo: number, which: readonly number[] = [0, 1, 2, 3]): Promise<void> {
-    for (let h = 1; h <= upTo; h++) {
-      const reference = await c.header(which[0]!, h);
-      for (const i of which.slice(1)) {
-        assert.deepEqual(
-          await c.header(i, h),
-          reference,
-          `${c.nodes[i]!.name} differs from ${c.nodes[which[0]!]!.name} at height ${h}`,
-        );
-      }
-    }
-  }
+  const assertAgreement = (upTo: number, which?: readonly number[]) => c.assertAgreement(upTo, which);
 
   it('all nodes reach the same block hash at every height', async () => {
     await c.waitForHeight(10);

@@ -3,6 +3,7 @@
  * chain-node process per validator, faults by signals and by blocked_peers.json (a partition).
  * Waits are bounded and on chain progress; every process is killed by `stopAll()`.
  */
+import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import { CHAIN_NODE } from '../node/processes.js';
 export interface ClusterNode extends TestnetNode {
   program: Program | null;
   readonly client: RpcClient;
+  /** Extra `chain-node start` flags of this node (e.g. --byzantine equivocate), at every start. */
+  args: string[];
 }
 
 export class Cluster {
@@ -30,11 +33,14 @@ export class Cluster {
     readonly dir: string,
     nodes: TestnetNode[],
     readonly blockTimeMs: number,
+    /** The chain-node program the nodes run (another build's, for side-by-side benchmarks). */
+    private readonly nodeProgram: string,
   ) {
     this.nodes = nodes.map((n) => ({
       ...n,
       program: null,
       client: new RpcClient(`http://127.0.0.1:${n.rpcPort}`, 5000),
+      args: [],
     }));
   }
 
@@ -42,6 +48,7 @@ export class Cluster {
     validators: number,
     blockTimeMs: number,
     params: Record<string, unknown> = {},
+    program: string = CHAIN_NODE,
   ): Promise<Cluster> {
     const dir = await mkdtemp(join(tmpdir(), 'chain-cluster-'));
     const { nodes } = await writeTestnet({
@@ -56,7 +63,7 @@ export class Cluster {
       genesisTime: Math.floor(Date.now() / 1000),
       extraParams: params,
     });
-    return new Cluster(dir, nodes, blockTimeMs);
+    return new Cluster(dir, nodes, blockTimeMs, program);
   }
 
   start(i: number): void {
@@ -69,10 +76,15 @@ export class Cluster {
       : [];
     // The node's output also goes to <dir>/<name>.log, for a person reading a failed run.
     n.program = startProgram({
-      args: [...flags, CHAIN_NODE, 'start', '--home', n.home, '--fault-injection'],
+      args: [...flags, this.nodeProgram, 'start', '--home', n.home, '--fault-injection', ...n.args],
       name: n.name,
-      logFile: join(this.dir, `${n.name}.log`),
+      logFile: this.logPath(i),
     });
+  }
+
+  /** Node i's output (every start appends to it). */
+  logPath(i: number): string {
+    return join(this.dir, `${this.nodes[i]!.name}.log`);
   }
 
   /** Whether node i's process still runs, and the end of its output: for a failed wait's message. */
@@ -164,6 +176,30 @@ export class Cluster {
 
   async header(i: number, height: number): Promise<BlockHeaderJson> {
     return (await this.nodes[i]!.client.block(height)).header;
+  }
+
+  /** Every listed node has the same header at every height from 1 to `upTo`; names the first difference. */
+  async assertAgreement(
+    upTo: number,
+    which: readonly number[] = this.nodes.map((_n, i) => i),
+  ): Promise<void> {
+    for (let h = 1; h <= upTo; h++) {
+      const reference = await this.header(which[0]!, h);
+      for (const i of which.slice(1))
+        assert.deepEqual(
+          await this.header(i, h),
+          reference,
+          `${this.nodes[i]!.name} differs from ${this.nodes[which[0]!]!.name} at height ${h}`,
+        );
+    }
+  }
+
+  /** The indexes of the nodes in the order of the active set at genesis (by validator address). */
+  activeOrder(): number[] {
+    return this.nodes
+      .map((n, i) => ({ i, address: n.validatorAddress }))
+      .sort((a, b) => (a.address < b.address ? -1 : 1))
+      .map((x) => x.i);
   }
 
   async stopAll(): Promise<void> {

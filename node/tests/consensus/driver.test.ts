@@ -9,11 +9,15 @@ import {
   type Block,
   blockHash,
   type Commit,
+  type Equivocation,
+  isProvenEquivocation,
   signProposal,
   signVote,
   type Vote,
 } from '../../src/chain/index.js';
+import { CheckedSigner } from '../../src/consensus/checkedSigner.js';
 import { ConsensusDriver } from '../../src/consensus/driver.js';
+import { NEVER_SIGNED } from '../../src/consensus/privValidatorState.js';
 import type { BlockSync } from '../../src/consensus/sync.js';
 import type { Proposal } from '../../src/consensus/types.js';
 import { pause, waitFor } from '../../src/harness/index.js';
@@ -87,6 +91,10 @@ describe('ConsensusDriver', () => {
       () => h.clock.now,
       {
         privateKey: active[me]!.privateKey,
+        signer: new CheckedSigner(active[me]!.privateKey, NEVER_SIGNED, {
+          persist: () => undefined,
+          onRefusal: () => undefined,
+        }),
         blockTimeMs,
         timeouts,
         rebroadcastMs: 1000,
@@ -279,5 +287,81 @@ describe('ConsensusDriver', () => {
     );
     await pause(400);
     assert.equal(sync.catchUps, before + 1, 'once a second at most');
+  });
+
+  it('two different signed votes or proposals of one validator for one step are evidence: kept once per pair, counted, logged and served by GET /evidence; a re-sent identical one is not', async () => {
+    const { net, active, vote, proposal, logger, chainId } = await setup(0);
+    const liar = active[2]!;
+    const other = 'cd'.repeat(32);
+    const prevoteFor = (hash: string | null) =>
+      vote(liar, { kind: 'prevote', height: 1, round: 0, blockHash: hash });
+    assert.equal(await net.deliver(TOPIC_VOTES, prevoteFor(null)), 'accept');
+    h.clock.now += 7; // a re-send: new sent_at, new bytes on the wire, the same signed vote
+    assert.equal(await net.deliver(TOPIC_VOTES, prevoteFor(null)), 'accept');
+    assert.deepEqual(
+      (await h.request('GET', '/evidence')).json(),
+      { evidence: [] },
+      'a re-send is no evidence',
+    );
+    // The second version: authentic, so accepted and passed on (every peer should see both).
+    assert.equal(await net.deliver(TOPIC_VOTES, prevoteFor(other)), 'accept');
+    for (let i = 0; i < 3; i++) {
+      h.clock.now += 1;
+      await net.deliver(TOPIC_VOTES, i % 2 ? prevoteFor(other) : prevoteFor(null));
+    }
+    // Two proposals of the round-0 proposer for one round, with different blocks.
+    const proposer = active[1]!;
+    const block = h.service.buildProposal(proposer.privateKey, 0).block;
+    h.clock.now += 2000;
+    const twin = h.service.buildProposal(proposer.privateKey, 0).block;
+    assert.notEqual(blockHash(twin.header), blockHash(block.header));
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(proposer, block)), 'accept');
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(proposer, twin)), 'accept');
+    // Each pair is written to the store, counted, then logged: wait for both logs (bounded).
+    const warned = () => logger.lines.filter((l) => String(l.msg).startsWith('equivocation'));
+    for (let i = 0; i < 300 && warned().length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+
+    const served = (await h.request('GET', '/evidence')).json() as { evidence: Equivocation[] };
+    assert.deepEqual(
+      served.evidence.map((e) => [e.kind, e.validator, e.height, e.round]),
+      [
+        ['proposal', proposer.validator, 1, 0],
+        ['prevote', liar.validator, 1, 0],
+      ],
+      'newest first, each pair once',
+    );
+    const [p, v] = served.evidence as [Equivocation, Equivocation];
+    assert.deepEqual(
+      [v.first, v.second],
+      [
+        { block_hash: null, signature: v.first.signature },
+        { block_hash: other, signature: v.second.signature },
+      ],
+      'ordered by sign bytes: nil (zeros) first',
+    );
+    assert.equal(v.pub_key, liar.pubKey);
+    assert.equal(v.chain_id, chainId);
+    assert.deepEqual(
+      new Set([p.first.block_hash, p.second.block_hash]),
+      new Set([blockHash(block.header), blockHash(twin.header)]),
+    );
+    assert.equal(p.first.pol_round, -1);
+    for (const e of served.evidence) assert.ok(isProvenEquivocation(e), `${e.kind}: both signatures check`);
+    const metrics = (await h.request('GET', '/metrics')).text;
+    assert.match(
+      metrics,
+      new RegExp(`^chain_equivocations_total\\{validator="${liar.validator}"\\} 1$`, 'm'),
+    );
+    assert.match(
+      metrics,
+      new RegExp(`^chain_equivocations_total\\{validator="${proposer.validator}"\\} 1$`, 'm'),
+    );
+    assert.deepEqual(
+      warned().map((l) => [l.level, l.kind, l.validator]),
+      [
+        ['warn', 'prevote', liar.validator],
+        ['warn', 'proposal', proposer.validator],
+      ],
+    );
   });
 });

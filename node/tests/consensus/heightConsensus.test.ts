@@ -1,8 +1,21 @@
 /** The consensus core in a simulated network: agreement, liveness past a dead proposer, safety under partitions. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { activeValidators, applyBlock, type ChainState } from '../../src/chain/index.js';
-import { genesisState, TestChain } from '../fixtures.js';
+import {
+  activeValidators,
+  applyBlock,
+  blockHash,
+  buildBlock,
+  type ChainState,
+  signProposal,
+  signVote,
+} from '../../src/chain/index.js';
+import { CheckedSigner } from '../../src/consensus/checkedSigner.js';
+import { HeightConsensus } from '../../src/consensus/heightConsensus.js';
+import type { LastSigned } from '../../src/consensus/privValidatorState.js';
+import { NEVER_SIGNED } from '../../src/consensus/privValidatorState.js';
+import { DEFAULT_TIMEOUTS } from '../../src/consensus/types.js';
+import { genesisState, key, TestChain } from '../fixtures.js';
 import { Simulation } from './simulation.js';
 
 const LABELS = ['val-0', 'val-1', 'val-2', 'val-3'];
@@ -22,6 +35,19 @@ function agreed(sim: Simulation, live: number): string {
   const hashes = new Set(sim.decisions.map((d) => d.hash));
   assert.equal(hashes.size, 1, 'all decided the same block');
   return [...hashes][0]!;
+}
+
+/** The (height, round, step) that `signed` holds two different signatures for (double-signing). */
+function doubleSigned(signed: readonly LastSigned[]): string[] {
+  const first = new Map<string, string>();
+  const out: string[] = [];
+  for (const s of signed) {
+    const at = `${s.height}/${s.round}/${s.step}`;
+    const bytes = first.get(at);
+    if (bytes === undefined) first.set(at, s.signBytes);
+    else if (bytes !== s.signBytes) out.push(at);
+  }
+  return out;
 }
 
 describe('HeightConsensus', () => {
@@ -165,5 +191,190 @@ describe('HeightConsensus', () => {
       assert.ok(hashes.size <= 1, `seed ${seed}: two different blocks decided`);
       assert.equal(sim.decisions.length, 4, `seed ${seed}: every node decided despite 10% loss`);
     }
+  });
+
+  it('a proposer restarted right after its proposal and prevote signs nothing conflicting when it keeps its priv-validator state (and double-signs when it does not)', () => {
+    // Height 1: node 1 proposes. Nodes 2 and 3 are down (a halt), so node 1 signs its proposal
+    // and its prevote and waits. It crashes and restarts; its new block has another timestamp.
+    // Nodes 2 and 3 come back later and the height is decided.
+    const run = (keep: boolean) => {
+      const sim = new Simulation(genesisState({ validators: LABELS }), LABELS);
+      sim.crash(2);
+      sim.crash(3);
+      sim.run(20);
+      assert.deepEqual(
+        sim.signed[1]!.map((s) => s.step),
+        ['propose', 'prevote'],
+      );
+      sim.crash(1);
+      sim.restartAt(1, 3000, keep);
+      sim.restartAt(2, 6000);
+      sim.restartAt(3, 6000);
+      sim.run(120_000);
+      return sim;
+    };
+    const kept = run(true);
+    assert.deepEqual(doubleSigned(kept.signed[1]!), []);
+    assert.deepEqual(kept.refused[1], [], 'it resumed after its prevote: nothing below it was even asked');
+    agreed(kept, 4);
+    // The control: the same run with the state lost signs a second proposal for (1, 0).
+    const forgot = run(false);
+    assert.deepEqual(doubleSigned(forgot.signed[1]!), ['1/0/propose', '1/0/prevote']);
+  });
+
+  it('two validators restarted after precommitting a block that one node decided keep their lock, so no other block is decided (amnesia decides another)', () => {
+    // Height 1, round 0: node 1 proposes B; node 2 never receives it. Nodes 0, 1 and 3 prevote B,
+    // lock on it and precommit it; node 0 receives the precommits, decides B, and is cut off.
+    // Nodes 1 and 3 crash and restart. Forgetting their lock, they and node 2 are three of four
+    // unlocked validators: they decide another block, and two nodes have final blocks that
+    // differ. Keeping it, they prevote no other block, and nothing else is ever decided.
+    const run = (keep: boolean) => {
+      const sim = new Simulation(genesisState({ validators: LABELS }), LABELS, {
+        link: (from, to, at, m) => {
+          if (from === 0 && at >= 10) return null;
+          if (to === 2 && m.kind === 'proposal' && m.proposal.round === 0) return null;
+          return 5;
+        },
+      });
+      sim.run(1200);
+      assert.deepEqual(
+        sim.decisions.map((d) => d.node),
+        [0],
+        'node 0 decided B, alone',
+      );
+      for (const i of [1, 3]) {
+        sim.crash(i);
+        sim.restartAt(i, 3200, keep);
+      }
+      sim.run(60_000);
+      return sim;
+    };
+    const kept = run(true);
+    const b = kept.decisions[0]!.hash;
+    assert.deepEqual(
+      kept.decisions.map((d) => d.hash),
+      [b],
+      'B is the only final block',
+    );
+    for (const i of [1, 3]) {
+      assert.deepEqual(doubleSigned(kept.signed[i]!), [], `node ${i}`);
+      const prevoted = kept.signed[i]!.filter((s) => s.step === 'prevote' && s.blockHash !== null);
+      assert.ok(
+        prevoted.every((s) => s.blockHash === b),
+        `node ${i} prevoted no block but B`,
+      );
+      assert.ok(
+        kept.signed[i]!.some((s) => s.round >= 3),
+        `node ${i} went on, round after round`,
+      );
+    }
+    const forgot = run(false);
+    assert.equal(new Set(forgot.decisions.map((d) => d.hash)).size, 2, 'amnesia: two different final blocks');
+  });
+
+  it('a validator whose signer refuses sends and counts nothing for that step, and the height still goes on by timeouts', () => {
+    // Node 1 (the round-0 proposer) refuses everything it is asked to sign at round 0.
+    const sim = new Simulation(genesisState({ validators: LABELS }), LABELS, {
+      refuse: (i, r) => i === 1 && r.round === 0,
+    });
+    sim.run();
+    agreed(sim, 4);
+    assert.equal(sim.decisions[0]!.round, 1, 'round 0 had no proposal: decided in round 1');
+    assert.ok(
+      sim.refused[1]!.length >= 3,
+      `node 1 refused its proposal and votes of round 0 (${sim.refused[1]})`,
+    );
+    assert.ok(
+      sim.signed[1]!.every((s) => s.round >= 1),
+      'node 1 signed nothing at round 0',
+    );
+    const sentAtRound0 = sim.sent[1]!.filter(
+      (m) => (m.kind === 'vote' ? m.vote.round : m.proposal.round) === 0,
+    );
+    assert.deepEqual(sentAtRound0, [], 'node 1 sent nothing at round 0');
+  });
+
+  it('one Byzantine validator of four that equivocates on every proposal and vote neither splits nor stops the honest three (200 seeded schedules)', () => {
+    const state = genesisState({ validators: LABELS });
+    const everyone = (i: number) => [0, 1, 2, 3].filter((j) => j !== i);
+    for (const byzantine of [0, 1, 2, 3]) {
+      for (let seed = 1; seed <= 50; seed++) {
+        let s = seed * 7919 + byzantine;
+        const rand = () => {
+          s = (s * 1103515245 + 12345) & 0x7fffffff;
+          return s / 0x7fffffff;
+        };
+        const sim = new Simulation(state, LABELS, {
+          byzantine,
+          peers: everyone,
+          link: () => 5 + Math.floor(rand() * 400),
+        });
+        sim.run(300_000);
+        const honest = sim.decisions.filter((d) => d.node !== byzantine);
+        assert.equal(
+          new Set(honest.map((d) => d.hash)).size,
+          1,
+          `byzantine ${byzantine}, seed ${seed}: one block`,
+        );
+        assert.equal(
+          new Set(honest.map((d) => d.node)).size,
+          3,
+          `byzantine ${byzantine}, seed ${seed}: every honest node decided (${honest.map((d) => d.node)})`,
+        );
+      }
+    }
+  });
+
+  it('a node that received one version of an equivocating proposal first still locks on and precommits the other when the prevotes settle on it', () => {
+    const state = genesisState({ validators: LABELS });
+    const validators = activeValidators(state);
+    const keys = validators.map((v) => LABELS.map(key).find((k) => k.validator === v.address)!);
+    const chainId = state.params.chainId;
+    const liar = keys[1]!; // the round-0 proposer of height 1
+    const proposalOf = (timestamp: number) => {
+      const block = buildBlock(state, [], { timestamp, round: 0, privateKey: liar.privateKey }).block;
+      const base = { height: 1, round: 0, polRound: -1, blockHash: blockHash(block.header) };
+      return {
+        ...base,
+        block,
+        proposer: liar.validator,
+        signature: signProposal(chainId, base, liar.privateKey),
+      };
+    };
+    const [first, second] = [proposalOf(state.lastTimestamp + 1), proposalOf(state.lastTimestamp + 2)];
+    const me = keys[0]!;
+    const core = new HeightConsensus({
+      chainId,
+      height: 1,
+      validators,
+      signer: new CheckedSigner(me.privateKey, NEVER_SIGNED, {
+        persist: () => undefined,
+        onRefusal: () => undefined,
+      }),
+      isValid: () => true,
+      build: () => assert.fail('not the proposer'),
+      timeouts: DEFAULT_TIMEOUTS,
+    });
+    core.start();
+    const prevoted = core.onProposal(first);
+    assert.deepEqual(
+      prevoted.map((a) => (a.kind === 'broadcast-vote' ? a.vote.blockHash : a.kind)),
+      [first.blockHash],
+    );
+    assert.deepEqual(core.onProposal(second), [], 'the second version changes nothing yet');
+    const prevote = (k: (typeof keys)[number]) =>
+      signVote(
+        chainId,
+        { kind: 'prevote', height: 1, round: 0, blockHash: second.blockHash, validator: k.validator },
+        k.privateKey,
+      );
+    core.onVote(prevote(keys[2]!));
+    const out = core.onVote(prevote(keys[3]!)).concat(core.onVote(prevote(liar)));
+    const precommit = out.find((a) => a.kind === 'broadcast-vote' && a.vote.kind === 'precommit');
+    assert.equal(
+      precommit?.kind === 'broadcast-vote' ? precommit.vote.blockHash : null,
+      second.blockHash,
+      'a polka for the version it did not prevote: it locks on it and precommits it',
+    );
   });
 });

@@ -12,8 +12,16 @@ import {
   type ChainState,
   type Vote,
 } from '../../src/chain/index.js';
+import { CheckedSigner } from '../../src/consensus/checkedSigner.js';
+import { Equivocator } from '../../src/consensus/equivocator.js';
 import { HeightConsensus } from '../../src/consensus/heightConsensus.js';
+import {
+  type LastSigned,
+  NEVER_SIGNED,
+  type PrivValidatorState,
+} from '../../src/consensus/privValidatorState.js';
 import { ResendSchedule } from '../../src/consensus/resend.js';
+import type { SignRequest } from '../../src/consensus/signer.js';
 import { type ConsensusAction, DEFAULT_TIMEOUTS, type Proposal } from '../../src/consensus/types.js';
 import { key, type TestKey } from '../fixtures.js';
 
@@ -25,7 +33,7 @@ export interface Decision {
   readonly at: number;
 }
 
-type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
+export type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
 
 interface Event {
   at: number;
@@ -35,7 +43,7 @@ interface Event {
 
 export interface SimOptions {
   /** Delivery delay of a message from `from` to `to` in ms, or null to drop it. */
-  readonly link?: (from: number, to: number, at: number) => number | null;
+  readonly link?: (from: number, to: number, at: number, m: Message) => number | null;
   /** Nodes that are down (never run). */
   readonly down?: readonly number[];
   /**
@@ -44,6 +52,14 @@ export interface SimOptions {
    * every message goes straight to every node.
    */
   readonly peers?: (node: number) => readonly number[];
+  /** Signatures node i's signer refuses besides its priv-validator rules' (recorded as 'refuse'). */
+  readonly refuse?: (node: number, request: SignRequest) => boolean;
+  /**
+   * A Byzantine node (--byzantine equivocate): it signs a second version of each of its proposals
+   * and votes (consensus/equivocator.ts) and sends the first to the lower half of the other nodes,
+   * the second to the upper half. Use with `peers`, so that the others pass both on.
+   */
+  readonly byzantine?: number;
 }
 
 export class Simulation {
@@ -63,13 +79,40 @@ export class Simulation {
     this.keys = order.map((address) => labels.map(key).find((k) => k.validator === address)!);
     const height = state.height + 1;
     const validCache = new Map<string, boolean>();
-    this.makeNode = (i) => {
+    const byzantine = this.opts.byzantine;
+    if (byzantine !== undefined) {
+      const k = this.keys[byzantine]!;
+      this.equivocator = new Equivocator(
+        k.privateKey,
+        (round, timestamp) => buildBlock(state, [], { timestamp, round, privateKey: k.privateKey }).block,
+      );
+    }
+    this.makeNode = (i, kept) => {
       const k = this.keys[i]!;
+      this.signed[i] ??= [];
+      this.refused[i] ??= [];
+      const signer = new CheckedSigner(k.privateKey, kept, {
+        persist: (last) => this.signed[i]!.push(last),
+        onRefusal: (reason) => this.refused[i]!.push(reason),
+      });
+      this.signers[i] = signer;
+      const refuse = this.opts.refuse;
       return new HeightConsensus({
         chainId: state.params.chainId,
         height,
         validators: activeValidators(state),
-        signer: { privateKey: k.privateKey, address: k.validator },
+        signer:
+          refuse === undefined
+            ? signer
+            : {
+                address: signer.address,
+                resume: (h) => signer.resume(h),
+                sign: (request) => {
+                  if (!refuse(i, request)) return signer.sign(request);
+                  this.refused[i]!.push('refuse');
+                  return null;
+                },
+              },
         isValid: (block) => {
           const h = blockHash(block.header);
           let ok = validCache.get(h);
@@ -95,12 +138,18 @@ export class Simulation {
       });
     };
     this.keys.forEach((_k, i) => {
-      this.nodes.push(this.makeNode(i));
+      this.nodes.push(this.makeNode(i, NEVER_SIGNED));
       this.generation.push(0);
     });
   }
 
-  private readonly makeNode: (i: number) => HeightConsensus;
+  private readonly makeNode: (i: number, kept: PrivValidatorState) => HeightConsensus;
+  private readonly equivocator: Equivocator | null = null;
+  private readonly signers: CheckedSigner[] = [];
+  /** Every signature each node gave, in order (what its priv-validator state recorded). */
+  readonly signed: LastSigned[][] = [];
+  /** The reasons of the signatures each node's signer refused. */
+  readonly refused: string[][] = [];
   /** Bumped when a node crashes: its pending timers and rebroadcasts die with it. */
   private readonly generation: number[] = [];
   private readonly crashed = new Set<number>();
@@ -112,11 +161,15 @@ export class Simulation {
     this.seen[i] = new Set();
   }
 
-  /** Node i comes back at `at` as a fresh instance (a restarted validator that kept no votes). */
-  restartAt(i: number, at: number): void {
+  /**
+   * Node i comes back at `at` as a fresh instance: a restarted validator that kept no votes, with
+   * its priv-validator state as it was at the crash (`keepSignerState`) or with none.
+   */
+  restartAt(i: number, at: number, keepSignerState = false): void {
+    const kept = keepSignerState ? this.signers[i]!.current : NEVER_SIGNED;
     this.schedule(at, () => {
       this.crashed.delete(i);
-      this.nodes[i] = this.makeNode(i);
+      this.nodes[i] = this.makeNode(i, kept);
       this.handle(i, this.nodes[i]!.start());
       this.scheduleRebroadcast(i);
     });
@@ -150,11 +203,21 @@ export class Simulation {
     });
   }
 
+  /** Every message each node sent (re-sent ones too). */
+  readonly sent: Message[][] = [];
+
   private handle(i: number, actions: ConsensusAction[]): void {
     for (const a of actions) {
-      if (a.kind === 'broadcast-proposal') this.broadcast(i, { kind: 'proposal', proposal: a.proposal });
-      else if (a.kind === 'broadcast-vote') this.broadcast(i, { kind: 'vote', vote: a.vote });
-      else if (a.kind === 'schedule-timeout') {
+      if (a.kind === 'broadcast-proposal' || a.kind === 'broadcast-vote') {
+        const m: Message =
+          a.kind === 'broadcast-proposal'
+            ? { kind: 'proposal', proposal: a.proposal }
+            : { kind: 'vote', vote: a.vote };
+        this.sent[i] ??= [];
+        this.sent[i].push(m);
+        if (i === this.opts.byzantine) this.equivocate(i, m);
+        else this.broadcast(i, m);
+      } else if (a.kind === 'schedule-timeout') {
         const generation = this.generation[i];
         this.schedule(this.now + a.ms, () => {
           if (this.generation[i] === generation) this.handle(i, this.nodes[i]!.onTimeout(a.step, a.round));
@@ -184,12 +247,26 @@ export class Simulation {
     return seen;
   }
 
-  private broadcast(from: number, m: Message, id = this.nextMessageId++): void {
+  /** The Byzantine node's own message: its first version to half the others, a second one to the rest. */
+  private equivocate(from: number, m: Message): void {
+    const chainId = this.state.params.chainId;
+    const twin: Message =
+      m.kind === 'proposal'
+        ? { kind: 'proposal', proposal: this.equivocator!.twinProposal(chainId, m.proposal) }
+        : { kind: 'vote', vote: this.equivocator!.twinVote(chainId, m.vote) };
+    const others = this.nodes.map((_n, i) => i).filter((i) => i !== from);
+    const half = Math.ceil(others.length / 2);
+    this.broadcast(from, m, this.nextMessageId++, others.slice(0, half));
+    this.broadcast(from, twin, this.nextMessageId++, others.slice(half));
+  }
+
+  /** Sends `m` to every node (or its mesh peers), or first only to `only`; with a mesh, each node passes the first copy on. */
+  private broadcast(from: number, m: Message, id = this.nextMessageId++, only?: readonly number[]): void {
     const peers = this.opts.peers;
     if (peers) this.seenBy(from).add(id);
-    (peers ? peers(from) : this.nodes.map((_n, i) => i)).forEach((to) => {
+    (only ?? (peers ? peers(from) : this.nodes.map((_n, i) => i))).forEach((to) => {
       if (to === from || this.isDown(to)) return;
-      const delay = this.opts.link ? this.opts.link(from, to, this.now) : 5;
+      const delay = this.opts.link ? this.opts.link(from, to, this.now, m) : 5;
       if (delay === null) return;
       this.schedule(this.now + delay, () => {
         if (this.isDown(to)) return;

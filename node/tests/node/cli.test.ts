@@ -18,6 +18,15 @@ import {
 
 after(cleanup);
 
+/** The home of a one-validator chain (200 ms blocks) that ran up to `height` and stopped cleanly. */
+async function homeRunUpTo(height: number): Promise<string> {
+  const home = await initHome(['--block-time', '200ms']);
+  const node = await startNodeProcess(home);
+  await waitForHeight(node, height);
+  await node.program.stop();
+  return home;
+}
+
 describe('chain-node', () => {
   it('quick start: dev starts a one-node chain and tx send confirms a transfer', async () => {
     const home = await mkdtemp(join(tmpdir(), 'chain-node-dev-'));
@@ -119,10 +128,7 @@ describe('chain-node', () => {
   });
 
   it('refuses a data folder of another chain or another genesis', async () => {
-    const home = await initHome(['--block-time', '200ms']);
-    const node = await startNodeProcess(home);
-    await waitForHeight(node, 1);
-    await node.program.stop();
+    const home = await homeRunUpTo(1);
     const genesisPath = join(home, 'genesis.json');
     const genesis = JSON.parse(await readFile(genesisPath, 'utf8')) as Record<string, unknown>;
     await writeFile(genesisPath, JSON.stringify({ ...genesis, chain_id: 'chain-other-1' }));
@@ -139,5 +145,39 @@ describe('chain-node', () => {
     const changed = await chainNode(['start', '--home', home, '--port', '0', '--p2p-port', '0']);
     assert.equal(changed.code, 1);
     assert.match(changed.stderr, /was created from genesis [0-9a-f]{64}, not [0-9a-f]{64}/);
+  });
+
+  it('a validator records what it signs in priv_validator_state.json, and a corrupt one stops the next start with what to do', async () => {
+    const home = await homeRunUpTo(2);
+    const statePath = join(home, 'priv_validator_state.json');
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as { height: number; step: string };
+    assert.ok(state.height >= 2, `signed up to height ${state.height}`);
+    await writeFile(statePath, '{"height": 3, "round"');
+    const res = await chainNode(['start', '--home', home, '--port', '0', '--p2p-port', '0']);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /priv_validator_state\.json is not valid JSON .*Restore it from a backup/s);
+  });
+
+  it('--byzantine is a test-only mode: refused on a testnet genesis, and an unknown mode is a usage error', async () => {
+    const home = await initHome(['--network', 'testnet']);
+    const refused = await chainNode([
+      'start',
+      '--home',
+      home,
+      '--port',
+      '0',
+      '--p2p-port',
+      '0',
+      '--byzantine',
+      'equivocate',
+    ]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /--byzantine equivocate is a test-only mode for devnets; refused on a testnet genesis/,
+    );
+    const unknown = await chainNode(['start', '--home', home, '--byzantine', 'lie']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /--byzantine must be one of equivocate, got "lie"/);
   });
 });

@@ -142,6 +142,7 @@ export function brokenApp(): ReturnType<typeof createRpcApp> {
     blockJson: fail,
     snapshots: fail,
     snapshot: fail,
+    evidence: fail,
   } as unknown as RpcBackend;
   return createRpcApp(backend, createMetrics(), memoryLogger(), DEFAULT_RPC_OPTIONS);
 }

@@ -38,6 +38,7 @@ describe('RPC before the chain state is loaded', () => {
         ['GET', '/snapshots/10'],
         ['GET', `/tx/${'0'.repeat(64)}/receipt`],
         ['POST', '/tx/send'],
+        ['GET', '/evidence'],
       ] as const) {
         const res = await h.request(method, url, method === 'POST' ? {} : undefined);
         assert.equal(res.status, 503, `${method} ${url}`);
@@ -411,7 +412,7 @@ describe('RPC', () => {
 describe('RPC failures', () => {
   it('answers 500 Internal error with no stack trace when a handler fails', async () => {
     const handler = brokenApp().callback();
-    for (const url of ['/status', '/block/1', '/snapshots']) {
+    for (const url of ['/status', '/block/1', '/snapshots', '/evidence']) {
       const res = await injectInto(handler, 'GET', url);
       assert.equal(res.status, 500, url);
       assert.deepEqual(res.json(), { detail: 'Internal error' });

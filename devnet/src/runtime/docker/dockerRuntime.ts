@@ -23,7 +23,7 @@ import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
-import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
+import { type NetworkSpec, type NodeSpec, nodeStartFlags } from '../../spec/networkSpec.js';
 import { type Groups, refusedBy } from '../partition.js';
 import type {
   LogOptions,
@@ -133,7 +133,16 @@ export class DockerRuntime implements Runtime {
       name: this.name(name),
       Hostname: name,
       Image: this.nodeImage,
-      Cmd: ['start', '--home', '/data', '--host', '0.0.0.0', '--p2p-host', '0.0.0.0', '--fault-injection'],
+      Cmd: [
+        'start',
+        '--home',
+        '/data',
+        '--host',
+        '0.0.0.0',
+        '--p2p-host',
+        '0.0.0.0',
+        ...nodeStartFlags(l.node),
+      ],
       Labels: this.labels(name),
       ExposedPorts: { [`${RPC_PORT}/tcp`]: {}, [`${P2P_PORT}/tcp`]: {} },
       HostConfig: {

@@ -23,7 +23,7 @@ import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { nodePackagePath, repoPath } from '../../repo.js';
-import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
+import { type NetworkSpec, type NodeSpec, nodeStartFlags } from '../../spec/networkSpec.js';
 import { tailFile } from '../logTail.js';
 import { grafanaProvisioning } from '../monitoringFiles.js';
 import { type Groups, refusedBy } from '../partition.js';
@@ -79,7 +79,7 @@ export class ProcessRuntime implements Runtime {
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
     await spawnDetached({
       command: process.execPath,
-      args: [NODE_PROGRAM, 'start', '--home', l.home, '--fault-injection'],
+      args: [NODE_PROGRAM, 'start', '--home', l.home, ...nodeStartFlags(l.node)],
       logFile: this.layout.logFile(name),
       pidFile: this.layout.pidFile(name),
     });

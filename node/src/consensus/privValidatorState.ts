@@ -1,0 +1,164 @@
+/**
+ * The priv-validator state (CometBFT's FilePVLastSignState): the last height, round and step a
+ * validator signed, with the bytes and the signature, and its lock (its last precommit for a
+ * block). Kept in <home>/priv_validator_state.json (docs/PROTOCOL.md, "Priv-validator state");
+ * the rules below decide whether a new signature may be given. Pure: no I/O.
+ *
+ * CometBFT's rules, for a request at (h, r, s) against the last signed (H, R, S), steps ordered
+ * propose < prevote < precommit:
+ *   - (h, r, s) below (H, R, S): refused (regression: the validator has moved past it);
+ *   - equal, with the same sign bytes: the recorded signature again (re-sending is fine);
+ *   - equal, with other sign bytes: refused (conflict: that is double-signing);
+ *   - above: signed, and recorded before the signature is used.
+ */
+import { isHex } from '../crypto/hex.js';
+import type { Resume, SignRequest } from './signer.js';
+import type { Step } from './types.js';
+
+export interface LastSigned {
+  readonly height: number;
+  readonly round: number;
+  readonly step: Step;
+  /** The block it was for (null: a nil vote). */
+  readonly blockHash: string | null;
+  /** Hex of the sign bytes. */
+  readonly signBytes: string;
+  readonly signature: string;
+}
+
+export interface Lock {
+  readonly height: number;
+  readonly round: number;
+  readonly blockHash: string;
+}
+
+export interface PrivValidatorState {
+  readonly last: LastSigned | null;
+  readonly lock: Lock | null;
+}
+
+/** A validator that has never signed. */
+export const NEVER_SIGNED: PrivValidatorState = { last: null, lock: null };
+
+const STEP_RANK: Record<Step, number> = { propose: 1, prevote: 2, precommit: 3 };
+
+export type RefusalReason = 'regression' | 'conflict';
+
+export type SignDecision =
+  | { readonly kind: 'sign' }
+  | { readonly kind: 'same'; readonly signature: string }
+  | { readonly kind: 'refuse'; readonly reason: RefusalReason; readonly detail: string };
+
+const hrs = (h: number, r: number, s: Step) => `height ${h} round ${r} ${s}`;
+
+export function decideSign(state: PrivValidatorState, req: SignRequest, signBytesHex: string): SignDecision {
+  const last = state.last;
+  if (last === null) return { kind: 'sign' };
+  const order =
+    Math.sign(req.height - last.height) ||
+    Math.sign(req.round - last.round) ||
+    Math.sign(STEP_RANK[req.step] - STEP_RANK[last.step]);
+  if (order > 0) return { kind: 'sign' };
+  const asked = hrs(req.height, req.round, req.step);
+  const signed = hrs(last.height, last.round, last.step);
+  if (order < 0)
+    return { kind: 'refuse', reason: 'regression', detail: `${asked} is below the last signed, ${signed}` };
+  if (signBytesHex === last.signBytes) return { kind: 'same', signature: last.signature };
+  return {
+    kind: 'refuse',
+    reason: 'conflict',
+    detail: `${asked} was already signed for other bytes (${last.signBytes.slice(0, 16)}…)`,
+  };
+}
+
+/** The state once `req` is signed: the new last signature, and the lock when it is a precommit for a block. */
+export function afterSigning(
+  state: PrivValidatorState,
+  req: SignRequest,
+  signBytesHex: string,
+  signature: string,
+): { readonly last: LastSigned; readonly lock: Lock | null } {
+  const lock =
+    req.step === 'precommit' && req.blockHash !== null
+      ? { height: req.height, round: req.round, blockHash: req.blockHash }
+      : state.lock;
+  return {
+    last: {
+      height: req.height,
+      round: req.round,
+      step: req.step,
+      blockHash: req.blockHash,
+      signBytes: signBytesHex,
+      signature,
+    },
+    lock,
+  };
+}
+
+/** Where a validator that signed `state` resumes `height`: its last signature there, and its lock there. */
+export function resumeAt(state: PrivValidatorState, height: number): Resume | null {
+  const last = state.last;
+  if (last === null || last.height !== height) return null;
+  const lock = state.lock?.height === height ? state.lock : null;
+  return {
+    round: last.round,
+    last: { step: last.step, blockHash: last.blockHash, signature: last.signature },
+    lock: lock === null ? null : { round: lock.round, blockHash: lock.blockHash },
+  };
+}
+
+/** The file's JSON (docs/PROTOCOL.md): written once something was signed (a missing file is NEVER_SIGNED). */
+export function stateToJson(last: LastSigned, lock: Lock | null): Record<string, unknown> {
+  return {
+    height: last.height,
+    round: last.round,
+    step: last.step,
+    block_hash: last.blockHash,
+    sign_bytes: last.signBytes,
+    signature: last.signature,
+    lock: lock === null ? null : { height: lock.height, round: lock.round, block_hash: lock.blockHash },
+  };
+}
+
+const isUint = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Far above the longest sign bytes (a proposal's with a 64-byte chain id is under 200). */
+const MAX_SIGN_BYTES = 1024;
+
+/** The state in the file's JSON, or what is wrong with it (named by field). */
+export function stateFromJson(j: unknown): PrivValidatorState | string {
+  if (!isObject(j)) return 'not a JSON object';
+  if (!isUint(j.height)) return 'height must be a non-negative integer';
+  if (!isUint(j.round, 0xffffffff)) return 'round must be an integer from 0 to 2^32 - 1';
+  const step = j.step;
+  if (step !== 'propose' && step !== 'prevote' && step !== 'precommit')
+    return 'step must be propose, prevote or precommit';
+  const blockHash = j.block_hash;
+  if (blockHash !== null && (typeof blockHash !== 'string' || !isHex(blockHash, 32)))
+    return 'block_hash must be 64 hex or null';
+  if (blockHash === null && step === 'propose') return 'block_hash of a proposal cannot be null';
+  if (
+    typeof j.sign_bytes !== 'string' ||
+    j.sign_bytes.length === 0 ||
+    j.sign_bytes.length > 2 * MAX_SIGN_BYTES ||
+    !isHex(j.sign_bytes)
+  )
+    return 'sign_bytes must be lowercase hex';
+  if (typeof j.signature !== 'string' || !isHex(j.signature, 65)) return 'signature must be 130 hex';
+  const last: LastSigned = {
+    height: j.height,
+    round: j.round,
+    step,
+    blockHash,
+    signBytes: j.sign_bytes,
+    signature: j.signature,
+  };
+  if (j.lock === null) return { last, lock: null };
+  const l = j.lock;
+  if (!isObject(l) || !isUint(l.height) || !isUint(l.round, 0xffffffff))
+    return 'lock must be null or {height, round, block_hash}';
+  if (typeof l.block_hash !== 'string' || !isHex(l.block_hash, 32)) return 'lock.block_hash must be 64 hex';
+  return { last, lock: { height: l.height, round: l.round, blockHash: l.block_hash } };
+}
