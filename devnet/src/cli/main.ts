@@ -30,6 +30,7 @@ import type {
   TxJson,
   UpJson,
 } from './json.js';
+import { cmdTest } from './test.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -373,6 +374,8 @@ async function main(argv: string[]): Promise<number> {
       return cmdDown(rest);
     case 'compose':
       return cmdCompose(rest);
+    case 'test':
+      return cmdTest(rest, () => help('test'));
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);
@@ -403,6 +406,7 @@ main(process.argv.slice(2)).then(
     }
     if (json) printJson<ErrorJson>({ error: { code, message } });
     else process.stderr.write(`devnet: ${message}\n`);
-    process.exit(code === 'BAD_FLAG' ? 2 : 1);
+    // Exit 2: the command line or a file is wrong (nothing ran); 1: it ran and failed.
+    process.exit(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
   },
 );

@@ -102,8 +102,8 @@ export const MANIFEST_SCHEMA = {
 // Compiled when a manifest is read, not when the CLI loads: most commands read none.
 let validateSchema: ValidateFunction | null = null;
 
-/** `/validators/1/stake` -> `validators[1].stake`. */
-function fieldOf(path: string): string {
+/** `/validators/1/stake` -> `validators[1].stake` (an ajv instance path as a field path). */
+export function fieldOf(path: string): string {
   return path
     .split('/')
     .slice(1)
