@@ -16,7 +16,7 @@ interface Element {
   text: string;
 }
 
-const unescape = (s: string) => {
+const xmlUnescape = (s: string) => {
   assert.doesNotMatch(s, /&(?!(amp|lt|gt|quot|apos);)/, `a bare & in ${s}`);
   return s.replace(
     /&(amp|lt|gt|quot|apos);/g,
@@ -47,7 +47,7 @@ function parseXml(xml: string): Element {
       const attrs: Record<string, string> = {};
       for (const a of m[2]!.matchAll(/([A-Za-z_:-]+)="([^"]*)"/g)) {
         assert.ok(!(a[1]! in attrs), `attribute ${a[1]} twice`);
-        attrs[a[1]!] = unescape(a[2]!);
+        attrs[a[1]!] = xmlUnescape(a[2]!);
       }
       const el: Element = { name: m[1]!, attrs, children: [], text: '' };
       stack.at(-1)!.children.push(el);
@@ -57,7 +57,7 @@ function parseXml(xml: string): Element {
       const j = xml.indexOf('<', i);
       const text = xml.slice(i, j === -1 ? xml.length : j);
       assert.doesNotMatch(text, />/, 'a bare > in text');
-      stack.at(-1)!.text += unescape(text);
+      stack.at(-1)!.text += xmlUnescape(text);
       i = j === -1 ? xml.length : j;
     }
   }

@@ -218,10 +218,10 @@ describe('scenario files: every problem names its field', () => {
 });
 
 describe('the scenario JSON Schema and the examples', () => {
+  // Scenario files: those with steps (five-validators.yaml is a manifest a scenario points at).
   const examples = async () => {
     const out: string[] = [];
     for (const d of [repoPath('devnet', 'scenarios'), repoPath('e2e', 'scenarios')])
-      // A scenario has steps (five-validators.yaml is a manifest a scenario points at).
       for (const f of await readdir(d))
         if (f.endsWith('.yaml') && (await readFile(join(d, f), 'utf8')).includes('\nsteps:'))
           out.push(join(d, f));
