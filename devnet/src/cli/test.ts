@@ -5,7 +5,7 @@
  * `--schema` prints the scenario file's JSON Schema.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
@@ -64,6 +64,7 @@ export async function cmdTest(args: string[], help: () => number): Promise<numbe
     }
   if (problems.length > 0) throw new DevnetError('BAD_SCENARIO', problems.join('\n'));
 
+  if (v.junit !== undefined) await mkdir(dirname(v.junit), { recursive: true });
   const results: ScenarioResult[] = [];
   for (const s of scenarios) {
     const r = await runScenario(s, {
