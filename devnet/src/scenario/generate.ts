@@ -2,8 +2,8 @@
  * Random scenarios, valid by construction and the same for the same seed (as CometBFT's e2e
  * generator makes its testnets): a devnet of 4 or 5 validators under a steady load, and a few
  * faults at random heights, one at a time so that at most f = 1 validator is ever down, cut off
- * or in the minority; every fault is undone (started, resumed, connected, healed) before the
- * next, and the timeline ends with every node synced. validator-0 is never touched: the load's
+ * or in the minority; every fault is undone (started, resumed, connected, healed) and every node
+ * synced before the next, and the timeline ends with every node synced. validator-0 is never touched: the load's
  * accounts are funded through it.
  */
 import type { ScenarioFile, Step } from './scenario.js';
@@ -68,6 +68,9 @@ export function generateScenario(seed: string): ScenarioFile {
       steps.push({ at: { height: h }, [fault]: { node: victim } });
       steps.push({ at: { height: h + down }, [UNDO[fault]]: { node: victim } });
     }
+    // Caught up before the next fault: a node still syncing does not vote, and with another
+    // validator down that would be two of them.
+    steps.push({ name: `${victim} caught up`, expect: { synced: { within: { blocks: 30 } } } });
     h += down + int(3, 6);
   }
   steps.push({ name: 'every node synced', expect: { synced: { within: { blocks: 30 } } } });

@@ -35,7 +35,15 @@ function checkTimeline(s: ScenarioFile): void {
   const f = Math.floor((validators - 1) / 3);
   const faulted = new Map<string, string>(); // node -> how
   let lastHeight = 0;
+  // After a fault is undone, every node synced before anything else (a syncing node does not vote).
+  let mustSync = false;
   for (const [i, step] of s.steps.entries()) {
+    if (mustSync)
+      assert.ok(
+        step.expect?.synced !== undefined,
+        `steps[${i}]: every node synced after the fault was undone`,
+      );
+    mustSync = false;
     if (step.at !== undefined && 'height' in step.at) {
       assert.ok(step.at.height > lastHeight, `steps[${i}]: trigger ${step.at.height} after ${lastHeight}`);
       lastHeight = step.at.height;
@@ -57,6 +65,7 @@ function checkTimeline(s: ScenarioFile): void {
         faulted.delete(node!);
       }
     }
+    if (kind in UNDOES || kind === 'restart') mustSync = true;
     assert.ok(faulted.size <= f, `steps[${i}]: ${faulted.size} validators faulted at once (f = ${f})`);
   }
   assert.equal(faulted.size, 0, `left faulted at the end: ${[...faulted.keys()].join(', ')}`);
