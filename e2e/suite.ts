@@ -13,7 +13,8 @@
  * brings up a devnet of its own (one validator equivocates) and takes it down.
  */
 import { after, before, describe, test } from 'node:test';
-import { type Manifest, type RuntimeKind, ready, Testnet } from '@chain-devnet/devnet/testkit';
+import { type RuntimeKind, ready, Testnet } from '@chain-devnet/devnet/testkit';
+import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
 import { agreement } from './scenarios/agreement.js';
 import { byzantine } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
@@ -41,18 +42,7 @@ export const SCENARIOS: readonly Scenario[] = [
   byzantine,
 ];
 
-/** The suite's devnet: 4 validators, 400 ms blocks, 12-block epochs, short delays. */
-export function e2eManifest(runtime: RuntimeKind): Manifest {
-  return {
-    validators: 4,
-    runtime,
-    seed: `e2e-${runtime}`,
-    block_time: '400ms',
-    epoch_length: 12,
-    monitoring: false,
-    params: { min_uptime: 0.5, activation_delay: 8, unbonding_blocks: 8, snapshot_interval: 5 },
-  };
-}
+export { e2eManifest };
 
 export interface SuiteOptions {
   /** A reason to skip the whole suite (printed), or false. */
@@ -83,7 +73,7 @@ export function e2eSuite(runtime: RuntimeKind, o: SuiteOptions = {}): void {
           net = await Testnet.start({
             manifest: e2eManifest(runtime),
             name: `e2e-${runtime}`,
-            keepLogsDir: process.env.E2E_LOGS_DIR ?? 'e2e-logs',
+            keepLogsDir: E2E_LOGS_DIR,
             log,
           });
       },

@@ -184,8 +184,8 @@ export class Testnet {
         progress: () => undefined,
       });
       net = new Testnet(r.devnet, run);
-      net.unregister = onInterrupt(() =>
-        net!.stop({ failed: true, invariants: false }).catch(() => undefined),
+      net.unregister = onInterrupt((sig) =>
+        net!.stop({ failed: true, invariants: false, why: `interrupted by ${sig}` }).catch(() => undefined),
       );
       log(
         `${r.devnet.nodes.length} nodes up in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
@@ -454,7 +454,7 @@ export class Testnet {
           broken = e;
         });
       if (this.failed)
-        await this.keepLogs(broken === null ? 'the run failed' : (broken as Error).message).catch(
+        await this.keepLogs(broken === null ? (o.why ?? 'the run failed') : (broken as Error).message).catch(
           (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
         );
     } finally {

@@ -17,6 +17,7 @@ import {
   signHeader,
   signTx,
   type Tx,
+  txFromJson,
   txHash,
   txRoot,
 } from '@chain-devnet/node/chain';
@@ -141,6 +142,14 @@ export class FakeNode {
   supply: SupplyAnswer | null;
   /** null: GET /evidence answers 404 (a node without it). */
   evidence: unknown[] | null = null;
+  /**
+   * What POST /tx/send answers to a well-formed transaction (its hash given); default: refused,
+   * as a node that is not set up to take transactions. A test sets it (fakeNet's acceptTxs).
+   */
+  onTx: (tx: Tx, hash: string) => { status: 'received' | 'rejected'; error?: string } = () => ({
+    status: 'rejected',
+    error: 'this fake node takes no transactions',
+  });
   /** Closes every connection without an answer. */
   down = false;
   log: string[] = [];
@@ -186,9 +195,20 @@ export class FakeNode {
     this.supply = null;
   }
 
-  private answer(method: string, path: string): { status: number; body: string; type?: string } {
+  private answer(
+    method: string,
+    path: string,
+    body: unknown,
+  ): { status: number; body: string; type?: string } {
     const json = (v: unknown, status = 200) => ({ status, body: JSON.stringify(v) });
     const notFound = (detail: string) => json({ detail }, 404);
+    if (method === 'POST' && path === '/tx/send') {
+      const parsed = txFromJson(body);
+      if (!parsed.ok) return json({ detail: 'Invalid transaction format' }, 400);
+      const hash = txHash(parsed.tx, this.chain.chainId);
+      const r = this.onTx(parsed.tx, hash);
+      return json({ tx_hash: hash, ...r });
+    }
     if (method !== 'GET') return json({ detail: 'Method not allowed' }, 405);
     if (path === '/status')
       return json({
@@ -230,9 +250,19 @@ export class FakeNode {
         req.socket.destroy();
         return;
       }
-      const a = this.answer(req.method ?? 'GET', req.url ?? '/');
-      res.writeHead(a.status, { 'content-type': a.type ?? 'application/json' });
-      res.end(a.body);
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        let body: unknown = null;
+        try {
+          body = chunks.length === 0 ? null : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          body = null;
+        }
+        const a = this.answer(req.method ?? 'GET', req.url ?? '/', body);
+        res.writeHead(a.status, { 'content-type': a.type ?? 'application/json' });
+        res.end(a.body);
+      });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -307,4 +337,44 @@ export async function fakeNet(o: FakeChainOptions & { nodes?: number } = {}): Pr
       await Promise.all(nodes.map((n) => n.close()));
     },
   };
+}
+
+export interface IncludeOptions {
+  /** The error of the k-th transaction received (from 0) when it is to fail, else null. */
+  readonly fail?: (tx: Tx, k: number) => string | null;
+}
+
+/**
+ * Every node takes transactions as a chain would: one whose nonce is not its sender's next is
+ * refused; one received is decided on every node 50 ms later, confirmed (or failed, as `fail`
+ * says) at the node's height, and its sender's nonce moves on. The same transaction received
+ * again (sent to another node) is not decided twice.
+ */
+export function includeTxs(f: FakeNet, o: IncludeOptions = {}): void {
+  const taken = new Set<string>();
+  let k = 0;
+  const decide = (tx: Tx, hash: string, error: string | null) => {
+    for (const node of f.nodes) {
+      node.receipts.set(hash, {
+        tx_hash: hash,
+        status: error === null ? 'confirmed' : 'failed',
+        block_height: node.height,
+        timestamp: 1_700_000_000 + node.height,
+        confirmations: 1,
+        error,
+      });
+      const b = node.balances.get(tx.from) ?? { balance: 0n, nonce: 0 };
+      node.balances.set(tx.from, { balance: b.balance, nonce: b.nonce + 1 });
+    }
+  };
+  for (const node of f.nodes)
+    node.onTx = (tx, hash) => {
+      if (taken.has(hash)) return { status: 'received' };
+      const next = node.balances.get(tx.from)?.nonce ?? 0;
+      if (tx.nonce !== next) return { status: 'rejected', error: `nonce ${tx.nonce}, expected ${next}` };
+      taken.add(hash);
+      const error = o.fail?.(tx, k++) ?? null;
+      setTimeout(() => decide(tx, hash, error), 50);
+      return { status: 'received' };
+    };
 }

@@ -17,6 +17,7 @@ import {
   signal,
   spawnDetached,
   stopProcess,
+  waitFor,
 } from '@chain-devnet/node/harness';
 import { nodeFileOf, writeBlockedPeers, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
@@ -111,11 +112,31 @@ export class ProcessRuntime implements Runtime {
   }
 
   async pauseNode(name: string): Promise<void> {
-    signal(await this.requirePid(name, 'pause'), 'SIGSTOP');
+    await this.signalUntil(name, 'pause', 'SIGSTOP', 'stopped');
   }
 
   async resumeNode(name: string): Promise<void> {
-    signal(await this.requirePid(name, 'resume'), 'SIGCONT');
+    await this.signalUntil(name, 'resume', 'SIGCONT', 'running');
+  }
+
+  /**
+   * A signal is delivered when the process is next scheduled, not when kill() returns: on a busy
+   * machine a node read right after `pause` was still running (the testkit's pause test saw it).
+   * The operation ends when the kernel shows the state it asked for (bounded).
+   */
+  private async signalUntil(
+    name: string,
+    op: string,
+    sig: NodeJS.Signals,
+    want: 'stopped' | 'running',
+  ): Promise<void> {
+    const pid = await this.requirePid(name, op);
+    signal(pid, sig);
+    const s = await waitFor(`${name} ${want} after ${sig}`, 5_000, async () => {
+      const now = await procState(pid, this.marker(name));
+      return (now === want || now === 'absent') && now;
+    });
+    if (s === 'absent') throw new DevnetError('UNKNOWN_NODE', `${name} exited: cannot ${op} it`);
   }
 
   async disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
