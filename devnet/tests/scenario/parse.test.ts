@@ -182,6 +182,22 @@ describe('scenario files: every problem names its field', () => {
     assert.match(problems[10]!, /^steps\[10\]/);
   });
 
+  test('JSON is read as well as YAML', async () => {
+    const s = await parseScenarioText(
+      JSON.stringify({
+        manifest: { validators: 3 },
+        steps: [{ at: { time: '2s' }, kill: { node: 'validator-2' } }],
+      }),
+      'net.json',
+      dir,
+    );
+    assert.deepEqual(
+      s.steps.map((x) => [x.kind, x.label]),
+      [['kill', 'steps[0] kill validator-2']],
+    );
+    assert.equal(s.name, 'net');
+  });
+
   test('not YAML, and the BAD_SCENARIO error that lists the problems', async () => {
     await assert.rejects(parseScenarioText('steps: [', 'broken.yaml', dir), /broken\.yaml is not valid YAML/);
     await assert.rejects(
