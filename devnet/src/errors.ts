@@ -5,6 +5,7 @@
 export type DevnetErrorCode =
   | 'BAD_MANIFEST'
   | 'BAD_FLAG'
+  | 'BAD_SCENARIO'
   | 'NO_DEVNET'
   | 'ALREADY_UP'
   | 'NO_ENGINE'

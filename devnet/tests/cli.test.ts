@@ -39,6 +39,7 @@ describe('devnet command line', () => {
       'tx',
       'down',
       'compose',
+      'test',
     ]) {
       assert.match(main.stdout, new RegExp(`\\b${command}\\b`), `the main help names ${command}`);
       const r = await devnetCli([command, '--help']);

@@ -15,6 +15,8 @@ Usage: devnet <command> [options]     (devnet <command> --help for its options)
               undelegate, unjail, update-validator
   down        stop and remove everything the devnet made (--keep-data keeps its files)
   compose     write docker-compose.yml and prometheus.yml for the same devnet under compose
+  test        run scenario files (faults, load, assertions; docs/SCENARIOS.md), each on its own
+              devnet; --generate N --seed S writes random ones
 
 Common options:
   --home DIR  the devnet's folder (default ./.devnet, or $DEVNET_HOME)
@@ -25,6 +27,25 @@ Prometheus P+1090, Grafana P+1091.
 `;
 
 export const COMMAND_HELP: Record<string, string> = {
+  test: `devnet test FILE… [--runtime R] [--junit OUT.xml] [--keep] [--logs-dir DIR]
+devnet test --generate N --seed S [--out DIR]
+devnet test --schema
+
+Runs each scenario file (YAML or JSON: a manifest, a load, a timeline of steps; docs/SCENARIOS.md)
+on a devnet of its own, printing each step as it runs, then checks the chain's invariants and
+tears the devnet down. Every file is checked before the first devnet starts.
+
+  --runtime R           auto, docker or process: overrides the file's and its manifest's
+  --junit OUT.xml       a JUnit report: one testsuite per file, one testcase per step
+  --keep                leave each devnet running (its home is printed; devnet down --home removes it)
+  --logs-dir DIR        where a failed run keeps every node's log (default ./testkit-logs)
+  --generate N          write N random scenarios (faults at random heights under load, valid by
+                        construction) to --out DIR (default .), named from the seed
+  --seed S              the generator's seed: the same seed writes the same files
+  --schema              print the scenario file's JSON Schema (devnet/schema/scenario.schema.json)
+
+Exit status: 0 every scenario passed, 1 one failed, 2 a bad file or flag (nothing ran).
+`,
   up: `devnet up [options]
 
   --validators N        number of validators (default 4; at most 64)

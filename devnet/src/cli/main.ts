@@ -14,6 +14,7 @@ import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../com
 import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
+import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
@@ -29,6 +30,7 @@ import type {
   TxJson,
   UpJson,
 } from './json.js';
+import { cmdTest } from './test.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -234,45 +236,13 @@ async function cmdAdd(args: string[]): Promise<number> {
   return 0;
 }
 
-const NODE_OPS = ['stop', 'start', 'kill', 'pause', 'resume', 'restart', 'disconnect', 'connect'] as const;
-type NodeOp = (typeof NODE_OPS)[number];
-
 async function cmdNode(op: NodeOp, args: string[]): Promise<number> {
   const { values: v, positionals } = parse(args, {});
   if (v.help) return help('node');
   const name = positionals[0];
   if (name === undefined)
     throw new DevnetError('BAD_FLAG', `devnet ${op} NODE: which node? (devnet status lists them)`);
-  const d = await Devnet.open(homeOf(v));
-  d.node(name);
-  const rt = d.runtime;
-  switch (op) {
-    case 'stop':
-      await rt.stopNode(name);
-      break;
-    case 'start':
-      await d.startNode(name);
-      break;
-    case 'kill':
-      await rt.killNode(name);
-      break;
-    case 'pause':
-      await rt.pauseNode(name);
-      break;
-    case 'resume':
-      await rt.resumeNode(name);
-      break;
-    case 'restart':
-      await rt.stopNode(name);
-      await d.startNode(name);
-      break;
-    case 'disconnect':
-      await rt.disconnectNode(name, await d.peers());
-      break;
-    case 'connect':
-      await rt.connectNode(name, await d.peers());
-      break;
-  }
+  await nodeOp(await Devnet.open(homeOf(v)), op, name);
   if (v.json) printJson<NodeOpJson>({ node: name, done: op });
   else out(`${name}: ${op} done`);
   return 0;
@@ -404,6 +374,8 @@ async function main(argv: string[]): Promise<number> {
       return cmdDown(rest);
     case 'compose':
       return cmdCompose(rest);
+    case 'test':
+      return cmdTest(rest, () => help('test'));
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);
@@ -434,6 +406,7 @@ main(process.argv.slice(2)).then(
     }
     if (json) printJson<ErrorJson>({ error: { code, message } });
     else process.stderr.write(`devnet: ${message}\n`);
-    process.exit(code === 'BAD_FLAG' ? 2 : 1);
+    // Exit 2: the command line or a file is wrong (nothing ran); 1: it ran and failed.
+    process.exit(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
   },
 );

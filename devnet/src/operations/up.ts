@@ -14,6 +14,8 @@ import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpe
 export interface UpOptions {
   readonly home: string;
   readonly manifestPath: string | null;
+  /** A manifest already checked (requireManifest), instead of a file: the testkit's. */
+  readonly manifest?: Manifest;
   readonly flags: SpecFlags;
   readonly genesisTime: number;
   readonly progress: Progress;
@@ -43,7 +45,7 @@ export async function loadManifest(path: string | null): Promise<Manifest> {
 
 export async function up(o: UpOptions): Promise<UpResult> {
   const started = Date.now();
-  const manifest = mergeFlags(await loadManifest(o.manifestPath), o.flags);
+  const manifest = mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags);
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   const { kind, why } = await resolveRuntime(spec.runtime);

@@ -102,8 +102,8 @@ export const MANIFEST_SCHEMA = {
 // Compiled when a manifest is read, not when the CLI loads: most commands read none.
 let validateSchema: ValidateFunction | null = null;
 
-/** `/validators/1/stake` -> `validators[1].stake`. */
-function fieldOf(path: string): string {
+/** `/validators/1/stake` -> `validators[1].stake` (an ajv instance path as a field path). */
+export function fieldOf(path: string): string {
   return path
     .split('/')
     .slice(1)
@@ -184,12 +184,16 @@ export function parseManifestText(text: string, fileName: string): Manifest {
       `${fileName} is not valid ${json ? 'JSON' : 'YAML'}: ${(e as Error).message}`,
     );
   }
-  if (value === null || value === undefined) value = {};
+  return requireManifest(value ?? {}, fileName);
+}
+
+/** A manifest value (parsed from a file, or made by a program), checked: BAD_MANIFEST lists every problem. */
+export function requireManifest(value: unknown, source: string): Manifest {
   const checked = checkManifest(value);
   if (!checked.ok)
     throw new DevnetError(
       'BAD_MANIFEST',
-      `${fileName} has ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`,
+      `${source} has ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`,
     );
   return checked.manifest;
 }

@@ -1,9 +1,8 @@
 /**
- * The chain as every node's RPC shows it: heights, blocks (final, so cached per node), block
- * hashes, validators, consistent reads at a known height, /metrics. Every check that spans nodes
- * names the node and the height that failed.
+ * The chain as every node's RPC shows it: heights, blocks (final, so read once per node and
+ * kept), block hashes, validators, consistent reads at a known height, /metrics, receipts. Every
+ * check that spans nodes names the node and the height that failed.
  */
-import assert from 'node:assert/strict';
 import {
   type BlockAnswer,
   type ReceiptAnswer,
@@ -13,39 +12,8 @@ import {
   type ValidatorsAnswer,
 } from '@chain-devnet/node/client';
 import { waitFor } from '@chain-devnet/node/harness';
-import type { Devnet } from './devnet.js';
-
-/** One Prometheus text exposition, by `name` or `name{label="v",…}` exactly as written. */
-export class Metrics {
-  constructor(readonly samples: ReadonlyMap<string, number>) {}
-
-  static parse(text: string): Metrics {
-    const m = new Map<string, number>();
-    for (const line of text.split('\n')) {
-      if (line === '' || line.startsWith('#')) continue;
-      const i = line.lastIndexOf(' ');
-      m.set(line.slice(0, i), Number(line.slice(i + 1)));
-    }
-    return new Metrics(m);
-  }
-
-  get(name: string, labels: Record<string, string> = {}): number | undefined {
-    const keys = Object.entries(labels);
-    if (keys.length === 0) return this.samples.get(name);
-    return this.samples.get(`${name}{${keys.map(([k, v]) => `${k}="${v}"`).join(',')}}`);
-  }
-
-  /** Every sample of `name`, by its label `label`. */
-  byLabel(name: string, label: string): Map<string, number> {
-    const out = new Map<string, number>();
-    const re = new RegExp(`^${name}\\{(?:.*,)?${label}="([^"]*)"`);
-    for (const [k, v] of this.samples) {
-      const m = re.exec(k);
-      if (m !== null) out.set(m[1]!, v);
-    }
-    return out;
-  }
-}
+import type { NetContext } from './context.js';
+import { Metrics } from './metrics.js';
 
 /** An active set: consensus addresses in proposer order (byte order of the address). */
 export type ActiveSet = readonly string[];
@@ -55,7 +23,11 @@ export function sortedSet(addresses: Iterable<string>): ActiveSet {
 }
 
 /** Runs `f` over `items` with at most `width` at a time, in order of results. */
-async function mapLimit<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  width: number,
+  f: (x: T) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
@@ -72,14 +44,10 @@ async function mapLimit<T, R>(items: readonly T[], width: number, f: (x: T) => P
 export class Chain {
   private readonly blocks = new Map<string, Map<number, BlockAnswer>>();
 
-  constructor(readonly dn: Devnet) {}
-
-  private rpc(name: string) {
-    return this.dn.node(name).rpc;
-  }
+  constructor(private readonly net: NetContext) {}
 
   status(name: string): Promise<StatusAnswer> {
-    return this.rpc(name).status();
+    return this.net.rpc(name).status();
   }
 
   async height(name: string): Promise<number> {
@@ -87,7 +55,7 @@ export class Chain {
   }
 
   /** Heights of the named nodes (default: all); a node that does not answer is named in the error. */
-  async heights(names: readonly string[] = this.dn.names()): Promise<Map<string, number>> {
+  async heights(names: readonly string[] = this.net.names()): Promise<Map<string, number>> {
     const hs = await Promise.all(
       names.map(async (n) => {
         try {
@@ -100,27 +68,43 @@ export class Chain {
     return new Map(hs);
   }
 
-  async maxHeight(names: readonly string[] = this.dn.names()): Promise<number> {
+  async maxHeight(names: readonly string[] = this.net.names()): Promise<number> {
     return Math.max(...(await this.heights(names)).values());
   }
 
-  async minHeight(names: readonly string[] = this.dn.names()): Promise<number> {
+  async minHeight(names: readonly string[] = this.net.names()): Promise<number> {
     return Math.min(...(await this.heights(names)).values());
   }
 
-  /** Block `h` as node `name` serves it (cached: a final block never changes). */
+  /** Block `h` as node `name` serves it (kept: a final block never changes). */
   async block(name: string, h: number): Promise<BlockAnswer> {
-    let cache = this.blocks.get(name);
-    if (cache === undefined) {
-      cache = new Map();
-      this.blocks.set(name, cache);
+    let kept = this.blocks.get(name);
+    if (kept === undefined) {
+      kept = new Map();
+      this.blocks.set(name, kept);
     }
-    const hit = cache.get(h);
+    const hit = kept.get(h);
     if (hit !== undefined) return hit;
-    const b = await this.rpc(name).block(h);
-    assert.equal(b.header.height, h, `${name} served block ${b.header.height} for /block/${h}`);
-    cache.set(h, b);
+    const b = await this.net.rpc(name).block(h);
+    if (b.header.height !== h)
+      throw this.net.failure({
+        node: name,
+        height: null,
+        expected: `block ${h} for GET /block/${h}`,
+        found: `block ${b.header.height}`,
+      });
+    kept.set(h, b);
     return b;
+  }
+
+  /** Block `h` of `name`, or null when the node does not have it (404). */
+  async blockOrNull(name: string, h: number): Promise<BlockAnswer | null> {
+    try {
+      return await this.block(name, h);
+    } catch (e) {
+      if (e instanceof RpcError && e.status === 404) return null;
+      throw e;
+    }
   }
 
   async blocksOf(name: string, from: number, to: number): Promise<BlockAnswer[]> {
@@ -131,27 +115,25 @@ export class Chain {
 
   /** The hash of block `h` on `name`: the next block's prev_hash, or last_hash at the tip. */
   async hashAt(name: string, h: number): Promise<string> {
-    try {
-      return (await this.block(name, h + 1)).header.prev_hash;
-    } catch (e) {
-      if (!(e instanceof RpcError && e.status === 404)) throw e;
-      const s = await this.status(name);
-      if (s.height === h) return s.last_hash;
-      return (await this.block(name, h + 1)).header.prev_hash;
-    }
+    const next = await this.blockOrNull(name, h + 1);
+    if (next !== null) return next.header.prev_hash;
+    const s = await this.status(name);
+    if (s.height === h) return s.last_hash;
+    return (await this.block(name, h + 1)).header.prev_hash;
   }
 
   /** Waits until every named node is at `target` or above, within the bound of `blocks` blocks. */
   async waitHeight(
     target: number,
-    names: readonly string[] = this.dn.names(),
+    names: readonly string[] = this.net.names(),
     blocks?: number,
   ): Promise<Map<string, number>> {
     let last = new Map<string, number>();
     const b = blocks ?? Math.max(1, target - (await this.maxHeight(names).catch(() => target)));
+    const seen = () => [...last].map(([n, h]) => `${n} ${h < 0 ? 'not answering' : `at ${h}`}`).join(', ');
     return waitFor(
       `${names.join(', ')} at height ${target} (within ${b} blocks)`,
-      this.dn.within(b),
+      this.net.within(b),
       async () => {
         const hs = await Promise.all(
           names.map(async (n) => [n, await this.height(n).catch(() => -1)] as const),
@@ -159,12 +141,23 @@ export class Chain {
         last = new Map(hs);
         return hs.every(([, h]) => h >= target) ? last : null;
       },
-      { seen: () => [...last].map(([n, h]) => `${n} ${h < 0 ? 'not answering' : `at ${h}`}`).join(', ') },
-    );
+      { seen },
+    ).catch((e: unknown) => {
+      const [node, h] = [...last].sort((x, y) => x[1] - y[1])[0] ?? [names[0]!, -1];
+      throw this.net.failure(
+        {
+          node,
+          height: h < 0 ? null : h,
+          expected: `height ${target} or above on ${names.join(', ')} within ${b} blocks`,
+          found: seen() || 'no answer',
+        },
+        e,
+      );
+    });
   }
 
   /** Waits `k` more blocks past the highest node now, on every named node. */
-  async waitBlocks(k: number, names: readonly string[] = this.dn.names()): Promise<number> {
+  async waitBlocks(k: number, names: readonly string[] = this.net.names()): Promise<number> {
     const target = (await this.maxHeight(names)) + k;
     await this.waitHeight(target, names, k);
     return target;
@@ -185,24 +178,26 @@ export class Chain {
         const h = from + i;
         const mine = blocks[i + 1]!.header.prev_hash;
         const theirs = refBlocks[i + 1]!.header.prev_hash;
-        assert.equal(mine, theirs, `${n} at height ${h}: block hash ${mine}, but ${ref} has ${theirs}`);
-        assert.deepEqual(blocks[i], refBlocks[i], `${n} at height ${h}: block differs from ${ref}'s`);
+        if (mine !== theirs)
+          throw this.net.failure({
+            node: n,
+            height: h,
+            expected: `block hash ${theirs} (as ${ref})`,
+            found: `block hash ${mine}`,
+          });
+        if (JSON.stringify(blocks[i]) !== JSON.stringify(refBlocks[i]))
+          throw this.net.failure({
+            node: n,
+            height: h,
+            expected: `the block ${ref} serves`,
+            found: `another block: ${JSON.stringify(blocks[i]!.header)}`,
+          });
       }
-    }
-    // Each node's chain links: prev_hash of h+1 is the hash the node reported at h (last_hash).
-    for (const n of names) {
-      const blocks = await this.blocksOf(n, from, to + 1);
-      for (let i = 1; i < blocks.length; i++)
-        assert.equal(
-          blocks[i]!.header.height,
-          blocks[i - 1]!.header.height + 1,
-          `${n} at height ${from + i}: heights do not follow`,
-        );
     }
   }
 
   async validators(name: string): Promise<ValidatorsAnswer> {
-    return this.rpc(name).validators();
+    return this.net.rpc(name).validators();
   }
 
   /** The active set on `name` now, in proposer order, checked against its proposer_index field. */
@@ -214,13 +209,19 @@ export class Chain {
     const set = sortedSet(active.map((v) => v.address));
     for (const v of value.validators) {
       const i = set.indexOf(v.address);
-      assert.equal(
-        v.proposer_index,
-        i < 0 ? null : i,
-        `${name} at height ${height}: proposer_index of ${v.name} (${v.status}) is ${v.proposer_index}, its place in the address order is ${i < 0 ? null : i}`,
-      );
-      assert.equal(v.is_active, v.status === 'ACTIVE', `${name} at height ${height}: is_active of ${v.name}`);
-      assert.equal(v.is_jailed, v.status === 'JAILED', `${name} at height ${height}: is_jailed of ${v.name}`);
+      const fields = [
+        ['proposer_index', v.proposer_index, i < 0 ? null : i],
+        ['is_active', v.is_active, v.status === 'ACTIVE'],
+        ['is_jailed', v.is_jailed, v.status === 'JAILED'],
+      ] as const;
+      for (const [field, got, want] of fields)
+        if (got !== want)
+          throw this.net.failure({
+            node: name,
+            height,
+            expected: `${field} of ${v.name} (${v.status}, place ${i} in the address order) ${want}`,
+            found: String(got),
+          });
     }
     return { height, set, validators: value.validators };
   }
@@ -230,7 +231,7 @@ export class Chain {
    * until they do, bounded). The value is the node's state at that height.
    */
   async consistent<T>(name: string, read: () => Promise<T>): Promise<{ height: number; value: T }> {
-    return waitFor(`a read of ${name} at a stable height`, this.dn.within(10), async () => {
+    return waitFor(`a read of ${name} at a stable height`, this.net.within(10), async () => {
       const a = await this.height(name);
       const value = await read();
       const b = await this.height(name);
@@ -239,12 +240,12 @@ export class Chain {
   }
 
   async metrics(name: string): Promise<Metrics> {
-    return Metrics.parse(await this.rpc(name).metrics());
+    return Metrics.parse(await this.net.rpc(name).metrics());
   }
 
   /** /metrics at a known height: chain_block_height and /status agree before and after the scrape. */
   async metricsAt(name: string): Promise<{ height: number; metrics: Metrics }> {
-    return waitFor(`a /metrics scrape of ${name} at a stable height`, this.dn.within(10), async () => {
+    return waitFor(`a /metrics scrape of ${name} at a stable height`, this.net.within(10), async () => {
       const a = await this.height(name);
       const m = await this.metrics(name);
       const b = await this.height(name);
@@ -254,7 +255,7 @@ export class Chain {
 
   async receipt(name: string, hash: string): Promise<ReceiptAnswer | null> {
     try {
-      return await this.rpc(name).receipt(hash);
+      return await this.net.rpc(name).receipt(hash);
     } catch (e) {
       if (e instanceof RpcError && e.status === 404) return null;
       throw e;
@@ -263,45 +264,69 @@ export class Chain {
 
   /**
    * Waits until `hash` is confirmed on every named node, at one height everywhere, and the block
-   * there holds it; returns that height.
+   * there holds it; returns that height. Recorded in the ledger (checked again at the end).
    */
-  async confirmedEverywhere(hash: string, names: readonly string[] = this.dn.names(), blocks = 10) {
+  async confirmedEverywhere(hash: string, names: readonly string[] = this.net.names(), blocks = 10) {
     const seen = new Map<string, string>();
+    let failed: { node: string; error: string | null } | null = null;
     const at = await waitFor(
       `transaction ${hash} confirmed on ${names.join(', ')}`,
-      this.dn.within(blocks),
+      this.net.within(blocks),
       async () => {
         const rs = await Promise.all(names.map((n) => this.receipt(n, hash)));
         rs.forEach((r, i) => {
           seen.set(names[i]!, r === null ? 'unknown' : `${r.status}@${r.block_height}`);
+          if (r?.status === 'failed') failed ??= { node: names[i]!, error: r.error };
         });
-        if (rs.some((r) => r?.status === 'failed'))
-          throw new Error(`failed: ${rs.map((r) => r?.error).join(', ')}`);
-        return rs.every((r) => r?.status === 'confirmed') ? (rs as ReceiptAnswer[]) : null;
+        return failed !== null || rs.every((r) => r?.status === 'confirmed') ? (rs as ReceiptAnswer[]) : null;
       },
       { seen: () => [...seen].map(([n, s]) => `${n} ${s}`).join(', ') },
-    );
+    ).catch(async (e: Error) => {
+      const first = names.find((n) => !seen.get(n)?.startsWith('confirmed')) ?? names[0]!;
+      throw await this.net.failureNow(
+        first,
+        `transaction ${hash} confirmed on ${names.join(', ')} ${`within ${blocks} blocks`}`,
+        [...seen].map(([n, s]) => `${n} ${s}`).join(', ') || e.message,
+        e,
+      );
+    });
+    if (failed !== null) {
+      const f = failed as { node: string; error: string | null };
+      throw await this.net.failureNow(f.node, `transaction ${hash} confirmed`, `failed: ${f.error}`);
+    }
     const height = at[0]!.block_height!;
     for (const [i, r] of at.entries()) {
       const n = names[i]!;
-      assert.equal(
-        r.block_height,
-        height,
-        `${n}: ${hash} confirmed at ${r.block_height}, ${names[0]} says ${height}`,
-      );
+      if (r.block_height !== height)
+        throw this.net.failure({
+          node: n,
+          height: r.block_height,
+          expected: `${hash} confirmed at ${height} (as ${names[0]})`,
+          found: `confirmed at ${r.block_height}`,
+        });
       const b = await this.block(n, height);
-      assert.ok(
-        b.txs.some((t) => t.tx_hash === hash),
-        `${n} at height ${height}: the block does not hold ${hash}`,
-      );
+      if (!b.txs.some((t) => t.tx_hash === hash))
+        throw this.net.failure({
+          node: n,
+          height,
+          expected: `block ${height} holds ${hash} (its receipt says so)`,
+          found: `${b.txs.length} other transactions`,
+        });
     }
+    this.net.ledger.record(hash, height, 'confirmed everywhere');
     return height;
   }
 
   /** The validator whose node is `nodeName` (its name in /validators), as `name` sees it. */
   async validatorOf(name: string, nodeName: string): Promise<ValidatorAnswer> {
-    const v = (await this.validators(name)).validators.find((x) => x.name === nodeName);
-    assert.ok(v !== undefined, `${name}: no validator named ${nodeName} in /validators`);
+    const vs = await this.validators(name);
+    const v = vs.validators.find((x) => x.name === nodeName);
+    if (v === undefined)
+      throw await this.net.failureNow(
+        name,
+        `a validator named ${nodeName} in /validators`,
+        `${vs.validators.map((x) => x.name).join(', ')}`,
+      );
     return v;
   }
 }

@@ -1,12 +1,14 @@
 /**
  * The chain's economics and schedule, written down independently of the node from the rules
  * (docs/RULES.md, the specification): fees per type, block reward, reward split, proposer of a
- * (height, round), proposer slots and uptime. The scenarios compute expectations with these
- * from the blocks every node serves, and compare them with what every node reports.
+ * (height, round), proposer slots and uptime. The invariants and the scenarios compute
+ * expectations with these from the blocks every node serves, and compare them with what every
+ * node reports: a second reading of the rules, not the node's own code.
  */
+
+import type { ChainParams } from '@chain-devnet/node/chain';
 import type { BlockAnswer } from '@chain-devnet/node/client';
 import type { ActiveSet } from './chain.js';
-import type { ChainParams } from './devnet.js';
 
 export const BASE_GAS: Readonly<Record<string, bigint>> = {
   TRANSFER: 21_000n,

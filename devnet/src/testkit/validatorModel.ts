@@ -6,12 +6,12 @@
  * propose, so every block of every node can be checked against the schedule, and it predicts
  * each validator's status, jail count and stake, and the wei burned, to compare with the nodes.
  */
-import assert from 'node:assert/strict';
+import type { ChainParams } from '@chain-devnet/node/chain';
 import type { BlockAnswer } from '@chain-devnet/node/client';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
 import { type ActiveSet, type Chain, sortedSet } from './chain.js';
-import type { ChainParams, Devnet } from './devnet.js';
-import { mulPpm, proposerOf, uptimePpm } from './model.js';
+import type { NetContext } from './context.js';
+import { mulPpm, proposerOf, uptimePpm } from './economics.js';
 
 export type ValidatorStatus = 'ACTIVE' | 'INACTIVE' | 'JAILED' | 'EJECTED';
 
@@ -58,12 +58,9 @@ export class ValidatorModel {
   private burned = 0n;
   readonly events: EpochEvent[] = [];
 
-  constructor(
-    private readonly dn: Devnet,
-    private readonly chain: Chain,
-  ) {
-    for (const g of dn.genesisValidators) {
-      const address = validatorAddressOf(g.pubKey);
+  constructor(private readonly net: NetContext) {
+    for (const g of net.genesis.state.validators.values()) {
+      const address = g.address;
       this.validators.set(address, {
         address,
         pubKey: g.pubKey,
@@ -82,7 +79,11 @@ export class ValidatorModel {
   }
 
   private get p(): ChainParams {
-    return this.dn.params;
+    return this.net.params;
+  }
+
+  private get chain(): Chain {
+    return this.net.chain;
   }
 
   private currentSet(): ActiveSet {
@@ -93,7 +94,7 @@ export class ValidatorModel {
 
   /** The set that proposes block `h` (known up to one block past the last applied). */
   setFor(h: number): ActiveSet {
-    assert.ok(h <= this.height + 1, `the model is at ${this.height}; no schedule for ${h} yet`);
+    if (h > this.height + 1) throw new Error(`the model is at ${this.height}; no schedule for ${h} yet`);
     for (let i = this.segments.length - 1; i >= 0; i--)
       if (this.segments[i]!.from <= h) return this.segments[i]!.set;
     throw new Error(`no schedule for height ${h}`);
@@ -102,19 +103,19 @@ export class ValidatorModel {
   /** Validators after block `h`. */
   at(h: number): ReadonlyMap<string, ModelValidator> {
     const v = this.history.get(h);
-    assert.ok(v !== undefined, `the model has no state at height ${h} (it is at ${this.height})`);
+    if (v === undefined) throw new Error(`the model has no state at height ${h} (it is at ${this.height})`);
     return v;
   }
 
   burnedAfter(h: number): bigint {
     const b = this.burnedAt.get(h);
-    assert.ok(b !== undefined, `the model has no state at height ${h}`);
+    if (b === undefined) throw new Error(`the model has no state at height ${h} (it is at ${this.height})`);
     return b;
   }
 
   byName(name: string, h = this.height): ModelValidator {
     const v = [...this.at(h).values()].find((x) => x.name === name);
-    assert.ok(v !== undefined, `no validator named ${name} at height ${h}`);
+    if (v === undefined) throw new Error(`the chain's history has no validator named ${name} at height ${h}`);
     return v;
   }
 
@@ -141,7 +142,7 @@ export class ValidatorModel {
   }
 
   private async answering(): Promise<string> {
-    for (const n of this.dn.names()) {
+    for (const n of this.net.names()) {
       try {
         await this.chain.height(n);
         return n;
@@ -158,7 +159,7 @@ export class ValidatorModel {
 
   private async apply(block: BlockAnswer, source: string): Promise<void> {
     const h = block.header.height;
-    assert.equal(h, this.height + 1, `the model applies ${h} after ${this.height}`);
+    if (h !== this.height + 1) throw new Error(`the model applies ${h} after ${this.height}`);
     const set = this.setFor(h);
     const round = block.header.round;
     for (let r = 0; r < round; r++) {
@@ -281,17 +282,20 @@ export class ValidatorModel {
         const h = b.header.height;
         const set = this.setFor(h);
         const want = proposerOf(set, h, b.header.round);
-        assert.equal(
-          b.header.proposer_address,
-          want,
-          `${n} at height ${h}: proposer ${this.nameOf(b.header.proposer_address)} in round ${b.header.round}, ` +
-            `but the schedule (${set.length} active: ${set.map((a) => this.nameOf(a)).join(', ')}) names ${this.nameOf(want)}`,
-        );
-        assert.equal(
-          b.header.pub_key,
-          this.validators.get(want)!.pubKey,
-          `${n} at height ${h}: header pub_key is not the key of the proposer ${this.nameOf(want)}`,
-        );
+        if (b.header.proposer_address !== want)
+          throw this.net.failure({
+            node: n,
+            height: h,
+            expected: `the proposer of round ${b.header.round} the schedule names (${set.length} active: ${set.map((a) => this.nameOf(a)).join(', ')}): ${this.nameOf(want)}`,
+            found: `proposer ${this.nameOf(b.header.proposer_address)}`,
+          });
+        if (b.header.pub_key !== this.validators.get(want)!.pubKey)
+          throw this.net.failure({
+            node: n,
+            height: h,
+            expected: `header pub_key ${this.validators.get(want)!.pubKey} (the key of ${this.nameOf(want)})`,
+            found: b.header.pub_key,
+          });
         if (i === 0 && b.header.round === 0) round0.set(want, (round0.get(want) ?? 0) + 1);
       }
     }
@@ -306,27 +310,32 @@ export class ValidatorModel {
     const { height, validators } = await this.chain.activeSet(name);
     await this.syncTo(height);
     const want = this.at(height);
-    assert.deepEqual(
-      validators.map((v) => v.address).sort(),
-      [...want.keys()].sort(),
-      `${name} at height ${height}: /validators lists other validators than the chain's history gives`,
-    );
+    const listed = validators.map((v) => v.address).sort();
+    const known = [...want.keys()].sort();
+    if (listed.join() !== known.join())
+      throw this.net.failure({
+        node: name,
+        height,
+        expected: `the validators of the chain's history: ${known.map((a) => this.nameOf(a)).join(', ')}`,
+        found: `/validators lists ${listed.map((a) => this.nameOf(a)).join(', ')}`,
+      });
     for (const v of validators) {
       const m = want.get(v.address)!;
-      const who = `${name} at height ${height}: validator ${m.name || v.address}`;
-      assert.equal(v.status, m.status, `${who} is ${v.status}, expected ${m.status}`);
-      assert.equal(
-        v.jail_count,
-        m.jailCount,
-        `${who} has jail_count ${v.jail_count}, expected ${m.jailCount}`,
-      );
-      assert.equal(BigInt(v.power), m.stake, `${who} has power ${v.power}, expected ${m.stake}`);
-      assert.equal(
-        v.produced_slots,
-        m.produced,
-        `${who} produced_slots ${v.produced_slots}, expected ${m.produced}`,
-      );
-      assert.equal(v.missed_slots, m.missed, `${who} missed_slots ${v.missed_slots}, expected ${m.missed}`);
+      const who = `validator ${m.name || v.address}`;
+      for (const [field, got, expected] of [
+        ['status', v.status, m.status],
+        ['jail_count', v.jail_count, m.jailCount],
+        ['power', BigInt(v.power), m.stake],
+        ['produced_slots', v.produced_slots, m.produced],
+        ['missed_slots', v.missed_slots, m.missed],
+      ] as const)
+        if (got !== expected)
+          throw this.net.failure({
+            node: name,
+            height,
+            expected: `${who} ${field} ${expected} (the chain's history)`,
+            found: String(got),
+          });
     }
     return height;
   }
