@@ -6,6 +6,7 @@
  *   logs/<name>.log        a node's log (process runtime; the docker runtime uses the engine's logs)
  *   run/<name>.pid         a process's id (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
+ *   ui/                    the panel: its key (mode 600), pid file and log
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -32,6 +33,9 @@ export class Layout {
   }
   get monitoringDir(): string {
     return join(this.home, 'monitoring');
+  }
+  get uiDir(): string {
+    return join(this.home, 'ui');
   }
   /** A short id of this devnet (from its absolute home), used in container and network names. */
   get id(): string {
