@@ -140,9 +140,9 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
   app.use(async (ctx, next) => {
     try {
       await next();
-      if (!ctx.respond) return; // a stream, answered by the hub
+      if (ctx.respond === false) return; // a stream, answered by the hub
       if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
-      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === ''))
+      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
         sendJson(ctx, 405, {
           detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
         });

@@ -2,7 +2,8 @@
  * Follows a node's log through the runtime (its log file, or the engine's container log), as
  * `devnet logs -f` does, and hands over complete lines. When the runtime's stream ends (a
  * container stopped) it attaches again a second later, asking for the last lines again: those
- * it already handed over are skipped, so a restart neither repeats nor loses lines.
+ * up to the last line it handed over are skipped, so a restart neither repeats nor loses lines
+ * (a node's JSON lines carry the time in milliseconds, so a line is found again by its text).
  */
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -48,21 +49,40 @@ export interface FollowOptions {
   readonly signal: AbortSignal;
 }
 
+/**
+ * The lines of a re-attach that are new: those after the last line kept (the tail asked for ends
+ * with the log's last lines, so when that line is not among them, all of them came after it).
+ * Null while the answer may still hold it (fewer lines than the tail asked for have come).
+ */
+export function freshAfterResume(
+  pending: readonly string[],
+  lastKept: string | undefined,
+  complete: boolean,
+): string[] | null {
+  if (lastKept === undefined) return [...pending];
+  const i = pending.lastIndexOf(lastKept);
+  if (i !== -1) return pending.slice(i + 1);
+  return complete || pending.length >= RESUME_TAIL ? [...pending] : null;
+}
+
 /** Runs until the signal aborts. */
 export async function followLog(o: FollowOptions): Promise<void> {
   let first = true;
   while (!o.signal.aborted) {
-    // After a re-attach, the lines up to the last one already kept are the old stream's.
-    let resuming = !first;
+    // After a re-attach, the tail's lines up to the last one kept are the old stream's.
+    let pending: string[] | null = first ? null : [];
+    const lastKept = o.kept.last();
+    const hand = (lines: string[]) => {
+      if (lines.length > 0) o.onLines(lines);
+    };
     const splitter = new LineSplitter((lines) => {
-      let fresh = lines;
-      if (resuming) {
-        const i = lines.findIndex((l) => !o.kept.includes(l));
-        if (i === -1) return;
-        resuming = false;
-        fresh = lines.slice(i);
+      if (pending === null) return hand(lines);
+      pending.push(...lines);
+      const fresh = freshAfterResume(pending, lastKept, false);
+      if (fresh !== null) {
+        pending = null;
+        hand(fresh);
       }
-      o.onLines(fresh);
     });
     // A signal per attach: whatever a runtime hangs on it goes with it, not onto the long-lived one.
     const attach = new AbortController();
@@ -78,6 +98,7 @@ export async function followLog(o: FollowOptions): Promise<void> {
       o.signal.removeEventListener('abort', stop);
       attach.abort();
     }
+    if (pending !== null) hand(freshAfterResume(pending, lastKept, true)!);
     first = false;
     await sleep(1_000, undefined, { signal: o.signal }).catch(() => undefined);
   }
