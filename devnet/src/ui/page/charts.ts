@@ -55,6 +55,10 @@ const CHARTS: readonly ChartSpec[] = [
   },
 ];
 
+const WHOLE_STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+];
+
 const AXIS = {
   stroke: '#c9d1d9',
   grid: { stroke: 'rgba(201, 209, 217, 0.12)' },
@@ -104,11 +108,15 @@ class Chart {
           legend: { show: false },
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: true } },
+          // Room on the right for the last time label.
+          padding: [8, 20, 0, 0],
           axes: [
             { ...AXIS, values: (_u, splits) => splits.map((t) => clock(t * 1000)) },
             {
               ...AXIS,
               size: 56,
+              // Counts (heights, transactions) get whole-number steps only: no "0, 1, 1".
+              ...(this.spec.digits === 0 ? { incrs: WHOLE_STEPS } : {}),
               values: (_u, splits) => splits.map((s) => `${+s.toFixed(this.spec.digits)}`),
             },
           ],
