@@ -1,7 +1,9 @@
 /**
  * The browser the panel's tests drive: Debian's Chromium (/usr/bin/chromium) through
- * playwright-core, never a downloaded one. In CI (CI=true) a missing Chromium fails the tests
- * with the package to install; elsewhere they are skipped with a line that says so.
+ * playwright-core, never a downloaded one. PANEL_CHROMIUM names another Chromium-based browser
+ * where there is no Debian package (GitHub's Ubuntu runners have Chrome, and a snap-only
+ * chromium). In CI (CI=true) a missing browser fails the tests with the package to install;
+ * elsewhere they are skipped with a line that says so.
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { repoRoot } from '../../src/repo.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = process.env.PANEL_CHROMIUM || '/usr/bin/chromium';
 
 /** The flags that run Chromium here (docs: /work/shared/ENVIRONMENT.md, "Browser"). */
 const ARGS = [

@@ -12,7 +12,7 @@ import { PageAssets } from '../../src/ui/assets.js';
 import { EventHub, type HubOptions } from '../../src/ui/hub.js';
 import type { PanelSnapshot } from '../../src/ui/shapes.js';
 
-export const SECRET = 'A'.repeat(40) + 'bc_';
+export const SECRET = `${'A'.repeat(40)}bc_`;
 
 export const SNAPSHOT: PanelSnapshot = {
   info: {

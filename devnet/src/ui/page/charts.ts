@@ -108,8 +108,8 @@ class Chart {
           legend: { show: false },
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: true } },
-          // Room on the right for the last time label.
-          padding: [8, 20, 0, 0],
+          // Room on the right for the last time label, centred on its tick (half of "04:04:15").
+          padding: [8, 32, 0, 0],
           axes: [
             { ...AXIS, values: (_u, splits) => splits.map((t) => clock(t * 1000)) },
             {
