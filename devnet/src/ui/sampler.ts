@@ -21,9 +21,13 @@ export const NODE_QUERIES: Readonly<Record<keyof NodeSample, string>> = {
   memory: 'process_resident_memory_bytes',
 };
 
-/** Of the whole chain: the busiest node's transaction rate, the nodes' mean block interval. */
+/**
+ * Of the whole chain: the busiest node's transaction rate, the nodes' mean block interval.
+ * chain_transactions_total is labelled by type, so it has no series at all until a node has
+ * included a transaction: then the rate is 0 (while nodes are scraped), not no value.
+ */
 export const CHAIN_QUERIES = {
-  tps: `max(sum by (node) (rate(chain_transactions_total[${RATE_WINDOW_S}s])))`,
+  tps: `max(sum by (node) (rate(chain_transactions_total[${RATE_WINDOW_S}s]))) or (max(chain_block_height) * 0)`,
   blockInterval: `avg(rate(chain_block_interval_seconds_sum[${RATE_WINDOW_S}s]) / rate(chain_block_interval_seconds_count[${RATE_WINDOW_S}s]))`,
 } as const;
 
@@ -70,7 +74,8 @@ export class NodeScrapeSampler {
       const now: Counters = {
         t,
         cpu: finite(sampleOf(metrics, 'process_cpu_seconds_total')),
-        txs: finite(sumOf(metrics, 'chain_transactions_total')),
+        // A labelled counter has no series before its first transaction: none included yet.
+        txs: finite(sumOf(metrics, 'chain_transactions_total') ?? 0),
         intervalSum: finite(sampleOf(metrics, 'chain_block_interval_seconds_sum')),
         intervalCount: finite(sampleOf(metrics, 'chain_block_interval_seconds_count')),
       };

@@ -84,11 +84,44 @@ export async function imageVariety(
           colors.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
         }
         const n = data.length / 4;
-        return { stddev: Math.sqrt(sq / n - (sum / n) ** 2), colors: colors.size };
+        // max: rounding can make a blank image's variance a hair below 0 (its root NaN).
+        return { stddev: Math.sqrt(Math.max(0, sq / n - (sum / n) ** 2)), colors: colors.size };
       }`,
       png.toString('base64'),
     );
   } finally {
     await page.close();
   }
+}
+
+const LOW_CONTRAST = `() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || c[3] === 1) return c;
+    }
+    return [255, 255, 255];
+  };
+  const low = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (!own || el.closest('[hidden], dialog:not([open]), .visually-hidden') || el.matches(':disabled')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const a = lum(rgb(getComputedStyle(el).color));
+    const b = lum(background(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(el.tagName + '.' + el.className + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+  }
+  return low;
+}`;
+
+/** Every text on the page whose contrast with what is behind it is under 4.5:1 (WCAG AA). */
+export function lowContrastTexts(page: Page): Promise<string[]> {
+  return inPage<string[]>(page, LOW_CONTRAST);
 }

@@ -151,6 +151,17 @@ describe('chart samples from the nodes', () => {
     assert.equal(second.blockInterval, 0.5);
   });
 
+  test('a node that has included no transaction yet (its counter has no series) gives 0 per second', () => {
+    const none = (cpu: number) =>
+      metrics({ height: 5, cpu, txs: [0, 0], sum: 2, count: 4 })
+        .split('\n')
+        .filter((l) => !l.startsWith('chain_transactions_total{'))
+        .join('\n');
+    const s = new NodeScrapeSampler();
+    s.sample(0, [{ name: 'v0', metrics: none(1) }]);
+    assert.equal(s.sample(2_000, [{ name: 'v0', metrics: none(2) }]).tps, 0);
+  });
+
   test('a restarted node (its counters back to zero) gives no rate rather than a negative one', () => {
     const s = new NodeScrapeSampler();
     s.sample(0, [

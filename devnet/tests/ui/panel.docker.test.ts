@@ -11,4 +11,8 @@ if (!engine.ok && process.env.CI === 'true')
   throw new Error(`CI=true but no Docker engine answers (${engine.reason}): .ci/run starts one`);
 if (!engine.ok) console.log(`# panel tests on docker skipped: no Docker engine answers (${engine.reason})`);
 
-panelSuite({ runtime: 'docker', skip: engine.ok ? false : `no Docker engine (${engine.reason})` });
+panelSuite({
+  runtime: 'docker',
+  monitoring: true,
+  skip: engine.ok ? false : `no Docker engine (${engine.reason})`,
+});

@@ -100,25 +100,9 @@ export async function startTestPanel(hubOptions?: HubOptions): Promise<TestPanel
   const server = createRpcServer(app, DEFAULT_RPC_OPTIONS);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const request: TestPanel['request'] = (o) =>
-    new Promise((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: o.method ?? 'GET',
-          path: o.path,
-          headers: { host: `127.0.0.1:${port}`, ...o.headers },
-          setHost: false,
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        },
-      );
-      req.on('error', reject);
-      req.end(o.body);
+    exactRequest(`http://127.0.0.1:${port}${o.path}`, {
+      ...o,
+      headers: { host: `127.0.0.1:${port}`, ...o.headers },
     });
   return {
     port,
@@ -138,3 +122,34 @@ export const withSecret = (headers: Record<string, string> = {}): Record<string,
   'x-devnet-panel-secret': SECRET,
   ...headers,
 });
+
+/**
+ * A request with exactly these headers, Host included (fetch sends its own Host, and no request
+ * without one): its answer.
+ */
+export function exactRequest(
+  url: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: o.method ?? 'GET',
+        path: `${u.pathname}${u.search}`,
+        headers: o.headers ?? {},
+        setHost: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}

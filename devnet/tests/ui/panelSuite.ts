@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,47 +22,32 @@ import type { StatusJson, UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
-import { artifactsDir, browserMissing, imageVariety, inPage, launchBrowser } from './browser.js';
+import {
+  artifactsDir,
+  browserMissing,
+  imageVariety,
+  inPage,
+  launchBrowser,
+  lowContrastTexts,
+} from './browser.js';
+import { exactRequest } from './panelHttp.js';
 
 export interface PanelSuiteOptions {
   readonly runtime: RuntimeKind;
+  /** With Prometheus the charts come from it; without, from the nodes' /metrics. */
+  readonly monitoring: boolean;
   readonly skip?: string | false;
 }
 
 const BLOCK_MS = 500;
 const bound = (blocks: number) => 30_000 + blocks * BLOCK_MS * 4;
 
-/** Every text on the page whose contrast with what is behind it is under 4.5:1 (WCAG AA). */
-const LOW_CONTRAST = `() => {
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const background = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgb(getComputedStyle(e).backgroundColor);
-      if (c.length === 3 || c[3] === 1) return c;
-    }
-    return [255, 255, 255];
-  };
-  const low = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
-    if (!own || el.closest('[hidden], dialog:not([open]), .visually-hidden') || el.matches(':disabled')) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    const a = lum(rgb(getComputedStyle(el).color));
-    const b = lum(background(el));
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 4.5) low.push(el.tagName + '.' + el.className + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
-  }
-  return low;
-}`;
-
 export function panelSuite(o: PanelSuiteOptions): void {
   const missing = o.skip || browserMissing();
-  describe(`the panel in a real browser, on the ${o.runtime} runtime`, { skip: missing }, () => {
+  const charts = o.monitoring ? 'Prometheus' : "the nodes' /metrics";
+  describe(`the panel in a real browser, on the ${o.runtime} runtime, charts from ${charts}`, {
+    skip: missing,
+  }, () => {
     let dir = '';
     let home = '';
     let up: UpJson;
@@ -110,6 +95,7 @@ export function panelSuite(o: PanelSuiteOptions): void {
         String(await freeDevnetBase(5)),
         '--seed',
         `panel-${o.runtime}`,
+        ...(o.monitoring ? [] : ['--no-monitoring']),
       ]);
       browser = await launchBrowser();
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -170,6 +156,28 @@ export function panelSuite(o: PanelSuiteOptions): void {
         'a line of validator-0 in the log',
         bound(2),
         async () => (await page.locator('#log-lines .line').count()) > 0,
+      );
+    });
+
+    test(`the charts draw every node's height, CPU and memory, transactions per second and block interval, from ${charts}`, async () => {
+      const source = (await page.locator('#charts-source').textContent()) ?? '';
+      if (o.monitoring) assert.match(source, /^from Prometheus \(http:\/\/127\.0\.0\.1:\d+\)$/);
+      else assert.equal(source, "from the nodes' /metrics");
+      assert.equal((await page.locator('#charts-grid canvas').count()) >= 6, true, 'six charts drawn');
+      // Each chart says its latest values in its label (what a screen reader reads): one per node.
+      const latest = (title: string) => page.locator(`[aria-label^="${title}: "]`).getAttribute('aria-label');
+      await waitFor(
+        'every node in the height, CPU and memory charts; a block interval',
+        bound(20),
+        async () => {
+          for (const title of ['Height per node', 'CPU per node', 'Memory per node']) {
+            const label = (await latest(title)) ?? '';
+            if (!up.nodes.every((n) => new RegExp(`${n.name} \\d+`).test(label))) return false;
+          }
+          // None sent yet: 0 per second, a value all the same.
+          const tps = /: tx\/s \d+\.\d\d\/s$/.test((await latest('Transactions per second')) ?? '');
+          return tps && /: interval \d+\.\d\ds$/.test((await latest('Block interval')) ?? '');
+        },
       );
     });
 
@@ -315,11 +323,11 @@ export function panelSuite(o: PanelSuiteOptions): void {
         headers: { origin: 'http://evil.example', 'x-devnet-panel-secret': secret() },
       });
       assert.equal(foreign.status, 403);
-      const rebound = await rawPost(kill, {
-        host: `evil.example:${new URL(kill).port}`,
-        'x-devnet-panel-secret': secret(),
+      const rebound = await exactRequest(kill, {
+        method: 'POST',
+        headers: { host: `evil.example:${new URL(kill).port}`, 'x-devnet-panel-secret': secret() },
       });
-      assert.equal(rebound, 403);
+      assert.equal(rebound.status, 403);
       // A page of another origin in the same browser, which even knows the secret: its request
       // needs a CORS preflight, which the panel never grants; a form-like request has no secret.
       const other = await otherOrigin();
@@ -375,12 +383,13 @@ export function panelSuite(o: PanelSuiteOptions): void {
         );
       let f = await fits();
       assert.ok(f.scroll <= f.width, `1280: the page is ${f.scroll} px wide`);
-      assert.deepEqual(await inPage<string[]>(page, LOW_CONTRAST), []);
+      assert.deepEqual(await lowContrastTexts(page), []);
       const dirOut = await artifactsDir();
       const shot = join(dirOut, `panel-${o.runtime}-1280x800.png`);
       const png = await page.screenshot({ path: shot });
       console.log(`# panel screenshot: ${shot}`);
       const variety = await imageVariety(browser, png);
+      console.log(`# its luminance stddev ${variety.stddev.toFixed(1)}, ${variety.colors} colors`);
       assert.ok(
         variety.stddev > 10 && variety.colors > 100,
         `a blank screenshot? ${JSON.stringify(variety)}`,
@@ -411,22 +420,6 @@ export function panelSuite(o: PanelSuiteOptions): void {
       assert.deepEqual(await processesMentioning(home), []);
       await assert.rejects(readdir(home));
     });
-  });
-}
-
-/** A POST with exactly these headers (fetch will not send another Host): its status. */
-function rawPost(url: string, headers: Record<string, string>): Promise<number> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers, setHost: false },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end();
   });
 }
 
