@@ -15,7 +15,8 @@ export type DevnetErrorCode =
   | 'NODE_START'
   | 'TIMEOUT'
   | 'TX_FAILED'
-  | 'RUNTIME';
+  | 'RUNTIME'
+  | 'UI';
 
 export class DevnetError extends Error {
   override readonly name = 'DevnetError';
