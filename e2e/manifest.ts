@@ -10,6 +10,8 @@ export function e2eManifest(runtime: RuntimeKind): Manifest {
     block_time: '400ms',
     epoch_length: 12,
     monitoring: false,
+    // The suite drives nodes through the testkit; the panel has its own tests (devnet/tests/ui).
+    ui: false,
     params: { min_uptime: 0.5, activation_delay: 8, unbonding_blocks: 8, snapshot_interval: 5 },
   };
 }

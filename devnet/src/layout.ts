@@ -7,6 +7,7 @@
  *   run/<name>.pid         a process's id (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
  *   partition.json         the groups of a partition in force (process runtime)
+ *   ui/                    the panel: its key (mode 600), pid file and log
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,9 @@ export class Layout {
   }
   get monitoringDir(): string {
     return join(this.home, 'monitoring');
+  }
+  get uiDir(): string {
+    return join(this.home, 'ui');
   }
   /** A short id of this devnet (from its absolute home), used in container and network names. */
   get id(): string {

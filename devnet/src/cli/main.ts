@@ -19,6 +19,8 @@ import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
 import type { SpecFlags } from '../spec/networkSpec.js';
+import { panelState, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { servePanel } from '../ui/serve.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import type {
   AccountJson,
@@ -28,8 +30,10 @@ import type {
   NodeOpJson,
   StatusJson,
   TxJson,
+  UiJson,
   UpJson,
 } from './json.js';
+import { cmdTest } from './test.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -87,6 +91,7 @@ async function cmdUp(args: string[]): Promise<number> {
     seed: { type: 'string' },
     manifest: { type: 'string' },
     'no-monitoring': { type: 'boolean' },
+    'no-ui': { type: 'boolean' },
   });
   if (v.help) return help('up');
   const runtime = v.runtime as string | undefined;
@@ -106,6 +111,7 @@ async function cmdUp(args: string[]): Promise<number> {
   if (base !== undefined) flags.basePort = base;
   if (v.seed !== undefined) flags.seed = v.seed as string;
   if (v['no-monitoring']) flags.monitoring = false;
+  if (v['no-ui']) flags.ui = false;
   const r = await up({
     home: homeOf(v),
     manifestPath: (v.manifest as string | undefined) ?? null,
@@ -130,6 +136,7 @@ async function cmdUp(args: string[]): Promise<number> {
         validator_address: n.key.validator_address,
       })),
       monitoring: r.monitoring,
+      ui: r.ui,
       accounts: accountsJson(d),
     });
     return 0;
@@ -145,6 +152,7 @@ async function cmdUp(args: string[]): Promise<number> {
   out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
   for (const note of r.monitoring.notes) out(`  note: ${note}`);
+  out(`  panel          ${r.ui ?? 'not running (--no-ui)'}`);
   out('');
   out('Funded accounts (development keys: never use them on a real network):');
   for (const a of d.spec.accounts)
@@ -160,7 +168,7 @@ async function cmdStatus(args: string[]): Promise<number> {
   const { values: v } = parse(args, {});
   if (v.help) return help('status');
   const d = await Devnet.open(homeOf(v));
-  const nodes = await d.status();
+  const [nodes, ui] = await Promise.all([d.status(), panelState(d)]);
   if (v.json) {
     printJson<StatusJson>({
       home: d.layout.home,
@@ -172,6 +180,7 @@ async function cmdStatus(args: string[]): Promise<number> {
         return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
       }),
       monitoring: d.state.monitoring,
+      ui: ui === null ? null : { url: ui.url, running: ui.running },
       accounts: accountsJson(d),
     });
     return 0;
@@ -188,6 +197,9 @@ async function cmdStatus(args: string[]): Promise<number> {
   }
   out(
     `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
+  );
+  out(
+    `  panel ${ui === null ? 'off (--no-ui)' : ui.running ? `${ui.url} (devnet ui prints its link)` : `not running (devnet ui --start)`}`,
   );
   return 0;
 }
@@ -309,7 +321,8 @@ async function cmdDown(args: string[]): Promise<number> {
   const { values: v } = parse(args, { 'keep-data': { type: 'boolean' } });
   if (v.help) return help('down');
   const d = await Devnet.open(homeOf(v));
-  const removed = await d.runtime.teardown(v['keep-data'] === true);
+  // The panel first: it would otherwise see its devnet vanish under it.
+  const removed = [...(await stopPanel(d.layout)), ...(await d.runtime.teardown(v['keep-data'] === true))];
   if (v.json) printJson<DownJson>({ removed });
   else {
     for (const r of removed) out(`removed ${r}`);
@@ -346,6 +359,34 @@ async function cmdCompose(args: string[]): Promise<number> {
   return 0;
 }
 
+async function cmdUi(args: string[]): Promise<number> {
+  const { values: v } = parse(args, { serve: { type: 'boolean' }, start: { type: 'boolean' } });
+  if (v.help) return help('ui');
+  const home = homeOf(v);
+  if (v.serve) return servePanelInForeground(home);
+  const d = await Devnet.open(home);
+  const link = v.start ? await startPanel(d) : (await panelState(d))?.link;
+  const running = (await panelState(d))?.running === true;
+  if (v.json) printJson<UiJson>({ url: link ?? null, running });
+  else if (!running)
+    out(`the panel is not running: devnet ui --start starts it${link ? ` (its link: ${link})` : ''}`);
+  else out(link!);
+  return running ? 0 : 1;
+}
+
+/** `devnet ui --serve`: the panel in this process, until SIGTERM or SIGINT (or its devnet is gone). */
+async function servePanelInForeground(home: string): Promise<number> {
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const panel = await servePanel(home, log);
+  await new Promise<void>((resolve) => {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
+    void panel.ended.then(resolve);
+  });
+  await panel.close();
+  log('panel stopped');
+  return 0;
+}
+
 function help(command: string | null): number {
   out(command === null ? MAIN_HELP : (COMMAND_HELP[command] ?? MAIN_HELP));
   return 0;
@@ -373,6 +414,10 @@ async function main(argv: string[]): Promise<number> {
       return cmdDown(rest);
     case 'compose':
       return cmdCompose(rest);
+    case 'test':
+      return cmdTest(rest, () => help('test'));
+    case 'ui':
+      return cmdUi(rest);
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);
@@ -403,6 +448,7 @@ main(process.argv.slice(2)).then(
     }
     if (json) printJson<ErrorJson>({ error: { code, message } });
     else process.stderr.write(`devnet: ${message}\n`);
-    process.exit(code === 'BAD_FLAG' ? 2 : 1);
+    // Exit 2: the command line or a file is wrong (nothing ran); 1: it ran and failed.
+    process.exit(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
   },
 );

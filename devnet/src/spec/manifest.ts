@@ -45,6 +45,8 @@ export interface Manifest {
   /** Genesis parameters (docs/RULES.md), e.g. { "unbonding_blocks": 10 }. */
   params?: Record<string, unknown>;
   monitoring?: boolean;
+  /** The panel on P+1092 (default true); false: none (`devnet up --no-ui`). */
+  ui?: boolean;
 }
 
 const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -96,14 +98,15 @@ export const MANIFEST_SCHEMA = {
     },
     params: { type: 'object' },
     monitoring: { type: 'boolean' },
+    ui: { type: 'boolean' },
   },
 } as const;
 
 // Compiled when a manifest is read, not when the CLI loads: most commands read none.
 let validateSchema: ValidateFunction | null = null;
 
-/** `/validators/1/stake` -> `validators[1].stake`. */
-function fieldOf(path: string): string {
+/** `/validators/1/stake` -> `validators[1].stake` (an ajv instance path as a field path). */
+export function fieldOf(path: string): string {
   return path
     .split('/')
     .slice(1)

@@ -66,6 +66,11 @@ export interface StopOptions {
   readonly why?: string;
   /** Check the invariants first (default true, unless failed). */
   readonly invariants?: boolean;
+  /**
+   * Leave the devnet running in its home (`devnet test --keep`): not torn down, and no longer
+   * recorded for the reaper; `devnet down --home HOME` removes it.
+   */
+  readonly keep?: boolean;
 }
 
 /** A devnet-key transaction: `devnet tx` as options (from: an account name, a node name or a hex key). */
@@ -453,7 +458,12 @@ export class Testnet {
           (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
         );
     } finally {
-      if (this.run.owned) {
+      if (this.run.owned && o.keep) {
+        if (this.run.runId !== null) await new RunRegistry().remove(this.run.runId);
+        this.log(
+          `kept running in ${this.home}: devnet status --home ${this.home}; devnet down --home ${this.home}`,
+        );
+      } else if (this.run.owned) {
         const removed = await this.devnet.runtime
           .teardown(false)
           .catch((e: Error) => [`teardown failed: ${e.message}`]);
