@@ -6,6 +6,8 @@
  *   logs/<name>.log        a node's log (process runtime; the docker runtime uses the engine's logs)
  *   run/<name>.pid         a process's id (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
+ *   partition.json         the groups of a partition in force (process runtime)
+ *   ui/                    the panel: its key (mode 600), pid file and log
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -30,8 +32,14 @@ export class Layout {
   pidFile(name: string): string {
     return join(this.home, 'run', `${name}.pid`);
   }
+  get partitionFile(): string {
+    return join(this.home, 'partition.json');
+  }
   get monitoringDir(): string {
     return join(this.home, 'monitoring');
+  }
+  get uiDir(): string {
+    return join(this.home, 'ui');
   }
   /** A short id of this devnet (from its absolute home), used in container and network names. */
   get id(): string {

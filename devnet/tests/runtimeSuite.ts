@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
 import { portFree, processesMentioning, waitFor } from '@chain-devnet/node/harness';
 import type { AddJson, StatusJson, TxJson, UpJson } from '../src/cli/json.js';
+import { Devnet } from '../src/devnet.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { RuntimeKind } from '../src/runtime/runtime.js';
@@ -25,6 +26,17 @@ export interface RuntimeSuiteOptions {
   readonly skip?: string | false;
   /** The machines the runtime spreads nodes over (swarm); absent: one machine, every port on 127.0.0.1. */
   readonly machines?: number;
+  /** Tests of this runtime only, run on the suite's devnet after the common ones and before down. */
+  readonly more?: (devnet: SuiteDevnet) => void;
+}
+
+/** The suite's devnet, for a runtime's own tests. */
+export interface SuiteDevnet {
+  readonly home: () => string;
+  readonly base: () => number;
+  readonly cli: (...args: string[]) => ReturnType<typeof devnetCli>;
+  readonly heightOf: (name: string) => Promise<number>;
+  readonly bound: (blocks: number) => number;
 }
 
 const BLOCK_MS = 500;
@@ -260,6 +272,38 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         async () => (await heightOf('validator-1')) >= target,
       );
     });
+
+    test('partition: a node kept apart stalls while the others go on; healed, it catches up', async () => {
+      const d = await Devnet.open(home);
+      const all = await d.peers();
+      const others = all.map((p) => p.name).filter((n) => n !== 'validator-3');
+      await d.runtime.partition([['validator-3'], others], all);
+      const st = await json<StatusJson>('status');
+      // A partition is not a disconnect: no node is shown cut off.
+      assert.deepEqual(
+        st.nodes.filter((n) => n.disconnected).map((n) => n.name),
+        [],
+      );
+      await waitFor('validator-3 to lose its peers', bound(10), async () => {
+        const s = await json<StatusJson>('status');
+        return s.nodes.find((n) => n.name === 'validator-3')!.peers === 0;
+      });
+      const cut = await heightOf('validator-3');
+      await waitFor('the others to go on', bound(8), async () => (await heightOf('validator-0')) >= cut + 3);
+      assert.ok(
+        (await heightOf('validator-3')) <= cut + 1,
+        'the node kept apart made no progress of its own',
+      );
+      await d.runtime.partition(null, all);
+      const target = (await heightOf('validator-0')) + 1;
+      await waitFor(
+        'validator-3 to catch up',
+        bound(10),
+        async () => (await heightOf('validator-3')) >= target,
+      );
+    });
+
+    o.more?.({ home: () => home, base: () => base, cli, heightOf, bound });
 
     test('logs: the last lines of a node, as JSON log records', async () => {
       const r = await cli('logs', 'validator-0', '--tail', '3');

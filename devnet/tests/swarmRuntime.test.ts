@@ -11,13 +11,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { waitFor } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
+import type { StatusJson } from '../src/cli/json.js';
 import { dockerEngineAnswers } from '../src/harness/docker.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
 import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
+import { devnetLabels, devnetName } from '../src/runtime/docker/labels.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
-import { runtimeSuite } from './runtimeSuite.js';
+import { runtimeSuite, type SuiteDevnet } from './runtimeSuite.js';
 import { engineState, type KilledRun, killARun } from './swarm/killedRun.js';
 
 const WORKERS = 2;
@@ -105,4 +108,71 @@ async function leftovers(home: string): Promise<string[]> {
   return [...new Set(found)].sort();
 }
 
-runtimeSuite({ runtime: 'swarm', skip, machines: WORKERS + 1, leftovers });
+/**
+ * A start the swarm cannot schedule: another task holds the node's RPC port (host mode) on its
+ * machine, so the scheduler keeps the node's new task pending with its reason and never fails it.
+ * The start must fail with that reason well inside the command's timeout (it waited 180 s before,
+ * the test's own timeout ending it first), leave the node stopped, and start once the port is free.
+ */
+function unschedulableStart(s: SuiteDevnet): void {
+  test('start while another task holds the RPC port on its machine: an error that says why, in time', async () => {
+    const layout = new Layout(s.home());
+    const d = docker();
+    const node = (await d.getService(devnetName(layout, 'validator-2')).inspect()) as Docker.Service;
+    const task = node.Spec!.TaskTemplate as Docker.ContainerTaskSpec;
+    assert.equal((await s.cli('stop', 'validator-2')).code, 0);
+    const holder = devnetName(layout, 'port-holder');
+    await d.createService({
+      Name: holder,
+      // The devnet's labels: its down removes the holder too, whatever happens here.
+      Labels: devnetLabels(layout),
+      TaskTemplate: {
+        ContainerSpec: {
+          Image: task.ContainerSpec!.Image!,
+          Command: ['node', '-e', 'setTimeout(() => {}, 600000)'],
+        },
+        Placement: task.Placement!,
+        RestartPolicy: { Condition: 'none' },
+      },
+      EndpointSpec: {
+        Ports: [{ Protocol: 'tcp', TargetPort: 8000, PublishedPort: s.base() + 2, PublishMode: 'host' }],
+      },
+    } as Docker.CreateServiceOptions);
+    try {
+      await waitFor('the port holder to run', 60_000, async () =>
+        ((await d.listTasks({ filters: { service: [holder] } })) as { Status?: { State?: string } }[]).some(
+          (t) => t.Status?.State === 'running',
+        ),
+      );
+      const t0 = Date.now();
+      const r = await s.cli('start', 'validator-2');
+      const took = Date.now() - t0;
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /validator-2 stayed unscheduled 30 s: pending: no suitable node \(host-mode port/,
+      );
+      assert.ok(took < 90_000, `the error came after ${took} ms`);
+      // The start was undone: no task left waiting to take the node up when the port frees.
+      const st = JSON.parse((await s.cli('status', '--json')).stdout) as StatusJson;
+      assert.equal(st.nodes.find((n) => n.name === 'validator-2')!.state, 'stopped');
+      const live = (
+        (await d.listTasks({ filters: { service: [devnetName(layout, 'validator-2')] } })) as {
+          DesiredState?: string;
+        }[]
+      ).filter((t) => t.DesiredState === 'running');
+      assert.deepEqual(live, [], 'no task of validator-2 is meant to run');
+    } finally {
+      await d.getService(holder).remove();
+    }
+    assert.equal((await s.cli('start', 'validator-2')).code, 0);
+    const target = (await s.heightOf('validator-0')) + 1;
+    await waitFor(
+      'validator-2 to catch up',
+      s.bound(10),
+      async () => (await s.heightOf('validator-2')) >= target,
+    );
+  });
+}
+
+runtimeSuite({ runtime: 'swarm', skip, machines: WORKERS + 1, leftovers, more: unschedulableStart });

@@ -39,6 +39,8 @@ export interface UpJson {
     readonly validator_address: string;
   }[];
   readonly monitoring: MonitoringEndpoints;
+  /** The panel's link, its secret in the fragment (`#secret=…`); null with --no-ui. */
+  readonly ui: string | null;
   readonly accounts: readonly AccountJson[];
 }
 
@@ -56,7 +58,15 @@ export interface StatusJson {
   readonly block_time_ms: number;
   readonly nodes: readonly StatusNodeJson[];
   readonly monitoring: MonitoringEndpoints;
+  /** The panel's address (without its secret: `devnet ui` prints the link), or null when it has none. */
+  readonly ui: { readonly url: string; readonly running: boolean } | null;
   readonly accounts: readonly AccountJson[];
+}
+
+/** `devnet ui --json`: the panel's link (its secret in the fragment), and whether it runs. */
+export interface UiJson {
+  readonly url: string | null;
+  readonly running: boolean;
 }
 
 /** `devnet tx KIND … --json`: the hash, who sent it where, the node's answer and the receipt waited for. */

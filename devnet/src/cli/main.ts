@@ -15,10 +15,13 @@ import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
 import { writeK8s } from '../operations/k8s.js';
+import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
 import type { SpecFlags } from '../spec/networkSpec.js';
+import { panelState, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { servePanel } from '../ui/serve.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import type {
   AccountJson,
@@ -28,8 +31,10 @@ import type {
   NodeOpJson,
   StatusJson,
   TxJson,
+  UiJson,
   UpJson,
 } from './json.js';
+import { cmdTest } from './test.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -108,6 +113,7 @@ async function cmdUp(args: string[]): Promise<number> {
     runtime: { type: 'string' },
     'base-port': { type: 'string' },
     registry: { type: 'string' },
+    'no-ui': { type: 'boolean' },
   });
   if (v.help) return help('up');
   const runtime = v.runtime as string | undefined;
@@ -121,6 +127,7 @@ async function cmdUp(args: string[]): Promise<number> {
   const base = intFlag(v, 'base-port', 1024, 64000);
   if (base !== undefined) flags.basePort = base;
   if (v.registry !== undefined) flags.registry = v.registry as string;
+  if (v['no-ui']) flags.ui = false;
   const r = await up({
     home: homeOf(v),
     manifestPath: (v.manifest as string | undefined) ?? null,
@@ -148,6 +155,7 @@ async function cmdUp(args: string[]): Promise<number> {
         validator_address: n.key.validator_address,
       })),
       monitoring: r.monitoring,
+      ui: r.ui,
       accounts: accountsJson(d),
     });
     return 0;
@@ -168,6 +176,7 @@ async function cmdUp(args: string[]): Promise<number> {
   out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
   for (const note of r.monitoring.notes) out(`  note: ${note}`);
+  out(`  panel          ${r.ui ?? 'not running (--no-ui)'}`);
   out('');
   out('Funded accounts (development keys: never use them on a real network):');
   for (const a of d.spec.accounts)
@@ -183,7 +192,7 @@ async function cmdStatus(args: string[]): Promise<number> {
   const { values: v } = parse(args, {});
   if (v.help) return help('status');
   const d = await Devnet.open(homeOf(v));
-  const nodes = await d.status();
+  const [nodes, ui] = await Promise.all([d.status(), panelState(d)]);
   if (v.json) {
     printJson<StatusJson>({
       home: d.layout.home,
@@ -195,6 +204,7 @@ async function cmdStatus(args: string[]): Promise<number> {
         return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
       }),
       monitoring: d.state.monitoring,
+      ui: ui === null ? null : { url: ui.url, running: ui.running },
       accounts: accountsJson(d),
     });
     return 0;
@@ -215,6 +225,9 @@ async function cmdStatus(args: string[]): Promise<number> {
   }
   out(
     `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
+  );
+  out(
+    `  panel ${ui === null ? 'off (--no-ui)' : ui.running ? `${ui.url} (devnet ui prints its link)` : `not running (devnet ui --start)`}`,
   );
   return 0;
 }
@@ -264,45 +277,13 @@ async function cmdAdd(args: string[]): Promise<number> {
   return 0;
 }
 
-const NODE_OPS = ['stop', 'start', 'kill', 'pause', 'resume', 'restart', 'disconnect', 'connect'] as const;
-type NodeOp = (typeof NODE_OPS)[number];
-
 async function cmdNode(op: NodeOp, args: string[]): Promise<number> {
   const { values: v, positionals } = parse(args, {});
   if (v.help) return help('node');
   const name = positionals[0];
   if (name === undefined)
     throw new DevnetError('BAD_FLAG', `devnet ${op} NODE: which node? (devnet status lists them)`);
-  const d = await Devnet.open(homeOf(v));
-  d.node(name);
-  const rt = d.runtime;
-  switch (op) {
-    case 'stop':
-      await rt.stopNode(name);
-      break;
-    case 'start':
-      await d.startNode(name);
-      break;
-    case 'kill':
-      await rt.killNode(name);
-      break;
-    case 'pause':
-      await rt.pauseNode(name);
-      break;
-    case 'resume':
-      await rt.resumeNode(name);
-      break;
-    case 'restart':
-      await rt.stopNode(name);
-      await d.startNode(name);
-      break;
-    case 'disconnect':
-      await rt.disconnectNode(name, await d.peers());
-      break;
-    case 'connect':
-      await rt.connectNode(name, await d.peers());
-      break;
-  }
+  await nodeOp(await Devnet.open(homeOf(v)), op, name);
   if (v.json) printJson<NodeOpJson>({ node: name, done: op });
   else out(`${name}: ${op} done`);
   return 0;
@@ -370,7 +351,8 @@ async function cmdDown(args: string[]): Promise<number> {
   const { values: v } = parse(args, { 'keep-data': { type: 'boolean' } });
   if (v.help) return help('down');
   const d = await Devnet.open(homeOf(v));
-  const removed = await d.runtime.teardown(v['keep-data'] === true);
+  // The panel first: it would otherwise see its devnet vanish under it.
+  const removed = [...(await stopPanel(d.layout)), ...(await d.runtime.teardown(v['keep-data'] === true))];
   if (v.json) printJson<DownJson>({ removed });
   else {
     for (const r of removed) out(`removed ${r}`);
@@ -448,6 +430,34 @@ async function cmdK8s(args: string[]): Promise<number> {
 /** The node image as `docker build -f node/Dockerfile -t chain-devnet/chain-node .` tags it. */
 const K8S_DEFAULT_IMAGE = 'chain-devnet/chain-node:latest';
 
+async function cmdUi(args: string[]): Promise<number> {
+  const { values: v } = parse(args, { serve: { type: 'boolean' }, start: { type: 'boolean' } });
+  if (v.help) return help('ui');
+  const home = homeOf(v);
+  if (v.serve) return servePanelInForeground(home);
+  const d = await Devnet.open(home);
+  const link = v.start ? await startPanel(d) : (await panelState(d))?.link;
+  const running = (await panelState(d))?.running === true;
+  if (v.json) printJson<UiJson>({ url: link ?? null, running });
+  else if (!running)
+    out(`the panel is not running: devnet ui --start starts it${link ? ` (its link: ${link})` : ''}`);
+  else out(link!);
+  return running ? 0 : 1;
+}
+
+/** `devnet ui --serve`: the panel in this process, until SIGTERM or SIGINT (or its devnet is gone). */
+async function servePanelInForeground(home: string): Promise<number> {
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const panel = await servePanel(home, log);
+  await new Promise<void>((resolve) => {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
+    void panel.ended.then(resolve);
+  });
+  await panel.close();
+  log('panel stopped');
+  return 0;
+}
+
 function help(command: string | null): number {
   out(command === null ? MAIN_HELP : (COMMAND_HELP[command] ?? MAIN_HELP));
   return 0;
@@ -477,6 +487,10 @@ async function main(argv: string[]): Promise<number> {
       return cmdCompose(rest);
     case 'k8s':
       return cmdK8s(rest);
+    case 'test':
+      return cmdTest(rest, () => help('test'));
+    case 'ui':
+      return cmdUi(rest);
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);
@@ -507,6 +521,7 @@ main(process.argv.slice(2)).then(
     }
     if (json) printJson<ErrorJson>({ error: { code, message } });
     else process.stderr.write(`devnet: ${message}\n`);
-    process.exit(code === 'BAD_FLAG' ? 2 : 1);
+    // Exit 2: the command line or a file is wrong (nothing ran); 1: it ran and failed.
+    process.exit(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
   },
 );

@@ -1,6 +1,6 @@
 /**
  * `devnet up`: spec from manifest and flags, runtime chosen, homes written, every node started
- * at once, monitoring started, and a wait until every node has a final block. On a failure
+ * at once, monitoring and the panel started, and a wait until every node has a final block. On a failure
  * part-way, everything already started is torn down again (no half devnet is left behind).
  */
 import { readFile } from 'node:fs/promises';
@@ -10,10 +10,13 @@ import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runt
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
+import { panelUrl, startPanel, stopPanel } from '../ui/panelProcess.js';
 
 export interface UpOptions {
   readonly home: string;
   readonly manifestPath: string | null;
+  /** A manifest already checked (requireManifest), instead of a file: the testkit's. */
+  readonly manifest?: Manifest;
   readonly flags: SpecFlags;
   readonly genesisTime: number;
   readonly progress: Progress;
@@ -24,6 +27,8 @@ export interface UpResult {
   readonly runtime: RuntimeKind;
   readonly runtimeWhy: string;
   readonly monitoring: MonitoringEndpoints;
+  /** The panel's link (its secret in the fragment), or null without a panel. */
+  readonly ui: string | null;
   readonly elapsedMs: number;
 }
 
@@ -59,7 +64,7 @@ function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
 
 export async function up(o: UpOptions): Promise<UpResult> {
   const started = Date.now();
-  const manifest = mergeFlags(await loadManifest(o.manifestPath), o.flags);
+  const manifest = mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags);
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   const { kind, why } = await resolveRuntime(spec.runtime);
@@ -76,6 +81,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
           { port: spec.monitoringPorts.grafana, what: 'Grafana' },
         ]
       : []),
+    ...(spec.ui ? [{ port: spec.uiPort, what: 'the panel' }] : []),
   ]);
   const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime);
   try {
@@ -87,15 +93,19 @@ export async function up(o: UpOptions): Promise<UpResult> {
       ? await devnet.runtime.startMonitoring(spec, devnet.nodes, o.progress)
       : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
     await devnet.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
+    // Before the wait, so that the nodes' start can be watched.
+    const ui = spec.ui ? await startPanel(devnet) : null;
+    if (ui !== null) o.progress(`panel: ${panelUrl(spec.uiPort)}`);
     o.progress('waiting for the first final block on every node');
     await devnet.waitForHeight(
       devnet.nodes.map((n) => n.name),
       1,
       devnet.progressBound(3),
     );
-    return { devnet, runtime: kind, runtimeWhy: why, monitoring, elapsedMs: Date.now() - started };
+    return { devnet, runtime: kind, runtimeWhy: why, monitoring, ui, elapsedMs: Date.now() - started };
   } catch (e) {
     o.progress(`devnet up failed; removing what it started (logs kept in ${devnet.layout.home})`);
+    await stopPanel(devnet.layout).catch(() => undefined);
     await devnet.runtime.teardown(true).catch(() => undefined);
     throw e;
   }

@@ -1,24 +1,31 @@
 /**
- * Disconnect and connect through the node's fault injection: each node started with
+ * Disconnect, connect and partition through the node's fault injection: each node started with
  * --fault-injection refuses the peer ids listed in <home>/blocked_peers.json (re-read twice a
- * second). Cutting a node off writes every other peer into its list and it into every other
- * node's list, so neither side dials nor accepts; its RPC is untouched. The lists and the mark of
- * a node cut off live in the node's home on this machine (layout.nodeHome); a runtime whose nodes
- * read their home elsewhere copies each list there when it changes (`onWrite`).
+ * second). What is in force lives on this machine: a mark in the home of each node cut off, and
+ * the partition's groups in layout.partitionFile. After any change every node's list is written
+ * again from all of it (partition.ts says who refuses whom), so a connect never undoes a
+ * partition's refusal nor a heal a disconnect's. A runtime whose nodes read their home elsewhere
+ * copies each list there after it is written (`onWrite`).
  */
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BLOCKED_PEERS_FILE, writeBlockedPeers } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
+import { type Groups, refusedBy } from './partition.js';
 import type { PeerInfo } from './runtime.js';
 
-export const BLOCKED_PEERS_FILE = 'blocked_peers.json';
+export { BLOCKED_PEERS_FILE };
+
+function known(name: string, all: readonly PeerInfo[]): void {
+  if (!all.some((p) => p.name === name)) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
+}
 
 export class BlockedPeers {
   constructor(
     private readonly layout: Layout,
-    /** Called with a node's name and the list's text after its list changed on this machine. */
-    private readonly onWrite: (name: string, text: string) => Promise<void> = async () => undefined,
+    /** Called with a node's name after its list was written on this machine. */
+    private readonly onWrite: (name: string) => Promise<void> = async () => undefined,
   ) {}
 
   file(name: string): string {
@@ -30,51 +37,24 @@ export class BlockedPeers {
     return join(this.layout.nodeHome(name), 'disconnected');
   }
 
-  private async read(name: string): Promise<string[]> {
-    try {
-      const ids = JSON.parse(await readFile(this.file(name), 'utf8')) as unknown;
-      return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
-
-  /** The list's text as the node reads it. */
-  async text(name: string): Promise<string> {
-    return `${JSON.stringify(await this.read(name))}\n`;
-  }
-
-  private async write(name: string, ids: readonly string[]): Promise<void> {
-    const text = `${JSON.stringify([...new Set(ids)].sort())}\n`;
-    await writeFile(this.file(name), text);
-    await this.onWrite(name, text);
-  }
-
-  private split(name: string, all: readonly PeerInfo[]): { me: PeerInfo; others: PeerInfo[] } {
-    const me = all.find((p) => p.name === name);
-    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
-    return { me, others: all.filter((p) => p.name !== name) };
-  }
-
   async disconnect(name: string, all: readonly PeerInfo[]): Promise<void> {
-    const { me, others } = this.split(name, all);
-    await this.write(
-      name,
-      others.map((p) => p.peerId),
-    );
-    for (const o of others) await this.write(o.name, [...(await this.read(o.name)), me.peerId]);
+    known(name, all);
     await writeFile(this.mark(name), '');
+    await this.writeAll(all);
   }
 
   async connect(name: string, all: readonly PeerInfo[]): Promise<void> {
-    const { me, others } = this.split(name, all);
-    await this.write(name, []);
+    known(name, all);
     await rm(this.mark(name), { force: true });
-    for (const o of others)
-      await this.write(
-        o.name,
-        (await this.read(o.name)).filter((id) => id !== me.peerId),
-      );
+    await this.writeAll(all);
+  }
+
+  /** Puts the groups in force (null heals). */
+  async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
+    for (const g of groups ?? []) for (const name of g) known(name, all);
+    if (groups === null) await rm(this.layout.partitionFile, { force: true });
+    else await writeFile(this.layout.partitionFile, `${JSON.stringify(groups)}\n`);
+    await this.writeAll(all);
   }
 
   async isDisconnected(name: string): Promise<boolean> {
@@ -82,5 +62,27 @@ export class BlockedPeers {
       () => true,
       () => false,
     );
+  }
+
+  private async readPartition(): Promise<Groups | null> {
+    try {
+      return JSON.parse(await readFile(this.layout.partitionFile, 'utf8')) as string[][];
+    } catch {
+      return null;
+    }
+  }
+
+  /** Every node's list from what is in force: the nodes cut off and the partition's groups. */
+  private async writeAll(all: readonly PeerInfo[]): Promise<void> {
+    const groups = await this.readPartition();
+    const cut = new Set<string>();
+    for (const p of all) if (await this.isDisconnected(p.name)) cut.add(p.name);
+    for (const me of all) {
+      await writeBlockedPeers(
+        this.layout.nodeHome(me.name),
+        refusedBy(me.name, all, cut, groups).map((p) => p.peerId),
+      );
+      await this.onWrite(me.name);
+    }
   }
 }

@@ -16,7 +16,7 @@ import {
 import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
-import { type MonitoringPorts, monitoringPorts } from './ports.js';
+import { type MonitoringPorts, monitoringPorts, uiPort } from './ports.js';
 
 export const DEFAULTS = {
   validators: 4,
@@ -26,6 +26,7 @@ export const DEFAULTS = {
   developerAccounts: 3,
   runtime: 'auto' as RuntimeChoice,
   monitoring: true,
+  ui: true,
 };
 
 /** What the command line may override; null/undefined means "not given". */
@@ -38,6 +39,7 @@ export interface SpecFlags {
   readonly seed?: string;
   readonly monitoring?: boolean;
   readonly registry?: string;
+  readonly ui?: boolean;
 }
 
 /** A node of the devnet: the generator's node (name, index, key, stake, ports), and how it runs. */
@@ -56,6 +58,9 @@ export interface NetworkSpec {
   readonly blockTimeMs: number;
   readonly monitoring: boolean;
   readonly monitoringPorts: MonitoringPorts;
+  /** Whether `devnet up` starts the panel (devnet/src/ui), and its port (P+1092). */
+  readonly ui: boolean;
+  readonly uiPort: number;
   readonly nodes: readonly NodeSpec[];
   readonly accounts: readonly AccountSpec[];
   readonly genesis: GenesisJson;
@@ -84,6 +89,7 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.seed !== undefined) m.seed = flags.seed;
   if (flags.monitoring !== undefined) m.monitoring = flags.monitoring;
   if (flags.registry !== undefined) m.registry = flags.registry;
+  if (flags.ui !== undefined) m.ui = flags.ui;
   return m;
 }
 
@@ -157,6 +163,8 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     blockTimeMs,
     monitoring: m.monitoring ?? DEFAULTS.monitoring,
     monitoringPorts: monitoringPorts(basePort),
+    ui: m.ui ?? DEFAULTS.ui,
+    uiPort: uiPort(basePort),
     nodes: nodes.map((n, i) => ({ ...n, byzantine: listed[i]?.byzantine ?? null })),
     accounts,
     genesis,

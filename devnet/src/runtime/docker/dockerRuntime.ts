@@ -4,7 +4,8 @@
  * published on 127.0.0.1 (so a node cut off the p2p network keeps its RPC), and per node one
  * container and one volume (/data). Everything carries the labels io.chain-devnet.devnet=<id>
  * and io.chain-devnet.home=<home>, which is how later commands and `down` find it. Pause and
- * disconnect are the engine's own pause and network disconnect.
+ * disconnect are the engine's own pause and network disconnect; a partition is each node's
+ * blocked-peers file (the node's fault injection), copied into its volume.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,8 +18,10 @@ import type { Layout } from '../../layout.js';
 import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
+import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { nodeStartArgs } from '../nodeCommand.js';
+import type { Groups } from '../partition.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
@@ -46,7 +49,11 @@ export class DockerRuntime implements Runtime {
   readonly kind = 'docker' as const;
   private nodeImage: string | null = null;
 
-  constructor(private readonly layout: Layout) {}
+  private readonly blocked: BlockedPeers;
+
+  constructor(private readonly layout: Layout) {
+    this.blocked = new BlockedPeers(layout, (name) => this.copyBlockedList(name));
+  }
 
   private get d(): Docker {
     return docker();
@@ -190,6 +197,24 @@ export class DockerRuntime implements Runtime {
     await this.d
       .getNetwork(this.p2pNetwork)
       .connect({ Container: c.id, EndpointConfig: { Aliases: [name] } });
+  }
+
+  /**
+   * Each node's blocked_peers.json (the peers its group keeps apart, or none), written in its home
+   * on the host and copied into its volume, where the node reads it twice a second. Disconnect is
+   * the engine's network disconnect, so no node here is ever marked cut off in the lists.
+   */
+  async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
+    await this.blocked.partition(groups, all);
+  }
+
+  /** Copies a node's list from its home on the host into its volume (a node without a container is skipped). */
+  private async copyBlockedList(name: string): Promise<void> {
+    const info = await this.inspect(name);
+    if (info === null) return;
+    await this.d
+      .getContainer(info.Id)
+      .putArchive(tar.pack(this.layout.nodeHome(name), { entries: [BLOCKED_PEERS_FILE] }), { path: '/data' });
   }
 
   async isDisconnected(name: string): Promise<boolean> {

@@ -1,8 +1,8 @@
 /**
  * The process runtime: every node is a detached `chain-node start` process on 127.0.0.1, its
  * id in run/<name>.pid and its output in logs/<name>.log. Pause and resume are SIGSTOP and
- * SIGCONT; disconnect writes blocked_peers.json on the node and on every other node (each
- * node's connection gater then refuses the others; the node watches the file). Prometheus runs
+ * SIGCONT; disconnect and partition write blocked_peers.json on every node from what is in force
+ * (each node's connection gater then refuses those peers; the node watches the file). Prometheus runs
  * as a process when a `prometheus` binary is on PATH, Grafana when a Grafana server binary is.
  */
 import { existsSync } from 'node:fs';
@@ -17,6 +17,7 @@ import {
   signal,
   spawnDetached,
   stopProcess,
+  waitFor,
 } from '@chain-devnet/node/harness';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
@@ -29,6 +30,7 @@ import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { grafanaProvisioning } from '../monitoringFiles.js';
 import { nodeStartArgs } from '../nodeCommand.js';
+import type { Groups } from '../partition.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
@@ -117,11 +119,31 @@ export class ProcessRuntime implements Runtime {
   }
 
   async pauseNode(name: string): Promise<void> {
-    signal(await this.requirePid(name, 'pause'), 'SIGSTOP');
+    await this.signalUntil(name, 'pause', 'SIGSTOP', 'stopped');
   }
 
   async resumeNode(name: string): Promise<void> {
-    signal(await this.requirePid(name, 'resume'), 'SIGCONT');
+    await this.signalUntil(name, 'resume', 'SIGCONT', 'running');
+  }
+
+  /**
+   * A signal is delivered when the process is next scheduled, not when kill() returns: on a busy
+   * machine a node read right after `pause` was still running (the testkit's pause test saw it).
+   * The operation ends when the kernel shows the state it asked for (bounded).
+   */
+  private async signalUntil(
+    name: string,
+    op: string,
+    sig: NodeJS.Signals,
+    want: 'stopped' | 'running',
+  ): Promise<void> {
+    const pid = await this.requirePid(name, op);
+    signal(pid, sig);
+    const s = await waitFor(`${name} ${want} after ${sig}`, 5_000, async () => {
+      const now = await procState(pid, this.marker(name));
+      return (now === want || now === 'absent') && now;
+    });
+    if (s === 'absent') throw new DevnetError('UNKNOWN_NODE', `${name} exited: cannot ${op} it`);
   }
 
   async disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
@@ -134,6 +156,10 @@ export class ProcessRuntime implements Runtime {
 
   async isDisconnected(name: string): Promise<boolean> {
     return this.blocked.isDisconnected(name);
+  }
+
+  async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
+    await this.blocked.partition(groups, all);
   }
 
   async nodeState(name: string): Promise<NodeRunState> {

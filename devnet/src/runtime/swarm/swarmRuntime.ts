@@ -12,8 +12,8 @@
  *   - pinned (placement constraint node.id==…) to the machine it first ran on, where its volume
  *     devnet-<id>-<node> holds its data; genesis and node.json as swarm configs, its keys as
  *     swarm secrets, mounted into that volume's folder.
- * kill, pause, resume and disconnect/connect (which copies the node's blocked-peers list into
- * its container) go to the engine of the machine running the task (swarmEngines.ts); logs come
+ * kill, pause, resume, disconnect/connect and partition (which copy the nodes' blocked-peers
+ * lists into their containers) go to the engine of the machine running the task (swarmEngines.ts); logs come
  * from the manager (service logs). Everything carries the devnet's labels; `down` removes the
  * services, then on every machine the containers they left, the volumes and the images it
  * loaded, then configs, secrets and the network.
@@ -38,6 +38,7 @@ import { devnetFilter, devnetLabels, devnetName, LABEL_DEVNET, LABEL_NODE } from
 import { demux, followLogs } from '../docker/logStream.js';
 import { grafanaImage, prometheusImage } from '../docker/monitorImages.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
+import type { Groups } from '../partition.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
@@ -58,6 +59,20 @@ const RPC_PORT = CONTAINER_PORTS.rpcPort;
 const STOP_GRACE_MS = 10_000;
 /** A task that ended and cannot come back: these states are final. */
 const ENDED = new Set(['complete', 'shutdown', 'failed', 'rejected', 'remove', 'orphaned']);
+/**
+ * How long a task may stay pending with the scheduler's reason (no machine fits it) before start
+ * fails with that reason; well inside a caller's command timeout, stop's wait included.
+ */
+const UNSCHEDULABLE_MS = 30_000;
+/** How long a service may show no task for the replica asked for before one is forced (and then failed). */
+const NO_TASK_MS = 10_000;
+
+/** A service spec changed so that the swarm replaces its task (as `docker service update --force`). */
+function forceNewTask(spec: Docker.ServiceSpec): void {
+  if (spec.TaskTemplate !== undefined)
+    spec.TaskTemplate.ForceUpdate = (spec.TaskTemplate.ForceUpdate ?? 0) + 1;
+}
+
 /** Services are DNS names on the overlay network: at most 63 characters. */
 const MAX_SERVICE_NAME = 63;
 
@@ -206,43 +221,75 @@ export class SwarmRuntime implements Runtime {
 
   /**
    * Waits until a new task of the service (none of `earlier`) runs; fails with the swarm's reason
-   * when it cannot.
+   * when it cannot: a task that ended before it ran, or one the scheduler keeps pending with a
+   * reason (no machine fits it: its host-mode port taken there, …) for UNSCHEDULABLE_MS. A pending
+   * task is never failed by the swarm itself, so without that bound a start would wait the whole
+   * `timeoutMs` and the caller's own timeout would end it first, without the reason.
    */
   private async waitRunning(name: string, earlier: ReadonlySet<string>, timeoutMs = 180_000): Promise<void> {
     let seen = 'no task yet';
+    let unschedulableSince: number | null = null;
+    let asked = Date.now();
+    let forced = false;
     const outcome = await waitFor(
       `the task of ${this.name(name)} to run`,
       timeoutMs,
       async () => {
         const [newest] = (await this.tasks(name)).filter((t) => !earlier.has(t.ID));
-        if (newest === undefined) return false;
+        if (newest === undefined) {
+          if (Date.now() - asked < NO_TASK_MS) return false;
+          if (forced) return 'no task';
+          // The swarm made no task for the replica asked for: a new one, by force.
+          forced = true;
+          asked = Date.now();
+          const s = await this.service(name);
+          if (s !== null) await this.update(s, (spec) => forceNewTask(spec));
+          return false;
+        }
         const state = newest.Status?.State ?? '?';
         seen = `${state}${newest.Status?.Err ? `: ${newest.Status.Err}` : ''}`;
         if (state === 'running') return 'running';
         // Ended before it ran (a port taken on its machine, no image there…): it will not run.
         if (ENDED.has(state)) return 'ended';
+        if (state === 'pending' && newest.Status?.Err) {
+          unschedulableSince ??= Date.now();
+          if (Date.now() - unschedulableSince >= UNSCHEDULABLE_MS) return 'unschedulable';
+        } else unschedulableSince = null;
         return false;
       },
       { pollMs: 250, seen: () => seen },
     );
-    if (outcome === 'ended')
-      throw new DevnetError(
-        /address already in use|port is already allocated|host-mode port/.test(seen)
-          ? 'PORT_TAKEN'
-          : 'NODE_START',
-        `${name} did not start on the swarm: ${seen} (docker service ps --no-trunc ${this.name(name)})`,
-      );
+    if (outcome === 'running') return;
+    const how =
+      outcome === 'ended'
+        ? 'did not start on the swarm'
+        : outcome === 'no task'
+          ? `got no task from the swarm in ${(2 * NO_TASK_MS) / 1000} s, one forced`
+          : `stayed unscheduled ${UNSCHEDULABLE_MS / 1000} s`;
+    throw new DevnetError(
+      /address already in use|port is already allocated|host-mode port/.test(seen)
+        ? 'PORT_TAKEN'
+        : 'NODE_START',
+      `${name} ${how}: ${seen} (docker service ps --no-trunc ${this.name(name)})`,
+    );
   }
 
-  /** Waits until no task of the service is running or on its way to. */
+  /**
+   * Waits until no task of the service is running, on its way to, or being removed (scaled to 0,
+   * a task stays listed with desired state `remove` after it ended, until the swarm deletes it).
+   * A scale back to 1 before then made no task at all, and none ever came (restart condition
+   * none: the swarm does not refill the slot): `devnet restart` waited for its command timeout.
+   */
   private async waitDown(name: string, timeoutMs: number): Promise<void> {
     let seen = '';
     await waitFor(
       `${this.name(name)} to have no running task`,
       timeoutMs,
       async () => {
-        const live = (await this.tasks(name)).filter((t) => !ENDED.has(t.Status?.State ?? ''));
-        seen = live.map((t) => t.Status?.State).join(', ');
+        const live = (await this.tasks(name)).filter(
+          (t) => !ENDED.has(t.Status?.State ?? '') || t.DesiredState === 'remove',
+        );
+        seen = live.map((t) => `${t.Status?.State} (desired ${t.DesiredState})`).join(', ');
         return live.length === 0;
       },
       { pollMs: 200, seen: () => seen },
@@ -370,10 +417,19 @@ export class SwarmRuntime implements Runtime {
       const mode = spec.Mode?.Replicated;
       if (mode !== undefined && mode.Replicas === 0) mode.Replicas = 1;
       // The replica is there but its task ended (killed): a new task, on the same machine.
-      else if (spec.TaskTemplate !== undefined)
-        spec.TaskTemplate.ForceUpdate = (spec.TaskTemplate.ForceUpdate ?? 0) + 1;
+      else forceNewTask(spec);
     });
-    await this.waitRunning(name, earlier);
+    try {
+      await this.waitRunning(name, earlier);
+    } catch (e) {
+      // Undone: a task left pending would take the node up later, unasked, once its machine fits it.
+      const now = await this.service(name);
+      if (now !== null)
+        await this.update(now, (spec) => {
+          spec.Mode = { Replicated: { Replicas: 0 } };
+        });
+      throw e;
+    }
     // Its blocked-peers list may have changed while it was down.
     await this.copyBlockedList(name);
   }
@@ -448,6 +504,10 @@ export class SwarmRuntime implements Runtime {
 
   async isDisconnected(name: string): Promise<boolean> {
     return this.blocked.isDisconnected(name);
+  }
+
+  async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
+    await this.blocked.partition(groups, all);
   }
 
   async nodeState(name: string): Promise<NodeRunState> {
