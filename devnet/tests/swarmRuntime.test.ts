@@ -128,6 +128,8 @@ function unschedulableStart(s: SuiteDevnet): void {
       Labels: devnetLabels(layout),
       TaskTemplate: {
         ContainerSpec: {
+          // On its container too: down removes the devnet's containers on every machine, then the image.
+          Labels: devnetLabels(layout),
           Image: task.ContainerSpec!.Image!,
           Command: ['node', '-e', 'setTimeout(() => {}, 600000)'],
         },
@@ -148,9 +150,11 @@ function unschedulableStart(s: SuiteDevnet): void {
       const r = await s.cli('start', 'validator-2');
       const took = Date.now() - t0;
       assert.equal(r.code, 1, r.stderr);
+      // The scheduler's own words, e.g. "no suitable node (scheduling constraints not satisfied on 2
+      // nodes; host-mode port already in use on 1 node)".
       assert.match(
         r.stderr,
-        /validator-2 stayed unscheduled 30 s: pending: no suitable node \(host-mode port/,
+        /validator-2 stayed unscheduled 30 s: pending: no suitable node \(.*host-mode port already in use on 1 node\)/,
       );
       assert.ok(took < 90_000, `the error came after ${took} ms`);
       // The start was undone: no task left waiting to take the node up when the port frees.
