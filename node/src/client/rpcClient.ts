@@ -15,6 +15,7 @@ import type {
   SnapshotsAnswer,
   StatusAnswer,
   SubmitAnswer,
+  SupplyAnswer,
   UnbondingAnswer,
   ValidatorsAnswer,
 } from '../rpc/answers.js';
@@ -105,6 +106,11 @@ export class RpcClient {
 
   unbonding(delegator: string): Promise<UnbondingAnswer> {
     return this.get(`/delegator/${delegator}/unbonding`);
+  }
+
+  /** GET /supply: an extension of this node (docs/PROTOCOL.md). */
+  supply(): Promise<SupplyAnswer> {
+    return this.get('/supply');
   }
 
   snapshots(): Promise<SnapshotsAnswer> {

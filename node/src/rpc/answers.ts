@@ -117,6 +117,27 @@ export interface SnapshotAnswer extends SnapshotListItem {
   readonly account_count: number;
 }
 
+/**
+ * GET /supply (extension, docs/PROTOCOL.md): the economic totals and where every wei is, at one
+ * height. Conservation: genesis_supply + total_minted - total_burned = balances + stakes +
+ * delegations + unbonding + treasury. Wei, decimal strings.
+ */
+export interface SupplyAnswer {
+  readonly height: number;
+  readonly genesis_supply: string;
+  readonly total_minted: string;
+  readonly total_burned: string;
+  /** Every account's balance. */
+  readonly balances: string;
+  /** Every validator's self-stake (its power). */
+  readonly stakes: string;
+  /** Every delegation's amount. */
+  readonly delegations: string;
+  /** Every unbonding entry's amount (UNDELEGATE and UNSTAKE, not yet returned). */
+  readonly unbonding: string;
+  readonly treasury: string;
+}
+
 /** GET /tx/{tx_hash}/receipt: a pending or expired transaction has no height and no timestamp. */
 export interface ReceiptAnswer {
   readonly tx_hash: string;

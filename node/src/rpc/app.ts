@@ -24,6 +24,7 @@ import {
   snapshotDetail,
   snapshotListItem,
   statusView,
+  supplyView,
   unbondingView,
   validatorsView,
 } from './views.js';
@@ -107,6 +108,8 @@ export function createRpcApp(
   router.get('/delegator/:address/unbonding', (ctx) =>
     sendJson(ctx, 200, unbondingView(ready(), accountParam(ctx.params.address))),
   );
+
+  router.get('/supply', (ctx) => sendJson(ctx, 200, supplyView(ready())));
 
   router.get('/snapshots', async (ctx) => {
     ready();

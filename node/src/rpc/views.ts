@@ -19,6 +19,7 @@ import type {
   SnapshotAnswer,
   SnapshotListItem,
   StatusAnswer,
+  SupplyAnswer,
   UnbondingAnswer,
   ValidatorsAnswer,
 } from './answers.js';
@@ -118,6 +119,31 @@ export function unbondingView(s: ChainState, delegator: string): UnbondingAnswer
         completion_height: u.completionHeight,
         blocks_remaining: Math.max(0, u.completionHeight - s.height),
       })),
+  };
+}
+
+/** Sums over the whole state (O(accounts + validators + delegations)): a devnet's size, not a mainnet's. */
+export function supplyView(s: ChainState): SupplyAnswer {
+  let balances = 0n;
+  for (const a of s.accounts.values()) balances += a.balance;
+  let stakes = 0n;
+  for (const v of s.validators.values()) stakes += v.stake;
+  let delegations = 0n;
+  for (const byDelegator of s.delegations.values())
+    for (const d of byDelegator.values()) delegations += d.amount;
+  let unbonding = 0n;
+  for (const u of s.unbonding) unbonding += u.amount;
+  const t = s.totals;
+  return {
+    height: s.height,
+    genesis_supply: t.genesisSupply.toString(),
+    total_minted: t.minted.toString(),
+    total_burned: t.burned.toString(),
+    balances: balances.toString(),
+    stakes: stakes.toString(),
+    delegations: delegations.toString(),
+    unbonding: unbonding.toString(),
+    treasury: t.treasury.toString(),
   };
 }
 

@@ -64,6 +64,9 @@ describe('RpcClient', () => {
     const rewards = await client.rewards(carol);
     assert.ok(BigInt(rewards.total_rewards) > 0n);
     assert.deepEqual((await client.unbonding(carol)).unbonding_entries, []);
+    const supply = await client.supply();
+    assert.equal(supply.height, 4);
+    assert.equal(supply.delegations, big.toString());
     const { snapshots } = await client.snapshots();
     assert.deepEqual(
       snapshots.map((s) => s.height),

@@ -33,6 +33,7 @@ describe('RPC before the chain state is loaded', () => {
         ['GET', `/delegator/${ALICE.account}/delegations`],
         ['GET', `/delegator/${ALICE.account}/rewards`],
         ['GET', `/delegator/${ALICE.account}/unbonding`],
+        ['GET', '/supply'],
         ['GET', '/snapshots'],
         ['GET', '/snapshots/10'],
         ['GET', `/tx/${'0'.repeat(64)}/receipt`],
@@ -312,6 +313,39 @@ describe('RPC', () => {
       unbonding_entries: { blocks_remaining: number }[];
     };
     assert.equal(later.unbonding_entries[0]!.blocks_remaining, 3);
+  });
+
+  it('GET /supply (extension): the totals and where every wei is; minted + genesis - burned = the parts', async () => {
+    // After the test above: carol delegates 10^19 + 7 wei, 3 of them unbonding.
+    const body = (await h.request('GET', '/supply')).json() as Record<string, string | number>;
+    const height = h.service.state.height;
+    assert.deepEqual(Object.keys(body).sort(), [
+      'balances',
+      'delegations',
+      'genesis_supply',
+      'height',
+      'stakes',
+      'total_burned',
+      'total_minted',
+      'treasury',
+      'unbonding',
+    ]);
+    assert.equal(body.height, height);
+    const wei = (k: string) => BigInt(body[k] as string);
+    assert.equal(wei('delegations'), 10n ** 19n + 4n);
+    assert.equal(wei('unbonding'), 3n);
+    assert.equal(wei('total_minted'), coins(10) * BigInt(height), '10 coins a block');
+    assert.equal(wei('total_burned'), 0n);
+    assert.equal(wei('treasury'), 0n);
+    const validators = (await h.request('GET', '/validators')).json() as { validators: { power: string }[] };
+    assert.equal(
+      wei('stakes'),
+      validators.validators.reduce((a, v) => a + BigInt(v.power), 0n),
+    );
+    assert.equal(
+      wei('genesis_supply') + wei('total_minted') - wei('total_burned'),
+      wei('balances') + wei('stakes') + wei('delegations') + wei('unbonding') + wei('treasury'),
+    );
   });
 
   it('snapshots: listed newest first with the specified fields; detail; 404 for an unknown height', async () => {

@@ -93,7 +93,10 @@ function segment(world: World): fc.Arbitrary<string> {
 function path(world: World): fc.Arbitrary<string> {
   const seg = segment(world);
   return fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom('/status', '/validators', '/snapshots', '/metrics', '/tx/send') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('/status', '/validators', '/supply', '/snapshots', '/metrics', '/tx/send'),
+    },
     { weight: 2, arbitrary: seg.map((s) => `/block/${s}`) },
     { weight: 2, arbitrary: seg.map((s) => `/balance/${s}`) },
     {
