@@ -8,6 +8,7 @@ import { TimeoutError, waitFor } from '../harness/wait.js';
 import type {
   BalanceAnswer,
   BlockAnswer,
+  CommitAnswer,
   DelegationsAnswer,
   ReceiptAnswer,
   RewardsAnswer,
@@ -86,6 +87,11 @@ export class RpcClient {
 
   block(height: number): Promise<BlockAnswer> {
     return this.get(`/block/${height}`);
+  }
+
+  /** GET /block/{height}/commit: an extension of this node (docs/PROTOCOL.md). */
+  commit(height: number): Promise<CommitAnswer> {
+    return this.get(`/block/${height}/commit`);
   }
 
   balance(address: string): Promise<BalanceAnswer> {

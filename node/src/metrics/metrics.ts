@@ -57,10 +57,15 @@ export function createMetrics(registry: Registry = new Registry()) {
     accounts: new Gauge({ name: 'chain_accounts_total', help: 'Accounts in the state', registers: r }),
     totalBurned: new Gauge({
       name: 'chain_total_burned',
-      help: 'Wei burned (slashing, unjail fees, penalties)',
+      help: 'Wei burned (slashing, unjail fees, penalties, transfers to the burn address)',
       registers: r,
     }),
     totalMinted: new Gauge({ name: 'chain_total_minted', help: 'Wei minted as block rewards', registers: r }),
+    treasury: new Gauge({
+      name: 'chain_treasury',
+      help: "Wei in the state's treasury (genesis treasury + transfers to the treasury address)",
+      registers: r,
+    }),
     // What an operator watches.
     activeValidators: new Gauge({
       name: 'chain_active_validators',

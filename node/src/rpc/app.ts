@@ -19,6 +19,7 @@ import { bodyUnread, type LingerBounds, lingerUntilBodyRead } from './lingeringC
 import { txBodyProblem } from './schemas.js';
 import {
   balanceView,
+  commitView,
   delegationsView,
   rewardsView,
   snapshotDetail,
@@ -93,6 +94,13 @@ export function createRpcApp(
     const block = await backend.blockJson(heightParam(ctx.params.height));
     if (block === null) throw new HttpError(404, 'Block not found');
     sendJson(ctx, 200, block);
+  });
+
+  router.get('/block/:height/commit', async (ctx) => {
+    ready();
+    const commit = await backend.commit(heightParam(ctx.params.height));
+    if (commit === null) throw new HttpError(404, 'Commit not found');
+    sendJson(ctx, 200, commitView(commit));
   });
 
   router.get('/balance/:address', (ctx) =>
