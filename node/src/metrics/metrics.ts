@@ -25,10 +25,15 @@ export const SPECIFIED_NAME_LINTS = [
   'chain_validator_count non-histogram and non-summary metrics should not have "_count" suffix',
 ] as const;
 
-export function createMetrics(registry: Registry = new Registry()) {
-  const r = [registry];
+/** prom-client's default process metrics, less the misnamed ones: every program's /metrics has them. */
+export function registerDefaultMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry });
   for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
+}
+
+export function createMetrics(registry: Registry = new Registry()) {
+  const r = [registry];
+  registerDefaultMetrics(registry);
   return {
     registry,
     // The specification's metrics.
