@@ -407,7 +407,6 @@ export class MarketService {
             t === undefined ||
             t.status !== 'in_progress' ||
             t.worker?.address !== tx.from ||
-            b.height <= t.worker.claimed_height ||
             b.timestamp > t.deadline!
           )
             continue;

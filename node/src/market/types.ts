@@ -50,7 +50,7 @@ export interface TaskRecord {
   readonly worker: {
     readonly address: string;
     readonly pub_key: string;
-    /** The market's chain height when the claim was taken: a SUBMIT_RESULT counts above it. */
+    /** The market's chain height when the claim was taken: only a SUBMIT_RESULT above it counts (the market applies later blocks only). */
     readonly claimed_height: number;
     readonly claimed_at: number;
   } | null;
