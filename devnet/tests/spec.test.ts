@@ -43,7 +43,7 @@ describe('manifest', () => {
     assert.deepEqual(m.params, { unbonding_blocks: 5 });
   });
 
-  test('a validator marked byzantine (test only) gets --byzantine among its start flags (both runtimes use them); the others none', () => {
+  test('every node gets --fault-injection among its start flags, a validator marked byzantine (test only) --byzantine too (every runtime uses them)', () => {
     const spec = buildNetworkSpec({
       manifest: parseManifestText('validators: [{}, {}, {}, { byzantine: equivocate }]', 'net.yaml'),
       genesisTime: T,
@@ -51,10 +51,10 @@ describe('manifest', () => {
     assert.deepEqual(
       spec.nodes.map((n) => [n.name, n.byzantine, nodeStartFlags(n)]),
       [
-        ['validator-0', null, []],
-        ['validator-1', null, []],
-        ['validator-2', null, []],
-        ['validator-3', 'equivocate', ['--byzantine', 'equivocate']],
+        ['validator-0', null, ['--fault-injection']],
+        ['validator-1', null, ['--fault-injection']],
+        ['validator-2', null, ['--fault-injection']],
+        ['validator-3', 'equivocate', ['--fault-injection', '--byzantine', 'equivocate']],
       ],
     );
   });
@@ -191,7 +191,10 @@ describe('network spec', () => {
       genesisTime: T,
       params: { block_time_ms: 500 },
     });
-    assert.deepEqual(s.nodes, net.nodes);
+    assert.deepEqual(
+      s.nodes,
+      net.nodes.map((n) => ({ ...n, byzantine: null })),
+    );
     assert.deepEqual(s.accounts, net.accounts);
     assert.deepEqual(s.genesis, net.genesis);
   });
