@@ -32,7 +32,20 @@ interface Account {
 
 async function startMarket(home: string, keyFile: string, rpc: string, env: NodeJS.ProcessEnv = {}) {
   const program: Program = startProgram({
-    args: [CHAIN_MARKET, 'start', '--rpc', rpc, '--key', keyFile, '--home', home, '--port', '0', '--poll', '100ms'],
+    args: [
+      CHAIN_MARKET,
+      'start',
+      '--rpc',
+      rpc,
+      '--key',
+      keyFile,
+      '--home',
+      home,
+      '--port',
+      '0',
+      '--poll',
+      '100ms',
+    ],
     env: { ...process.env, ...env },
     name: 'chain-market',
   });
@@ -41,11 +54,15 @@ async function startMarket(home: string, keyFile: string, rpc: string, env: Node
 }
 
 describe('the market across SIGKILL', () => {
-  it('keeps what it acknowledged, and pays every share exactly once after a crash mid-payout', { timeout: 120_000 }, async () => {
+  it('keeps what it acknowledged, and pays every share exactly once after a crash mid-payout', {
+    timeout: 120_000,
+  }, async () => {
     const nodeHome = await initHome(['--block-time', '200ms', '--accounts', '3']);
     const node = await startNodeProcess(nodeHome, ['--no-p2p']);
     const rpc = node.client;
-    const [escrow, creator, worker] = JSON.parse(await readFile(join(nodeHome, 'accounts.json'), 'utf8')) as Account[];
+    const [escrow, creator, worker] = JSON.parse(
+      await readFile(join(nodeHome, 'accounts.json'), 'utf8'),
+    ) as Account[];
     const dir = await mkdtemp(join(tmpdir(), 'chain-market-crash-'));
     const keyFile = join(dir, 'escrow.json');
     await writeFile(keyFile, JSON.stringify({ private_key: escrow!.private_key }));
@@ -108,7 +125,11 @@ describe('the market across SIGKILL', () => {
       const b: BlockJson = await rpc.block(h);
       for (const t of b.txs) if (t.from_address === escrow!.address) fromEscrow.push(t.tx_hash);
     }
-    assert.deepEqual(fromEscrow.sort(), paid.payouts.map((p) => p.tx_hash).sort(), 'the four planned, nothing else');
+    assert.deepEqual(
+      fromEscrow.sort(),
+      paid.payouts.map((p) => p.tx_hash).sort(),
+      'the four planned, nothing else',
+    );
     assert.equal((await rpc.balance(escrow!.address)).nonce, 4);
 
     // The money, to the wei.
@@ -123,8 +144,14 @@ describe('the market across SIGKILL', () => {
     );
     const validatorPayout = paid.payouts.find((p) => p.share === 'validator')!;
     const block = await rpc.block(validatorPayout.block_height!);
-    const inBlock = block.txs.filter((t) => t.to_address === validatorPayout.to_address && t.from_address === escrow!.address);
-    assert.deepEqual(inBlock.map((t) => t.amount), [validatorPayout.amount], 'the validator: its share once');
+    const inBlock = block.txs.filter(
+      (t) => t.to_address === validatorPayout.to_address && t.from_address === escrow!.address,
+    );
+    assert.deepEqual(
+      inBlock.map((t) => t.amount),
+      [validatorPayout.amount],
+      'the validator: its share once',
+    );
     const finalTask: TaskAnswer = await m.client.task(id);
     assert.deepEqual(finalTask, paid);
     await m.program.stop();

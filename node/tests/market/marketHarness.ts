@@ -9,14 +9,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { coins, type Tx } from '../../src/chain/index.js';
-import { buildTx } from '../../src/client/txBuilder.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
+import { buildTx } from '../../src/client/txBuilder.js';
 import type { CreateTaskRequest } from '../../src/market/answers.js';
 import { fundedRequest, type TaskOrder } from '../../src/market/client.js';
 import { Follower } from '../../src/market/follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP, type MarketHttpOptions } from '../../src/market/http/app.js';
 import { Payer } from '../../src/market/payer.js';
-import { DEFAULT_RULES, DEFAULT_TRANSFER_FEE, MarketService, type MarketRules } from '../../src/market/service.js';
+import {
+  DEFAULT_RULES,
+  DEFAULT_TRANSFER_FEE,
+  type MarketRules,
+  MarketService,
+} from '../../src/market/service.js';
 import { MarketStore } from '../../src/market/store.js';
 import { createMarketMetrics } from '../../src/metrics/market.js';
 import { memoryLogger } from '../../src/util/logger.js';
@@ -41,7 +46,8 @@ export interface MarketHarness {
   readonly dir: string;
   /** Whether the app answers writes (a test sets a reason to see the 503). */
   unavailable: string | null;
-  request(method: string, url: string, body?: string | Buffer | object, headers?: Record<string, string>): Promise<Response>;
+  /** A request to the market's app (the node harness's request, aimed at the market). */
+  request: Harness['request'];
   /** Payouts due sent, one block, applied by the market, its payouts sent. */
   step(): Promise<void>;
   /** Steps until `p` settles (at most `max` blocks): a POST /tasks waits for its funding's block. */
@@ -51,7 +57,10 @@ export interface MarketHarness {
   /** POST /tasks with blocks made until it answers. */
   create(body: object): Promise<Response>;
   /** A signed transaction from `from` (nonce from the node unless given). */
-  sign(from: TestKey, t: Omit<Parameters<typeof buildTx>[1], 'privateKey' | 'chainId' | 'timestamp'>): Promise<Tx>;
+  sign(
+    from: TestKey,
+    t: Omit<Parameters<typeof buildTx>[1], 'privateKey' | 'chainId' | 'timestamp'>,
+  ): Promise<Tx>;
   /** Closes the market's store and opens everything again from it: a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -133,8 +142,7 @@ export async function makeMarketHarness(
         { timestamp: 1_700_000_000, ...(nonce === undefined ? {} : { nonce }) },
       ),
     create: (body) => m.stepUntil(m.request('POST', '/tasks', body)),
-    sign: (from, t) =>
-      buildTx(rpc, { ...t, privateKey: from.privateKey, chainId, timestamp: 1_700_000_000 }),
+    sign: (from, t) => buildTx(rpc, { ...t, privateKey: from.privateKey, chainId, timestamp: 1_700_000_000 }),
     async restart() {
       await m.follower.stop();
       await store.close();

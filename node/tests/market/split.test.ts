@@ -8,12 +8,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { BURN_ADDRESS, checkTxSignature, MAX_U256, TREASURY_ADDRESS, txFromJson, txHash } from '../../src/chain/index.js';
+import {
+  BURN_ADDRESS,
+  checkTxSignature,
+  MAX_U256,
+  TREASURY_ADDRESS,
+  txFromJson,
+  txHash,
+} from '../../src/chain/index.js';
 import { planPayouts } from '../../src/market/payouts.js';
 import { splitReward } from '../../src/market/split.js';
 import { key } from '../fixtures.js';
 
-const signersArb = fc.integer({ min: 0, max: 30 }).map((k) => Array.from({ length: k }, (_, i) => key(`v${i}`).account));
+const signersArb = fc
+  .integer({ min: 0, max: 30 })
+  .map((k) => Array.from({ length: k }, (_, i) => key(`v${i}`).account));
 const rewardArb = fc.oneof(fc.bigInt({ min: 1n, max: 10_000n }), fc.bigInt({ min: 1n, max: MAX_U256 }));
 
 describe('the split', () => {
@@ -54,7 +63,12 @@ describe('the split', () => {
   });
 
   it('a plan: the positive parts only, consecutive nonces, TRANSFERs signed by the escrow with the share in the memo', () => {
-    const escrow = { address: key('escrow').account, privateKey: key('escrow').privateKey, chainId: 'chain-devnet-1', fee: 21_000_000n };
+    const escrow = {
+      address: key('escrow').account,
+      privateKey: key('escrow').privateKey,
+      chainId: 'chain-devnet-1',
+      fee: 21_000_000n,
+    };
     // 3 wei, two signers: burn 1, worker 0, each validator 0, treasury 2.
     const parts = splitReward(3n, key('w').account, [key('a').account, key('b').account]);
     assert.deepEqual(

@@ -12,24 +12,24 @@ import {
   BURN_ADDRESS,
   coins,
   computeRoot,
-  type Tx,
   TREASURY_ADDRESS,
+  type Tx,
   txHash,
   txToJson,
 } from '../../src/chain/index.js';
 import type { ClaimAnswer, CreateTaskAnswer, TaskAnswer, TaskListAnswer } from '../../src/market/answers.js';
 import { signStatement } from '../../src/market/claims.js';
+import { MarketClient } from '../../src/market/client.js';
 import { splitReward } from '../../src/market/split.js';
 import { sampleResultHash, workTask } from '../../src/market/worker.js';
-import { MarketClient } from '../../src/market/client.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { key } from '../fixtures.js';
 import {
   CREATOR,
   ESCROW,
   FEE,
-  makeMarketHarness,
   type MarketHarness,
+  makeMarketHarness,
   OTHER_WORKER,
   VALIDATOR,
   WORKER,
@@ -48,9 +48,15 @@ async function newTask(m: MarketHarness, reward = coins(1), deadline?: number): 
 }
 
 const claim = (m: MarketHarness, id: string, body: object) => m.request('POST', `/tasks/${id}/claim`, body);
-const task = async (m: MarketHarness, id: string) => (await m.request('GET', `/tasks/${id}`)).json() as TaskAnswer;
+const task = async (m: MarketHarness, id: string) =>
+  (await m.request('GET', `/tasks/${id}`)).json() as TaskAnswer;
 
-async function submitResult(m: MarketHarness, from: typeof WORKER, id: string, resultHash = RESULT): Promise<Tx> {
+async function submitResult(
+  m: MarketHarness,
+  from: typeof WORKER,
+  id: string,
+  resultHash = RESULT,
+): Promise<Tx> {
   const tx = await m.sign(from, { type: 'SUBMIT_RESULT', payload: { taskId: id, resultHash } });
   const sent = await m.rpc.sendTx(tx);
   assert.equal(sent.status, 'received', sent.error);
@@ -81,12 +87,36 @@ describe('claims', () => {
     const own = signStatement('claim', CHAIN, id, WORKER.privateKey);
     const byOther = signStatement('claim', CHAIN, id, OTHER_WORKER.privateKey);
     const cases: [string, object, string][] = [
-      ["another key's signature for worker's address and key", { ...own, signature: byOther.signature }, 'signature'],
-      ["another key's pub_key for worker's address", { ...byOther, worker_address: WORKER.account }, 'pub_key'],
-      ['a claim of another task (replayed)', { ...signStatement('claim', CHAIN, 'c4df1f70-125e-8922-958a-285f2fe4dab5', WORKER.privateKey) }, 'signature'],
-      ['a claim for another chain', signStatement('claim', 'chain-testnet-1', id, WORKER.privateKey), 'signature'],
-      ['a failure report used as a claim', signStatement('failure', CHAIN, id, WORKER.privateKey), 'signature'],
-      ['v flipped', { ...own, signature: own.signature.slice(0, -2) + (own.signature.endsWith('00') ? '01' : '00') }, 'signature'],
+      [
+        "another key's signature for worker's address and key",
+        { ...own, signature: byOther.signature },
+        'signature',
+      ],
+      [
+        "another key's pub_key for worker's address",
+        { ...byOther, worker_address: WORKER.account },
+        'pub_key',
+      ],
+      [
+        'a claim of another task (replayed)',
+        { ...signStatement('claim', CHAIN, 'c4df1f70-125e-8922-958a-285f2fe4dab5', WORKER.privateKey) },
+        'signature',
+      ],
+      [
+        'a claim for another chain',
+        signStatement('claim', 'chain-testnet-1', id, WORKER.privateKey),
+        'signature',
+      ],
+      [
+        'a failure report used as a claim',
+        signStatement('failure', CHAIN, id, WORKER.privateKey),
+        'signature',
+      ],
+      [
+        'v flipped',
+        { ...own, signature: own.signature.slice(0, -2) + (own.signature.endsWith('00') ? '01' : '00') },
+        'signature',
+      ],
     ];
     for (const [name, body, field] of cases) {
       const res = await claim(m, id, body);
@@ -119,7 +149,10 @@ describe('claims', () => {
     m.unavailable = 'Catching up with the chain: 12 blocks behind its node';
     try {
       const busy = await claim(m, id, own);
-      assert.deepEqual([busy.status, busy.json()], [503, { detail: 'Catching up with the chain: 12 blocks behind its node' }]);
+      assert.deepEqual(
+        [busy.status, busy.json()],
+        [503, { detail: 'Catching up with the chain: 12 blocks behind its node' }],
+      );
     } finally {
       m.unavailable = null;
     }
@@ -138,7 +171,10 @@ describe('claims', () => {
     const again = await claim(m, id, signStatement('claim', CHAIN, id, WORKER.privateKey));
     assert.equal(again.status, 200);
     const other = await claim(m, id, signStatement('claim', CHAIN, id, OTHER_WORKER.privateKey));
-    assert.deepEqual([other.status, other.json()], [409, { detail: 'Task already claimed by another worker' }]);
+    assert.deepEqual(
+      [other.status, other.json()],
+      [409, { detail: 'Task already claimed by another worker' }],
+    );
     const t = await task(m, id);
     assert.equal(t.status, 'in_progress');
     assert.equal(t.worker_address, WORKER.account);
@@ -177,7 +213,11 @@ describe('completion and the split', () => {
     const block = await m.rpc.block(resultHeight);
     const t = await task(m, id);
     assert.equal(t.status, 'completed');
-    assert.deepEqual(t.result, { result_hash: RESULT, worker_address: WORKER.account, completed_at: block.header.timestamp });
+    assert.deepEqual(t.result, {
+      result_hash: RESULT,
+      worker_address: WORKER.account,
+      completed_at: block.header.timestamp,
+    });
     assert.equal(t.result_height, resultHeight);
     assert.equal(t.result_tx_hash, txHash(tx, CHAIN));
     // The block's compute_root is the root over this result (the only SUBMIT_RESULT in it).
@@ -193,26 +233,47 @@ describe('completion and the split', () => {
     );
     assert.deepEqual(
       parts.map((p) => p.amount),
-      [coins(7) * 60n / 100n + 7n, coins(7) * 25n / 100n + 3n, coins(7) / 10n + 1n, coins(7) * 5n / 100n + 2n],
+      [
+        (coins(7) * 60n) / 100n + 7n,
+        (coins(7) * 25n) / 100n + 3n,
+        coins(7) / 10n + 1n,
+        (coins(7) * 5n) / 100n + 2n,
+      ],
       '60/25/10 floored, the rest (here 2 wei over 5%) to the treasury',
     );
     await m.step(); // the payouts' block
     const paid = await task(m, id);
-    assert.deepEqual(paid.payouts.map((p) => p.status), ['confirmed', 'confirmed', 'confirmed', 'confirmed']);
+    assert.deepEqual(
+      paid.payouts.map((p) => p.status),
+      ['confirmed', 'confirmed', 'confirmed', 'confirmed'],
+    );
     const end = m.h.service.state.height;
     for (const p of paid.payouts) assert.equal((await m.rpc.receipt(p.tx_hash)).status, 'confirmed');
 
-    const [burn, worker, validator, treasury] = parts.map((p) => p.amount) as [bigint, bigint, bigint, bigint];
+    const [burn, worker, validator, treasury] = parts.map((p) => p.amount) as [
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
     const s = m.h.service.state;
     assert.equal(s.totals.burned - before.burned, burn, 'total_burned grew by the burn share');
     assert.equal(s.totals.treasury - before.treasury, treasury, "the state's treasury grew by its share");
-    assert.equal(balanceOf(m, WORKER.account), before.worker - SUBMIT_FEE + worker, "the worker: its share less its SUBMIT_RESULT's fee");
+    assert.equal(
+      balanceOf(m, WORKER.account),
+      before.worker - SUBMIT_FEE + worker,
+      "the worker: its share less its SUBMIT_RESULT's fee",
+    );
     assert.equal(
       balanceOf(m, VALIDATOR.account),
       before.validator + (await validatorEarnings(m, start + 1, end)) + validator,
       'the validator: its block rewards and fees, and its share',
     );
-    assert.equal(balanceOf(m, ESCROW.account), before.escrow - reward - 4n * FEE, 'the escrow: the reward out, and 4 fees from the float');
+    assert.equal(
+      balanceOf(m, ESCROW.account),
+      before.escrow - reward - 4n * FEE,
+      'the escrow: the reward out, and 4 fees from the float',
+    );
     assert.equal(balanceOf(m, CREATOR.account), creatorAfterFunding, 'the creator paid once');
     assert.equal(s.accounts.get(BURN_ADDRESS), undefined);
     assert.equal(s.accounts.get(TREASURY_ADDRESS), undefined);
@@ -221,7 +282,10 @@ describe('completion and the split', () => {
     for (let i = 0; i < 3; i++) await m.step();
     assert.equal(m.h.service.state.accounts.get(ESCROW.account)?.nonce, 4, 'exactly 4 escrow transactions');
     const late = await claim(m, id, signStatement('claim', CHAIN, id, OTHER_WORKER.privateKey));
-    assert.deepEqual([late.status, late.json()], [409, { detail: 'Task is completed: it cannot be claimed' }]);
+    assert.deepEqual(
+      [late.status, late.json()],
+      [409, { detail: 'Task is completed: it cannot be claimed' }],
+    );
   });
 
   it('a SUBMIT_RESULT in a block before the claim does not count; one after it does', async () => {
@@ -260,7 +324,14 @@ describe('completion and the split', () => {
       },
     });
     const worked = workTask(
-      { market, rpc: m.rpc, key: WORKER.privateKey, pollMs: 10, logger: memoryLogger(), signal: new AbortController().signal },
+      {
+        market,
+        rpc: m.rpc,
+        key: WORKER.privateKey,
+        pollMs: 10,
+        logger: memoryLogger(),
+        signal: new AbortController().signal,
+      },
       CHAIN,
       id,
     );
@@ -270,7 +341,15 @@ describe('completion and the split', () => {
     assert.equal(t.status, 'completed');
     assert.equal(t.result?.result_hash, sampleResultHash(t));
     // 1000 wei: 600 burned, 250 to the worker, 100 to the one validator, 50 to the treasury.
-    assert.deepEqual(t.payouts.map((p) => [p.share, p.amount]), [['burn', '600'], ['worker', '250'], ['validator', '100'], ['treasury', '50']]);
+    assert.deepEqual(
+      t.payouts.map((p) => [p.share, p.amount]),
+      [
+        ['burn', '600'],
+        ['worker', '250'],
+        ['validator', '100'],
+        ['treasury', '50'],
+      ],
+    );
   });
 });
 
@@ -292,10 +371,17 @@ describe('failures and refunds', () => {
     const t = await task(m, id);
     assert.equal(t.status, 'failed');
     assert.deepEqual(t.failure, { reason: 'deadline', failed_at: m.h.service.state.lastTimestamp });
-    assert.deepEqual(t.payouts.map((p) => [p.share, p.to_address, p.amount]), [['refund', CREATOR.account, reward.toString()]]);
+    assert.deepEqual(
+      t.payouts.map((p) => [p.share, p.to_address, p.amount]),
+      [['refund', CREATOR.account, reward.toString()]],
+    );
     await m.step();
     assert.equal((await task(m, id)).payouts[0]!.status, 'confirmed');
-    assert.equal(balanceOf(m, CREATOR.account), creatorBefore - fundingFee, 'all of the reward back; only its own fee spent');
+    assert.equal(
+      balanceOf(m, CREATOR.account),
+      creatorBefore - fundingFee,
+      'all of the reward back; only its own fee spent',
+    );
     const late = await claim(m, id, signStatement('claim', CHAIN, id, WORKER.privateKey));
     assert.deepEqual([late.status, late.json()], [409, { detail: 'Task is failed: it cannot be claimed' }]);
   });
@@ -311,22 +397,34 @@ describe('failures and refunds', () => {
     assert.equal(t.status, 'failed');
     assert.equal(t.failure?.reason, 'deadline');
     assert.equal(t.result, undefined);
-    assert.deepEqual(t.payouts.map((p) => p.share), ['refund']);
+    assert.deepEqual(
+      t.payouts.map((p) => p.share),
+      ['refund'],
+    );
   });
 
-  it('in_progress -> failed on the claimer\'s signed report; nobody else may report it', async () => {
+  it("in_progress -> failed on the claimer's signed report; nobody else may report it", async () => {
     const id = await newTask(m, 777n);
     const creatorBefore = balanceOf(m, CREATOR.account);
     const fail = (body: object) => m.request('POST', `/tasks/${id}/fail`, body);
     const notYet = await fail(signStatement('failure', CHAIN, id, WORKER.privateKey));
-    assert.deepEqual([notYet.status, notYet.json()], [409, { detail: 'Task is pending: only a task in progress can be reported failed' }]);
+    assert.deepEqual(
+      [notYet.status, notYet.json()],
+      [409, { detail: 'Task is pending: only a task in progress can be reported failed' }],
+    );
     assert.equal((await claim(m, id, signStatement('claim', CHAIN, id, WORKER.privateKey))).status, 200);
-    const forged = await fail({ ...signStatement('failure', CHAIN, id, OTHER_WORKER.privateKey), worker_address: WORKER.account });
+    const forged = await fail({
+      ...signStatement('failure', CHAIN, id, OTHER_WORKER.privateKey),
+      worker_address: WORKER.account,
+    });
     assert.equal(forged.status, 403);
     const asClaim = await fail(signStatement('claim', CHAIN, id, WORKER.privateKey));
     assert.equal(asClaim.status, 403, 'a claim is not a failure report');
     const other = await fail(signStatement('failure', CHAIN, id, OTHER_WORKER.privateKey));
-    assert.deepEqual([other.status, other.json()], [409, { detail: 'Only the worker that claimed the task can report it failed' }]);
+    assert.deepEqual(
+      [other.status, other.json()],
+      [409, { detail: 'Only the worker that claimed the task can report it failed' }],
+    );
     assert.equal((await task(m, id)).status, 'in_progress');
     const res = await fail(signStatement('failure', CHAIN, id, WORKER.privateKey));
     assert.deepEqual([res.status, res.json()], [200, { task_id: id, status: 'failed' }]);
@@ -347,7 +445,9 @@ describe('GET /tasks and GET /tasks/{task_id}', () => {
     m = await makeMarketHarness();
     ids = [];
     for (let i = 0; i < 3; i++) ids.push(await newTask(m, BigInt(100 + i)));
-    const synth = await m.create(await m.order({ challenge_type: 'synthetic', payload: { generator: 'faker', count: 5 }, reward: 42n }));
+    const synth = await m.create(
+      await m.order({ challenge_type: 'synthetic', payload: { generator: 'faker', count: 5 }, reward: 42n }),
+    );
     ids.push((synth.json() as CreateTaskAnswer).task_id);
     await claim(m, ids[1]!, signStatement('claim', CHAIN, ids[1]!, WORKER.privateKey));
   });
@@ -375,11 +475,20 @@ describe('GET /tasks and GET /tasks/{task_id}', () => {
   });
 
   it('filters by status and challenge_type; pages by limit and offset (total counts the filter)', async () => {
-    assert.deepEqual((await list('?status=pending')).body.tasks.map((t) => t.task_id), [ids[0], ids[2], ids[3]]);
-    assert.deepEqual((await list('?status=pending&challenge_type=inference')).body.tasks.map((t) => t.task_id), [ids[0], ids[2]]);
+    assert.deepEqual(
+      (await list('?status=pending')).body.tasks.map((t) => t.task_id),
+      [ids[0], ids[2], ids[3]],
+    );
+    assert.deepEqual(
+      (await list('?status=pending&challenge_type=inference')).body.tasks.map((t) => t.task_id),
+      [ids[0], ids[2]],
+    );
     assert.equal((await list('?status=completed')).body.total, 0);
     const page = (await list('?limit=2&offset=1')).body;
-    assert.deepEqual([page.tasks.map((t) => t.task_id), page.total, page.limit, page.offset], [[ids[1], ids[2]], 4, 2, 1]);
+    assert.deepEqual(
+      [page.tasks.map((t) => t.task_id), page.total, page.limit, page.offset],
+      [[ids[1], ids[2]], 4, 2, 1],
+    );
     assert.deepEqual((await list('?offset=10')).body.tasks, []);
     assert.equal((await list('?limit=100')).status, 200);
   });
@@ -456,13 +565,20 @@ describe('the books: escrow and float apart', () => {
       await m.step(); // the top-up's block: the plan is made and sent
       await m.step(); // the payouts' block
       const paid = await task(m, id);
-      assert.deepEqual(paid.payouts.map((p) => [p.share, p.amount, p.status]), [
-        ['burn', '600', 'confirmed'],
-        ['worker', '250', 'confirmed'],
-        ['validator', '100', 'confirmed'],
-        ['treasury', '50', 'confirmed'],
-      ]);
-      assert.equal(m.h.service.state.accounts.get(ESCROW.account)?.balance, 0n, 'all paid out, fees from the top-up');
+      assert.deepEqual(
+        paid.payouts.map((p) => [p.share, p.amount, p.status]),
+        [
+          ['burn', '600', 'confirmed'],
+          ['worker', '250', 'confirmed'],
+          ['validator', '100', 'confirmed'],
+          ['treasury', '50', 'confirmed'],
+        ],
+      );
+      assert.equal(
+        m.h.service.state.accounts.get(ESCROW.account)?.balance,
+        0n,
+        'all paid out, fees from the top-up',
+      );
       assert.equal(m.service.float(), 0n);
     } finally {
       await m.close();
@@ -491,11 +607,17 @@ describe('a restart', () => {
       assert.equal(m.h.service.mempoolSize, 4);
       await m.payer.run(); // again: duplicates refused by the node
       await m.step();
-      assert.deepEqual((await task(m, id)).payouts.map((p) => p.status), ['confirmed', 'confirmed', 'confirmed', 'confirmed']);
+      assert.deepEqual(
+        (await task(m, id)).payouts.map((p) => p.status),
+        ['confirmed', 'confirmed', 'confirmed', 'confirmed'],
+      );
       assert.equal(m.h.service.state.accounts.get(ESCROW.account)?.nonce, 4);
       // A claim taken before a restart is kept.
       const id2 = await newTask(m, 10n);
-      assert.equal((await claim(m, id2, signStatement('claim', CHAIN, id2, key('worker').privateKey))).status, 200);
+      assert.equal(
+        (await claim(m, id2, signStatement('claim', CHAIN, id2, key('worker').privateKey))).status,
+        200,
+      );
       await m.restart();
       assert.equal((await task(m, id2)).worker_address, WORKER.account);
     } finally {

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { verifyDigest } from '../../src/crypto/signature.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
-import { type Statement, signStatement, statementBytes } from '../../src/market/claims.js';
+import { verifyDigest } from '../../src/crypto/signature.js';
 import type { ChallengeType, Payload } from '../../src/market/challenges.js';
+import { type Statement, signStatement, statementBytes } from '../../src/market/claims.js';
 import { splitReward } from '../../src/market/split.js';
 import { fundingMemo, taskIdOf, termsBytes, termsHash } from '../../src/market/terms.js';
 import { sampleResultHash } from '../../src/market/worker.js';
@@ -38,7 +38,14 @@ interface Vectors {
     digest: string;
     signature: string;
   }[];
-  split: { reward: string; signers: number; burn: string; worker: string; validator_each: string; treasury: string };
+  split: {
+    reward: string;
+    signers: number;
+    burn: string;
+    worker: string;
+    validator_each: string;
+    treasury: string;
+  };
   sample_result: { task_id: string; result_hash: string };
 }
 
@@ -107,17 +114,30 @@ describe('docs/MARKET.md test vectors', () => {
 
   for (const s of v.statements)
     it(`a ${s.kind} statement: bytes, digest, deterministic signature, verified`, () => {
-      const bytes = Buffer.from(statementBytes(s.kind, s.chain_id, s.task_id, s.worker_address)).toString('hex');
+      const bytes = Buffer.from(statementBytes(s.kind, s.chain_id, s.task_id, s.worker_address)).toString(
+        'hex',
+      );
       assert.equal(bytes, s.bytes);
-      assert.equal(bytes, str(`chain-market-${s.kind}/v1`) + str(s.chain_id) + str(s.task_id) + str(s.worker_address));
+      assert.equal(
+        bytes,
+        str(`chain-market-${s.kind}/v1`) + str(s.chain_id) + str(s.task_id) + str(s.worker_address),
+      );
       assert.equal(sha256(s.bytes), s.digest);
       const signed = signStatement(s.kind, s.chain_id, s.task_id, hexToBytes(s.private_key, 32));
-      assert.deepEqual(signed, { worker_address: s.worker_address, pub_key: s.pub_key, signature: s.signature });
+      assert.deepEqual(signed, {
+        worker_address: s.worker_address,
+        pub_key: s.pub_key,
+        signature: s.signature,
+      });
       assert.ok(verifyDigest(hexToBytes(s.digest, 32), s.signature, s.pub_key));
     });
 
   it('the split of the worked example', () => {
-    const parts = splitReward(BigInt(v.split.reward), 'coin1worker', Array.from({ length: v.split.signers }, (_, i) => `coin1v${i}`));
+    const parts = splitReward(
+      BigInt(v.split.reward),
+      'coin1worker',
+      Array.from({ length: v.split.signers }, (_, i) => `coin1v${i}`),
+    );
     assert.deepEqual(
       parts.map((p) => [p.share, p.amount.toString()]),
       [
