@@ -21,7 +21,7 @@ Common options:
   --json      machine-readable output (up, status, add, tx, down)
 
 Ports from --base-port P (default 8000), all on 127.0.0.1: node i has RPC P+i and p2p P+1000+i;
-Prometheus P+1090, Grafana P+1091.
+Prometheus P+1090, Grafana P+1091, the task market (--market) P+1093.
 `;
 
 export const COMMAND_HELP: Record<string, string> = {
@@ -35,6 +35,8 @@ export const COMMAND_HELP: Record<string, string> = {
   --seed S              every key from S (default "devnet"): same seed, same keys and addresses
   --manifest FILE       a JSON or YAML topology (devnet/README.md); flags override it
   --no-monitoring       no Prometheus, no Grafana
+  --market              the task market (docs/MARKET.md) at P+1093 and a sample worker, their
+                        accounts (market, market-worker) funded at genesis
   --home DIR            where the devnet keeps its files (default ./.devnet)
   --json                print the result as JSON
 
@@ -47,7 +49,7 @@ JAILED), and whether it is disconnected; then the monitoring URLs.
 `,
   logs: `devnet logs [NODE] [-f|--follow] [--tail N] [--home DIR]
 
-Prints a node's log (default validator-0). --tail N prints the last N lines; -f keeps printing
+Prints a node's log (default validator-0), or the task market's (market, market-worker). --tail N prints the last N lines; -f keeps printing
 new lines until interrupted.
 `,
   add: `devnet add [--name NAME] [--stake AMOUNT] [--fund-from ACCOUNT] [--json] [--home DIR]

@@ -5,6 +5,7 @@
  */
 import type { NodeStatus } from '../devnet.js';
 import type { DevnetErrorCode } from '../errors.js';
+import type { MarketStatus } from '../market.js';
 import type { AddResult } from '../operations/add.js';
 import type { TxOutcome } from '../operations/tx.js';
 import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
@@ -33,6 +34,7 @@ export interface UpJson {
     readonly validator_address: string;
   }[];
   readonly monitoring: MonitoringEndpoints;
+  readonly market: string | null;
   readonly accounts: readonly AccountJson[];
 }
 
@@ -50,6 +52,8 @@ export interface StatusJson {
   readonly block_time_ms: number;
   readonly nodes: readonly StatusNodeJson[];
   readonly monitoring: MonitoringEndpoints;
+  /** The task market (`--market`), or null. */
+  readonly market: MarketStatus | null;
   readonly accounts: readonly AccountJson[];
 }
 

@@ -13,6 +13,7 @@ import { parseDuration } from '@chain-devnet/node/util';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../compose/compose.js';
 import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../market.js';
 import { addNode } from '../operations/add.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
@@ -86,6 +87,7 @@ async function cmdUp(args: string[]): Promise<number> {
     seed: { type: 'string' },
     manifest: { type: 'string' },
     'no-monitoring': { type: 'boolean' },
+    market: { type: 'boolean' },
   });
   if (v.help) return help('up');
   const runtime = v.runtime as string | undefined;
@@ -105,6 +107,7 @@ async function cmdUp(args: string[]): Promise<number> {
   if (base !== undefined) flags.basePort = base;
   if (v.seed !== undefined) flags.seed = v.seed as string;
   if (v['no-monitoring']) flags.monitoring = false;
+  if (v.market) flags.market = true;
   const r = await up({
     home: homeOf(v),
     manifestPath: (v.manifest as string | undefined) ?? null,
@@ -129,6 +132,7 @@ async function cmdUp(args: string[]): Promise<number> {
         validator_address: n.key.validator_address,
       })),
       monitoring: r.monitoring,
+      market: r.market,
       accounts: accountsJson(d),
     });
     return 0;
@@ -144,6 +148,7 @@ async function cmdUp(args: string[]): Promise<number> {
   out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
   for (const note of r.monitoring.notes) out(`  note: ${note}`);
+  if (r.market !== null) out(`  task market    ${r.market}   (a sample worker runs beside it)`);
   out('');
   out('Funded accounts (development keys: never use them on a real network):');
   for (const a of d.spec.accounts)
@@ -159,7 +164,7 @@ async function cmdStatus(args: string[]): Promise<number> {
   const { values: v } = parse(args, {});
   if (v.help) return help('status');
   const d = await Devnet.open(homeOf(v));
-  const nodes = await d.status();
+  const [nodes, market] = await Promise.all([d.status(), marketStatus(d)]);
   if (v.json) {
     printJson<StatusJson>({
       home: d.layout.home,
@@ -171,6 +176,7 @@ async function cmdStatus(args: string[]): Promise<number> {
         return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
       }),
       monitoring: d.state.monitoring,
+      market,
       accounts: accountsJson(d),
     });
     return 0;
@@ -188,6 +194,10 @@ async function cmdStatus(args: string[]): Promise<number> {
   out(
     `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
   );
+  if (market !== null)
+    out(
+      `  task market ${market.url} ${market.up ? `at height ${market.height}` : `not answering (${market.state})`} · worker ${market.worker}`,
+    );
   return 0;
 }
 
@@ -199,7 +209,8 @@ async function cmdLogs(args: string[]): Promise<number> {
   if (v.help) return help('logs');
   const d = await Devnet.open(homeOf(v));
   const name = positionals[0] ?? d.nodes[0]!.name;
-  d.node(name);
+  // The market's services log like nodes (devnet logs market, devnet logs market-worker).
+  if (d.spec.marketPort === null || ![MARKET_SERVICE, WORKER_SERVICE].includes(name)) d.node(name);
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   await d.runtime.logs(

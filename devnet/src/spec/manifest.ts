@@ -45,6 +45,8 @@ export interface Manifest {
   /** Genesis parameters (docs/RULES.md), e.g. { "unbonding_blocks": 10 }. */
   params?: Record<string, unknown>;
   monitoring?: boolean;
+  /** The task market and a sample worker beside the nodes (docs/MARKET.md), at P+1093. */
+  market?: boolean;
 }
 
 const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -96,6 +98,7 @@ export const MANIFEST_SCHEMA = {
     },
     params: { type: 'object' },
     monitoring: { type: 'boolean' },
+    market: { type: 'boolean' },
   },
 } as const;
 

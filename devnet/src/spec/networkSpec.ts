@@ -5,7 +5,7 @@
  * options and seed give the same keys and the same genesis (the genesis time is an input, read
  * from the clock by the caller).
  */
-import { type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
+import { coins, type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import {
   type ByzantineMode,
@@ -16,7 +16,7 @@ import {
 import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
-import { type MonitoringPorts, monitoringPorts } from './ports.js';
+import { type MonitoringPorts, marketPort, monitoringPorts } from './ports.js';
 
 export const DEFAULTS = {
   validators: 4,
@@ -26,7 +26,16 @@ export const DEFAULTS = {
   developerAccounts: 3,
   runtime: 'auto' as RuntimeChoice,
   monitoring: true,
+  market: false,
 };
+
+/**
+ * The accounts a devnet with the market funds at genesis, keys from the seed and the name: the
+ * market's escrow (its float pays the fees of payouts and refunds, docs/MARKET.md "Money") and
+ * the sample worker's (it pays its SUBMIT_RESULT fees).
+ */
+export const MARKET_ACCOUNTS = { escrow: 'market', worker: 'market-worker' } as const;
+const MARKET_ACCOUNT_BALANCE = coins(1_000_000);
 
 /** What the command line may override; null/undefined means "not given". */
 export interface SpecFlags {
@@ -37,6 +46,7 @@ export interface SpecFlags {
   readonly basePort?: number;
   readonly seed?: string;
   readonly monitoring?: boolean;
+  readonly market?: boolean;
 }
 
 /** A node of the devnet: the generator's node (name, index, key, stake, ports), and how it runs. */
@@ -55,6 +65,8 @@ export interface NetworkSpec {
   readonly blockTimeMs: number;
   readonly monitoring: boolean;
   readonly monitoringPorts: MonitoringPorts;
+  /** The task market's port (P+1093), or null without the market. */
+  readonly marketPort: number | null;
   readonly nodes: readonly NodeSpec[];
   readonly accounts: readonly AccountSpec[];
   readonly genesis: GenesisJson;
@@ -82,6 +94,7 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.basePort !== undefined) m.base_port = flags.basePort;
   if (flags.seed !== undefined) m.seed = flags.seed;
   if (flags.monitoring !== undefined) m.monitoring = flags.monitoring;
+  if (flags.market !== undefined) m.market = flags.market;
   return m;
 }
 
@@ -101,6 +114,7 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
   const blockTimeMs = m.block_time === undefined ? DEFAULTS.blockTimeMs : parseDuration(m.block_time);
   if (blockTimeMs === null || blockTimeMs <= 0)
     throw new DevnetError('BAD_FLAG', `block time must be a duration like 300ms or 2s, got ${m.block_time}`);
+  const market = m.market ?? DEFAULTS.market;
   const listed: ManifestValidator[] = Array.isArray(m.validators)
     ? m.validators
     : Array.from({ length: m.validators ?? DEFAULTS.validators }, () => ({}));
@@ -114,11 +128,16 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
       ...(v.commission_rate === undefined ? {} : { commissionRate: v.commission_rate }),
     })),
     developerAccounts: m.developer_accounts ?? DEFAULTS.developerAccounts,
-    extraAccounts: (m.accounts ?? []).map((a) => ({
-      name: a.name,
-      balance: parseAmount(a.balance)!,
-      ...(a.private_key === undefined ? {} : { privateKey: hexToBytes(a.private_key, 32) }),
-    })),
+    extraAccounts: [
+      ...(m.accounts ?? []).map((a) => ({
+        name: a.name,
+        balance: parseAmount(a.balance)!,
+        ...(a.private_key === undefined ? {} : { privateKey: hexToBytes(a.private_key, 32) }),
+      })),
+      ...(market
+        ? Object.values(MARKET_ACCOUNTS).map((name) => ({ name, balance: MARKET_ACCOUNT_BALANCE }))
+        : []),
+    ],
     basePort,
     genesisTime: input.genesisTime,
     ...(m.chain_id === undefined ? {} : { chainId: m.chain_id }),
@@ -155,6 +174,7 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     blockTimeMs,
     monitoring: m.monitoring ?? DEFAULTS.monitoring,
     monitoringPorts: monitoringPorts(basePort),
+    marketPort: market ? marketPort(basePort) : null,
     nodes: nodes.map((n, i) => ({ ...n, byzantine: listed[i]?.byzantine ?? null })),
     accounts,
     genesis,

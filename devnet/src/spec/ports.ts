@@ -3,6 +3,7 @@
  *   node i       RPC and /metrics on P + i, p2p on P + 1000 + i   (i < 64)
  *   Prometheus   P + 1090
  *   Grafana      P + 1091
+ *   task market  P + 1093   (`--market`; P + 1092 is the browser panel's)
  * With the default P = 8000: validator-0 on 8000, its p2p on 9000, Prometheus on 9090.
  */
 import { networkPorts } from '@chain-devnet/node/testnet';
@@ -22,8 +23,17 @@ export function monitoringPorts(basePort: number): MonitoringPorts {
   return { prometheus: basePort + 1090, grafana: basePort + 1091 };
 }
 
-/** Every port a devnet with `nodes` nodes and (optionally) monitoring binds. */
-export function allPorts(basePort: number, nodes: number, monitoring: boolean): number[] {
+/** The task market's HTTP port (docs/MARKET.md). */
+export function marketPort(basePort: number): number {
+  return basePort + 1093;
+}
+
+/** Every port a devnet with `nodes` nodes and (optionally) monitoring and the market binds. */
+export function allPorts(basePort: number, nodes: number, monitoring: boolean, market = false): number[] {
   const m = monitoringPorts(basePort);
-  return [...networkPorts(basePort, nodes), ...(monitoring ? [m.prometheus, m.grafana] : [])];
+  return [
+    ...networkPorts(basePort, nodes),
+    ...(monitoring ? [m.prometheus, m.grafana] : []),
+    ...(market ? [marketPort(basePort)] : []),
+  ];
 }
