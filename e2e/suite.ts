@@ -19,6 +19,7 @@ import { crash } from './scenarios/crash.js';
 import { delegation } from './scenarios/delegation.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
+import { market } from './scenarios/market.js';
 import { metrics } from './scenarios/metrics.js';
 import { rotation } from './scenarios/rotation.js';
 import type { Scenario } from './scenarios/scenario.js';
@@ -37,6 +38,7 @@ export const SCENARIOS: readonly Scenario[] = [
   jailing,
   staking,
   halt,
+  market,
   byzantine,
 ];
 

@@ -144,6 +144,8 @@ function stamp(): string {
 export class Devnet {
   readonly nodes: DevnetNode[] = [];
   accounts: DevAccount[] = [];
+  /** The task market's URL (the suite's devnet runs it: manifest `market: true`), or null. */
+  market: string | null = null;
   params!: ChainParams;
   genesisValidators: GenesisValidator[] = [];
   /** Set when a scenario failed: the logs of every node are kept at teardown. */
@@ -184,6 +186,8 @@ export class Devnet {
       // Room for the nodes a scenario adds (staking) beside the four validators.
       base_port: await freeDevnetBase(8),
       monitoring: false,
+      // The task market and its sample worker (scenario 12).
+      market: true,
       params: E2E_PARAMS,
       ...changes,
     };
@@ -194,6 +198,7 @@ export class Devnet {
     });
     if (up.runtime !== this.runtime) throw new Error(`devnet up ran on ${up.runtime}, not ${this.runtime}`);
     for (const n of up.nodes) this.addNode(n.name, n.rpc);
+    this.market = up.market;
     this.accounts = up.accounts.map((a) => ({
       name: a.name,
       address: a.address,
@@ -207,6 +212,7 @@ export class Devnet {
     const st = await devnetJson<StatusJson>(['status', '--home', resolve(home)]);
     const d = new Devnet(st.runtime, resolve(home), false);
     for (const n of st.nodes) d.addNode(n.name, n.rpc);
+    d.market = st.market?.url ?? null;
     const accounts = JSON.parse(await readFile(join(d.home, 'accounts.json'), 'utf8')) as {
       name: string;
       address: string;

@@ -24,6 +24,7 @@ export const byzantine: Scenario = {
         validators: [{}, {}, {}, { name: BYZANTINE, byzantine: 'equivocate' }],
         seed: `e2e-byzantine-${dn.runtime}`,
         epoch_length: 1000,
+        market: false,
       });
       const chain = new Chain(dn);
       const names = dn.names();

@@ -43,6 +43,8 @@ worker options:
   --rpc URL             a node, for SUBMIT_RESULT (required)
   --key FILE            the worker account's key file (required; it pays the fees)
   --poll D              how often it looks for pending tasks (default 500ms)
+  --min-time-left D     claims only a task with this much chain time left before its deadline
+                        (default 30s): one it cannot finish in time is left to fail and refund
   --log-format F        json (default) or pretty
 
 The market stops cleanly on SIGTERM/SIGINT; after a crash it resumes from its store, sending
@@ -98,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
       'max-deadline': { type: 'string' },
       'funding-wait': { type: 'string' },
       market: { type: 'string' },
+      'min-time-left': { type: 'string' },
       'log-format': { type: 'string' },
     },
   });
@@ -116,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
       rpc,
       key,
       pollMs: ms('poll', values.poll, 500),
+      minTimeLeftSeconds: seconds('min-time-left', values['min-time-left'], 30),
       logger,
       signal: abort.signal,
     });

@@ -44,6 +44,20 @@ export interface WorkerOptions {
   readonly signal: AbortSignal;
 }
 
+export interface RunWorkerOptions extends WorkerOptions {
+  /**
+   * Chain seconds a task must have left before its deadline for the worker to claim it: a worker
+   * that cannot finish in time leaves the task to fail and its creator to be refunded, rather
+   * than hold it.
+   */
+  readonly minTimeLeftSeconds: number;
+}
+
+/** Whether a task leaves the worker enough chain time, at `chainTime`, to claim it. */
+export function worthClaiming(deadline: number, chainTime: number, minTimeLeftSeconds: number): boolean {
+  return deadline - chainTime >= minTimeLeftSeconds;
+}
+
 /** Works one task: claim, compute, SUBMIT_RESULT, receipt. False when another worker got it first. */
 export async function workTask(o: WorkerOptions, chainId: string, id: string): Promise<boolean> {
   try {
@@ -73,15 +87,16 @@ export async function workTask(o: WorkerOptions, chainId: string, id: string): P
   return true;
 }
 
-export async function runWorker(o: WorkerOptions): Promise<void> {
-  let chainId: string | null = null;
+export async function runWorker(o: RunWorkerOptions): Promise<void> {
   while (!o.signal.aborted) {
     try {
-      chainId ??= (await o.market.info()).chain_id;
+      const info = await o.market.info();
       const { tasks } = await o.market.tasks({ status: 'pending', limit: 10 });
       for (const t of tasks) {
         if (o.signal.aborted) break;
-        await workTask(o, chainId, t.task_id);
+        const { deadline } = await o.market.task(t.task_id);
+        if (!worthClaiming(deadline, info.chain_time, o.minTimeLeftSeconds)) continue;
+        await workTask(o, info.chain_id, t.task_id);
       }
     } catch (e) {
       o.logger.warn('the worker could not work a task; trying again', { error: (e as Error).message });

@@ -21,7 +21,7 @@ import type { ClaimAnswer, CreateTaskAnswer, TaskAnswer, TaskListAnswer } from '
 import { signStatement } from '../../src/market/claims.js';
 import { MarketClient } from '../../src/market/client.js';
 import { splitReward } from '../../src/market/split.js';
-import { sampleResultHash, workTask } from '../../src/market/worker.js';
+import { sampleResultHash, workTask, worthClaiming } from '../../src/market/worker.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { key } from '../fixtures.js';
 import {
@@ -309,6 +309,12 @@ describe('completion and the split', () => {
     await m.step();
     assert.equal(m.h.service.state.lastTimestamp, deadline, 'the block of the result is at the deadline');
     assert.equal((await task(m, id)).status, 'completed');
+  });
+
+  it('the sample worker claims only a task with at least --min-time-left of chain time before its deadline', () => {
+    assert.equal(worthClaiming(1_030, 1_000, 30), true, 'exactly the time left it needs');
+    assert.equal(worthClaiming(1_029, 1_000, 30), false, 'a second short');
+    assert.equal(worthClaiming(1_000, 1_000, 0), true);
   });
 
   it('the sample worker claims, computes its documented hash and commits it; the task completes', async () => {
