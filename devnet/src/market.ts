@@ -11,10 +11,11 @@ import { TimeoutError, waitFor } from '@chain-devnet/node/harness';
 import { MarketClient } from '@chain-devnet/node/market';
 import type { Devnet } from './devnet.js';
 import { DevnetError } from './errors.js';
+import { MARKET_SERVICE_NAME } from './monitoring/prometheusConfig.js';
 import type { ServiceLaunch } from './runtime/runtime.js';
 import { MARKET_ACCOUNTS } from './spec/networkSpec.js';
 
-export const MARKET_SERVICE = 'market';
+export const MARKET_SERVICE = MARKET_SERVICE_NAME;
 export const WORKER_SERVICE = 'market-worker';
 
 /** The market's URL on the host, or null for a devnet without it. */

@@ -3,6 +3,9 @@
  * every answer, the terms and statements a creator and a worker sign, the split, the sample
  * worker's result (docs/MARKET.md).
  */
+
+// Its metrics, for whoever checks the names a dashboard queries.
+export { createMarketMetrics } from '../metrics/market.js';
 export type * from './answers.js';
 export * from './challenges.js';
 export * from './claims.js';

@@ -14,7 +14,11 @@ import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
-import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import {
+  MARKET_JOB,
+  MARKET_SERVICE_NAME,
+  renderPrometheusConfig,
+} from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
 import { type NetworkSpec, type NodeSpec, nodeStartFlags } from '../../spec/networkSpec.js';
 import type {
@@ -292,7 +296,13 @@ export class DockerRuntime implements Runtime {
     await mkdir(dir, { recursive: true });
     const config = renderPrometheusConfig(
       nodes.map((n) => ({ name: n.name, address: `${this.name(n.name)}:${RPC_PORT}` })),
-      { scrapeInterval: '1s' },
+      {
+        scrapeInterval: '1s',
+        services:
+          spec.marketPort === null
+            ? []
+            : [{ job: MARKET_JOB, address: `${this.name(MARKET_SERVICE_NAME)}:${spec.marketPort}` }],
+      },
     );
     await writeFile(join(dir, 'prometheus.yml'), config);
     const prometheusUrl = `http://127.0.0.1:${spec.monitoringPorts.prometheus}`;

@@ -21,7 +21,7 @@ import {
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
-import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import { MARKET_JOB, renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { nodePackagePath, repoPath } from '../../repo.js';
 import { type NetworkSpec, type NodeSpec, nodeStartFlags } from '../../spec/networkSpec.js';
 import { tailFile } from '../logTail.js';
@@ -225,7 +225,11 @@ export class ProcessRuntime implements Runtime {
         configPath,
         renderPrometheusConfig(
           nodes.map((n) => ({ name: n.name, address: `127.0.0.1:${n.rpcPort}` })),
-          { scrapeInterval: '1s' },
+          {
+            scrapeInterval: '1s',
+            services:
+              spec.marketPort === null ? [] : [{ job: MARKET_JOB, address: `127.0.0.1:${spec.marketPort}` }],
+          },
         ),
       );
       const address = `127.0.0.1:${spec.monitoringPorts.prometheus}`;
