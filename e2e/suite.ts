@@ -1,9 +1,11 @@
 /**
- * The end-to-end suite for one runtime: brings up a devnet through the `devnet` command (or uses
- * the one E2E_DEVNET_HOME names), runs every scenario against it as its own test, and tears it
- * down whatever happened, keeping every node's log when a scenario failed.
+ * The end-to-end suite for one runtime, on the testkit (@chain-devnet/devnet/testkit): a testnet
+ * started from the suite's manifest (or the devnet E2E_DEVNET_HOME names, attached), every
+ * scenario run against it as its own test, and at the end the testkit's invariants over the whole
+ * run on every node, then the teardown, whatever happened (every node's log kept when anything
+ * failed).
  *
- * One devnet per runtime, shared by the scenarios in the order below: those that break the chain
+ * One testnet per runtime, shared by the scenarios in the order below: those that break the chain
  * (crash, jailing, halt) come late and leave it healthy (every node synced, every validator
  * active) for the next. Staking adds a validator and takes it out again (UNSTAKE), so the halt
  * stops 2 of 4 validators. The halt is last of those: a chain that does not resume (as happened
@@ -11,15 +13,15 @@
  * brings up a devnet of its own (one validator equivocates) and takes it down.
  */
 import { after, before, describe, test } from 'node:test';
-import { Ctx } from './lib/context.js';
-import { Devnet, type RuntimeKind } from './lib/devnet.js';
+import { type RuntimeKind, ready, Testnet } from '@chain-devnet/devnet/testkit';
+import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
 import { agreement } from './scenarios/agreement.js';
 import { byzantine } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
 import { delegation } from './scenarios/delegation.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
-import { market } from './scenarios/market.js';
+import { marketScenario } from './scenarios/market.js';
 import { metrics } from './scenarios/metrics.js';
 import { rotation } from './scenarios/rotation.js';
 import type { Scenario } from './scenarios/scenario.js';
@@ -38,9 +40,11 @@ export const SCENARIOS: readonly Scenario[] = [
   jailing,
   staking,
   halt,
-  market,
+  marketScenario,
   byzantine,
 ];
+
+export { e2eManifest };
 
 export interface SuiteOptions {
   /** A reason to skip the whole suite (printed), or false. */
@@ -52,42 +56,40 @@ const SCENARIO_TIMEOUT_MS = 300_000;
 export function e2eSuite(runtime: RuntimeKind, o: SuiteOptions = {}): void {
   const home = process.env.E2E_DEVNET_HOME;
   describe(`e2e on the ${runtime} runtime`, { skip: o.skip ?? false }, () => {
-    let dn: Devnet | null = null;
-    let ctx: Ctx | null = null;
+    let net: Testnet | null = null;
     let skipReason: string | null = null;
     const started = Date.now();
+    const log = (line: string) => console.log(`# [${runtime}] ${line}`);
 
     before(
       async () => {
         if (home !== undefined && home !== '') {
-          const rt = await Devnet.runtimeOf(home);
-          if (rt !== runtime) {
-            skipReason = `E2E_DEVNET_HOME is a ${rt} devnet`;
+          const attached = await Testnet.attach(home, { log });
+          if (attached.runtime !== runtime) {
+            skipReason = `E2E_DEVNET_HOME is a ${attached.runtime} devnet`;
             return;
           }
-          dn = await Devnet.attach(home);
-        } else {
-          dn = await Devnet.create(runtime);
-          try {
-            await dn.up();
-          } catch (e) {
-            dn.failed = true;
-            throw e;
-          }
-        }
-        ctx = new Ctx(dn);
-        ctx.log(
-          `${home ? `using the devnet in ${dn.home}` : 'devnet up'}: ${dn.nodes.length} nodes, ` +
-            `${dn.params.blockTimeMs} ms blocks, epochs of ${dn.params.epochLength}, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-        );
+          net = attached;
+          log(`using the devnet in ${net.home}: ${net.names().length} nodes`);
+        } else
+          net = await Testnet.start({
+            manifest: e2eManifest(runtime),
+            name: `e2e-${runtime}`,
+            keepLogsDir: E2E_LOGS_DIR,
+            log,
+          });
       },
       { timeout: 600_000 },
     );
 
     after(
       async () => {
-        if (dn !== null) await dn.tearDown();
-        console.log(`# [${runtime}] e2e suite: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        // The invariants over the whole run (unless a scenario failed), the logs, the teardown.
+        try {
+          if (net !== null) await net.stop();
+        } finally {
+          log(`e2e suite: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        }
       },
       { timeout: 600_000 },
     );
@@ -95,16 +97,16 @@ export function e2eSuite(runtime: RuntimeKind, o: SuiteOptions = {}): void {
     for (const s of SCENARIOS)
       test(`${s.id} ${s.title}`, { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
         if (skipReason !== null) return t.skip(skipReason);
-        if (ctx === null || dn === null) throw new Error('the devnet did not come up');
+        if (net === null) throw new Error('the testnet did not come up');
         const t0 = Date.now();
+        const n = net;
         try {
-          await ctx.ready();
-          await s.run(ctx);
-        } catch (e) {
-          dn.failed = true;
-          throw e;
+          await n.step(`${s.id} ${s.title.split(':')[0]}`, async () => {
+            await ready(n);
+            await s.run(n);
+          });
         } finally {
-          ctx.log(`scenario ${s.id}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+          log(`scenario ${s.id}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
         }
       });
   });

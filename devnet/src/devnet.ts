@@ -9,6 +9,7 @@ import { portFree, TimeoutError, waitFor } from '@chain-devnet/node/harness';
 import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { DevnetError } from './errors.js';
 import { Layout } from './layout.js';
+import { sampleOf } from './monitoring/exposition.js';
 import type {
   NodeLaunch,
   NodeRunState,
@@ -38,6 +39,8 @@ export interface NodeStatus {
   readonly height: number | null;
   readonly lastHash: string | null;
   readonly peers: number | null;
+  /** The consensus round in progress at the next height (chain_consensus_round), or null. */
+  readonly round: number | null;
   /** ACTIVE, INACTIVE, JAILED, or null for a node that is not a validator (or not answering). */
   readonly validatorStatus: string | null;
   readonly jailed: boolean | null;
@@ -52,6 +55,12 @@ export async function checkPortsFree(ports: readonly { port: number; what: strin
         `port ${port} (${what}) is already in use on 127.0.0.1: pass --base-port P to move the devnet, or stop what holds it (an old devnet: devnet down --home DIR)`,
       );
   }
+}
+
+/** A node's status and the /metrics text it was read from (null when the node did not answer). */
+export interface NodeProbe {
+  readonly status: NodeStatus;
+  readonly metrics: string | null;
 }
 
 export class Devnet {
@@ -173,27 +182,38 @@ export class Devnet {
   }
 
   async status(): Promise<NodeStatus[]> {
-    return Promise.all(this.nodes.map((n) => this.nodeStatus(n)));
+    return (await this.probe()).map((p) => p.status);
   }
 
-  private async nodeStatus(n: NodeSpec): Promise<NodeStatus> {
+  /** Every node's status with the /metrics text it came from (the panel charts the text too). */
+  async probe(): Promise<NodeProbe[]> {
+    return Promise.all(this.nodes.map((n) => this.probeNode(n)));
+  }
+
+  private async probeNode(n: NodeSpec): Promise<NodeProbe> {
     const rpc = `http://127.0.0.1:${n.rpcPort}`;
     const [state, disconnected] = await Promise.all([
       this.runtime.nodeState(n.name),
       this.runtime.isDisconnected(n.name),
     ]);
     const client = new RpcClient(rpc, 2_000);
-    const base = { name: n.name, rpc, state, disconnected };
-    if (state !== 'running')
-      return {
-        ...base,
+    const down: NodeProbe = {
+      status: {
+        name: n.name,
+        rpc,
+        state,
+        disconnected,
         up: false,
         height: null,
         lastHash: null,
         peers: null,
+        round: null,
         validatorStatus: null,
         jailed: null,
-      };
+      },
+      metrics: null,
+    };
+    if (state !== 'running') return down;
     try {
       const [status, validators, metrics] = await Promise.all([
         client.status(),
@@ -201,26 +221,21 @@ export class Devnet {
         client.metrics(),
       ]);
       const me = validators.validators.find((v) => v.address === n.key.validator_address);
-      const peers = /^chain_p2p_peers\s+(\d+)/m.exec(metrics);
       return {
-        ...base,
-        up: true,
-        height: status.height,
-        lastHash: status.last_hash,
-        peers: peers === null ? null : Number(peers[1]),
-        validatorStatus: me?.status ?? null,
-        jailed: me?.is_jailed ?? null,
+        status: {
+          ...down.status,
+          up: true,
+          height: status.height,
+          lastHash: status.last_hash,
+          peers: sampleOf(metrics, 'chain_p2p_peers'),
+          round: sampleOf(metrics, 'chain_consensus_round'),
+          validatorStatus: me?.status ?? null,
+          jailed: me?.is_jailed ?? null,
+        },
+        metrics,
       };
     } catch {
-      return {
-        ...base,
-        up: false,
-        height: null,
-        lastHash: null,
-        peers: null,
-        validatorStatus: null,
-        jailed: null,
-      };
+      return down;
     }
   }
 

@@ -5,6 +5,7 @@
 export type DevnetErrorCode =
   | 'BAD_MANIFEST'
   | 'BAD_FLAG'
+  | 'BAD_SCENARIO'
   | 'NO_DEVNET'
   | 'ALREADY_UP'
   | 'NO_ENGINE'
@@ -14,7 +15,8 @@ export type DevnetErrorCode =
   | 'NODE_START'
   | 'TIMEOUT'
   | 'TX_FAILED'
-  | 'RUNTIME';
+  | 'RUNTIME'
+  | 'UI';
 
 export class DevnetError extends Error {
   override readonly name = 'DevnetError';

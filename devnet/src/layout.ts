@@ -7,6 +7,8 @@
  *   run/<name>.pid         a process's id (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
  *   services/<name>/       a service beside the nodes (the task market, its worker): key, data
+ *   partition.json         the groups of a partition in force (process runtime)
+ *   ui/                    the panel: its key (mode 600), pid file and log
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -34,8 +36,14 @@ export class Layout {
   serviceHome(name: string): string {
     return join(this.home, 'services', name);
   }
+  get partitionFile(): string {
+    return join(this.home, 'partition.json');
+  }
   get monitoringDir(): string {
     return join(this.home, 'monitoring');
+  }
+  get uiDir(): string {
+    return join(this.home, 'ui');
   }
   /** A short id of this devnet (from its absolute home), used in container and network names. */
   get id(): string {

@@ -7,6 +7,8 @@
  *     its own path).
  *   - the node package (its bundle, compiled bin and Dockerfile): resolved as Node resolves
  *     `@chain-devnet/node`, through its exported package.json.
+ *   - this package (the devnet command that starts the panel, the panel's page): resolved the
+ *     same way, by its own name.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,5 +41,11 @@ export function repoPath(...parts: string[]): string {
 /** A path inside the installed @chain-devnet/node package. */
 export function nodePackagePath(...parts: string[]): string {
   const pkg = createRequire(import.meta.url).resolve('@chain-devnet/node/package.json');
+  return join(dirname(pkg), ...parts);
+}
+
+/** A path inside this package, @chain-devnet/devnet. */
+export function devnetPackagePath(...parts: string[]): string {
+  const pkg = createRequire(import.meta.url).resolve('@chain-devnet/devnet/package.json');
   return join(dirname(pkg), ...parts);
 }

@@ -39,6 +39,8 @@ describe('devnet command line', () => {
       'tx',
       'down',
       'compose',
+      'test',
+      'ui',
     ]) {
       assert.match(main.stdout, new RegExp(`\\b${command}\\b`), `the main help names ${command}`);
       const r = await devnetCli([command, '--help']);
@@ -107,6 +109,24 @@ describe('devnet command line', () => {
     }
   });
 
+  test("the panel's port taken is said before anything starts, and nothing is made", async () => {
+    const base = await freeDevnetBase(4);
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(base + 1092, '127.0.0.1', resolve));
+    try {
+      const home = join(dir, 'panel-port');
+      const r = await devnetCli(['up', '--base-port', String(base), '--home', home, '--runtime', 'process']);
+      assert.equal(r.code, 1);
+      assert.match(
+        r.stderr,
+        new RegExp(`port ${base + 1092} \\(the panel\\) is already in use.*--base-port`),
+      );
+      await assert.rejects(readdir(home), 'no home folder was made');
+    } finally {
+      blocker.close();
+    }
+  });
+
   test('--runtime docker without an engine says how to get one', async () => {
     const r = await devnetCli(['up', '--runtime', 'docker', '--home', join(dir, 'd')], {
       timeoutMs: 60_000,
@@ -117,7 +137,7 @@ describe('devnet command line', () => {
   });
 
   test('commands on a devnet that does not exist say how to make one', async () => {
-    for (const args of [['status'], ['kill', 'validator-0'], ['down'], ['logs']]) {
+    for (const args of [['status'], ['kill', 'validator-0'], ['down'], ['logs'], ['ui'], ['ui', '--serve']]) {
       const r = await devnetCli([...args, '--home', join(dir, 'none')]);
       assert.equal(r.code, 1, args.join(' '));
       assert.match(r.stderr, /no devnet in .*devnet up/);

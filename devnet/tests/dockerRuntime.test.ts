@@ -3,7 +3,7 @@
  * container, network or volume left after down. In CI (CI=true) a missing engine is a failure;
  * elsewhere these tests are skipped with a line that says so.
  */
-import { dockerLeftovers, dockerSkip } from './dockerTestEngine.js';
+import { dockerLeftovers, dockerSkip } from './dockerEngine.js';
 import { runtimeSuite } from './runtimeSuite.js';
 
 runtimeSuite({

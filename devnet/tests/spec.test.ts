@@ -6,7 +6,7 @@ import { generateNetwork } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../src/errors.js';
 import { checkManifest, parseManifestText } from '../src/spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, nodeStartFlags } from '../src/spec/networkSpec.js';
-import { allPorts, monitoringPorts, nodePorts } from '../src/spec/ports.js';
+import { allPorts, monitoringPorts, nodePorts, uiPort } from '../src/spec/ports.js';
 
 const T = 1_790_000_000;
 
@@ -87,6 +87,16 @@ describe('manifest', () => {
       'validators[0].nickname is not a manifest field',
     ]);
     assert.deepEqual(problemsOf({ base_port: 80 }), ['base_port must be >= 1024']);
+    assert.deepEqual(problemsOf({ ui: 'yes' }), ['ui must be boolean']);
+  });
+
+  test('the panel: on by default, off with ui: false or --no-ui (the flag wins)', () => {
+    const spec = (m: object) => buildNetworkSpec({ manifest: m, genesisTime: T });
+    assert.equal(spec({}).ui, true);
+    assert.equal(spec(parseManifestText('ui: false', 'm.yaml')).ui, false);
+    assert.equal(spec(mergeFlags({ ui: true }, { ui: false })).ui, false);
+    assert.equal(spec(mergeFlags({ ui: false }, {})).ui, false);
+    assert.equal(spec({ base_port: 20000 }).uiPort, 21092);
   });
 
   test('unparsable text says which file and which syntax', () => {
@@ -201,7 +211,7 @@ describe('network spec', () => {
 });
 
 describe('ports', () => {
-  test('node i: RPC base+i, p2p base+1000+i; Prometheus base+1090, Grafana base+1091', () => {
+  test('node i: RPC base+i, p2p base+1000+i; Prometheus base+1090, Grafana base+1091, the panel base+1092', () => {
     assert.deepEqual(nodePorts(8000, 0), { rpcPort: 8000, p2pPort: 9000 });
     assert.deepEqual(nodePorts(30000, 5), { rpcPort: 30005, p2pPort: 31005 });
     assert.deepEqual(monitoringPorts(8000), { prometheus: 9090, grafana: 9091 });
@@ -210,7 +220,10 @@ describe('ports', () => {
       s.nodes.map((n) => n.rpcPort),
       Array.from({ length: 21 }, (_, i) => 40000 + i),
     );
+    assert.equal(uiPort(8000), 9092);
     const all = allPorts(8000, 64, true);
+    assert.ok(all.includes(9092), "a free base port leaves the panel's free too");
+    assert.ok(!allPorts(8000, 4, true, false).includes(9092));
     assert.equal(new Set(all).size, all.length, 'no two services share a port, even with 64 nodes');
   });
 });
@@ -243,7 +256,7 @@ describe('the task market (market: true, --market)', () => {
     assert.ok(genesis.ok);
     for (const a of accounts)
       assert.equal(genesis.genesis.state.accounts.get(a.key.address)?.balance, a.balance);
-    const all = allPorts(8000, 64, true, true);
+    const all = allPorts(8000, 64, true, true, true);
     assert.equal(new Set(all).size, all.length, 'the market shares no port, even with 64 nodes');
     assert.ok(all.includes(9093));
   });

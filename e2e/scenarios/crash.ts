@@ -4,69 +4,65 @@
  * transaction confirmed anywhere is missing or different on any node, balances are exact.
  */
 import assert from 'node:assert/strict';
-import { COIN } from '../lib/devnet.js';
-import { Load } from '../lib/load.js';
-import { Wallet } from '../lib/wallet.js';
+import { COIN, recover } from '@chain-devnet/devnet/testkit';
 import type { Scenario } from './scenario.js';
 import { snapshotsAgree } from './snapshots.js';
 
 export const crash: Scenario = {
   id: 8,
   title: 'crash and catch-up: a validator killed under load catches up; no confirmed transaction lost',
-  async run(ctx) {
-    const { chain, dn, txs, model } = ctx;
-    const names = dn.names();
-    await model.syncTo(await ctx.synced());
-    const victim = ctx
+  async run(net) {
+    const { chain, model } = net;
+    const names = net.names();
+    await model.syncTo(await net.synced());
+    const victim = net
       .validatorNodes()
       .filter((n) => n !== names[0])
       .at(-1);
     assert.ok(victim !== undefined, 'no validator node to kill');
     const others = names.filter((n) => n !== victim);
 
-    const senders = [0, 1, 2].map((i) => Wallet.random(`sender-${i}`));
-    const recipients = [0, 1, 2].map((i) => Wallet.random(`recipient-${i}`));
+    // Three accounts sending transfers to each other, one at a time each, for as long as it takes
+    // (the duration is only the bound: the load is stopped below).
     const funding = 20n * COIN;
-    await txs.fund(txs.faucet(), senders, funding, names[0]!);
-    const load = new Load(ctx, senders, recipients);
+    const load = await net.load({ accounts: 3, fund: `${funding}wei`, duration: 600 });
     let hKill = 0;
-    load.start();
     try {
       await chain.waitBlocks(4);
-      assert.ok(load.confirmed.length > 0, 'the load confirmed nothing in 4 blocks');
+      assert.ok(load.confirmed().length > 0, 'the load confirmed nothing in 4 blocks');
 
-      await dn.fault('kill', victim);
-      const st = await dn.status();
-      assert.equal(st.nodes.find((n) => n.name === victim)?.state, 'stopped', `${victim} after devnet kill`);
+      await net.node(victim).kill();
+      assert.equal(await net.node(victim).state(), 'stopped', `${victim} after devnet kill`);
       hKill = await chain.maxHeight(others);
-      ctx.log(`killed ${victim} at height ${hKill}`);
+      net.log(`killed ${victim} at height ${hKill}`);
       // The others go on, and so do confirmations.
       await chain.waitBlocks(6, others);
       const during = load.confirmedAfter(hKill);
       assert.ok(during > 0, `no transfer confirmed while ${victim} was down (after height ${hKill})`);
 
-      await dn.fault('start', victim);
+      await net.node(victim).start();
       const target = await chain.maxHeight(others);
       await chain.waitHeight(target, [victim], target - hKill + 5);
-      ctx.log(
+      net.log(
         `${victim} caught up to ${target} (killed at ${hKill}); ${during} transfers confirmed meanwhile`,
       );
       // The victim took the snapshots of the heights it fetched from its peers, as the others did.
       // Compared at once: only the newest snapshots are kept, and the load goes on.
-      const snaps = await snapshotsAgree(ctx);
+      const snaps = await snapshotsAgree(net);
       assert.ok(
         snaps.heights.some((x) => x > hKill && x <= target),
         `no snapshot height of ${victim}'s downtime (${hKill + 1}..${target}) left to compare: ${snaps.heights.join(', ')}`,
       );
       await chain.waitBlocks(3);
     } finally {
-      await load.stop();
+      const r = await load.stop();
+      net.log(`load: ${JSON.stringify(r)}`);
     }
 
-    const h = await ctx.synced();
+    const h = await net.synced();
     await chain.assertAgreement(names, 1, h);
     // Every confirmed transfer, on every node: confirmed, at the same height, in that block.
-    for (const c of load.confirmed) {
+    for (const c of load.confirmed()) {
       const at = await chain.confirmedEverywhere(c.hash, names);
       assert.equal(
         at,
@@ -74,19 +70,19 @@ export const crash: Scenario = {
         `transfer ${c.hash}: confirmed at ${c.height} during the load, now at ${at}`,
       );
     }
-    const funded = new Map(senders.map((s) => [s.address, funding]));
+    const funded = new Map(load.wallets.map((w) => [w.address, funding]));
     const want = load.expectedBalances(funded);
     for (const n of names)
-      for (const w of [...senders, ...recipients]) {
-        const { height, value } = await chain.consistent(n, () => dn.node(n).rpc.balance(w.address));
+      for (const w of load.wallets) {
+        const { height, value } = await chain.consistent(n, () => net.node(n).rpc.balance(w.address));
         const e = want.get(w.address)!;
         assert.equal(BigInt(value.balance), e.balance, `${n} at height ${height}: balance of ${w.label}`);
         assert.equal(value.nonce, e.nonce, `${n} at height ${height}: nonce of ${w.label}`);
       }
-    ctx.log(`${load.confirmed.length} transfers confirmed and found on every node`);
+    net.log(`${load.confirmed().length} transfers confirmed and found on every node`);
 
     // The schedule held through the crash (missed slots of the victim included), then health.
     await model.checkProposers(names, 1, h);
-    await ctx.heal();
+    await recover(net);
   },
 };

@@ -6,25 +6,30 @@
  * blocks_remaining counting down; the amount returns to the balance at the completion height.
  */
 import assert from 'node:assert/strict';
+import {
+  blockReward,
+  COIN,
+  epochOfBlock,
+  feeOf,
+  splitReward,
+  type Testnet,
+  Wallet,
+} from '@chain-devnet/devnet/testkit';
 import type { BlockAnswer } from '@chain-devnet/node/client';
 import { waitFor } from '@chain-devnet/node/harness';
-import type { Ctx } from '../lib/context.js';
-import { COIN } from '../lib/devnet.js';
-import { blockReward, epochOfBlock, feeOf, splitReward } from '../lib/model.js';
-import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
 
 /** Outcome of included transactions by node and hash (final once in a block). */
 const outcomes = new Map<string, 'confirmed' | 'failed'>();
 
 /** The fees a block's proposer earns: those of its transactions that executed. */
-async function feesOf(ctx: Ctx, node: string, b: BlockAnswer): Promise<bigint> {
+async function feesOf(net: Testnet, node: string, b: BlockAnswer): Promise<bigint> {
   let fees = 0n;
   for (const t of b.txs) {
     const key = `${node} ${t.tx_hash}`;
     let status = outcomes.get(key);
     if (status === undefined) {
-      const r = await ctx.chain.receipt(node, t.tx_hash);
+      const r = await net.chain.receipt(node, t.tx_hash);
       assert.ok(
         r !== null && r.status !== 'pending',
         `${node}: receipt of ${t.tx_hash} in block ${b.header.height}: ${JSON.stringify(r)}`,
@@ -40,14 +45,14 @@ async function feesOf(ctx: Ctx, node: string, b: BlockAnswer): Promise<bigint> {
 export const delegation: Scenario = {
   id: 5,
   title: 'delegation and rewards: per-epoch rewards split by commission and share to the wei; unbonding',
-  async run(ctx) {
-    const { chain, dn, txs, model } = ctx;
-    const names = dn.names();
-    const p = ctx.params;
-    await model.syncTo(await ctx.synced());
+  async run(net) {
+    const { chain, txs, model } = net;
+    const names = net.names();
+    const p = net.params;
+    await model.syncTo(await net.synced());
     // A validator nobody else delegates to, whose node runs.
     const vs = (await chain.validators(names[0]!)).validators;
-    const found = ctx
+    const found = net
       .validatorNodes()
       .find((n) => vs.some((v) => v.name === n && v.total_delegated === '0') && n !== names[0]);
     assert.ok(found !== undefined, 'no active validator without delegations to delegate to');
@@ -56,7 +61,7 @@ export const delegation: Scenario = {
 
     // An unusual commission, so the split is not the default's.
     const commission = 0.137;
-    const upd = await dn.tx('update-validator', '--from', vNode, '--commission', String(commission));
+    const upd = await net.tx('UPDATE_VALIDATOR', { from: vNode, commission: String(commission) });
     assert.equal(upd.receipt?.status, 'confirmed', `UPDATE_VALIDATOR: ${JSON.stringify(upd)}`);
     const hCommission = await chain.confirmedEverywhere(upd.tx_hash);
     for (const n of names) {
@@ -80,7 +85,7 @@ export const delegation: Scenario = {
 
     for (const n of names) {
       const { height: hr, value: d } = await chain.consistent(n, () =>
-        dn.node(n).rpc.delegations(d1.address),
+        net.node(n).rpc.delegations(d1.address),
       );
       assert.equal(BigInt(d.total_delegated), a1, `${n} at height ${hr}: delegator 1's total_delegated`);
       assert.deepEqual(
@@ -120,7 +125,7 @@ export const delegation: Scenario = {
       for (const b of await chain.blocksOf(node, firstEpoch * p.epochLength + 1, upTo)) {
         if (b.header.proposer_address !== v.address) continue;
         const h = b.header.height;
-        const total = blockReward(h, p) + (await feesOf(ctx, node, b));
+        const total = blockReward(h, p) + (await feesOf(net, node, b));
         for (const [who, amount] of splitReward(total, rewardAddress, commissionPpm, delegationsAt(h))) {
           const byEpoch = out.get(who) ?? new Map<number, bigint>();
           const e = epochOfBlock(h, p);
@@ -147,7 +152,7 @@ export const delegation: Scenario = {
         [d2.address, 'delegator 2'],
         [rewardAddress, `${vNode}'s reward address`],
       ] as const) {
-        const { height: hr, value: r } = await chain.consistent(n, () => dn.node(n).rpc.rewards(who));
+        const { height: hr, value: r } = await chain.consistent(n, () => net.node(n).rpc.rewards(who));
         const got = new Map(r.rewards_by_epoch.map((x) => [x.epoch, BigInt(x.amount)]));
         for (let e = firstEpoch; e <= lastEpoch; e++)
           assert.equal(
@@ -171,7 +176,7 @@ export const delegation: Scenario = {
 
     // Balances to the wei: funding - delegation - fee + every reward so far.
     const balanceOf = async (n: string, w: Wallet, spent: bigint, back = 0n) => {
-      const { height, value } = await chain.consistent(n, () => dn.node(n).rpc.balance(w.address));
+      const { height, value } = await chain.consistent(n, () => net.node(n).rpc.balance(w.address));
       const rewards = [...((await expected(n, height)).get(w.address)?.values() ?? [])].reduce(
         (a, b) => a + b,
         0n,
@@ -200,7 +205,7 @@ export const delegation: Scenario = {
     const spent1 = a1 + feeDelegate + feeOf('UNDELEGATE', p);
     for (const n of names) {
       const { height: hr, value: d } = await chain.consistent(n, () =>
-        dn.node(n).rpc.delegations(d1.address),
+        net.node(n).rpc.delegations(d1.address),
       );
       assert.deepEqual(
         d.delegations,
@@ -221,11 +226,11 @@ export const delegation: Scenario = {
         let returned = false;
         await waitFor(
           `${n}: the unbonding of ${a1} wei to complete at ${completion}`,
-          dn.within(p.unbondingBlocks + 5),
+          net.within(p.unbondingBlocks + 5),
           async () => {
             const { height, value } = await chain.consistent(n, async () => ({
-              u: await dn.node(n).rpc.unbonding(d1.address),
-              b: await dn.node(n).rpc.balance(d1.address),
+              u: await net.node(n).rpc.unbonding(d1.address),
+              b: await net.node(n).rpc.balance(d1.address),
             }));
             const at = `${n} at height ${height}`;
             const rewards = [...((await expected(n, height)).get(d1.address)?.values() ?? [])].reduce(

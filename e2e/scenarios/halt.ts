@@ -4,18 +4,18 @@
  * transaction is confirmed, and every node agrees at every height: no fork.
  */
 import assert from 'node:assert/strict';
+import { recover, Wallet } from '@chain-devnet/devnet/testkit';
 import { pause } from '@chain-devnet/node/harness';
-import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
 
 export const halt: Scenario = {
   id: 9,
   title: 'halt and resume: 2 of 4 validators stopped, no new final block; back, no fork',
-  async run(ctx) {
-    const { chain, dn, txs, model } = ctx;
-    const names = dn.names();
-    await model.syncTo(await ctx.synced());
-    const active = ctx.validatorNodes();
+  async run(net) {
+    const { chain, txs, model } = net;
+    const names = net.names();
+    await model.syncTo(await net.synced());
+    const active = net.validatorNodes();
     const n = model.setFor(model.height + 1).length;
     assert.equal(active.length, n, `every active validator has a node (${active.join(', ')} of ${n})`);
     // Fewer than 2n/3 + 1 left: 2 of 4.
@@ -23,8 +23,8 @@ export const halt: Scenario = {
     const stopped = active.filter((x) => x !== names[0]).slice(-k);
     assert.equal(stopped.length, k);
     const running = names.filter((x) => !stopped.includes(x));
-    ctx.log(`stopping ${stopped.join(' and ')} of ${n} validators`);
-    await Promise.all(stopped.map((x) => dn.fault('stop', x)));
+    net.log(`stopping ${stopped.join(' and ')} of ${n} validators`);
+    await Promise.all(stopped.map((x) => net.node(x).stop()));
     const hStop = await chain.maxHeight(running);
 
     // A transfer sent during the halt.
@@ -33,7 +33,7 @@ export const halt: Scenario = {
 
     // No new final block: at most one already decided as the second node went down, then none
     // for 12 block times. A node may still fetch a block the others already have (it is not new).
-    const blockMs = ctx.params.blockTimeMs;
+    const blockMs = net.params.blockTimeMs;
     const started = Date.now();
     const settle = started + 3 * blockMs;
     let frozen: number | null = null;
@@ -63,18 +63,18 @@ export const halt: Scenario = {
         `${x}: the transfer sent during the halt is ${r?.status}`,
       );
     }
-    ctx.log(`halted at ${hHalt} for ${((Date.now() - settle) / 1000).toFixed(1)} s`);
+    net.log(`halted at ${hHalt} for ${((Date.now() - settle) / 1000).toFixed(1)} s`);
 
-    await Promise.all(stopped.map((x) => dn.fault('start', x)));
+    await Promise.all(stopped.map((x) => net.node(x).start()));
     await chain.waitHeight(hHalt + 5, names, 5 + 10);
     const confirmedAt = await chain.confirmedEverywhere(sent.hash);
     assert.ok(
       confirmedAt > hHalt,
       `the transfer sent during the halt confirmed at ${confirmedAt}, before the halt at ${hHalt}`,
     );
-    const h = await ctx.synced();
+    const h = await net.synced();
     await chain.assertAgreement(names, 1, h);
     await model.checkProposers(names, Math.max(1, hStop - 10), h);
-    await ctx.heal();
+    await recover(net);
   },
 };

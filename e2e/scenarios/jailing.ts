@@ -5,42 +5,41 @@
  * paying the unjail fee (burned), and is active and proposing again. A second downtime costs 10%.
  */
 import assert from 'node:assert/strict';
+import { blockReward, feeOf, mulPpm, type Testnet } from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/node/harness';
-import type { Ctx } from '../lib/context.js';
-import { blockReward, feeOf, mulPpm } from '../lib/model.js';
 import type { Scenario } from './scenario.js';
 
 /** total_burned of every named node's /metrics equals the model's at the height scraped. */
-async function burnedMatches(ctx: Ctx, names: readonly string[]): Promise<void> {
+async function burnedMatches(net: Testnet, names: readonly string[]): Promise<void> {
   for (const n of names) {
-    const { height, metrics } = await ctx.chain.metricsAt(n);
-    await ctx.model.syncTo(height);
+    const { height, metrics } = await net.chain.metricsAt(n);
+    await net.model.syncTo(height);
     assert.equal(
       metrics.get('chain_total_burned'),
-      Number(ctx.model.burnedAfter(height)),
+      Number(net.model.burnedAfter(height)),
       `${n} at height ${height}: chain_total_burned`,
     );
   }
 }
 
 /** Waits until the height is just past an epoch boundary, so a whole epoch lies ahead. */
-async function justAfterBoundary(ctx: Ctx, names: readonly string[]): Promise<number> {
-  const L = ctx.params.epochLength;
-  return waitFor(`a height just past an epoch boundary`, ctx.dn.within(L + 2), async () => {
-    const h = await ctx.chain.maxHeight(names);
+async function justAfterBoundary(net: Testnet, names: readonly string[]): Promise<number> {
+  const L = net.params.epochLength;
+  return waitFor(`a height just past an epoch boundary`, net.within(L + 2), async () => {
+    const h = await net.chain.maxHeight(names);
     return h % L >= 1 && h % L <= Math.max(1, Math.floor(L / 4)) ? h : null;
   });
 }
 
 /** Waits until `name` proposes a round-0 block at its turn after `after`; returns its height. */
-async function proposesInTurn(ctx: Ctx, name: string, after: number): Promise<number> {
-  const address = ctx.model.byName(name).address;
+async function proposesInTurn(net: Testnet, name: string, after: number): Promise<number> {
+  const address = net.model.byName(name).address;
   let h = after + 1;
-  return waitFor(`${name} to propose a round-0 block after ${after}`, ctx.dn.within(4 * 8), async () => {
-    const top = await ctx.chain.maxHeight();
-    await ctx.model.syncTo(top);
+  return waitFor(`${name} to propose a round-0 block after ${after}`, net.within(4 * 8), async () => {
+    const top = await net.chain.maxHeight();
+    await net.model.syncTo(top);
     for (; h <= top; h++) {
-      const b = await ctx.chain.block(ctx.dn.names()[0]!, h);
+      const b = await net.chain.block(net.names()[0]!, h);
       if (b.header.round === 0 && b.header.proposer_address === address) return h;
     }
     return null;
@@ -51,37 +50,41 @@ async function proposesInTurn(ctx: Ctx, name: string, after: number): Promise<nu
  * Stops `victim` just after a boundary and waits for the boundary where the model (uptime from
  * the blocks) jails it; checks every running node there. Returns the jail height and the slash.
  */
-async function downtime(ctx: Ctx, victim: string, jailCount: number): Promise<{ at: number; slash: bigint }> {
-  const { chain, dn, model, params } = ctx;
-  const names = dn.names();
+async function downtime(
+  net: Testnet,
+  victim: string,
+  jailCount: number,
+): Promise<{ at: number; slash: bigint }> {
+  const { chain, model, params } = net;
+  const names = net.names();
   const running = names.filter((n) => n !== victim);
-  await justAfterBoundary(ctx, names);
-  await dn.fault('stop', victim);
+  await justAfterBoundary(net, names);
+  await net.node(victim).stop();
   const hStop = await chain.maxHeight(running);
   await model.syncTo(hStop);
   const before = model.byName(victim, hStop);
   assert.equal(before.status, 'ACTIVE', `${victim} at height ${hStop} before its downtime`);
   // Burned before the jailing, on every node (it changes only at the boundary here).
-  await burnedMatches(ctx, running);
+  await burnedMatches(net, running);
   // The boundary where its uptime is below the minimum: the next one, or (if it proposed before
   // stopping) the one after.
   const address = before.address;
   let at = 0;
-  for (let b = ctx.boundaryFrom(hStop); at === 0; b += params.epochLength) {
+  for (let b = net.boundaryFrom(hStop); at === 0; b += params.epochLength) {
     assert.ok(
-      b <= ctx.boundaryFrom(hStop) + params.epochLength,
+      b <= net.boundaryFrom(hStop) + params.epochLength,
       `${victim} not jailed within two boundaries of ${hStop}`,
     );
     await chain.waitHeight(b + 1, running, b + 1 - hStop);
     await model.syncTo(b);
     if (model.events.some((e) => e.height === b && e.kind === 'jailed' && e.address === address)) at = b;
   }
-  if (at !== ctx.boundaryFrom(hStop))
-    ctx.log(`${victim} proposed enough before it stopped at ${hStop} to pass one boundary: jailed at ${at}`);
+  if (at !== net.boundaryFrom(hStop))
+    net.log(`${victim} proposed enough before it stopped at ${hStop} to pass one boundary: jailed at ${at}`);
   const slash = mulPpm(before.stake, params.slashPpm[jailCount - 1]!);
   const jailed = model.at(at).get(address)!;
   assert.equal(jailed.stake, before.stake - slash, `the model's slash at ${at}`);
-  ctx.log(`${victim} stopped at ${hStop}, jailed at ${at}: slashed ${slash} wei (jail ${jailCount})`);
+  net.log(`${victim} stopped at ${hStop}, jailed at ${at}: slashed ${slash} wei (jail ${jailCount})`);
   for (const n of running) {
     const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, victim));
     const who = `${n} at height ${height}: ${victim}`;
@@ -97,7 +100,7 @@ async function downtime(ctx: Ctx, victim: string, jailCount: number): Promise<{ 
     );
     await model.compareWith(n);
   }
-  await burnedMatches(ctx, running);
+  await burnedMatches(net, running);
   assert.equal(model.burnedAfter(at) - model.burnedAfter(at - 1), slash, `burned at ${at} is the slash`);
   // The rotation goes on without it, on every running node: two rotations of the smaller set.
   const n = model.setFor(at + 1).length;
@@ -108,15 +111,15 @@ async function downtime(ctx: Ctx, victim: string, jailCount: number): Promise<{ 
 }
 
 /** Starts `victim`, lets it sync, sends UNJAIL; checks the fee, the burn, and that it proposes again. */
-async function comeBack(ctx: Ctx, victim: string): Promise<void> {
-  const { chain, dn, model, params } = ctx;
-  const names = dn.names();
-  await dn.fault('start', victim);
-  await ctx.synced();
+async function comeBack(net: Testnet, victim: string): Promise<void> {
+  const { chain, model, params } = net;
+  const names = net.names();
+  await net.node(victim).start();
+  await net.synced();
   const account = (await chain.validatorOf(names[0]!, victim)).operator_address;
   // Its balance does not move while it is jailed (no block, no reward).
-  const before = await chain.consistent(names[0]!, () => dn.node(names[0]!).rpc.balance(account));
-  const r = await dn.tx('unjail', '--from', victim);
+  const before = await chain.consistent(names[0]!, () => net.node(names[0]!).rpc.balance(account));
+  const r = await net.tx('UNJAIL', { from: victim });
   assert.equal(r.receipt?.status, 'confirmed', `UNJAIL from ${victim}: ${JSON.stringify(r)}`);
   const hu = await chain.confirmedEverywhere(r.tx_hash);
   await model.syncTo(hu);
@@ -124,7 +127,7 @@ async function comeBack(ctx: Ctx, victim: string): Promise<void> {
   // Balance: minus the unjail fee and the UNJAIL fee, plus the rewards of its blocks since.
   const address = model.byName(victim).address;
   for (const n of names) {
-    const { height, value } = await chain.consistent(n, () => dn.node(n).rpc.balance(account));
+    const { height, value } = await chain.consistent(n, () => net.node(n).rpc.balance(account));
     let rewards = 0n;
     for (const b of await chain.blocksOf(n, before.height + 1, height))
       if (b.header.proposer_address === address) {
@@ -140,7 +143,7 @@ async function comeBack(ctx: Ctx, victim: string): Promise<void> {
     );
     await model.compareWith(n);
   }
-  await burnedMatches(ctx, names);
+  await burnedMatches(net, names);
   assert.equal(
     model.burnedAfter(hu) - model.burnedAfter(hu - 1),
     params.unjailFee,
@@ -148,31 +151,31 @@ async function comeBack(ctx: Ctx, victim: string): Promise<void> {
   );
   // Active from the next block: in the schedule, and proposing at its turn.
   assert.ok(model.setFor(hu + 1).includes(address), `${victim} not in the schedule after UNJAIL at ${hu}`);
-  const h = await proposesInTurn(ctx, victim, hu);
+  const h = await proposesInTurn(net, victim, hu);
   await model.checkProposers(names, hu - 2, h);
-  ctx.log(`${victim} unjailed at ${hu}, proposed at ${h}`);
+  net.log(`${victim} unjailed at ${hu}, proposed at ${h}`);
 }
 
 export const jailing: Scenario = {
   id: 6,
   title: 'jailing: a stopped validator jailed at the boundary with 5% slashed; unjailed; 10% the second time',
-  async run(ctx) {
-    const { dn, model, chain } = ctx;
-    const names = dn.names();
-    await model.syncTo(await ctx.synced());
+  async run(net) {
+    const { model, chain } = net;
+    const names = net.names();
+    await model.syncTo(await net.synced());
     const vs = (await chain.validators(names[0]!)).validators;
-    const victim = ctx
+    const victim = net
       .validatorNodes()
       .filter((n) => n !== names[0] && vs.some((v) => v.name === n && v.total_delegated === '0'))
       .at(0);
     assert.ok(victim !== undefined, 'no active validator without delegations to stop');
     const jails = model.byName(victim).jailCount;
     assert.ok(jails <= 1, `${victim} was already jailed ${jails} times: a third jailing ejects it`);
-    await downtime(ctx, victim, jails + 1);
-    await comeBack(ctx, victim);
+    await downtime(net, victim, jails + 1);
+    await comeBack(net, victim);
     if (jails === 0) {
-      await downtime(ctx, victim, 2);
-      await comeBack(ctx, victim);
+      await downtime(net, victim, 2);
+      await comeBack(net, victim);
     }
     for (const n of names) await model.compareWith(n);
   },

@@ -8,6 +8,7 @@
  * creator's, the worker's and the escrow's balances, total_burned and the treasury, to the wei.
  */
 import assert from 'node:assert/strict';
+import { COIN, feeOf, Wallet } from '@chain-devnet/devnet/testkit';
 import { computeRoot } from '@chain-devnet/node/chain';
 import { waitFor } from '@chain-devnet/node/harness';
 import {
@@ -18,9 +19,6 @@ import {
   splitReward,
   type TaskAnswer,
 } from '@chain-devnet/node/market';
-import { COIN } from '../lib/devnet.js';
-import { feeOf } from '../lib/model.js';
-import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
 
 /** What the scenario checks on every node, at one height. */
@@ -32,28 +30,29 @@ interface Books {
   readonly treasury: bigint;
 }
 
-export const market: Scenario = {
+export const marketScenario: Scenario = {
   id: 12,
   title:
     'task market: claimed, SUBMIT_RESULT in compute_root, completed, split to the wei; a late task refunded',
-  async run(ctx) {
-    const { chain, txs, dn } = ctx;
-    assert.ok(dn.market !== null, 'the suite devnet runs the task market (manifest market: true)');
-    const names = dn.names();
+  async run(net) {
+    const { chain, txs } = net;
+    const market = net.market;
+    assert.ok(market !== null, 'the suite devnet runs the task market (manifest market: true)');
+    const names = net.names();
     const via = names[1 % names.length]!;
-    const rpc = dn.node(via).rpc;
-    await ctx.synced();
-    const client = new MarketClient(dn.market, 30_000);
+    const rpc = net.node(via).rpc;
+    await net.synced();
+    const client = new MarketClient(market, 30_000);
     const info = await client.info();
-    const worker = dn.accounts.find((a) => a.name === 'market-worker');
+    const worker = net.accounts.find((a) => a.name === 'market-worker');
     assert.ok(worker !== undefined, 'the devnet funded the market-worker account');
     const creator = Wallet.random('creator');
     await txs.fund(txs.faucet(), [creator], 50n * COIN, names[0]!);
-    const fee = feeOf('TRANSFER', ctx.params);
+    const fee = feeOf('TRANSFER', net.params);
 
     const books = async (n: string): Promise<{ height: number; value: Books }> =>
       chain.consistent(n, async () => {
-        const r = dn.node(n).rpc;
+        const r = net.node(n).rpc;
         const [c, w, e, s] = await Promise.all([
           r.balance(creator.address),
           r.balance(worker.address),
@@ -79,14 +78,14 @@ export const market: Scenario = {
     };
     const created = await client.createTask(await fundedRequest(rpc, info, creator.privateKey, order));
     assert.equal(created.status, 'pending');
-    const done = await waitFor(`task ${created.task_id} completed and paid`, dn.within(40), async () => {
+    const done = await waitFor(`task ${created.task_id} completed and paid`, net.within(40), async () => {
       const t = await client.task(created.task_id);
       return t.status === 'completed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;
     });
     assert.equal(done.result?.worker_address, worker.address);
     assert.equal(done.result?.result_hash, sampleResultHash(done));
     const h = done.result_height!;
-    ctx.log(`task ${done.task_id}: result at height ${h}, ${done.payouts.length} payouts`);
+    net.log(`task ${done.task_id}: result at height ${h}, ${done.payouts.length} payouts`);
 
     // The result is in its block's compute_root on every node: the root of the block's results.
     for (const n of names) {
@@ -106,8 +105,8 @@ export const market: Scenario = {
 
     // The split: the validators' share to the reward addresses of the commit's signers (of the
     // node the market follows), equal parts, every remainder to the treasury.
-    const signers = (await dn.node(names[0]!).rpc.commit(h)).signatures.map((s) => s.validator);
-    const { validators } = await dn.node(names[0]!).rpc.validators();
+    const signers = (await net.node(names[0]!).rpc.commit(h)).signatures.map((s) => s.validator);
+    const { validators } = await net.node(names[0]!).rpc.validators();
     const rewardAddresses = signers.map((s) => validators.find((v) => v.address === s)!.reward_address);
     const parts = splitReward(reward, worker.address, rewardAddresses);
     assert.deepEqual(
@@ -134,7 +133,7 @@ export const market: Scenario = {
       }),
     );
     const forged = signStatement('claim', info.chain_id, late.task_id, creator.privateKey);
-    const refused = await fetch(`${dn.market}/tasks/${late.task_id}/claim`, {
+    const refused = await fetch(`${market}/tasks/${late.task_id}/claim`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...forged, worker_address: worker.address }),
@@ -147,7 +146,7 @@ export const market: Scenario = {
     // Past its deadline (chain time) it fails, and the creator gets the reward back.
     const failed: TaskAnswer = await waitFor(
       `task ${late.task_id} failed and refunded`,
-      dn.within(40),
+      net.within(40),
       async () => {
         const t = await client.task(late.task_id);
         return t.status === 'failed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;
@@ -165,7 +164,7 @@ export const market: Scenario = {
     const payouts = [...done.payouts, ...failed.payouts];
     const expected: Books = {
       creator: before.creator - reward - fee - (2n * COIN + 1n) - fee + (2n * COIN + 1n),
-      worker: before.worker + share('worker') - feeOf('SUBMIT_RESULT', ctx.params),
+      worker: before.worker + share('worker') - feeOf('SUBMIT_RESULT', net.params),
       escrow: before.escrow - BigInt(payouts.length) * fee,
       burned: before.burned + share('burn'),
       treasury: before.treasury + share('treasury'),

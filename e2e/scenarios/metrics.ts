@@ -4,8 +4,7 @@
  * 1..height), plus minted and burned wei equal to the chain's history.
  */
 import assert from 'node:assert/strict';
-import { blockReward } from '../lib/model.js';
-import { Wallet } from '../lib/wallet.js';
+import { blockReward, Wallet } from '@chain-devnet/devnet/testkit';
 import type { Scenario } from './scenario.js';
 
 const TX_TYPES = [
@@ -22,32 +21,32 @@ const TX_TYPES = [
 export const metrics: Scenario = {
   id: 10,
   title: 'metrics: height, validator count and transaction counts of every node match its RPC',
-  async run(ctx) {
-    const { chain, dn, txs } = ctx;
-    await ctx.synced();
+  async run(net) {
+    const { chain, txs } = net;
+    await net.synced();
     // At least one transaction of this run in the counts.
-    await txs.fund(txs.faucet(), [Wallet.random('metrics')], 1n, dn.names()[0]!);
-    for (const n of dn.names()) {
+    await txs.fund(txs.faucet(), [Wallet.random('metrics')], 1n, net.names()[0]!);
+    for (const n of net.names()) {
       const { height: h, metrics: m } = await chain.metricsAt(n);
       const at = `${n} at height ${h}`;
       assert.equal(m.get('chain_block_height'), h, `${at}: chain_block_height`);
 
       const { height: hv, value: vs } = await chain.consistent(n, () => chain.validators(n));
-      await ctx.model.syncTo(Math.max(h, hv));
-      assert.equal(vs.validators.length, ctx.model.at(hv).size, `${n} at height ${hv}: /validators length`);
-      assert.equal(m.get('chain_validator_count'), ctx.model.at(h).size, `${at}: chain_validator_count`);
-      const active = [...ctx.model.at(h).values()].filter((v) => v.status === 'ACTIVE').length;
-      const jailed = [...ctx.model.at(h).values()].filter((v) => v.status === 'JAILED').length;
+      await net.model.syncTo(Math.max(h, hv));
+      assert.equal(vs.validators.length, net.model.at(hv).size, `${n} at height ${hv}: /validators length`);
+      assert.equal(m.get('chain_validator_count'), net.model.at(h).size, `${at}: chain_validator_count`);
+      const active = [...net.model.at(h).values()].filter((v) => v.status === 'ACTIVE').length;
+      const jailed = [...net.model.at(h).values()].filter((v) => v.status === 'JAILED').length;
       assert.equal(m.get('chain_active_validators'), active, `${at}: chain_active_validators`);
       assert.equal(m.get('chain_jailed_validators'), jailed, `${at}: chain_jailed_validators`);
-      assert.equal(m.get('chain_epoch'), Math.floor(h / ctx.params.epochLength), `${at}: chain_epoch`);
+      assert.equal(m.get('chain_epoch'), Math.floor(h / net.params.epochLength), `${at}: chain_epoch`);
 
       // Transactions by type: what this node's blocks 1..h hold.
       const counts = new Map<string, number>();
       let minted = 0n;
       for (const b of await chain.blocksOf(n, 1, h)) {
         for (const t of b.txs) counts.set(t.tx_type, (counts.get(t.tx_type) ?? 0) + 1);
-        minted += blockReward(b.header.height, ctx.params);
+        minted += blockReward(b.header.height, net.params);
       }
       const reported = m.byLabel('chain_transactions_total', 'tx_type');
       for (const type of TX_TYPES)
@@ -60,7 +59,7 @@ export const metrics: Scenario = {
       assert.equal(m.get('chain_total_minted'), Number(minted), `${at}: chain_total_minted`);
       assert.equal(
         m.get('chain_total_burned'),
-        Number(ctx.model.burnedAfter(h)),
+        Number(net.model.burnedAfter(h)),
         `${at}: chain_total_burned`,
       );
     }

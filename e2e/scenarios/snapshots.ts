@@ -4,20 +4,18 @@
  * timestamp, epoch, validator count, account count); only the newest snapshots_kept are kept.
  */
 import assert from 'node:assert/strict';
+import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
 import { RpcError, type SnapshotAnswer, type SnapshotListItem } from '@chain-devnet/node/client';
 import { pause } from '@chain-devnet/node/harness';
-import type { Ctx } from '../lib/context.js';
-import { COIN } from '../lib/devnet.js';
-import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
 
 export const snapshots: Scenario = {
   id: 7,
   title: 'snapshots: same height and hash on every node, details match the chain, only the last 10 kept',
-  async run(ctx) {
-    const { chain, dn, txs } = ctx;
-    const names = dn.names();
-    const { epochLength: L, snapshotInterval: I, snapshotsKept: K } = ctx.params;
+  async run(net) {
+    const { chain, txs } = net;
+    const names = net.names();
+    const { epochLength: L, snapshotInterval: I, snapshotsKept: K } = net.params;
     const isSnapshotHeight = (h: number) => h > 0 && (h % I === 0 || h % L === 0);
     /** The K newest snapshot heights at or below y, newest first. */
     const newest = (y: number) => {
@@ -49,7 +47,7 @@ export const snapshots: Scenario = {
 
     let hAccount = 0;
     try {
-      const h0 = await ctx.synced();
+      const h0 = await net.synced();
       // Two snapshot heights, a new account, two more: the account count changes in the window.
       await chain.waitHeight(nextSnapshotHeights(h0, 2).at(-1)! + 1);
       hAccount = await txs.fund(txs.faucet(), [Wallet.random('snapshot')], COIN, ref);
@@ -68,7 +66,7 @@ export const snapshots: Scenario = {
     const details = new Map<string, Map<number, SnapshotAnswer>>();
     for (const n of names) {
       const before = await chain.height(n);
-      const { snapshots: list } = await dn.node(n).rpc.snapshots();
+      const { snapshots: list } = await net.node(n).rpc.snapshots();
       const after = await chain.height(n);
       const heights = list.map((s) => s.height);
       // The snapshot of a block is written just after the block is committed: one may be pending.
@@ -85,7 +83,7 @@ export const snapshots: Scenario = {
       await Promise.all(
         list.map(async (x) => {
           try {
-            got.set(x.height, await dn.node(n).rpc.snapshot(x.height));
+            got.set(x.height, await net.node(n).rpc.snapshot(x.height));
           } catch (e) {
             if (!(e instanceof RpcError && e.status === 404)) throw e;
           }
@@ -94,7 +92,7 @@ export const snapshots: Scenario = {
       const gone = list.filter((x) => !got.has(x.height)).map((x) => x.height);
       if (gone.length > 0) {
         // Only pruned since the list was read: no longer listed, and the oldest ones.
-        const { snapshots: now } = await dn.node(n).rpc.snapshots();
+        const { snapshots: now } = await net.node(n).rpc.snapshots();
         for (const h of gone)
           assert.ok(
             !now.some((x) => x.height === h),
@@ -144,7 +142,7 @@ export const snapshots: Scenario = {
       return accounts.get(below) === accounts.get(above) ? accounts.get(below)! : null;
     };
     const accountChecked = new Set<number>();
-    await ctx.model.syncTo(Math.max(...[...lists.values()].flat().map((s) => s.height)));
+    await net.model.syncTo(Math.max(...[...lists.values()].flat().map((s) => s.height)));
     for (const n of names)
       for (const s of lists.get(n)!) {
         const at = `${n}: snapshot at height ${s.height}`;
@@ -168,7 +166,7 @@ export const snapshots: Scenario = {
           `${at}: timestamp vs its block`,
         );
         assert.equal(d.epoch, Math.floor(s.height / L), `${at}: epoch`);
-        assert.equal(d.validator_count, ctx.model.at(s.height).size, `${at}: validator_count`);
+        assert.equal(d.validator_count, net.model.at(s.height).size, `${at}: validator_count`);
         const acc = accountsAt(s.height);
         if (acc !== null) {
           assert.equal(d.account_count, acc, `${at}: account_count ${d.account_count}, the chain had ${acc}`);
@@ -185,7 +183,7 @@ export const snapshots: Scenario = {
     const pruned = newest(Math.min(...lists.get(first!)!.map((s) => s.height)) - 1)[0]!;
     for (const n of names)
       await assert.rejects(
-        dn.node(n).rpc.snapshot(pruned),
+        net.node(n).rpc.snapshot(pruned),
         (e: Error) => /404/.test(e.message),
         `${n}: pruned snapshot ${pruned} is still served`,
       );
@@ -196,12 +194,12 @@ export const snapshots: Scenario = {
  * Every node lists the same snapshots (height and hash) over the heights all of them cover: also
  * a node that was down at some snapshot heights and fetched those blocks from its peers.
  */
-export async function snapshotsAgree(ctx: Ctx): Promise<{ from: number; to: number; heights: number[] }> {
-  const names = ctx.dn.names();
+export async function snapshotsAgree(net: Testnet): Promise<{ from: number; to: number; heights: number[] }> {
+  const names = net.names();
   const lists = new Map<string, { below: number; list: readonly SnapshotListItem[] }>();
   for (const n of names) {
-    const below = await ctx.chain.height(n);
-    const { snapshots: list } = await ctx.dn.node(n).rpc.snapshots();
+    const below = await net.chain.height(n);
+    const { snapshots: list } = await net.node(n).rpc.snapshots();
     lists.set(n, { below, list });
   }
   // Heights every list must hold: above each list's oldest, below each node's height at the read.

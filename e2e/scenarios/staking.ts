@@ -5,24 +5,23 @@
  * rejected by every node.
  */
 import assert from 'node:assert/strict';
+import { COIN, Wallet } from '@chain-devnet/devnet/testkit';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
 import { waitFor } from '@chain-devnet/node/harness';
-import { COIN } from '../lib/devnet.js';
-import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
 
 export const staking: Scenario = {
   id: 4,
   title: 'staking: an added node with the minimum stake becomes ACTIVE at the right boundary and proposes',
-  async run(ctx) {
-    const { chain, dn, txs, model } = ctx;
-    const p = ctx.params;
-    await model.syncTo(await ctx.synced());
+  async run(net) {
+    const { chain, txs, model } = net;
+    const p = net.params;
+    await model.syncTo(await net.synced());
     const nBefore = model.setFor(model.height + 1).length;
 
-    const added = await dn.add('--stake', `${p.minStake}wei`);
+    const added = await net.add({ stake: `${p.minStake}wei` });
     const name = added.name;
-    const names = dn.names();
+    const names = net.names();
     assert.equal(
       added.stake?.receipt?.status,
       'confirmed',
@@ -38,7 +37,7 @@ export const staking: Scenario = {
     // The first boundary at least activation_delay blocks after the STAKE.
     const L = p.epochLength;
     const activation = Math.ceil((hStake + p.activationDelay) / L) * L;
-    ctx.log(`${name} staked ${p.minStake} wei at ${hStake}: due ACTIVE at the boundary ${activation}`);
+    net.log(`${name} staked ${p.minStake} wei at ${hStake}: due ACTIVE at the boundary ${activation}`);
 
     // INACTIVE until the boundary, on every node (each read at a known height).
     for (const n of names) {
@@ -54,7 +53,7 @@ export const staking: Scenario = {
       assert.equal(v.is_active, false, `${n} at height ${height}: is_active of ${name}`);
     }
     // It syncs, and agrees with the others.
-    const top = await ctx.synced();
+    const top = await net.synced();
     await chain.assertAgreement(names, Math.max(1, hStake - 5), top);
 
     // The model (which applies the rules to the blocks) agrees on the boundary.
@@ -78,7 +77,7 @@ export const staking: Scenario = {
     assert.equal(set.length, nBefore + 1, `active validators after ${activation}`);
     const turn = await waitFor(
       `${name} to propose a round-0 block at its turn after ${activation}`,
-      dn.within(4 * set.length),
+      net.within(4 * set.length),
       async () => {
         const h = await chain.maxHeight();
         for (let x = activation + 1; x <= h; x++) {
@@ -91,7 +90,7 @@ export const staking: Scenario = {
     assert.equal(set[turn % set.length], address, `${name} proposed ${turn} out of turn`);
     await chain.waitHeight(Math.max(turn, activation + 2 * set.length));
     await model.checkProposers(names, hStake - 1, Math.max(turn, activation + 2 * set.length));
-    ctx.log(`${name} ACTIVE from ${activation + 1}, proposed block ${turn}`);
+    net.log(`${name} ACTIVE from ${activation + 1}, proposed block ${turn}`);
 
     // Below the minimum stake: rejected by every node.
     const small = Wallet.random('small-staker');
@@ -114,12 +113,12 @@ export const staking: Scenario = {
 
     // Back to the active set it found: the new validator UNSTAKEs everything, its stake unbonds,
     // and it is INACTIVE from the next boundary (its node runs on as a full node).
-    const un = await dn.tx('unstake', '--from', name, '--amount', `${p.minStake}wei`);
+    const un = await net.tx('UNSTAKE', { from: name, amount: `${p.minStake}wei` });
     assert.equal(un.receipt?.status, 'confirmed', `UNSTAKE from ${name}: ${JSON.stringify(un)}`);
     const hUnstake = await chain.confirmedEverywhere(un.tx_hash);
     const operator = (await chain.validatorOf(names[0]!, name)).operator_address;
     for (const n of names) {
-      const { height, value: u } = await chain.consistent(n, () => dn.node(n).rpc.unbonding(operator));
+      const { height, value: u } = await chain.consistent(n, () => net.node(n).rpc.unbonding(operator));
       const completion = hUnstake + p.unbondingBlocks;
       assert.deepEqual(
         u.unbonding_entries,
@@ -137,7 +136,7 @@ export const staking: Scenario = {
         `${n} at height ${height}: unbonding of ${name}'s stake`,
       );
     }
-    const deactivation = ctx.boundaryFrom(hUnstake);
+    const deactivation = net.boundaryFrom(hUnstake);
     await chain.waitHeight(deactivation + 1);
     await model.syncTo(deactivation);
     assert.ok(

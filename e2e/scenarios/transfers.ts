@@ -5,19 +5,17 @@
  * for insufficient balance.
  */
 import assert from 'node:assert/strict';
+import { COIN, feeOf, Wallet } from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/node/harness';
-import { COIN } from '../lib/devnet.js';
-import { feeOf } from '../lib/model.js';
-import { Wallet } from '../lib/wallet.js';
 import type { Scenario } from './scenario.js';
 
 export const transfers: Scenario = {
   id: 3,
   title: 'transfers: confirmed everywhere, exact balances and nonces, replays and unfunded senders rejected',
-  async run(ctx) {
-    const { chain, txs, dn } = ctx;
-    const names = dn.names();
-    await ctx.synced();
+  async run(net) {
+    const { chain, txs } = net;
+    const names = net.names();
+    await net.synced();
     const alice = Wallet.random('alice');
     const bob = Wallet.random('bob');
     const funded = 10n * COIN;
@@ -25,7 +23,7 @@ export const transfers: Scenario = {
 
     // An amount with every wei digit significant.
     const amount = 1_234_567_890_123_456_789n;
-    const fee = feeOf('TRANSFER', ctx.params);
+    const fee = feeOf('TRANSFER', net.params);
     const via = names[1 % names.length]!;
     const tx = await txs.build(alice, { type: 'TRANSFER', to: bob.address, amount, nonce: 0 }, via);
     const sent = await txs.sendBuilt(tx, via);
@@ -40,8 +38,8 @@ export const transfers: Scenario = {
     // Confirmations grow, and are current height - block height + 1 at every read.
     for (const n of names) {
       const seen = new Set<number>();
-      await waitFor(`${n}: confirmations of ${sent.hash} to grow`, dn.within(6), async () => {
-        const { height: h, value: r } = await chain.consistent(n, () => dn.node(n).rpc.receipt(sent.hash));
+      await waitFor(`${n}: confirmations of ${sent.hash} to grow`, net.within(6), async () => {
+        const { height: h, value: r } = await chain.consistent(n, () => net.node(n).rpc.receipt(sent.hash));
         assert.equal(r.status, 'confirmed', `${n} at height ${h}: receipt ${JSON.stringify(r)}`);
         assert.equal(r.block_height, height, `${n} at height ${h}: block_height ${r.block_height}`);
         assert.equal(
@@ -68,8 +66,8 @@ export const transfers: Scenario = {
     const expectBalances = async () => {
       for (const n of names) {
         const { height: h, value } = await chain.consistent(n, async () => ({
-          a: await dn.node(n).rpc.balance(alice.address),
-          b: await dn.node(n).rpc.balance(bob.address),
+          a: await net.node(n).rpc.balance(alice.address),
+          b: await net.node(n).rpc.balance(bob.address),
         }));
         assert.equal(BigInt(value.a.balance), funded - amount - fee, `${n} at height ${h}: alice's balance`);
         assert.equal(value.a.nonce, 1, `${n} at height ${h}: alice's nonce`);
@@ -124,7 +122,7 @@ export const transfers: Scenario = {
     await chain.waitBlocks(2);
     await expectBalances();
     for (const n of names) {
-      const { height, value: r } = await chain.consistent(n, () => dn.node(n).rpc.balance(nobody.address));
+      const { height, value: r } = await chain.consistent(n, () => net.node(n).rpc.balance(nobody.address));
       assert.equal(r.balance, '0', `${n} at height ${height}: the unfunded account's balance`);
       assert.equal(r.nonce, 0, `${n} at height ${height}: the unfunded account's nonce`);
     }

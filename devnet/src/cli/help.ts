@@ -13,8 +13,11 @@ Usage: devnet <command> [options]     (devnet <command> --help for its options)
               cut a node off from the others, and back
   tx          sign and send a transaction with a devnet key: send, stake, unstake, delegate,
               undelegate, unjail, update-validator
+  ui          print the panel's link (the devnet in a browser; --start starts it again)
   down        stop and remove everything the devnet made (--keep-data keeps its files)
   compose     write docker-compose.yml and prometheus.yml for the same devnet under compose
+  test        run scenario files (faults, load, assertions; docs/SCENARIOS.md), each on its own
+              devnet; --generate N --seed S writes random ones
 
 Common options:
   --home DIR  the devnet's folder (default ./.devnet, or $DEVNET_HOME)
@@ -22,21 +25,43 @@ Common options:
 
 Ports from --base-port P (default 8000), all on 127.0.0.1: node i has RPC P+i and p2p P+1000+i;
 Prometheus P+1090, Grafana P+1091, the task market (--market) P+1093.
+Prometheus P+1090, Grafana P+1091, the panel P+1092.
 `;
 
 export const COMMAND_HELP: Record<string, string> = {
+  test: `devnet test FILE… [--runtime R] [--junit OUT.xml] [--keep] [--logs-dir DIR]
+devnet test --generate N --seed S [--out DIR]
+devnet test --schema
+
+Runs each scenario file (YAML or JSON: a manifest, a load, a timeline of steps; docs/SCENARIOS.md)
+on a devnet of its own, printing each step as it runs, then checks the chain's invariants and
+tears the devnet down. Every file is checked before the first devnet starts.
+
+  --runtime R           auto, docker or process: overrides the file's and its manifest's
+  --junit OUT.xml       a JUnit report: one testsuite per file, one testcase per step
+  --keep                leave each devnet running (its home is printed; devnet down --home removes it)
+  --logs-dir DIR        where a failed run keeps every node's log (default ./testkit-logs)
+  --generate N          write N random scenarios (faults at random heights under load, valid by
+                        construction) to --out DIR (default .), named from the seed
+  --seed S              the generator's seed: the same seed writes the same files
+  --schema              print the scenario file's JSON Schema (devnet/schema/scenario.schema.json)
+
+Exit status: 0 every scenario passed, 1 one failed, 2 a bad file or flag (nothing ran).
+`,
   up: `devnet up [options]
 
   --validators N        number of validators (default 4; at most 64)
   --runtime R           auto (default: docker when an engine answers, else process), docker, process
   --block-time D        time between blocks, e.g. 300ms, 2s (default 1s)
   --epoch-length N      blocks per epoch (default: the devnet's 100)
-  --base-port P         node i: RPC P+i, p2p P+1000+i; Prometheus P+1090, Grafana P+1091 (default 8000)
+  --base-port P         node i: RPC P+i, p2p P+1000+i; Prometheus P+1090, Grafana P+1091,
+                        the panel P+1092 (default 8000)
   --seed S              every key from S (default "devnet"): same seed, same keys and addresses
   --manifest FILE       a JSON or YAML topology (devnet/README.md); flags override it
   --no-monitoring       no Prometheus, no Grafana
   --market              the task market (docs/MARKET.md) at P+1093 and a sample worker, their
                         accounts (market, market-worker) funded at genesis
+  --no-ui               no panel (by default one runs on P+1092; its link is printed)
   --home DIR            where the devnet keeps its files (default ./.devnet)
   --json                print the result as JSON
 
@@ -45,7 +70,19 @@ Returns once every node has a final block; the devnet keeps running in the backg
   status: `devnet status [--json] [--home DIR]
 
 Per node: RPC URL, run state, height, last hash, peers, validator status (ACTIVE, INACTIVE,
-JAILED), and whether it is disconnected; then the monitoring URLs.
+JAILED), and whether it is disconnected; then the monitoring URLs and the panel's address
+(devnet ui prints its link, which carries its secret).
+`,
+  ui: `devnet ui [--start] [--json] [--home DIR]
+devnet ui --serve [--home DIR]
+
+Prints the link of the devnet's panel: every node's state, the blocks as they come, the
+validators, charts and logs, live, with buttons for the node operations, transfers and adding
+a node. The link carries the panel's secret after # (never sent to a server): share it like a
+password. The panel listens on 127.0.0.1 at P+1092 only.
+
+  --start     start the panel if it is not running (devnet up --no-ui started none), then print
+  --serve     run the panel in this terminal instead of in the background (Ctrl-C stops it)
 `,
   logs: `devnet logs [NODE] [-f|--follow] [--tail N] [--home DIR]
 

@@ -35,6 +35,8 @@ export interface UpJson {
   }[];
   readonly monitoring: MonitoringEndpoints;
   readonly market: string | null;
+  /** The panel's link, its secret in the fragment (`#secret=…`); null with --no-ui. */
+  readonly ui: string | null;
   readonly accounts: readonly AccountJson[];
 }
 
@@ -54,7 +56,15 @@ export interface StatusJson {
   readonly monitoring: MonitoringEndpoints;
   /** The task market (`--market`), or null. */
   readonly market: MarketStatus | null;
+  /** The panel's address (without its secret: `devnet ui` prints the link), or null when it has none. */
+  readonly ui: { readonly url: string; readonly running: boolean } | null;
   readonly accounts: readonly AccountJson[];
+}
+
+/** `devnet ui --json`: the panel's link (its secret in the fragment), and whether it runs. */
+export interface UiJson {
+  readonly url: string | null;
+  readonly running: boolean;
 }
 
 /** `devnet tx KIND … --json`: the hash, who sent it where, the node's answer and the receipt waited for. */

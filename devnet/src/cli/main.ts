@@ -15,10 +15,13 @@ import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../market.js';
 import { addNode } from '../operations/add.js';
+import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
 import type { SpecFlags } from '../spec/networkSpec.js';
+import { panelState, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { servePanel } from '../ui/serve.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import type {
   AccountJson,
@@ -28,8 +31,10 @@ import type {
   NodeOpJson,
   StatusJson,
   TxJson,
+  UiJson,
   UpJson,
 } from './json.js';
+import { cmdTest } from './test.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -88,6 +93,7 @@ async function cmdUp(args: string[]): Promise<number> {
     manifest: { type: 'string' },
     'no-monitoring': { type: 'boolean' },
     market: { type: 'boolean' },
+    'no-ui': { type: 'boolean' },
   });
   if (v.help) return help('up');
   const runtime = v.runtime as string | undefined;
@@ -108,6 +114,7 @@ async function cmdUp(args: string[]): Promise<number> {
   if (v.seed !== undefined) flags.seed = v.seed as string;
   if (v['no-monitoring']) flags.monitoring = false;
   if (v.market) flags.market = true;
+  if (v['no-ui']) flags.ui = false;
   const r = await up({
     home: homeOf(v),
     manifestPath: (v.manifest as string | undefined) ?? null,
@@ -133,6 +140,7 @@ async function cmdUp(args: string[]): Promise<number> {
       })),
       monitoring: r.monitoring,
       market: r.market,
+      ui: r.ui,
       accounts: accountsJson(d),
     });
     return 0;
@@ -148,6 +156,7 @@ async function cmdUp(args: string[]): Promise<number> {
   out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
   for (const note of r.monitoring.notes) out(`  note: ${note}`);
+  out(`  panel          ${r.ui ?? 'not running (--no-ui)'}`);
   if (r.market !== null) out(`  task market    ${r.market}   (a sample worker runs beside it)`);
   out('');
   out('Funded accounts (development keys: never use them on a real network):');
@@ -164,7 +173,7 @@ async function cmdStatus(args: string[]): Promise<number> {
   const { values: v } = parse(args, {});
   if (v.help) return help('status');
   const d = await Devnet.open(homeOf(v));
-  const [nodes, market] = await Promise.all([d.status(), marketStatus(d)]);
+  const [nodes, ui, market] = await Promise.all([d.status(), panelState(d), marketStatus(d)]);
   if (v.json) {
     printJson<StatusJson>({
       home: d.layout.home,
@@ -177,6 +186,7 @@ async function cmdStatus(args: string[]): Promise<number> {
       }),
       monitoring: d.state.monitoring,
       market,
+      ui: ui === null ? null : { url: ui.url, running: ui.running },
       accounts: accountsJson(d),
     });
     return 0;
@@ -198,6 +208,9 @@ async function cmdStatus(args: string[]): Promise<number> {
     out(
       `  task market ${market.url} ${market.up ? `at height ${market.height}` : `not answering (${market.state})`} · worker ${market.worker}`,
     );
+  out(
+    `  panel ${ui === null ? 'off (--no-ui)' : ui.running ? `${ui.url} (devnet ui prints its link)` : `not running (devnet ui --start)`}`,
+  );
   return 0;
 }
 
@@ -245,45 +258,13 @@ async function cmdAdd(args: string[]): Promise<number> {
   return 0;
 }
 
-const NODE_OPS = ['stop', 'start', 'kill', 'pause', 'resume', 'restart', 'disconnect', 'connect'] as const;
-type NodeOp = (typeof NODE_OPS)[number];
-
 async function cmdNode(op: NodeOp, args: string[]): Promise<number> {
   const { values: v, positionals } = parse(args, {});
   if (v.help) return help('node');
   const name = positionals[0];
   if (name === undefined)
     throw new DevnetError('BAD_FLAG', `devnet ${op} NODE: which node? (devnet status lists them)`);
-  const d = await Devnet.open(homeOf(v));
-  d.node(name);
-  const rt = d.runtime;
-  switch (op) {
-    case 'stop':
-      await rt.stopNode(name);
-      break;
-    case 'start':
-      await d.startNode(name);
-      break;
-    case 'kill':
-      await rt.killNode(name);
-      break;
-    case 'pause':
-      await rt.pauseNode(name);
-      break;
-    case 'resume':
-      await rt.resumeNode(name);
-      break;
-    case 'restart':
-      await rt.stopNode(name);
-      await d.startNode(name);
-      break;
-    case 'disconnect':
-      await rt.disconnectNode(name, await d.peers());
-      break;
-    case 'connect':
-      await rt.connectNode(name, await d.peers());
-      break;
-  }
+  await nodeOp(await Devnet.open(homeOf(v)), op, name);
   if (v.json) printJson<NodeOpJson>({ node: name, done: op });
   else out(`${name}: ${op} done`);
   return 0;
@@ -351,7 +332,8 @@ async function cmdDown(args: string[]): Promise<number> {
   const { values: v } = parse(args, { 'keep-data': { type: 'boolean' } });
   if (v.help) return help('down');
   const d = await Devnet.open(homeOf(v));
-  const removed = await d.runtime.teardown(v['keep-data'] === true);
+  // The panel first: it would otherwise see its devnet vanish under it.
+  const removed = [...(await stopPanel(d.layout)), ...(await d.runtime.teardown(v['keep-data'] === true))];
   if (v.json) printJson<DownJson>({ removed });
   else {
     for (const r of removed) out(`removed ${r}`);
@@ -388,6 +370,34 @@ async function cmdCompose(args: string[]): Promise<number> {
   return 0;
 }
 
+async function cmdUi(args: string[]): Promise<number> {
+  const { values: v } = parse(args, { serve: { type: 'boolean' }, start: { type: 'boolean' } });
+  if (v.help) return help('ui');
+  const home = homeOf(v);
+  if (v.serve) return servePanelInForeground(home);
+  const d = await Devnet.open(home);
+  const link = v.start ? await startPanel(d) : (await panelState(d))?.link;
+  const running = (await panelState(d))?.running === true;
+  if (v.json) printJson<UiJson>({ url: link ?? null, running });
+  else if (!running)
+    out(`the panel is not running: devnet ui --start starts it${link ? ` (its link: ${link})` : ''}`);
+  else out(link!);
+  return running ? 0 : 1;
+}
+
+/** `devnet ui --serve`: the panel in this process, until SIGTERM or SIGINT (or its devnet is gone). */
+async function servePanelInForeground(home: string): Promise<number> {
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const panel = await servePanel(home, log);
+  await new Promise<void>((resolve) => {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
+    void panel.ended.then(resolve);
+  });
+  await panel.close();
+  log('panel stopped');
+  return 0;
+}
+
 function help(command: string | null): number {
   out(command === null ? MAIN_HELP : (COMMAND_HELP[command] ?? MAIN_HELP));
   return 0;
@@ -415,6 +425,10 @@ async function main(argv: string[]): Promise<number> {
       return cmdDown(rest);
     case 'compose':
       return cmdCompose(rest);
+    case 'test':
+      return cmdTest(rest, () => help('test'));
+    case 'ui':
+      return cmdUi(rest);
     default:
       if ((NODE_OPS as readonly string[]).includes(command)) return cmdNode(command as NodeOp, rest);
       throw new DevnetError('BAD_FLAG', `unknown command ${command}: devnet help lists the commands`);
@@ -445,6 +459,7 @@ main(process.argv.slice(2)).then(
     }
     if (json) printJson<ErrorJson>({ error: { code, message } });
     else process.stderr.write(`devnet: ${message}\n`);
-    process.exit(code === 'BAD_FLAG' ? 2 : 1);
+    // Exit 2: the command line or a file is wrong (nothing ran); 1: it ran and failed.
+    process.exit(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
   },
 );

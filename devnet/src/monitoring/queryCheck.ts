@@ -6,6 +6,7 @@
  */
 import { waitForOrNull } from '@chain-devnet/node/harness';
 import { type DashboardQuery, queryName } from './dashboards.js';
+import { prometheusApi as api, type PromSample } from './prometheusApi.js';
 
 export interface QueryProblem {
   readonly query: DashboardQuery;
@@ -22,28 +23,7 @@ export interface CheckOptions {
   readonly concurrency?: number;
 }
 
-interface ApiAnswer {
-  status: 'success' | 'error';
-  data?: unknown;
-  error?: string;
-  errorType?: string;
-}
-
-type Sample = [number, string];
-
-async function api(url: string, timeoutMs: number): Promise<ApiAnswer> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  const text = await res.text();
-  let body: ApiAnswer;
-  try {
-    body = JSON.parse(text) as ApiAnswer;
-  } catch {
-    throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`);
-  }
-  if (body.status !== 'success')
-    throw new Error(`${body.errorType ?? `HTTP ${res.status}`}: ${body.error ?? text}`);
-  return body;
-}
+type Sample = PromSample;
 
 const isNumber = (v: string): boolean => v !== 'NaN';
 

@@ -1,6 +1,6 @@
 /**
  * `devnet up`: spec from manifest and flags, runtime chosen, homes written, every node started
- * at once, monitoring started, and a wait until every node has a final block. On a failure
+ * at once, monitoring and the panel started, and a wait until every node has a final block. On a failure
  * part-way, everything already started is torn down again (no half devnet is left behind).
  */
 import { readFile } from 'node:fs/promises';
@@ -11,10 +11,13 @@ import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runt
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
+import { panelUrl, startPanel, stopPanel } from '../ui/panelProcess.js';
 
 export interface UpOptions {
   readonly home: string;
   readonly manifestPath: string | null;
+  /** A manifest already checked (requireManifest), instead of a file: the testkit's. */
+  readonly manifest?: Manifest;
   readonly flags: SpecFlags;
   readonly genesisTime: number;
   readonly progress: Progress;
@@ -27,6 +30,8 @@ export interface UpResult {
   readonly monitoring: MonitoringEndpoints;
   /** The task market's URL (`--market`), or null. */
   readonly market: string | null;
+  /** The panel's link (its secret in the fragment), or null without a panel. */
+  readonly ui: string | null;
   readonly elapsedMs: number;
 }
 
@@ -46,7 +51,7 @@ export async function loadManifest(path: string | null): Promise<Manifest> {
 
 export async function up(o: UpOptions): Promise<UpResult> {
   const started = Date.now();
-  const manifest = mergeFlags(await loadManifest(o.manifestPath), o.flags);
+  const manifest = mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags);
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   const { kind, why } = await resolveRuntime(spec.runtime);
@@ -63,6 +68,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
         ]
       : []),
     ...(spec.marketPort === null ? [] : [{ port: spec.marketPort, what: 'task market' }]),
+    ...(spec.ui ? [{ port: spec.uiPort, what: 'the panel' }] : []),
   ]);
   const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime);
   try {
@@ -74,6 +80,9 @@ export async function up(o: UpOptions): Promise<UpResult> {
       ? await devnet.runtime.startMonitoring(spec, devnet.nodes, o.progress)
       : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
     await devnet.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
+    // Before the wait, so that the nodes' start can be watched.
+    const ui = spec.ui ? await startPanel(devnet) : null;
+    if (ui !== null) o.progress(`panel: ${panelUrl(spec.uiPort)}`);
     o.progress('waiting for the first final block on every node');
     await devnet.waitForHeight(
       devnet.nodes.map((n) => n.name),
@@ -86,9 +95,18 @@ export async function up(o: UpOptions): Promise<UpResult> {
       o.progress('starting the task market and a sample worker');
       market = await startMarketServices(devnet);
     }
-    return { devnet, runtime: kind, runtimeWhy: why, monitoring, market, elapsedMs: Date.now() - started };
+    return {
+      devnet,
+      runtime: kind,
+      runtimeWhy: why,
+      monitoring,
+      ui,
+      market,
+      elapsedMs: Date.now() - started,
+    };
   } catch (e) {
     o.progress(`devnet up failed; removing what it started (logs kept in ${devnet.layout.home})`);
+    await stopPanel(devnet.layout).catch(() => undefined);
     await devnet.runtime.teardown(true).catch(() => undefined);
     throw e;
   }

@@ -81,6 +81,13 @@ export interface Runtime {
   /** Cuts the node off from every other node (its RPC stays reachable from the host). */
   disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void>;
   connectNode(name: string, all: readonly PeerInfo[]): Promise<void>;
+  /**
+   * Splits the network into groups of node names: a node of a group then talks only to the nodes
+   * of its group, and a node in no group (one added later) to no grouped node; null heals it. RPC
+   * stays reachable. disconnectNode is independent of it: a node cut off stays cut off when a
+   * partition heals.
+   */
+  partition(groups: readonly (readonly string[])[] | null, all: readonly PeerInfo[]): Promise<void>;
   nodeState(name: string): Promise<NodeRunState>;
   /** Whether the node is cut off by disconnectNode. */
   isDisconnected(name: string): Promise<boolean>;

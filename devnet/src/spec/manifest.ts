@@ -47,6 +47,8 @@ export interface Manifest {
   monitoring?: boolean;
   /** The task market and a sample worker beside the nodes (docs/MARKET.md), at P+1093. */
   market?: boolean;
+  /** The panel on P+1092 (default true); false: none (`devnet up --no-ui`). */
+  ui?: boolean;
 }
 
 const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -99,14 +101,15 @@ export const MANIFEST_SCHEMA = {
     params: { type: 'object' },
     monitoring: { type: 'boolean' },
     market: { type: 'boolean' },
+    ui: { type: 'boolean' },
   },
 } as const;
 
 // Compiled when a manifest is read, not when the CLI loads: most commands read none.
 let validateSchema: ValidateFunction | null = null;
 
-/** `/validators/1/stake` -> `validators[1].stake`. */
-function fieldOf(path: string): string {
+/** `/validators/1/stake` -> `validators[1].stake` (an ajv instance path as a field path). */
+export function fieldOf(path: string): string {
   return path
     .split('/')
     .slice(1)
@@ -187,12 +190,16 @@ export function parseManifestText(text: string, fileName: string): Manifest {
       `${fileName} is not valid ${json ? 'JSON' : 'YAML'}: ${(e as Error).message}`,
     );
   }
-  if (value === null || value === undefined) value = {};
+  return requireManifest(value ?? {}, fileName);
+}
+
+/** A manifest value (parsed from a file, or made by a program), checked: BAD_MANIFEST lists every problem. */
+export function requireManifest(value: unknown, source: string): Manifest {
   const checked = checkManifest(value);
   if (!checked.ok)
     throw new DevnetError(
       'BAD_MANIFEST',
-      `${fileName} has ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`,
+      `${source} has ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`,
     );
   return checked.manifest;
 }

@@ -16,7 +16,7 @@ import {
 import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
-import { type MonitoringPorts, marketPort, monitoringPorts } from './ports.js';
+import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';
 
 export const DEFAULTS = {
   validators: 4,
@@ -27,6 +27,7 @@ export const DEFAULTS = {
   runtime: 'auto' as RuntimeChoice,
   monitoring: true,
   market: false,
+  ui: true,
 };
 
 /**
@@ -47,6 +48,7 @@ export interface SpecFlags {
   readonly seed?: string;
   readonly monitoring?: boolean;
   readonly market?: boolean;
+  readonly ui?: boolean;
 }
 
 /** A node of the devnet: the generator's node (name, index, key, stake, ports), and how it runs. */
@@ -67,6 +69,9 @@ export interface NetworkSpec {
   readonly monitoringPorts: MonitoringPorts;
   /** The task market's port (P+1093), or null without the market. */
   readonly marketPort: number | null;
+  /** Whether `devnet up` starts the panel (devnet/src/ui), and its port (P+1092). */
+  readonly ui: boolean;
+  readonly uiPort: number;
   readonly nodes: readonly NodeSpec[];
   readonly accounts: readonly AccountSpec[];
   readonly genesis: GenesisJson;
@@ -95,6 +100,7 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.seed !== undefined) m.seed = flags.seed;
   if (flags.monitoring !== undefined) m.monitoring = flags.monitoring;
   if (flags.market !== undefined) m.market = flags.market;
+  if (flags.ui !== undefined) m.ui = flags.ui;
   return m;
 }
 
@@ -175,6 +181,8 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     monitoring: m.monitoring ?? DEFAULTS.monitoring,
     monitoringPorts: monitoringPorts(basePort),
     marketPort: market ? marketPort(basePort) : null,
+    ui: m.ui ?? DEFAULTS.ui,
+    uiPort: uiPort(basePort),
     nodes: nodes.map((n, i) => ({ ...n, byzantine: listed[i]?.byzantine ?? null })),
     accounts,
     genesis,

@@ -58,6 +58,7 @@ export function marketSuite(o: MarketSuiteOptions): void {
         '--base-port',
         String(base),
         '--no-monitoring',
+        '--no-ui',
         '--market',
       );
       const url = `http://127.0.0.1:${base + 1093}`;
@@ -123,7 +124,8 @@ export function marketSuite(o: MarketSuiteOptions): void {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(await processesMentioning(home), []);
       if (o.leftovers) assert.deepEqual(await o.leftovers(home), []);
-      for (const p of allPorts(base, 2, false, true)) assert.ok(await portFree(p), `port ${p} is free again`);
+      for (const p of allPorts(base, 2, false, false, true))
+        assert.ok(await portFree(p), `port ${p} is free again`);
     });
   });
 }

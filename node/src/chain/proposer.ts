@@ -30,11 +30,12 @@ export function scheduledProposer(
 
 /**
  * For a block finalized in `round`, how many slots each active validator missed (rounds
- * 0 .. round-1, whose proposers did not deliver) and who produced it. Arithmetic, so a huge
- * round costs O(n), not O(round).
+ * 0 .. round-1, whose proposers did not deliver) and who produced it, as indexes into `active`
+ * (in proposer order: the state's validators, or /validators' active ones by proposer_index).
+ * Arithmetic, so a huge round costs O(n), not O(round).
  */
 export function slotOutcome(
-  active: readonly Validator[],
+  active: readonly unknown[],
   height: number,
   round: number,
 ): { missed: number[]; producer: number } {

@@ -2,11 +2,14 @@
  * The files of a node's home folder, as `chain-node start --home DIR` reads them: genesis.json,
  * validator_key.json, p2p_key (its peer identity; without one the node makes a random one),
  * node.json (ports, addresses, bootstrap peers) and accounts.json (development keys, mode 600).
- * Written by chain-node init and testnet and by the devnet, from a generated network.
+ * Written by chain-node init and testnet and by the devnet, from a generated network. Plus
+ * blocked_peers.json, the peers a node run with --fault-injection refuses (the devnet's
+ * disconnect and partition).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GenesisJson } from '../chain/index.js';
+import { BLOCKED_PEERS_FILE } from '../node/blockedPeers.js';
 import { type KeyFile, writeKeyFile } from '../node/keyFile.js';
 import type { NodeFile } from '../node/nodeFile.js';
 import { type PeerKey, writePeerKey } from '../p2p/peerKey.js';
@@ -34,4 +37,9 @@ export async function writeNodeHome(home: string, f: HomeFiles): Promise<void> {
 /** <home>/node.json: the node's ports, addresses and bootstrap peers. */
 export async function writeNodeFile(home: string, nodeFile: NodeFile): Promise<void> {
   await writeFile(join(home, 'node.json'), json(nodeFile));
+}
+
+/** <home>/blocked_peers.json: the peer ids the node refuses (read twice a second with --fault-injection). */
+export async function writeBlockedPeers(home: string, peerIds: readonly string[]): Promise<void> {
+  await writeFile(join(home, BLOCKED_PEERS_FILE), `${JSON.stringify([...new Set(peerIds)].sort())}\n`);
 }

@@ -3,9 +3,10 @@
  * ports, peers and genesis (chain-node init and testnet, the devnet), and the files of each
  * node's home.
  */
-
 // How a node of a network may be started besides its home: the test-only Byzantine modes.
 export { BYZANTINE_MODES, type ByzantineMode } from '../consensus/equivocator.js';
+// The fault injection's file of refused peers (a partition).
+export { BLOCKED_PEERS_FILE } from '../node/blockedPeers.js';
 export type { KeyFile } from '../node/keyFile.js';
 export type { NodeFile } from '../node/nodeFile.js';
 export { peerIdOf } from '../p2p/peerKey.js';

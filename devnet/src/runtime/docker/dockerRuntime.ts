@@ -4,12 +4,19 @@
  * published on 127.0.0.1 (so a node cut off the p2p network keeps its RPC), and per node one
  * container and one volume (/data). Everything carries the labels io.chain-devnet.devnet=<id>
  * and io.chain-devnet.home=<home>, which is how later commands and `down` find it. Pause and
- * disconnect are the engine's own pause and network disconnect.
+ * disconnect are the engine's own pause and network disconnect; a partition is each node's
+ * blocked-peers file (the node's fault injection), copied into its volume.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
+import {
+  BLOCKED_PEERS_FILE,
+  CONTAINER_PORTS,
+  nodeFileOf,
+  writeBlockedPeers,
+  writeNodeFile,
+} from '@chain-devnet/node/testnet';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
@@ -21,6 +28,7 @@ import {
 } from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
 import { type NetworkSpec, type NodeSpec, nodeStartFlags } from '../../spec/networkSpec.js';
+import { type Groups, refusedBy } from '../partition.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
@@ -246,6 +254,25 @@ export class DockerRuntime implements Runtime {
     await this.d
       .getNetwork(this.p2pNetwork)
       .connect({ Container: c.id, EndpointConfig: { Aliases: [name] } });
+  }
+
+  /**
+   * Each node's blocked_peers.json (the peers its group keeps apart, or none), written in its home
+   * on the host and copied into its volume, where the node reads it twice a second.
+   */
+  async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
+    for (const me of all) {
+      const info = await this.inspect(me.name);
+      if (info === null) continue;
+      const home = this.layout.nodeHome(me.name);
+      await writeBlockedPeers(
+        home,
+        refusedBy(me.name, all, new Set(), groups).map((p) => p.peerId),
+      );
+      await this.d
+        .getContainer(info.Id)
+        .putArchive(tar.pack(home, { entries: [BLOCKED_PEERS_FILE] }), { path: '/data' });
+    }
   }
 
   async isDisconnected(name: string): Promise<boolean> {

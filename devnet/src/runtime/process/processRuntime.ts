@@ -1,8 +1,8 @@
 /**
  * The process runtime: every node is a detached `chain-node start` process on 127.0.0.1, its
  * id in run/<name>.pid and its output in logs/<name>.log. Pause and resume are SIGSTOP and
- * SIGCONT; disconnect writes blocked_peers.json on the node and on every other node (each
- * node's connection gater then refuses the others; the node watches the file). Prometheus runs
+ * SIGCONT; disconnect and partition write blocked_peers.json on every node from what is in force
+ * (each node's connection gater then refuses those peers; the node watches the file). Prometheus runs
  * as a process when a `prometheus` binary is on PATH, Grafana when a Grafana server binary is.
  */
 import { existsSync } from 'node:fs';
@@ -17,8 +17,9 @@ import {
   signal,
   spawnDetached,
   stopProcess,
+  waitFor,
 } from '@chain-devnet/node/harness';
-import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
+import { nodeFileOf, writeBlockedPeers, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { MARKET_JOB, renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
@@ -26,6 +27,7 @@ import { nodePackagePath, repoPath } from '../../repo.js';
 import { type NetworkSpec, type NodeSpec, nodeStartFlags } from '../../spec/networkSpec.js';
 import { tailFile } from '../logTail.js';
 import { grafanaProvisioning } from '../monitoringFiles.js';
+import { type Groups, refusedBy } from '../partition.js';
 import type {
   LogOptions,
   MonitoringEndpoints,
@@ -48,6 +50,10 @@ const MARKET_PROGRAM = existsSync(CHAIN_MARKET_BUNDLE)
   : nodePackagePath('dist', 'src', 'bin', 'chain-market.js');
 
 const MONITORS = ['prometheus', 'grafana'] as const;
+
+function known(name: string, all: readonly PeerInfo[]): void {
+  if (!all.some((p) => p.name === name)) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
+}
 
 export class ProcessRuntime implements Runtime {
   readonly kind = 'process' as const;
@@ -133,40 +139,37 @@ export class ProcessRuntime implements Runtime {
   }
 
   async pauseNode(name: string): Promise<void> {
-    signal(await this.requirePid(name, 'pause'), 'SIGSTOP');
+    await this.signalUntil(name, 'pause', 'SIGSTOP', 'stopped');
   }
 
   async resumeNode(name: string): Promise<void> {
-    signal(await this.requirePid(name, 'resume'), 'SIGCONT');
+    await this.signalUntil(name, 'resume', 'SIGCONT', 'running');
   }
 
-  private blockedFile(name: string): string {
-    return join(this.layout.nodeHome(name), 'blocked_peers.json');
-  }
-
-  private async readBlocked(name: string): Promise<string[]> {
-    try {
-      const ids = JSON.parse(await readFile(this.blockedFile(name), 'utf8')) as unknown;
-      return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
-
-  private async writeBlocked(name: string, ids: readonly string[]): Promise<void> {
-    await writeFile(this.blockedFile(name), `${JSON.stringify([...new Set(ids)].sort())}\n`);
+  /**
+   * A signal is delivered when the process is next scheduled, not when kill() returns: on a busy
+   * machine a node read right after `pause` was still running (the testkit's pause test saw it).
+   * The operation ends when the kernel shows the state it asked for (bounded).
+   */
+  private async signalUntil(
+    name: string,
+    op: string,
+    sig: NodeJS.Signals,
+    want: 'stopped' | 'running',
+  ): Promise<void> {
+    const pid = await this.requirePid(name, op);
+    signal(pid, sig);
+    const s = await waitFor(`${name} ${want} after ${sig}`, 5_000, async () => {
+      const now = await procState(pid, this.marker(name));
+      return (now === want || now === 'absent') && now;
+    });
+    if (s === 'absent') throw new DevnetError('UNKNOWN_NODE', `${name} exited: cannot ${op} it`);
   }
 
   async disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
-    const me = all.find((p) => p.name === name);
-    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
-    const others = all.filter((p) => p.name !== name);
-    await this.writeBlocked(
-      name,
-      others.map((p) => p.peerId),
-    );
-    for (const o of others) await this.writeBlocked(o.name, [...(await this.readBlocked(o.name)), me.peerId]);
+    known(name, all);
     await writeFile(this.disconnectedMark(name), '');
+    await this.writeAllBlocked(all);
   }
 
   /** Marks a node cut off by disconnectNode (the others' lists name it too, but they are not cut off). */
@@ -175,16 +178,9 @@ export class ProcessRuntime implements Runtime {
   }
 
   async connectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
-    const me = all.find((p) => p.name === name);
-    if (me === undefined) throw new DevnetError('UNKNOWN_NODE', `no node named ${name}`);
-    const others = all.filter((p) => p.name !== name);
-    await this.writeBlocked(name, []);
+    known(name, all);
     await rm(this.disconnectedMark(name), { force: true });
-    for (const o of others)
-      await this.writeBlocked(
-        o.name,
-        (await this.readBlocked(o.name)).filter((id) => id !== me.peerId),
-      );
+    await this.writeAllBlocked(all);
   }
 
   async isDisconnected(name: string): Promise<boolean> {
@@ -192,6 +188,36 @@ export class ProcessRuntime implements Runtime {
       () => true,
       () => false,
     );
+  }
+
+  async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
+    for (const g of groups ?? []) for (const name of g) known(name, all);
+    if (groups === null) await rm(this.layout.partitionFile, { force: true });
+    else await writeFile(this.layout.partitionFile, `${JSON.stringify(groups)}\n`);
+    await this.writeAllBlocked(all);
+  }
+
+  private async readPartition(): Promise<string[][] | null> {
+    try {
+      return JSON.parse(await readFile(this.layout.partitionFile, 'utf8')) as string[][];
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Every node's blocked_peers.json from what is in force: the disconnected nodes (refused by and
+   * refusing every other) and the partition's groups.
+   */
+  private async writeAllBlocked(all: readonly PeerInfo[]): Promise<void> {
+    const groups = await this.readPartition();
+    const cut = new Set<string>();
+    for (const p of all) if (await this.isDisconnected(p.name)) cut.add(p.name);
+    for (const me of all)
+      await writeBlockedPeers(
+        this.layout.nodeHome(me.name),
+        refusedBy(me.name, all, cut, groups).map((p) => p.peerId),
+      );
   }
 
   async nodeState(name: string): Promise<NodeRunState> {

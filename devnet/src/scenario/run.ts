@@ -1,0 +1,262 @@
+/**
+ * Runs one checked scenario on a testnet of its own: the devnet up from its manifest, its load
+ * started, each step after its trigger as one testkit call with the step's plain data, the load
+ * stopped and judged, the invariants checked, then the teardown (unless kept). Every step is
+ * printed as it runs; the result holds what a report (JUnit) needs: each step's outcome and, for
+ * a failure, its step, node and height.
+ */
+import { pause } from '@chain-devnet/node/harness';
+import { parseDuration } from '@chain-devnet/node/util';
+import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+import type { RuntimeChoice } from '../spec/manifest.js';
+import { TestkitError } from '../testkit/errors.js';
+import type { Expectations } from '../testkit/expect/index.js';
+import type { LoadReport } from '../testkit/load.js';
+import { Testnet } from '../testkit/testnet.js';
+import type { Scenario, Step, Trigger } from './scenario.js';
+import type { StepKind } from './schema.js';
+
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+/** One line of the report: a step, the devnet's start, the load or the invariants. */
+export interface CaseResult {
+  readonly label: string;
+  readonly outcome: Outcome;
+  readonly ms: number;
+  /** For a failure: the message (it names the step, and for the testkit's, the node and height). */
+  readonly error?: string;
+  readonly node?: string;
+  readonly height?: number | null;
+  /** For a skip: why. */
+  readonly reason?: string;
+}
+
+export interface ScenarioResult {
+  readonly name: string;
+  readonly source: string;
+  readonly runtime: string | null;
+  readonly ok: boolean;
+  readonly ms: number;
+  readonly cases: readonly CaseResult[];
+  readonly load: LoadReport | null;
+  /** Where the devnet still runs (--keep). */
+  readonly keptHome: string | null;
+}
+
+export interface RunOptions {
+  /** Overrides the scenario's and the manifest's runtime. */
+  readonly runtime?: RuntimeChoice;
+  /** Leave the devnet running at the end. */
+  readonly keep?: boolean;
+  /** Where a failed run keeps its nodes' logs (the testkit's default otherwise). */
+  readonly keepLogsDir?: string;
+  /** Every line of progress. */
+  readonly print: (line: string) => void;
+}
+
+/** Waits for a step's trigger: the highest answering node at a height, or a time since the steps began. */
+async function waitTrigger(net: Testnet, at: Trigger, began: number): Promise<void> {
+  if ('time' in at) {
+    const ms = began + (parseDuration(at.time) ?? 0) - Date.now();
+    if (ms > 0) await pause(ms);
+    return;
+  }
+  const highest = async () => {
+    const hs = await Promise.all(net.names().map((n) => net.net.heightOf(n)));
+    return Math.max(0, ...hs.filter((h): h is number => h !== null));
+  };
+  const first = await highest();
+  const deadline = Date.now() + net.within(Math.max(0, at.height - first) + 5);
+  let top = first;
+  while (top < at.height) {
+    if (Date.now() > deadline)
+      throw await net.net.failureNow(
+        net.names()[0]!,
+        `a node at height ${at.height} (the step's trigger) within ${at.height - first + 5} blocks`,
+        `the highest node at ${top}`,
+      );
+    await pause(100);
+    top = await highest();
+  }
+}
+
+async function execute(net: Testnet, kind: StepKind, step: Step): Promise<void> {
+  if ((NODE_OPS as readonly string[]).includes(kind)) {
+    const { node } = step[kind as NodeOp]!;
+    await net.fault({ op: kind as NodeOp, node });
+    return;
+  }
+  switch (kind) {
+    case 'partition':
+      return net.partition(step.partition!);
+    case 'heal':
+      return net.heal();
+    case 'add':
+      await net.add(step.add ?? {});
+      return;
+    case 'tx': {
+      const { type, status, ...rest } = step.tx!;
+      const want = status ?? 'confirmed';
+      const r = await net.tx(type, { ...rest, wait: true });
+      const got =
+        r.receipt?.status ??
+        `not decided (submitted: ${r.submit.status}${r.submit.error ? `, ${r.submit.error}` : ''})`;
+      if (got !== want)
+        throw await net.net.failureNow(
+          r.node,
+          `the ${type} ${r.tx_hash} ${want}`,
+          `${got}${r.receipt?.error ? `: ${r.receipt.error}` : ''}`,
+        );
+      return;
+    }
+    case 'wait': {
+      const w = step.wait!;
+      if ('seconds' in w) await pause(w.seconds * 1000);
+      else await net.waitBlocks(w.blocks, w.nodes);
+      return;
+    }
+    case 'expect': {
+      const [assertion, arg] = Object.entries(step.expect!)[0]!;
+      const call = net.expect[assertion as keyof Expectations] as (a: unknown) => Promise<unknown>;
+      await call.call(net.expect, arg);
+      return;
+    }
+  }
+}
+
+const failed = (label: string, ms: number, e: unknown): CaseResult => ({
+  label,
+  outcome: 'failed',
+  ms,
+  error: (e as Error).message ?? String(e),
+  ...(e instanceof TestkitError ? { node: e.node, height: e.height } : {}),
+});
+
+export async function runScenario(s: Scenario, o: RunOptions): Promise<ScenarioResult> {
+  const t0 = Date.now();
+  const cases: CaseResult[] = [];
+  const say = o.print;
+  say(`scenario ${s.name} (${s.source}): ${s.steps.length} steps`);
+  const runtime = o.runtime ?? s.file.runtime;
+  let net: Testnet;
+  try {
+    net = await Testnet.start({
+      manifest: s.manifest,
+      ...(runtime === undefined ? {} : { runtime }),
+      name: s.name,
+      log: (line) => say(`  · ${line}`),
+      ...(o.keepLogsDir === undefined ? {} : { keepLogsDir: o.keepLogsDir }),
+      ...(s.file.invariants?.byzantine === undefined
+        ? {}
+        : { invariants: { byzantine: s.file.invariants.byzantine } }),
+    });
+  } catch (e) {
+    const c = failed('devnet up', Date.now() - t0, e);
+    say(`  ✘ devnet up: ${c.error}`);
+    return {
+      name: s.name,
+      source: s.source,
+      runtime: runtime ?? null,
+      ok: false,
+      ms: Date.now() - t0,
+      cases: [c],
+      load: null,
+      keptHome: null,
+    };
+  }
+  cases.push({ label: 'devnet up', outcome: 'passed', ms: Date.now() - t0 });
+
+  let ok = true;
+  let loadReport: LoadReport | null = null;
+  try {
+    const { minConfirmed, ...loadOptions } = s.file.load ?? {};
+    const load = s.file.load === undefined ? null : await net.load(loadOptions);
+    const began = Date.now();
+    for (const { kind, step, label } of s.steps) {
+      if (!ok) {
+        cases.push({ label, outcome: 'skipped', ms: 0, reason: 'an earlier step failed' });
+        continue;
+      }
+      const t = Date.now();
+      const when =
+        step.at === undefined
+          ? ''
+          : 'height' in step.at
+            ? ` (at height ${step.at.height})`
+            : ` (at ${step.at.time})`;
+      say(`  ▶ ${label}${when}`);
+      try {
+        await net.step(label, async () => {
+          if (step.at !== undefined) await waitTrigger(net, step.at, began);
+          await execute(net, kind, step);
+        });
+        cases.push({ label, outcome: 'passed', ms: Date.now() - t });
+        say(`  ✔ ${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+      } catch (e) {
+        ok = false;
+        const c = failed(label, Date.now() - t, e);
+        cases.push(c);
+        say(`  ✘ ${c.error}`);
+      }
+    }
+    if (load !== null) {
+      const t = Date.now();
+      loadReport = await load.stop();
+      const r = loadReport;
+      say(
+        `  load: ${r.submitted} submitted, ${r.confirmed} confirmed, ${r.failed} failed, ${r.rejected} rejected, ` +
+          `${r.pending} pending, ${r.resent} resent; latency p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms`,
+      );
+      const need = minConfirmed ?? 1;
+      if (r.confirmed >= need) cases.push({ label: 'load', outcome: 'passed', ms: Date.now() - t });
+      else {
+        ok = false;
+        cases.push({
+          label: 'load',
+          outcome: 'failed',
+          ms: Date.now() - t,
+          error: `load: expected at least ${need} transactions confirmed; found ${r.confirmed} (${JSON.stringify(r.reasons)})`,
+        });
+        say(`  ✘ load: ${r.confirmed} confirmed, at least ${need} expected`);
+      }
+    }
+    if (ok) {
+      const t = Date.now();
+      say('  ▶ invariants');
+      try {
+        await net.checkInvariants();
+        cases.push({ label: 'invariants', outcome: 'passed', ms: Date.now() - t });
+        say(`  ✔ invariants (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+      } catch (e) {
+        ok = false;
+        const c = failed('invariants', Date.now() - t, e);
+        cases.push(c);
+        say(`  ✘ ${c.error}`);
+      }
+    } else
+      cases.push({ label: 'invariants', outcome: 'skipped', ms: 0, reason: 'not checked: the run failed' });
+  } catch (e) {
+    // Not a step's failure (the load could not start, say): the run failed outside any step.
+    ok = false;
+    const c = failed('scenario', Date.now() - t0, e);
+    cases.push(c);
+    say(`  ✘ ${c.error}`);
+  } finally {
+    await net.stop({ failed: !ok, invariants: false, keep: o.keep ?? false }).catch((e: Error) => {
+      ok = false;
+      cases.push(failed('teardown', 0, e));
+    });
+  }
+  const ms = Date.now() - t0;
+  say(`${ok ? 'PASS' : 'FAIL'} ${s.name} in ${(ms / 1000).toFixed(1)} s`);
+  return {
+    name: s.name,
+    source: s.source,
+    runtime: net.runtime,
+    ok,
+    ms,
+    cases,
+    load: loadReport,
+    keptHome: o.keep ? net.home : null,
+  };
+}

@@ -1,0 +1,49 @@
+/** A scenario as a file says it (checked against schema.ts), and what the runner needs of it. */
+import type { NodeOp } from '../operations/nodeOp.js';
+import type { TxOptions } from '../operations/tx.js';
+import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
+import type { LoadOptions } from '../testkit/load.js';
+import type { StepKind } from './schema.js';
+
+export type Trigger = { readonly height: number } | { readonly time: string };
+
+/** One step of the timeline: exactly one kind key (STEP_KINDS), `at` and `name` optional. */
+export type Step = {
+  readonly name?: string;
+  readonly at?: Trigger;
+} & { readonly [K in NodeOp]?: { readonly node: string } } & {
+  readonly partition?: readonly (readonly string[])[];
+  readonly heal?: Record<string, never>;
+  readonly add?: { readonly name?: string; readonly stake?: string };
+  /** `devnet tx` as data; status: the receipt expected (default confirmed). */
+  readonly tx?: Omit<TxOptions, 'wait' | 'rewardAddress'> & { readonly status?: 'confirmed' | 'failed' };
+  readonly wait?:
+    | { readonly blocks: number; readonly nodes?: readonly string[] }
+    | { readonly seconds: number };
+  readonly expect?: Readonly<Record<string, Record<string, unknown>>>;
+};
+
+export interface ScenarioLoad extends LoadOptions {
+  /** The load fails unless at least this many transactions were confirmed; default 1. */
+  readonly minConfirmed?: number;
+}
+
+export interface ScenarioFile {
+  readonly name?: string;
+  readonly description?: string;
+  readonly manifest?: string | Manifest;
+  readonly runtime?: RuntimeChoice;
+  readonly load?: ScenarioLoad;
+  readonly invariants?: { readonly byzantine?: readonly string[] };
+  readonly steps: readonly Step[];
+}
+
+/** A checked scenario: its manifest read (a path resolved), every step's one kind named. */
+export interface Scenario {
+  /** The file it came from (or a label). */
+  readonly source: string;
+  readonly name: string;
+  readonly manifest: Manifest;
+  readonly file: ScenarioFile;
+  readonly steps: readonly { readonly kind: StepKind; readonly step: Step; readonly label: string }[];
+}

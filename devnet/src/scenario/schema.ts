@@ -1,0 +1,224 @@
+/**
+ * The scenario file's JSON Schema: what ajv checks every file against, and what editors point at
+ * (devnet/schema/scenario.schema.json is this object, written by `devnet test --schema`; a test
+ * keeps the two equal). The manifest is the devnet's own (spec/manifest.ts), inline or a path.
+ */
+import { TX_TYPES } from '@chain-devnet/node/chain';
+import { NODE_OPS } from '../operations/nodeOp.js';
+import { MANIFEST_SCHEMA } from '../spec/manifest.js';
+import { COMPARISONS } from '../testkit/expect/metrics.js';
+import { TX_STATUSES } from '../testkit/expect/txs.js';
+import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
+import { LOAD_TX_TYPES } from '../testkit/load.js';
+
+export const SCHEMA_ID = 'https://chain-devnet.dev/schema/scenario.schema.json';
+
+const NODE = { type: 'string', minLength: 1 } as const;
+const NODES = { type: 'array', items: NODE, minItems: 1 } as const;
+const COUNT = { type: 'integer', minimum: 0 } as const;
+const AMOUNT = { type: 'string', pattern: '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$' } as const;
+const WITHIN = {
+  description: 'A bound: {blocks: N} (block time x 3 per block plus a margin) or {seconds: N}.',
+  oneOf: [
+    { type: 'object', additionalProperties: false, required: ['blocks'], properties: { blocks: COUNT } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['seconds'],
+      properties: { seconds: { type: 'number', minimum: 0 } },
+    },
+  ],
+} as const;
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+const onNode = (description: string) => ({ description, ...object({ node: NODE }, ['node']) });
+
+/** The step kinds that take a node: the devnet's node operations. */
+const NODE_OP_STEPS = Object.fromEntries(
+  NODE_OPS.map((op) => [op, onNode(`devnet ${op} NODE: the runtime's ${op} of that node.`)]),
+);
+
+const EXPECTATIONS = {
+  height: object({ atLeast: COUNT, nodes: NODES, within: WITHIN }, ['atLeast']),
+  synced: object({ nodes: NODES, maxLag: COUNT, within: WITHIN }),
+  tx: object(
+    {
+      hash: { type: 'string' },
+      status: { enum: [...TX_STATUSES] },
+      error: { type: 'string' },
+      nodes: NODES,
+      within: WITHIN,
+    },
+    ['hash', 'status'],
+  ),
+  account: object(
+    {
+      account: NODE,
+      balance: AMOUNT,
+      atLeast: AMOUNT,
+      atMost: AMOUNT,
+      nonce: COUNT,
+      nodes: NODES,
+      within: WITHIN,
+    },
+    ['account'],
+  ),
+  validator: object(
+    {
+      validator: NODE,
+      status: { enum: [...VALIDATOR_STATUSES] },
+      jailCount: COUNT,
+      power: AMOUNT,
+      nodes: NODES,
+      within: WITHIN,
+    },
+    ['validator'],
+  ),
+  metric: object(
+    {
+      node: NODE,
+      metric: { type: 'string', minLength: 1 },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      op: { enum: [...COMPARISONS] },
+      value: { type: 'number' },
+      other: object({
+        node: NODE,
+        metric: { type: 'string' },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+      }),
+      plus: { type: 'number' },
+      within: WITHIN,
+    },
+    ['node', 'metric', 'op'],
+  ),
+  log: object({
+    contains: { type: 'string' },
+    matches: { type: 'string' },
+    count: object({ atLeast: COUNT, exactly: COUNT, atMost: COUNT }),
+    nodes: NODES,
+    within: WITHIN,
+  }),
+  noLog: object({ contains: { type: 'string' }, matches: { type: 'string' }, nodes: NODES, for: WITHIN }),
+} as const;
+
+export const EXPECT_KINDS = Object.keys(EXPECTATIONS) as (keyof typeof EXPECTATIONS)[];
+
+const LOAD = object(
+  {
+    rate: { type: 'number', exclusiveMinimum: 0, description: 'transactions a second over all accounts' },
+    duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600, description: 'seconds' },
+    count: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    mix: object(Object.fromEntries(LOAD_TX_TYPES.map((t) => [t, { type: 'number', minimum: 0 }]))),
+    accounts: {
+      oneOf: [
+        { type: 'integer', minimum: 1, maximum: 100 },
+        { type: 'array', items: NODE, minItems: 1 },
+      ],
+    },
+    fund: AMOUNT,
+    nodes: NODES,
+    minConfirmed: {
+      ...COUNT,
+      description: 'the load fails unless at least this many transactions were confirmed (default 1)',
+    },
+  },
+  [],
+);
+
+const STEP_KINDS_SCHEMA = {
+  ...NODE_OP_STEPS,
+  partition: {
+    description: 'Groups of node names; the nodes no group names form one more group.',
+    type: 'array',
+    minItems: 1,
+    items: NODES,
+  },
+  heal: { description: 'Ends a partition: {}.', ...object({}) },
+  add: {
+    description: 'devnet add: a node joins (with stake, as a validator).',
+    ...object({ name: NODE, stake: AMOUNT }),
+  },
+  tx: {
+    description: 'A transaction signed with a devnet key (devnet tx), its receipt waited for.',
+    ...object(
+      {
+        type: { enum: [...TX_TYPES] },
+        from: NODE,
+        to: NODE,
+        amount: AMOUNT,
+        name: { type: 'string' },
+        commission: { type: 'string' },
+        memo: { type: 'string' },
+        node: NODE,
+        status: { enum: ['confirmed', 'failed'], description: 'the receipt expected (default confirmed)' },
+      },
+      ['type', 'from'],
+    ),
+  },
+  wait: {
+    description:
+      'Until every named node is N blocks past the highest now ({blocks}), or for a time ({seconds}).',
+    oneOf: [
+      object({ blocks: { type: 'integer', minimum: 1 }, nodes: NODES }, ['blocks']),
+      object({ seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600 } }, ['seconds']),
+    ],
+  },
+  expect: {
+    description: 'One assertion of the testkit (docs/TESTKIT.md), waited for within its bound.',
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    properties: EXPECTATIONS,
+  },
+} as const;
+
+export type StepKind = keyof typeof STEP_KINDS_SCHEMA;
+export const STEP_KINDS = Object.keys(STEP_KINDS_SCHEMA) as StepKind[];
+
+export const SCENARIO_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: SCHEMA_ID,
+  title: 'devnet scenario',
+  description:
+    'A devnet test without code: the network, the load and a timeline of steps (docs/SCENARIOS.md).',
+  type: 'object',
+  additionalProperties: false,
+  required: ['steps'],
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$' },
+    description: { type: 'string' },
+    manifest: {
+      description: 'The devnet manifest (devnet/README.md), inline or a path relative to this file.',
+      oneOf: [{ type: 'string', minLength: 1 }, MANIFEST_SCHEMA],
+    },
+    runtime: { enum: ['auto', 'docker', 'process'] },
+    load: { description: 'A load started once the network is up, stopped after the last step.', ...LOAD },
+    invariants: object({ byzantine: NODES }),
+    steps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Exactly one step kind, an optional trigger (at) and name.',
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          at: {
+            description:
+              'When: at a height (the highest node reaches it) or a time since the steps began; default right after the previous step.',
+            oneOf: [
+              object({ height: { type: 'integer', minimum: 1 } }, ['height']),
+              object({ time: { type: 'string', pattern: '^\\d+(\\.\\d+)?(ms|s|m)$' } }, ['time']),
+            ],
+          },
+          ...STEP_KINDS_SCHEMA,
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * `@chain-devnet/devnet/testkit`: devnet tests in TypeScript for chain teams (docs/TESTKIT.md).
+ * Start a devnet from a manifest on any runtime (or attach to one), break its nodes, partition
+ * it, put it under load, wait and assert with bounds, and have every run checked against the
+ * invariants at its end; what it started is always torn down.
+ */
+export type { AddResult } from '../operations/add.js';
+export { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+export type { TxOutcome } from '../operations/tx.js';
+export type { NodeRunState, RuntimeKind } from '../runtime/runtime.js';
+export type { Manifest } from '../spec/manifest.js';
+export { boundMs, checkWithin, describeWithin, slowdown, type Within } from './bounds.js';
+export { type ActiveSet, Chain, sortedSet } from './chain.js';
+export { type ContextParts, type DevAccount, NetContext, type NodeRef } from './context.js';
+export * from './economics.js';
+export { type FailureFacts, StepError, TestkitError, TestkitUsageError } from './errors.js';
+export * from './expect/index.js';
+export { ready, recover } from './health.js';
+export {
+  checkInvariants,
+  INVARIANTS,
+  type InvariantOptions,
+  type InvariantReport,
+} from './invariants/index.js';
+export { type ConfirmedTx, Ledger } from './ledger.js';
+export {
+  LOAD_TX_TYPES,
+  Load,
+  type LoadOptions,
+  type LoadReport,
+  type LoadTx,
+  type LoadTxType,
+  percentile,
+} from './load.js';
+export { type LineMatch, type LogMarks, lineMatcher } from './logs.js';
+export { Metrics } from './metrics.js';
+export { NodeHandle } from './nodeHandle.js';
+export { type DevnetTx, type StartOptions, type StopOptions, Testnet, withTestnet } from './testnet.js';
+export {
+  type EpochEvent,
+  type ModelValidator,
+  ValidatorModel,
+  type ValidatorStatus,
+} from './validatorModel.js';
+export { COIN, type Sent, type TxSpec, Txs, Wallet } from './wallet.js';

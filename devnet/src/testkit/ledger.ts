@@ -1,0 +1,31 @@
+/**
+ * Every transaction seen confirmed during a run (by the load generator, the wallet's sends, the
+ * devnet-key transactions), with the height it was confirmed at: the "no confirmed transaction
+ * lost" invariant checks each one on every node at the end.
+ */
+
+export interface ConfirmedTx {
+  readonly hash: string;
+  readonly height: number;
+  /** Who saw it confirmed, for a failure's message (e.g. "load", "tx transfer from account-0"). */
+  readonly by: string;
+}
+
+export class Ledger {
+  private readonly confirmed = new Map<string, ConfirmedTx>();
+
+  /** Records a confirmation; the same hash confirmed at another height is kept apart (a finding). */
+  record(hash: string, height: number, by: string): void {
+    const seen = this.confirmed.get(hash);
+    if (seen === undefined) this.confirmed.set(hash, { hash, height, by });
+    else if (seen.height !== height) this.confirmed.set(`${hash}@${height}`, { hash, height, by });
+  }
+
+  all(): ConfirmedTx[] {
+    return [...this.confirmed.values()];
+  }
+
+  get size(): number {
+    return this.confirmed.size;
+  }
+}

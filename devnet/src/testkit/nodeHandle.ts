@@ -1,0 +1,103 @@
+/**
+ * One node of a testnet: the operations of the devnet's runtime (the same as `devnet kill|stop|
+ * start|restart|pause|resume|disconnect|connect NODE`), its RPC client, its metrics and its log.
+ * An operation the runtime refuses fails naming the step, the node and its height.
+ */
+import type { RpcClient, StatusAnswer } from '@chain-devnet/node/client';
+import type { Devnet } from '../devnet.js';
+import { type NodeOp, nodeOp } from '../operations/nodeOp.js';
+import type { NodeRunState } from '../runtime/runtime.js';
+import type { NetContext } from './context.js';
+import { TestkitError } from './errors.js';
+import type { Metrics } from './metrics.js';
+
+export class NodeHandle {
+  constructor(
+    readonly name: string,
+    private readonly devnet: Devnet,
+    private readonly net: NetContext,
+  ) {}
+
+  /** The one RPC client of this node. */
+  get rpc(): RpcClient {
+    return this.net.rpc(this.name);
+  }
+
+  /** Runs one of the runtime's operations on this node. */
+  async op(op: NodeOp): Promise<void> {
+    try {
+      await nodeOp(this.devnet, op, this.name);
+    } catch (e) {
+      if (e instanceof TestkitError) throw e;
+      throw await this.net.failureNow(
+        this.name,
+        `devnet ${op} ${this.name} to succeed`,
+        (e as Error).message,
+        e,
+      );
+    }
+  }
+
+  /** SIGKILL (the container killed): a crash. */
+  kill(): Promise<void> {
+    return this.op('kill');
+  }
+
+  /** SIGTERM, SIGKILL after a grace period. */
+  stop(): Promise<void> {
+    return this.op('stop');
+  }
+
+  start(): Promise<void> {
+    return this.op('start');
+  }
+
+  restart(): Promise<void> {
+    return this.op('restart');
+  }
+
+  /** SIGSTOP (the engine's pause). */
+  pause(): Promise<void> {
+    return this.op('pause');
+  }
+
+  resume(): Promise<void> {
+    return this.op('resume');
+  }
+
+  /** Cut off from every other node; its RPC stays reachable. */
+  disconnect(): Promise<void> {
+    return this.op('disconnect');
+  }
+
+  connect(): Promise<void> {
+    return this.op('connect');
+  }
+
+  /** running, paused, stopped or absent, as the runtime sees it. */
+  state(): Promise<NodeRunState> {
+    return this.devnet.runtime.nodeState(this.name);
+  }
+
+  status(): Promise<StatusAnswer> {
+    return this.rpc.status();
+  }
+
+  async height(): Promise<number> {
+    return (await this.status()).height;
+  }
+
+  metrics(): Promise<Metrics> {
+    return this.net.chain.metrics(this.name);
+  }
+
+  /** Its log lines, all or after a mark (logMark()). */
+  async log(o: { since?: number } = {}): Promise<string[]> {
+    return (await this.net.logLines(this.name)).slice(o.since ?? 0);
+  }
+
+  /** How far its log went now: log({since}) then gives only later lines. */
+  async logMark(): Promise<number> {
+    return (await this.net.logLines(this.name)).length;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Keys and transactions as a client builds them: a fresh random key per test account (or a
+ * devnet account's), signed with the node's client library, sent over the RPC. Fees are the
+ * rules' fixed fees. Every transaction seen confirmed goes into the run's ledger.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Tx, type TxPayload, type TxType, txHash } from '@chain-devnet/node/chain';
+import { buildTx, type SubmitAnswer } from '@chain-devnet/node/client';
+import { accountAddressOf, isValidPrivateKey, publicKeyHexOf } from '@chain-devnet/node/crypto';
+import type { DevAccount, NetContext } from './context.js';
+import { feeOf } from './economics.js';
+
+export const COIN = 10n ** 18n;
+
+export class Wallet {
+  readonly address: string;
+
+  constructor(
+    readonly privateKey: Uint8Array,
+    readonly label: string,
+  ) {
+    this.address = accountAddressOf(publicKeyHexOf(privateKey));
+  }
+
+  static random(label: string): Wallet {
+    for (;;) {
+      const key = new Uint8Array(randomBytes(32));
+      if (isValidPrivateKey(key)) return new Wallet(key, label);
+    }
+  }
+
+  static of(a: DevAccount): Wallet {
+    return new Wallet(a.privateKey, a.name);
+  }
+}
+
+export interface TxSpec {
+  readonly type: TxType;
+  readonly to?: string | null;
+  readonly amount?: bigint;
+  readonly fee?: bigint;
+  readonly nonce?: number;
+  readonly payload?: TxPayload;
+}
+
+export interface Sent {
+  readonly hash: string;
+  readonly tx: Tx;
+  readonly node: string;
+  readonly submit: SubmitAnswer;
+}
+
+export class Txs {
+  constructor(private readonly net: NetContext) {}
+
+  /** Signs a transaction (nonce from `node` unless given; the type's fixed fee unless given). */
+  build(from: Wallet, spec: TxSpec, node: string): Promise<Tx> {
+    return buildTx(this.net.rpc(node), {
+      type: spec.type,
+      privateKey: from.privateKey,
+      to: spec.to ?? null,
+      amount: spec.amount ?? 0n,
+      fee: spec.fee ?? feeOf(spec.type, this.net.params),
+      ...(spec.nonce === undefined ? {} : { nonce: spec.nonce }),
+      ...(spec.payload === undefined ? {} : { payload: spec.payload }),
+      chainId: this.net.params.chainId,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+  }
+
+  /** Sends `tx` to `node`; its hash is the wallet's own, which the node's answer must repeat. */
+  async sendBuilt(tx: Tx, node: string): Promise<Sent> {
+    const hash = txHash(tx, this.net.params.chainId);
+    const submit = await this.net.rpc(node).sendTx(tx);
+    if (submit.tx_hash !== hash)
+      throw await this.net.failureNow(node, `the answer to POST /tx/send names ${hash}`, submit.tx_hash);
+    return { hash, tx, node, submit };
+  }
+
+  /** Builds, sends to `node`, and fails unless the node received it. */
+  async send(from: Wallet, spec: TxSpec, node: string): Promise<Sent> {
+    const s = await this.sendBuilt(await this.build(from, spec, node), node);
+    if (s.submit.status !== 'received')
+      throw await this.net.failureNow(
+        node,
+        `${spec.type} from ${from.label} received`,
+        `${s.submit.status}: ${s.submit.error ?? ''}`,
+      );
+    return s;
+  }
+
+  /** Sends and waits until it is confirmed on every node at one height; returns that height. */
+  async confirm(from: Wallet, spec: TxSpec, node: string): Promise<{ sent: Sent; height: number }> {
+    const sent = await this.send(from, spec, node);
+    return { sent, height: await this.net.chain.confirmedEverywhere(sent.hash) };
+  }
+
+  /** Funds each wallet with `amount` from `source` (consecutive nonces in one go), confirmed everywhere. */
+  async fund(source: Wallet, wallets: readonly Wallet[], amount: bigint, node: string): Promise<number> {
+    const first = (await this.net.rpc(node).balance(source.address)).nonce;
+    const sent: Sent[] = [];
+    for (const [i, w] of wallets.entries())
+      sent.push(await this.send(source, { type: 'TRANSFER', to: w.address, amount, nonce: first + i }, node));
+    let height = 0;
+    for (const s of sent) height = Math.max(height, await this.net.chain.confirmedEverywhere(s.hash));
+    return height;
+  }
+
+  /** The developer account that pays for test accounts (account-0). */
+  faucet(): Wallet {
+    const a = this.net.accounts[0];
+    if (a === undefined)
+      throw new Error('the testnet has no funded developer account (developer_accounts: 0)');
+    return Wallet.of(a);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * What a page may do to the devnet, each by the same operation the CLI runs (operations/): a
+ * node operation (`devnet kill validator-2`), a transfer from a funded account (`devnet tx send`)
+ * and a node added (`devnet add`). One runs at a time, in arrival order, as commands typed one
+ * after another would (an add rewrites devnet.json; two stops of one node would race); a bounded
+ * number wait, and one more is refused. Every page sees each action start and end (activity).
+ * The funded accounts' keys sign on this side; no key is ever part of an answer.
+ */
+import { HttpError } from '@chain-devnet/node/http';
+import { DevnetError } from '../errors.js';
+import { addNode } from '../operations/add.js';
+import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
+import { describeOutcome, sendTx, type TxOptions } from '../operations/tx.js';
+import type { DevnetSource } from './devnetSource.js';
+import type {
+  Activity,
+  AddAnswer,
+  AddRequest,
+  NodeOpAnswer,
+  TransferAnswer,
+  TransferRequest,
+} from './shapes.js';
+
+/** Actions waiting behind the running one, at most. */
+const MAX_WAITING = 16;
+
+export function isNodeOp(op: string): op is NodeOp {
+  return (NODE_OPS as readonly string[]).includes(op);
+}
+
+export class PanelActions {
+  private queue: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
+  private nextId = 1;
+
+  constructor(
+    private readonly devnets: DevnetSource,
+    private readonly report: (a: Activity) => void,
+  ) {}
+
+  /** Runs `run` after the actions before it, reporting it as `what`; `done` describes its outcome. */
+  private enqueue<T>(what: string, run: () => Promise<T>, done: (r: T) => string | null): Promise<T> {
+    if (this.waiting >= MAX_WAITING)
+      throw new HttpError(429, `${this.waiting} actions are waiting already: try again when they are done`);
+    this.waiting++;
+    const id = this.nextId++;
+    const at = Date.now();
+    const result = this.queue.then(async () => {
+      this.report({ id, at, what, status: 'running', detail: null });
+      try {
+        const r = await run();
+        this.report({ id, at, what, status: 'done', detail: done(r) });
+        return r;
+      } catch (e) {
+        this.report({ id, at, what, status: 'failed', detail: (e as Error).message });
+        throw e;
+      } finally {
+        this.waiting--;
+      }
+    });
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async devnet() {
+    const d = await this.devnets.current();
+    if (d === null) throw new DevnetError('NO_DEVNET', 'the devnet is gone (devnet down)');
+    return d;
+  }
+
+  nodeOp(op: NodeOp, name: string): Promise<NodeOpAnswer> {
+    // An unknown node is refused at once, not after the queue.
+    this.devnets.last.node(name);
+    return this.enqueue(
+      `${op} ${name}`,
+      async () => {
+        await nodeOp(await this.devnet(), op, name);
+        return { node: name, done: op };
+      },
+      () => null,
+    );
+  }
+
+  transfer(r: TransferRequest): Promise<TransferAnswer> {
+    const accounts = this.devnets.last.spec.accounts.map((a) => a.name);
+    if (!accounts.includes(r.from))
+      throw new DevnetError(
+        'BAD_FLAG',
+        `from must be one of the devnet's funded accounts (${accounts.join(', ')}), got ${r.from}`,
+      );
+    const options: TxOptions = {
+      type: 'TRANSFER',
+      from: r.from,
+      to: r.to,
+      amount: r.amount,
+      wait: true,
+      ...(r.memo === undefined ? {} : { memo: r.memo }),
+    };
+    return this.enqueue(
+      `transfer ${r.amount} from ${r.from} to ${r.to}`,
+      async () => sendTx(await this.devnet(), options),
+      (t) => describeOutcome(options, t),
+    );
+  }
+
+  add(r: AddRequest): Promise<AddAnswer> {
+    return this.enqueue(
+      `add ${r.name ?? 'a node'}${r.stake === undefined ? '' : ` staking ${r.stake}`}`,
+      async () => {
+        const d = await this.devnet();
+        const added = await addNode(d, {
+          ...(r.name === undefined ? {} : { name: r.name }),
+          ...(r.stake === undefined ? {} : { stake: r.stake }),
+          progress: () => undefined,
+        });
+        const spec = d.node(added.name);
+        return { ...added, address: spec.key.address, validator_address: spec.key.validator_address };
+      },
+      (a) => `${a.name} joined at height ${a.height}`,
+    );
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The panel's HTTP app (Koa): the page and its assets, the event stream, and the actions.
+ *   GET  /                          the page (and /panel.js, /panel.css)
+ *   GET  /api/health                {"ok": true}: the panel is up (what `devnet up` waits for)
+ *   GET  /api/events                server-sent events: `snapshot`, then changes (shapes.ts)
+ *   POST /api/nodes/{name}/{op}     stop|start|kill|pause|resume|restart|disconnect|connect
+ *   POST /api/nodes                 add a node: {"name"?, "stake"?}
+ *   POST /api/tx/send               a transfer: {"from", "to", "amount", "memo"?}
+ * The guard (guard.ts) runs first for every request. Errors are translated here, once: a
+ * refusal is 4xx `{"detail"}` (with the devnet's `code` when it was one of its errors), any
+ * other failure 500 without its stack (which goes to the panel's log).
+ */
+import { METHODS } from 'node:http';
+import {
+  bodyUnread,
+  DEFAULT_RPC_OPTIONS,
+  HttpError,
+  lingerUntilBodyRead,
+  readBody,
+} from '@chain-devnet/node/http';
+import { Router } from '@koa/router';
+import { Ajv, type ErrorObject } from 'ajv';
+import Koa from 'koa';
+import { DevnetError, type DevnetErrorCode } from '../errors.js';
+import { isNodeOp, type PanelActions } from './actions.js';
+import type { PageAssets } from './assets.js';
+import { guard } from './guard.js';
+import { type EventHub, encodeEvent } from './hub.js';
+import type { AddRequest, PanelErrorAnswer, PanelSnapshot, TransferRequest } from './shapes.js';
+
+export interface PanelAppDeps {
+  readonly port: number;
+  readonly secret: string;
+  readonly hub: EventHub;
+  readonly snapshot: () => PanelSnapshot;
+  /** The actions (PanelActions; a test's stand-in). */
+  readonly actions: Pick<PanelActions, 'nodeOp' | 'transfer' | 'add'>;
+  readonly assets: PageAssets;
+  readonly log: (line: string) => void;
+}
+
+/** An action's body, at most. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+const STATUS_OF: Partial<Record<DevnetErrorCode, number>> = {
+  BAD_FLAG: 400,
+  BAD_MANIFEST: 400,
+  UNKNOWN_NODE: 404,
+  NO_DEVNET: 410,
+  TX_FAILED: 422,
+  TIMEOUT: 504,
+};
+
+const ajv = new Ajv({ allErrors: true });
+const NAME = { type: 'string', minLength: 1, maxLength: 128 };
+const checkTransfer = ajv.compile<TransferRequest>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to', 'amount'],
+  properties: { from: NAME, to: NAME, amount: NAME, memo: { type: 'string', maxLength: 256 } },
+});
+const checkAdd = ajv.compile<AddRequest>({
+  type: 'object',
+  additionalProperties: false,
+  properties: { name: NAME, stake: NAME },
+});
+
+/** Every problem of a body, each naming its field (`amount must be string`). */
+function problems(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((e) => {
+      const field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      if (e.keyword === 'additionalProperties')
+        return `${(e.params as { additionalProperty: string }).additionalProperty} is not a field`;
+      if (e.keyword === 'required')
+        return `${(e.params as { missingProperty: string }).missingProperty} is required`;
+      return `${field || 'the body'} ${e.message ?? 'is invalid'}`;
+    })
+    .join('; ');
+}
+
+async function jsonBody<T>(
+  ctx: Koa.Context,
+  check: { (v: unknown): v is T; errors?: ErrorObject[] | null },
+): Promise<T> {
+  if (!ctx.is('application/json')) throw new HttpError(415, 'Content-Type must be application/json');
+  const raw = await readBody(ctx.req, MAX_BODY_BYTES);
+  let value: unknown;
+  try {
+    value = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw new HttpError(400, `the body is not JSON: ${(e as Error).message}`);
+  }
+  if (!check(value)) throw new HttpError(400, problems(check.errors));
+  return value;
+}
+
+function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+export function createPanelApp(deps: PanelAppDeps): Koa {
+  const app = new Koa();
+  const router = new Router({ methods: METHODS });
+
+  for (const asset of deps.assets.list())
+    router.get(asset.path, (ctx) => {
+      ctx.type = asset.type;
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.body = asset.body;
+    });
+
+  router.get('/api/health', (ctx) => sendJson(ctx, 200, { ok: true }));
+
+  router.get('/api/events', (ctx) => {
+    if (deps.hub.full) throw new HttpError(503, 'too many pages are open on this panel: close one');
+    // The stream is written by the hub from now on, not by Koa.
+    ctx.respond = false;
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    deps.hub.add(ctx.res, encodeEvent('snapshot', deps.snapshot()));
+  });
+
+  router.post('/api/nodes/:name/:op', async (ctx) => {
+    const { name = '', op = '' } = ctx.params;
+    if (!isNodeOp(op)) throw new HttpError(404, `no node operation ${op}`);
+    sendJson(ctx, 200, await deps.actions.nodeOp(op, name));
+  });
+
+  router.post('/api/nodes', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.add(await jsonBody(ctx, checkAdd))),
+  );
+
+  router.post('/api/tx/send', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.transfer(await jsonBody(ctx, checkTransfer))),
+  );
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.respond === false) return; // a stream, answered by the hub
+      if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
+      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
+        sendJson(ctx, 405, {
+          detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
+        });
+    } catch (e) {
+      let status = 500;
+      let body: PanelErrorAnswer = {
+        detail: 'Internal error: see the panel log (ui/panel.log in the devnet folder)',
+      };
+      if (e instanceof HttpError) {
+        status = e.status;
+        body = { detail: e.detail };
+      } else if (e instanceof DevnetError) {
+        status = STATUS_OF[e.code] ?? 500;
+        body = { detail: e.message, code: e.code };
+      } else deps.log(`${ctx.method} ${ctx.path} failed: ${(e as Error).stack ?? String(e)}`);
+      // A refusal of a stream answers before Koa would: the headers are still unsent here.
+      ctx.respond = true;
+      sendJson(ctx, status, body);
+    }
+    // Refused before its body arrived: closed once the client has sent it (bounded), so it reads the answer.
+    if (bodyUnread(ctx.req)) {
+      ctx.set('Connection', 'close');
+      lingerUntilBodyRead(ctx.req, DEFAULT_RPC_OPTIONS);
+    }
+  });
+  app.use(guard({ port: deps.port, secret: deps.secret }));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.silent = true;
+  app.on('error', (e: Error) => deps.log(`koa: ${e.message}`));
+  return app;
+}

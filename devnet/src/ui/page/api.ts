@@ -1,0 +1,58 @@
+/** The panel's actions from the page: JSON requests that carry the secret, answered with a value or the panel's `detail`. */
+import {
+  type AddAnswer,
+  type AddRequest,
+  type NodeOpAnswer,
+  type PanelErrorAnswer,
+  SECRET_HEADER,
+  type TransferAnswer,
+  type TransferRequest,
+} from '../shapes.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class Api {
+  constructor(private readonly secret: () => string | null) {}
+
+  headers(): Record<string, string> {
+    return { [SECRET_HEADER]: this.secret() ?? '' };
+  }
+
+  private async post<T>(path: string, body?: unknown): Promise<T> {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { ...this.headers(), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let detail = `${res.status} ${res.statusText}`;
+      try {
+        detail = (JSON.parse(text) as PanelErrorAnswer).detail;
+      } catch {
+        // not the panel's JSON: the status says it
+      }
+      throw new ApiError(res.status, detail);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  nodeOp(name: string, op: string): Promise<NodeOpAnswer> {
+    return this.post(`/api/nodes/${encodeURIComponent(name)}/${encodeURIComponent(op)}`);
+  }
+
+  transfer(r: TransferRequest): Promise<TransferAnswer> {
+    return this.post('/api/tx/send', r);
+  }
+
+  add(r: AddRequest): Promise<AddAnswer> {
+    return this.post('/api/nodes', r);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The nodes table: per node its run state, height, last hash, peers, round and validator
+ * status, and the operations that make sense in its state (the same as `devnet kill NODE` …).
+ * Rows are updated in place, so a button keeps the keyboard focus while the numbers change.
+ */
+import type { NodeStatus } from '../../devnet.js';
+import { byId, h, setText } from './dom.js';
+import { shortHash } from './format.js';
+import type { Model } from './model.js';
+import type { Palette } from './palette.js';
+
+/** The run state a person reads: the runtime's, with a node cut off the network said so. */
+export function runState(n: NodeStatus): string {
+  if (n.state === 'running' && n.disconnected) return 'disconnected';
+  if (n.state === 'running' && !n.up) return 'starting';
+  return n.state === 'absent' ? 'stopped' : n.state;
+}
+
+/** The operations offered in each state, in the order of the buttons. */
+const OPS: readonly { op: string; label: string; when: (n: NodeStatus) => boolean }[] = [
+  { op: 'start', label: 'Start', when: (n) => n.state === 'stopped' || n.state === 'absent' },
+  { op: 'stop', label: 'Stop', when: (n) => n.state === 'running' || n.state === 'paused' },
+  { op: 'kill', label: 'Kill', when: (n) => n.state === 'running' || n.state === 'paused' },
+  { op: 'restart', label: 'Restart', when: (n) => n.state === 'running' },
+  { op: 'pause', label: 'Pause', when: (n) => n.state === 'running' },
+  { op: 'resume', label: 'Resume', when: (n) => n.state === 'paused' },
+  { op: 'disconnect', label: 'Disconnect', when: (n) => n.state === 'running' && !n.disconnected },
+  { op: 'connect', label: 'Connect', when: (n) => n.disconnected },
+];
+
+interface Row {
+  readonly tr: HTMLTableRowElement;
+  readonly cells: Record<'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator', HTMLElement>;
+  readonly buttons: Map<string, HTMLButtonElement>;
+}
+
+export function nodesView(
+  model: Model,
+  palette: Palette,
+  run: (node: string, op: string) => Promise<void>,
+): void {
+  const body = byId<HTMLTableSectionElement>('nodes-body');
+  const rows = new Map<string, Row>();
+  const busy = new Set<string>();
+
+  const rowOf = (n: NodeStatus): Row => {
+    const existing = rows.get(n.name);
+    if (existing !== undefined) return existing;
+    // data-label: the column's name, shown beside the value where a narrow window stacks the cells.
+    const cell = (cls: string, label: string) => h('td', { class: cls, 'data-label': label });
+    const cells = {
+      state: h('span', { class: 'badge' }),
+      height: cell('num', 'height'),
+      hash: cell('mono', 'hash'),
+      peers: cell('num', 'peers'),
+      round: cell('num', 'round'),
+      validator: cell('', 'validator'),
+    };
+    const buttons = new Map<string, HTMLButtonElement>();
+    const actions = h('td', { class: 'actions' });
+    for (const { op, label } of OPS) {
+      const b = h(
+        'button',
+        {
+          type: 'button',
+          class: `op op-${op}`,
+          'aria-label': `${op} ${n.name}`,
+          title: `devnet ${op} ${n.name}`,
+        },
+        label,
+      );
+      b.addEventListener('click', () => {
+        busy.add(n.name);
+        draw();
+        void run(n.name, op).finally(() => {
+          busy.delete(n.name);
+          draw();
+        });
+      });
+      buttons.set(op, b);
+      actions.append(b);
+    }
+    const tr = h(
+      'tr',
+      { 'data-node': n.name },
+      h('th', { scope: 'row' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), n.name),
+      h('td', { class: 'state' }, cells.state),
+      cells.height,
+      cells.hash,
+      cells.peers,
+      cells.round,
+      cells.validator,
+      actions,
+    );
+    (tr.querySelector('.dot') as HTMLElement).style.background = palette.of(n.name);
+    const row = { tr, cells, buttons };
+    rows.set(n.name, row);
+    body.append(tr);
+    return row;
+  };
+
+  const draw = () => {
+    for (const n of model.nodes) {
+      const r = rowOf(n);
+      const state = runState(n);
+      setText(r.cells.state, state);
+      r.cells.state.className = `badge state-${state}`;
+      setText(r.cells.height, n.height === null ? '–' : String(n.height));
+      setText(r.cells.hash, shortHash(n.lastHash, 8));
+      r.cells.hash.title = n.lastHash ?? '';
+      setText(r.cells.peers, n.peers === null ? '–' : String(n.peers));
+      setText(r.cells.round, n.round === null ? '–' : String(n.round));
+      setText(r.cells.validator, n.validatorStatus ?? '–');
+      for (const { op, when } of OPS) {
+        const b = r.buttons.get(op)!;
+        b.hidden = !when(n);
+        b.disabled = busy.has(n.name);
+      }
+      r.tr.setAttribute('aria-busy', String(busy.has(n.name)));
+    }
+  };
+  model.on('nodes', draw);
+}

@@ -1,0 +1,116 @@
+/**
+ * The panel as the other commands see it: a detached `devnet ui --serve --home H` process on
+ * this host, its id in <home>/ui/panel.pid and its output in <home>/ui/panel.log. `devnet up`
+ * starts it and waits until it answers, `devnet ui` prints its link (and starts it again with
+ * --start), `devnet status` says whether it runs, `devnet down` stops it.
+ *
+ * A host process on every runtime, also on docker, where a container was the first idea: a
+ * container would need the engine's socket to run the actions (root on the host for whatever
+ * reaches the panel, where this process has the rights of the user who ran `devnet up`), and it
+ * would reach the nodes and Prometheus by other addresses than the host's 127.0.0.1, the one
+ * way the CLI reaches them; files it wrote into the devnet's folder would belong to root. See
+ * devnet/README.md, "The panel".
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  procState,
+  readPid,
+  removePidFile,
+  spawnDetached,
+  stopProcess,
+  waitFor,
+} from '@chain-devnet/node/harness';
+import type { Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+import type { Layout } from '../layout.js';
+import { devnetPackagePath } from '../repo.js';
+import { ensureSecret, readSecret } from './secret.js';
+import { SECRET_HEADER } from './shapes.js';
+
+/** The devnet command as people run it (npm's bin), which the panel process runs as `ui --serve`. */
+const DEVNET_PROGRAM = devnetPackagePath('dist', 'bundle', 'devnet.mjs');
+
+const pidFile = (layout: Layout) => join(layout.uiDir, 'panel.pid');
+export const panelLogFile = (layout: Layout) => join(layout.uiDir, 'panel.log');
+/** On the panel's command line: what ties a pid to this devnet's panel (pids are reused). */
+const marker = (layout: Layout) => `ui --serve --home ${layout.home}`;
+
+/** The panel's address; with the secret, the link that opens it (the secret in the fragment). */
+export function panelUrl(port: number, secret: string | null = null): string {
+  return `http://127.0.0.1:${port}/${secret === null ? '' : `#secret=${secret}`}`;
+}
+
+export async function panelPid(layout: Layout): Promise<number | null> {
+  const pid = await readPid(pidFile(layout));
+  if (pid === null) return null;
+  return (await procState(pid, marker(layout))) === 'absent' ? null : pid;
+}
+
+/** Whether the panel answers with this devnet's secret (a panel of another devnet on the port does not). */
+async function answers(port: number, secret: string): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`, {
+      headers: { [SECRET_HEADER]: secret },
+      signal: AbortSignal.timeout(1_000),
+    });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the panel unless it runs; waits until it answers. Returns its link. */
+export async function startPanel(d: Devnet, timeoutMs = 20_000): Promise<string> {
+  const secret = await ensureSecret(d.layout);
+  const port = d.spec.uiPort;
+  let pid = await panelPid(d.layout);
+  if (pid === null)
+    pid = await spawnDetached({
+      command: process.execPath,
+      args: [DEVNET_PROGRAM, 'ui', '--serve', '--home', d.layout.home],
+      logFile: panelLogFile(d.layout),
+      pidFile: pidFile(d.layout),
+    });
+  const started = pid;
+  try {
+    await waitFor(`the panel to answer on 127.0.0.1:${port}`, timeoutMs, async () => {
+      if ((await procState(started, marker(d.layout))) === 'absent') throw new Error('it exited');
+      return answers(port, secret);
+    });
+  } catch (e) {
+    const tail = await readFile(panelLogFile(d.layout), 'utf8').then(
+      (t) => t.trimEnd().split('\n').slice(-5).join('\n  '),
+      () => '',
+    );
+    await stopPanel(d.layout);
+    throw new DevnetError(
+      'UI',
+      `the panel did not start (${(e as Error).message})${tail ? `; its log:\n  ${tail}` : ''}`,
+    );
+  }
+  return panelUrl(port, secret);
+}
+
+/** Stops the panel if it runs; what was removed, for `devnet down`'s list. */
+export async function stopPanel(layout: Layout): Promise<string[]> {
+  const pid = await panelPid(layout);
+  if (pid !== null) await stopProcess(pid, marker(layout));
+  await removePidFile(pidFile(layout));
+  return pid === null ? [] : [`process panel (pid ${pid})`];
+}
+
+/** The panel's state for `devnet status` and `devnet ui`. */
+export async function panelState(
+  d: Devnet,
+): Promise<{ url: string; link: string | null; running: boolean } | null> {
+  const secret = await readSecret(d.layout);
+  const running = (await panelPid(d.layout)) !== null;
+  if (!d.spec.ui && !running && secret === null) return null;
+  return {
+    url: panelUrl(d.spec.uiPort),
+    link: secret === null ? null : panelUrl(d.spec.uiPort, secret),
+    running,
+  };
+}
