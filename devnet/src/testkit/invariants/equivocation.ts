@@ -4,8 +4,9 @@
  * the blocks show: at every height every node has the same header (checked before this), signed
  * by its proposer's key, so no proposer signed two final blocks at one height.
  *
- * GET /evidence is being added to the node (double-sign protection, issue 13); until every node
- * serves it this falls back to the blocks, and says which it did.
+ * The nodes of this repository serve GET /evidence (double-sign protection, issue 13); a node
+ * that answers it 404 (an older build, another implementation) is checked by its blocks, and the
+ * report says which way each node was checked.
  */
 import { blockFromJson, verifyHeaderSignature } from '@chain-devnet/node/chain';
 import { RpcError } from '@chain-devnet/node/client';
