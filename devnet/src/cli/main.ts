@@ -13,6 +13,7 @@ import { parseDuration } from '@chain-devnet/node/util';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../compose/compose.js';
 import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../market.js';
 import { addNode } from '../operations/add.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
@@ -91,6 +92,7 @@ async function cmdUp(args: string[]): Promise<number> {
     seed: { type: 'string' },
     manifest: { type: 'string' },
     'no-monitoring': { type: 'boolean' },
+    market: { type: 'boolean' },
     'no-ui': { type: 'boolean' },
   });
   if (v.help) return help('up');
@@ -111,6 +113,7 @@ async function cmdUp(args: string[]): Promise<number> {
   if (base !== undefined) flags.basePort = base;
   if (v.seed !== undefined) flags.seed = v.seed as string;
   if (v['no-monitoring']) flags.monitoring = false;
+  if (v.market) flags.market = true;
   if (v['no-ui']) flags.ui = false;
   const r = await up({
     home: homeOf(v),
@@ -136,6 +139,7 @@ async function cmdUp(args: string[]): Promise<number> {
         validator_address: n.key.validator_address,
       })),
       monitoring: r.monitoring,
+      market: r.market,
       ui: r.ui,
       accounts: accountsJson(d),
     });
@@ -153,6 +157,7 @@ async function cmdUp(args: string[]): Promise<number> {
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
   for (const note of r.monitoring.notes) out(`  note: ${note}`);
   out(`  panel          ${r.ui ?? 'not running (--no-ui)'}`);
+  if (r.market !== null) out(`  task market    ${r.market}   (a sample worker runs beside it)`);
   out('');
   out('Funded accounts (development keys: never use them on a real network):');
   for (const a of d.spec.accounts)
@@ -168,7 +173,7 @@ async function cmdStatus(args: string[]): Promise<number> {
   const { values: v } = parse(args, {});
   if (v.help) return help('status');
   const d = await Devnet.open(homeOf(v));
-  const [nodes, ui] = await Promise.all([d.status(), panelState(d)]);
+  const [nodes, ui, market] = await Promise.all([d.status(), panelState(d), marketStatus(d)]);
   if (v.json) {
     printJson<StatusJson>({
       home: d.layout.home,
@@ -180,6 +185,7 @@ async function cmdStatus(args: string[]): Promise<number> {
         return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
       }),
       monitoring: d.state.monitoring,
+      market,
       ui: ui === null ? null : { url: ui.url, running: ui.running },
       accounts: accountsJson(d),
     });
@@ -198,6 +204,10 @@ async function cmdStatus(args: string[]): Promise<number> {
   out(
     `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
   );
+  if (market !== null)
+    out(
+      `  task market ${market.url} ${market.up ? `at height ${market.height}` : `not answering (${market.state})`} · worker ${market.worker}`,
+    );
   out(
     `  panel ${ui === null ? 'off (--no-ui)' : ui.running ? `${ui.url} (devnet ui prints its link)` : `not running (devnet ui --start)`}`,
   );
@@ -212,7 +222,8 @@ async function cmdLogs(args: string[]): Promise<number> {
   if (v.help) return help('logs');
   const d = await Devnet.open(homeOf(v));
   const name = positionals[0] ?? d.nodes[0]!.name;
-  d.node(name);
+  // The market's services log like nodes (devnet logs market, devnet logs market-worker).
+  if (d.spec.marketPort === null || ![MARKET_SERVICE, WORKER_SERVICE].includes(name)) d.node(name);
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   await d.runtime.logs(

@@ -4,6 +4,10 @@
  * dashboards select and group by. Pure: the caller writes the file.
  */
 
+/** The Prometheus job of the task market (`devnet up --market`), and the service it runs as. */
+export const MARKET_JOB = 'chain-market';
+export const MARKET_SERVICE_NAME = 'market';
+
 export interface ScrapeTarget {
   /** The node's name, e.g. validator-0: the value of the `node` label. */
   readonly name: string;
@@ -20,6 +24,8 @@ export interface PrometheusConfigOptions {
   readonly scrapeTimeout?: string;
   readonly jobName?: string;
   readonly metricsPath?: string;
+  /** Programs beside the nodes, each scraped as its own job (the task market: job `chain-market`). */
+  readonly services?: readonly { readonly job: string; readonly address: string }[];
 }
 
 const UNIT_MS: Readonly<Record<string, number>> = {
@@ -56,6 +62,12 @@ export function renderPrometheusConfig(targets: readonly ScrapeTarget[], o: Prom
   if (!/^[A-Za-z_][\w.-]*$/.test(job)) throw new Error(`bad job name ${JSON.stringify(job)}`);
   if (!path.startsWith('/')) throw new Error(`metrics path must start with /: ${JSON.stringify(path)}`);
   const seen = new Set<string>();
+  for (const s of o.services ?? []) {
+    if (!/^[A-Za-z_][\w.-]*$/.test(s.job) || s.job === job)
+      throw new Error(`bad job name ${JSON.stringify(s.job)}`);
+    if (!/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/.test(s.address))
+      throw new Error(`job ${s.job}: address must be host:port, got ${JSON.stringify(s.address)}`);
+  }
   for (const t of targets) {
     if (t.name === '' || /[\n\r]/.test(t.name)) throw new Error(`bad node name ${JSON.stringify(t.name)}`);
     if (seen.has(t.name)) throw new Error(`node ${t.name} listed twice`);
@@ -83,5 +95,12 @@ export function renderPrometheusConfig(targets: readonly ScrapeTarget[], o: Prom
       lines.push(`      - targets: [${q(t.address)}]`, '        labels:', `          node: ${q(t.name)}`);
     }
   }
+  for (const s of o.services ?? [])
+    lines.push(
+      `  - job_name: ${q(s.job)}`,
+      `    metrics_path: ${q(path)}`,
+      '    static_configs:',
+      `      - targets: [${q(s.address)}]`,
+    );
   return `${lines.join('\n')}\n`;
 }

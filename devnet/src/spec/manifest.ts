@@ -45,6 +45,8 @@ export interface Manifest {
   /** Genesis parameters (docs/RULES.md), e.g. { "unbonding_blocks": 10 }. */
   params?: Record<string, unknown>;
   monitoring?: boolean;
+  /** The task market and a sample worker beside the nodes (docs/MARKET.md), at P+1093. */
+  market?: boolean;
   /** The panel on P+1092 (default true); false: none (`devnet up --no-ui`). */
   ui?: boolean;
 }
@@ -98,6 +100,7 @@ export const MANIFEST_SCHEMA = {
     },
     params: { type: 'object' },
     monitoring: { type: 'boolean' },
+    market: { type: 'boolean' },
     ui: { type: 'boolean' },
   },
 } as const;

@@ -13,6 +13,7 @@ import type { ChainParams, TxType } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { Devnet, type NodeStatus } from '../devnet.js';
 import { freeDevnetBase } from '../harness/ports.js';
+import { marketUrl } from '../market.js';
 import { type AddResult, addNode } from '../operations/add.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { sendTx, type TxOptions, type TxOutcome } from '../operations/tx.js';
@@ -254,6 +255,11 @@ export class Testnet {
 
   get accounts(): readonly DevAccount[] {
     return this.net.accounts;
+  }
+
+  /** The task market's URL (manifest `market: true`, docs/MARKET.md), or null without it. */
+  get market(): string | null {
+    return marketUrl(this.devnet);
   }
 
   log(line: string): void {
