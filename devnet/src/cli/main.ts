@@ -15,12 +15,13 @@ import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../market.js';
 import { addNode } from '../operations/add.js';
+import { takeDown } from '../operations/down.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
 import type { SpecFlags } from '../spec/networkSpec.js';
-import { panelState, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { panelState, startPanel } from '../ui/panelProcess.js';
 import { servePanel } from '../ui/serve.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import type {
@@ -332,8 +333,7 @@ async function cmdDown(args: string[]): Promise<number> {
   const { values: v } = parse(args, { 'keep-data': { type: 'boolean' } });
   if (v.help) return help('down');
   const d = await Devnet.open(homeOf(v));
-  // The panel first: it would otherwise see its devnet vanish under it.
-  const removed = [...(await stopPanel(d.layout)), ...(await d.runtime.teardown(v['keep-data'] === true))];
+  const removed = await takeDown(d.layout, d.runtime, v['keep-data'] === true);
   if (v.json) printJson<DownJson>({ removed });
   else {
     for (const r of removed) out(`removed ${r}`);

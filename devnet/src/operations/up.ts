@@ -11,7 +11,8 @@ import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runt
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
-import { panelUrl, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { panelUrl, startPanel } from '../ui/panelProcess.js';
+import { takeDown } from './down.js';
 
 export interface UpOptions {
   readonly home: string;
@@ -106,8 +107,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
     };
   } catch (e) {
     o.progress(`devnet up failed; removing what it started (logs kept in ${devnet.layout.home})`);
-    await stopPanel(devnet.layout).catch(() => undefined);
-    await devnet.runtime.teardown(true).catch(() => undefined);
+    await takeDown(devnet.layout, devnet.runtime, true).catch(() => undefined);
     throw e;
   }
 }
