@@ -1,7 +1,7 @@
 /** The suite's devnet, shared by its scenarios (suite.ts) and the base of a scenario's own. */
 import type { Manifest, RuntimeKind } from '@chain-devnet/devnet/testkit';
 
-/** The suite's devnet: 4 validators, 400 ms blocks, 12-block epochs, short delays. */
+/** The suite's devnet: 4 validators, 400 ms blocks, 12-block epochs, short delays, the task market. */
 export function e2eManifest(runtime: RuntimeKind): Manifest {
   return {
     validators: 4,
@@ -12,6 +12,8 @@ export function e2eManifest(runtime: RuntimeKind): Manifest {
     monitoring: false,
     // The suite drives nodes through the testkit; the panel has its own tests (devnet/tests/ui).
     ui: false,
+    // The task market and its sample worker (scenario 12, docs/MARKET.md).
+    market: true,
     params: { min_uptime: 0.5, activation_delay: 8, unbonding_blocks: 8, snapshot_interval: 5 },
   };
 }

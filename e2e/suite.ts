@@ -22,6 +22,7 @@ import { crash } from './scenarios/crash.js';
 import { delegation } from './scenarios/delegation.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
+import { marketScenario } from './scenarios/market.js';
 import { metrics } from './scenarios/metrics.js';
 import { rotation } from './scenarios/rotation.js';
 import type { Scenario } from './scenarios/scenario.js';
@@ -40,6 +41,7 @@ export const SCENARIOS: readonly Scenario[] = [
   jailing,
   staking,
   halt,
+  marketScenario,
   byzantine,
 ];
 

@@ -6,6 +6,7 @@
  *   logs/<name>.log        a node's log (process runtime; the docker runtime uses the engine's logs)
  *   run/<name>.pid         a process's id (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
+ *   services/<name>/       a service beside the nodes (the task market, its worker): key, data
  *   partition.json         the groups of a partition in force (process runtime)
  *   ui/                    the panel: its key (mode 600), pid file and log
  */
@@ -31,6 +32,9 @@ export class Layout {
   }
   pidFile(name: string): string {
     return join(this.home, 'run', `${name}.pid`);
+  }
+  serviceHome(name: string): string {
+    return join(this.home, 'services', name);
   }
   get partitionFile(): string {
     return join(this.home, 'partition.json');

@@ -255,3 +255,49 @@ describe('ports', () => {
     assert.equal(new Set(all).size, all.length, 'no two services share a port, even with 64 nodes');
   });
 });
+
+describe('the task market (market: true, --market)', () => {
+  test('off by default; on, at base+1093, its escrow and worker accounts funded from the seed', () => {
+    const off = buildNetworkSpec({ manifest: {}, genesisTime: T });
+    assert.equal(off.marketPort, null);
+    assert.ok(!off.accounts.some((a) => a.name.startsWith('market')));
+    const on = buildNetworkSpec({
+      manifest: mergeFlags({ base_port: 20000 }, { market: true }),
+      genesisTime: T,
+    });
+    assert.equal(on.marketPort, 21093);
+    const again = buildNetworkSpec({ manifest: { base_port: 20000, market: true }, genesisTime: T });
+    const accounts = on.accounts.filter((a) => a.name.startsWith('market'));
+    assert.deepEqual(
+      accounts.map((a) => [a.name, a.balance]),
+      [
+        ['market', parseAmount('1000000coin')],
+        ['market-worker', parseAmount('1000000coin')],
+      ],
+    );
+    assert.deepEqual(
+      accounts.map((a) => a.key.address),
+      again.accounts.filter((a) => a.name.startsWith('market')).map((a) => a.key.address),
+      'the same seed gives the same keys',
+    );
+    const genesis = loadGenesis(on.genesis);
+    assert.ok(genesis.ok);
+    for (const a of accounts)
+      assert.equal(genesis.genesis.state.accounts.get(a.key.address)?.balance, a.balance);
+    const all = allPorts(8000, 64, true, true, true);
+    assert.equal(new Set(all).size, all.length, 'the market shares no port, even with 64 nodes');
+    assert.ok(all.includes(9093));
+  });
+
+  test('market must be a boolean; an account named market clashes with the escrow', () => {
+    assert.deepEqual(problemsOf({ market: 'yes' }), ['market must be boolean']);
+    assert.throws(
+      () =>
+        buildNetworkSpec({
+          manifest: { market: true, accounts: [{ name: 'market', balance: '1coin' }] },
+          genesisTime: T,
+        }),
+      (e) => e instanceof DevnetError && /accounts: the name market is used twice/.test(e.message),
+    );
+  });
+});

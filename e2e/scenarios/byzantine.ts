@@ -27,6 +27,7 @@ export const byzantine: Scenario = {
           validators: [{}, {}, {}, { name: BYZANTINE, byzantine: 'equivocate' }],
           seed: `e2e-byzantine-${runtime}`,
           epoch_length: 1000,
+          market: false,
         },
         name: `e2e-byzantine-${runtime}`,
         keepLogsDir: E2E_LOGS_DIR,

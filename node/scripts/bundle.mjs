@@ -1,8 +1,9 @@
 /**
- * Bundles the node (node/dist/src/bin/chain-node.js) and the devnet command
- * (devnet/dist/src/cli/main.js) into one file each, node/dist/bundle/chain-node.cjs and
- * devnet/dist/bundle/devnet.cjs (each in its own package), each started by a launcher beside it
- * (chain-node.mjs, devnet.mjs: copies of node/scripts/launcher.mjs) from V8's code cache, which
+ * Bundles the node (node/dist/src/bin/chain-node.js), the task market
+ * (node/dist/src/bin/chain-market.js) and the devnet command (devnet/dist/src/cli/main.js) into
+ * one file each, node/dist/bundle/chain-node.cjs, chain-market.cjs and devnet/dist/bundle/devnet.cjs
+ * (each in its own package), each started by a launcher beside it (chain-node.mjs,
+ * chain-market.mjs, devnet.mjs: copies of node/scripts/launcher.mjs) from V8's code cache, which
  * this script makes (codeCache.mjs). A process then loads one file instead of some thousand
  * modules, and does not compile it: loading and compiling were most of a node's start, and a
  * devnet starts all its nodes at once (docs/BENCHMARKS.md, "devnet up"). The devnet's runtimes run
@@ -18,6 +19,7 @@ import { writeCodeCache } from './codeCache.mjs';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const programs = [
   { name: 'chain-node', entry: 'node/dist/src/bin/chain-node.js', dir: 'node/dist/bundle' },
+  { name: 'chain-market', entry: 'node/dist/src/bin/chain-market.js', dir: 'node/dist/bundle' },
   { name: 'devnet', entry: 'devnet/dist/src/cli/main.js', dir: 'devnet/dist/bundle' },
 ].map((p) => ({ ...p, entry: `${repo}${p.entry}`, dir: `${repo}${p.dir}` }));
 

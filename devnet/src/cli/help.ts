@@ -25,6 +25,7 @@ Common options:
   --json      machine-readable output (up, status, add, tx, down)
 
 Ports from --base-port P (default 8000), all on 127.0.0.1: node i has RPC P+i and p2p P+1000+i;
+Prometheus P+1090, Grafana P+1091, the task market (--market) P+1093.
 Prometheus P+1090, Grafana P+1091, the panel P+1092.
 `;
 
@@ -62,6 +63,8 @@ Exit status: 0 every scenario passed, 1 one failed, 2 a bad file or flag (nothin
   --seed S              every key from S (default "devnet"): same seed, same keys and addresses
   --manifest FILE       a JSON or YAML topology (devnet/README.md); flags override it
   --no-monitoring       no Prometheus, no Grafana
+  --market              the task market (docs/MARKET.md) at P+1093 and a sample worker, their
+                        accounts (market, market-worker) funded at genesis
   --no-ui               no panel (by default one runs on P+1092; its link is printed)
   --home DIR            where the devnet keeps its files (default ./.devnet)
   --json                print the result as JSON
@@ -87,7 +90,7 @@ password. The panel listens on 127.0.0.1 at P+1092 only.
 `,
   logs: `devnet logs [NODE] [-f|--follow] [--tail N] [--home DIR]
 
-Prints a node's log (default validator-0). --tail N prints the last N lines; -f keeps printing
+Prints a node's log (default validator-0), or the task market's (market, market-worker). --tail N prints the last N lines; -f keeps printing
 new lines until interrupted.
 `,
   add: `devnet add [--name NAME] [--stake AMOUNT] [--fund-from ACCOUNT] [--placement MACHINE] [--json] [--home DIR]

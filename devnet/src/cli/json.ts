@@ -5,6 +5,7 @@
  */
 import type { NodeStatus } from '../devnet.js';
 import type { DevnetErrorCode } from '../errors.js';
+import type { MarketStatus } from '../market.js';
 import type { AddResult } from '../operations/add.js';
 import type { TxOutcome } from '../operations/tx.js';
 import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
@@ -39,6 +40,7 @@ export interface UpJson {
     readonly validator_address: string;
   }[];
   readonly monitoring: MonitoringEndpoints;
+  readonly market: string | null;
   /** The panel's link, its secret in the fragment (`#secret=…`); null with --no-ui. */
   readonly ui: string | null;
   readonly accounts: readonly AccountJson[];
@@ -58,6 +60,8 @@ export interface StatusJson {
   readonly block_time_ms: number;
   readonly nodes: readonly StatusNodeJson[];
   readonly monitoring: MonitoringEndpoints;
+  /** The task market (`--market`), or null. */
+  readonly market: MarketStatus | null;
   /** The panel's address (without its secret: `devnet ui` prints the link), or null when it has none. */
   readonly ui: { readonly url: string; readonly running: boolean } | null;
   readonly accounts: readonly AccountJson[];

@@ -13,14 +13,16 @@ import { parseDuration } from '@chain-devnet/node/util';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../compose/compose.js';
 import { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../market.js';
 import { addNode } from '../operations/add.js';
+import { takeDown } from '../operations/down.js';
 import { writeK8s } from '../operations/k8s.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
 import type { SpecFlags } from '../spec/networkSpec.js';
-import { panelState, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { panelState, startPanel } from '../ui/panelProcess.js';
 import { servePanel } from '../ui/serve.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import type {
@@ -113,6 +115,7 @@ async function cmdUp(args: string[]): Promise<number> {
     runtime: { type: 'string' },
     'base-port': { type: 'string' },
     registry: { type: 'string' },
+    market: { type: 'boolean' },
     'no-ui': { type: 'boolean' },
   });
   if (v.help) return help('up');
@@ -127,6 +130,7 @@ async function cmdUp(args: string[]): Promise<number> {
   const base = intFlag(v, 'base-port', 1024, 64000);
   if (base !== undefined) flags.basePort = base;
   if (v.registry !== undefined) flags.registry = v.registry as string;
+  if (v.market) flags.market = true;
   if (v['no-ui']) flags.ui = false;
   const r = await up({
     home: homeOf(v),
@@ -155,6 +159,7 @@ async function cmdUp(args: string[]): Promise<number> {
         validator_address: n.key.validator_address,
       })),
       monitoring: r.monitoring,
+      market: r.market,
       ui: r.ui,
       accounts: accountsJson(d),
     });
@@ -177,6 +182,7 @@ async function cmdUp(args: string[]): Promise<number> {
   out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
   for (const note of r.monitoring.notes) out(`  note: ${note}`);
   out(`  panel          ${r.ui ?? 'not running (--no-ui)'}`);
+  if (r.market !== null) out(`  task market    ${r.market}   (a sample worker runs beside it)`);
   out('');
   out('Funded accounts (development keys: never use them on a real network):');
   for (const a of d.spec.accounts)
@@ -192,7 +198,7 @@ async function cmdStatus(args: string[]): Promise<number> {
   const { values: v } = parse(args, {});
   if (v.help) return help('status');
   const d = await Devnet.open(homeOf(v));
-  const [nodes, ui] = await Promise.all([d.status(), panelState(d)]);
+  const [nodes, ui, market] = await Promise.all([d.status(), panelState(d), marketStatus(d)]);
   if (v.json) {
     printJson<StatusJson>({
       home: d.layout.home,
@@ -204,6 +210,7 @@ async function cmdStatus(args: string[]): Promise<number> {
         return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
       }),
       monitoring: d.state.monitoring,
+      market,
       ui: ui === null ? null : { url: ui.url, running: ui.running },
       accounts: accountsJson(d),
     });
@@ -226,6 +233,10 @@ async function cmdStatus(args: string[]): Promise<number> {
   out(
     `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
   );
+  if (market !== null)
+    out(
+      `  task market ${market.url} ${market.up ? `at height ${market.height}` : `not answering (${market.state})`} · worker ${market.worker}`,
+    );
   out(
     `  panel ${ui === null ? 'off (--no-ui)' : ui.running ? `${ui.url} (devnet ui prints its link)` : `not running (devnet ui --start)`}`,
   );
@@ -240,7 +251,8 @@ async function cmdLogs(args: string[]): Promise<number> {
   if (v.help) return help('logs');
   const d = await Devnet.open(homeOf(v));
   const name = positionals[0] ?? d.nodes[0]!.name;
-  d.node(name);
+  // The market's services log like nodes (devnet logs market, devnet logs market-worker).
+  if (d.spec.marketPort === null || ![MARKET_SERVICE, WORKER_SERVICE].includes(name)) d.node(name);
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   await d.runtime.logs(
@@ -351,8 +363,7 @@ async function cmdDown(args: string[]): Promise<number> {
   const { values: v } = parse(args, { 'keep-data': { type: 'boolean' } });
   if (v.help) return help('down');
   const d = await Devnet.open(homeOf(v));
-  // The panel first: it would otherwise see its devnet vanish under it.
-  const removed = [...(await stopPanel(d.layout)), ...(await d.runtime.teardown(v['keep-data'] === true))];
+  const removed = await takeDown(d.layout, d.runtime, v['keep-data'] === true);
   if (v.json) printJson<DownJson>({ removed });
   else {
     for (const r of removed) out(`removed ${r}`);

@@ -6,11 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { startMarketServices } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
-import { panelUrl, startPanel, stopPanel } from '../ui/panelProcess.js';
+import { panelUrl, startPanel } from '../ui/panelProcess.js';
+import { takeDown } from './down.js';
 
 export interface UpOptions {
   readonly home: string;
@@ -27,6 +29,8 @@ export interface UpResult {
   readonly runtime: RuntimeKind;
   readonly runtimeWhy: string;
   readonly monitoring: MonitoringEndpoints;
+  /** The task market's URL (`--market`), or null. */
+  readonly market: string | null;
   /** The panel's link (its secret in the fragment), or null without a panel. */
   readonly ui: string | null;
   readonly elapsedMs: number;
@@ -81,6 +85,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
           { port: spec.monitoringPorts.grafana, what: 'Grafana' },
         ]
       : []),
+    ...(spec.marketPort === null ? [] : [{ port: spec.marketPort, what: 'task market' }]),
     ...(spec.ui ? [{ port: spec.uiPort, what: 'the panel' }] : []),
   ]);
   const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime);
@@ -102,11 +107,24 @@ export async function up(o: UpOptions): Promise<UpResult> {
       1,
       devnet.progressBound(3),
     );
-    return { devnet, runtime: kind, runtimeWhy: why, monitoring, ui, elapsedMs: Date.now() - started };
+    // The market follows the chain from its first block, and its worker needs the market.
+    let market: string | null = null;
+    if (spec.marketPort !== null) {
+      o.progress('starting the task market and a sample worker');
+      market = await startMarketServices(devnet);
+    }
+    return {
+      devnet,
+      runtime: kind,
+      runtimeWhy: why,
+      monitoring,
+      ui,
+      market,
+      elapsedMs: Date.now() - started,
+    };
   } catch (e) {
     o.progress(`devnet up failed; removing what it started (logs kept in ${devnet.layout.home})`);
-    await stopPanel(devnet.layout).catch(() => undefined);
-    await devnet.runtime.teardown(true).catch(() => undefined);
+    await takeDown(devnet.layout, devnet.runtime, true).catch(() => undefined);
     throw e;
   }
 }

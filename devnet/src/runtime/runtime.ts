@@ -54,6 +54,33 @@ export interface LogOptions {
 
 export type Progress = (line: string) => void;
 
+/**
+ * A program run beside the nodes: `chain-market ARGS` (the task market, its sample worker;
+ * docs/MARKET.md). Once started, stopNode, nodeState and logs take its name as a node's, and
+ * teardown removes it with the rest.
+ */
+export interface ServiceLaunch {
+  readonly name: string;
+  /** Host folder holding what it reads (its key file); its data lives under it too. */
+  readonly home: string;
+  /** Its HTTP port, published on 127.0.0.1 (the same number inside a container); null: none. */
+  readonly port: number | null;
+  /** chain-market's arguments, given where this runtime puts `home` and how it reaches the others. */
+  args(reach: ServiceReach): string[];
+}
+
+/** How a service started by a runtime sees the devnet. */
+export interface ServiceReach {
+  /** Where the service's `home` is, as the service sees it. */
+  readonly home: string;
+  /** The address it listens on. */
+  readonly host: string;
+  /** A node's RPC URL, as the service reaches it. */
+  rpc(node: NodeSpec): string;
+  /** Another service's URL, as this one reaches it. */
+  service(name: string, port: number): string;
+}
+
 export interface Runtime {
   readonly kind: RuntimeKind;
   /** Checks what the runtime needs (engine, image, built node) and gets it ready. */
@@ -82,6 +109,8 @@ export interface Runtime {
   /** Whether the node is cut off by disconnectNode. */
   isDisconnected(name: string): Promise<boolean>;
   logs(name: string, options: LogOptions, out: Writable): Promise<void>;
+  /** Creates (first time) and starts a service beside the nodes. */
+  startService(s: ServiceLaunch): Promise<void>;
   startMonitoring(
     spec: NetworkSpec,
     nodes: readonly NodeSpec[],

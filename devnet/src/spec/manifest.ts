@@ -51,6 +51,8 @@ export interface Manifest {
   registry?: string;
   /** swarm: the Docker engine of each machine (by swarm node name or id), for kill, pause, disconnect… */
   engines?: Record<string, string>;
+  /** The task market and a sample worker beside the nodes (docs/MARKET.md), at P+1093. */
+  market?: boolean;
   /** The panel on P+1092 (default true); false: none (`devnet up --no-ui`). */
   ui?: boolean;
 }
@@ -114,6 +116,7 @@ export const MANIFEST_SCHEMA = {
       type: 'object',
       additionalProperties: { type: 'string', pattern: ENGINE },
     },
+    market: { type: 'boolean' },
     ui: { type: 'boolean' },
   },
 } as const;

@@ -5,7 +5,7 @@
  * options and seed give the same keys and the same genesis (the genesis time is an input, read
  * from the clock by the caller).
  */
-import { type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
+import { coins, type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import {
   type ByzantineMode,
@@ -16,7 +16,7 @@ import {
 import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
-import { type MonitoringPorts, monitoringPorts, uiPort } from './ports.js';
+import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';
 
 export const DEFAULTS = {
   validators: 4,
@@ -26,8 +26,17 @@ export const DEFAULTS = {
   developerAccounts: 3,
   runtime: 'auto' as RuntimeChoice,
   monitoring: true,
+  market: false,
   ui: true,
 };
+
+/**
+ * The accounts a devnet with the market funds at genesis, keys from the seed and the name: the
+ * market's escrow (its float pays the fees of payouts and refunds, docs/MARKET.md "Money") and
+ * the sample worker's (it pays its SUBMIT_RESULT fees).
+ */
+export const MARKET_ACCOUNTS = { escrow: 'market', worker: 'market-worker' } as const;
+const MARKET_ACCOUNT_BALANCE = coins(1_000_000);
 
 /** What the command line may override; null/undefined means "not given". */
 export interface SpecFlags {
@@ -39,6 +48,7 @@ export interface SpecFlags {
   readonly seed?: string;
   readonly monitoring?: boolean;
   readonly registry?: string;
+  readonly market?: boolean;
   readonly ui?: boolean;
 }
 
@@ -58,6 +68,8 @@ export interface NetworkSpec {
   readonly blockTimeMs: number;
   readonly monitoring: boolean;
   readonly monitoringPorts: MonitoringPorts;
+  /** The task market's port (P+1093), or null without the market. */
+  readonly marketPort: number | null;
   /** Whether `devnet up` starts the panel (devnet/src/ui), and its port (P+1092). */
   readonly ui: boolean;
   readonly uiPort: number;
@@ -89,6 +101,7 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.seed !== undefined) m.seed = flags.seed;
   if (flags.monitoring !== undefined) m.monitoring = flags.monitoring;
   if (flags.registry !== undefined) m.registry = flags.registry;
+  if (flags.market !== undefined) m.market = flags.market;
   if (flags.ui !== undefined) m.ui = flags.ui;
   return m;
 }
@@ -109,6 +122,7 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
   const blockTimeMs = m.block_time === undefined ? DEFAULTS.blockTimeMs : parseDuration(m.block_time);
   if (blockTimeMs === null || blockTimeMs <= 0)
     throw new DevnetError('BAD_FLAG', `block time must be a duration like 300ms or 2s, got ${m.block_time}`);
+  const market = m.market ?? DEFAULTS.market;
   const listed: ManifestValidator[] = Array.isArray(m.validators)
     ? m.validators
     : Array.from({ length: m.validators ?? DEFAULTS.validators }, () => ({}));
@@ -122,11 +136,16 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
       ...(v.commission_rate === undefined ? {} : { commissionRate: v.commission_rate }),
     })),
     developerAccounts: m.developer_accounts ?? DEFAULTS.developerAccounts,
-    extraAccounts: (m.accounts ?? []).map((a) => ({
-      name: a.name,
-      balance: parseAmount(a.balance)!,
-      ...(a.private_key === undefined ? {} : { privateKey: hexToBytes(a.private_key, 32) }),
-    })),
+    extraAccounts: [
+      ...(m.accounts ?? []).map((a) => ({
+        name: a.name,
+        balance: parseAmount(a.balance)!,
+        ...(a.private_key === undefined ? {} : { privateKey: hexToBytes(a.private_key, 32) }),
+      })),
+      ...(market
+        ? Object.values(MARKET_ACCOUNTS).map((name) => ({ name, balance: MARKET_ACCOUNT_BALANCE }))
+        : []),
+    ],
     basePort,
     genesisTime: input.genesisTime,
     ...(m.chain_id === undefined ? {} : { chainId: m.chain_id }),
@@ -163,6 +182,7 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     blockTimeMs,
     monitoring: m.monitoring ?? DEFAULTS.monitoring,
     monitoringPorts: monitoringPorts(basePort),
+    marketPort: market ? marketPort(basePort) : null,
     ui: m.ui ?? DEFAULTS.ui,
     uiPort: uiPort(basePort),
     nodes: nodes.map((n, i) => ({ ...n, byzantine: listed[i]?.byzantine ?? null })),

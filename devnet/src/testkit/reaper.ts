@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Devnet } from '../devnet.js';
 import { Layout } from '../layout.js';
+import { takeDown } from '../operations/down.js';
 import { createRuntime } from '../runtime/select.js';
 import { keepLogs, stamp } from './nodeLogs.js';
 import type { RunRecord, RunRegistry } from './registry.js';
@@ -24,7 +25,7 @@ async function reap(record: RunRecord, why: string, log: (line: string) => void)
   // Without its state there is no manifest: a swarm devnet is then taken apart through the
   // manager only (its services, configs, secrets, network), without the engines it named.
   const runtime = devnet?.runtime ?? (await createRuntime(record.runtime, new Layout(record.home), {}));
-  const removed = await runtime.teardown(false);
+  const removed = await takeDown(new Layout(record.home), runtime, false);
   if (record.tmp !== null) await rm(record.tmp, { recursive: true, force: true });
   log(`${why}: torn down ${record.home} on ${record.runtime} (${removed.length} things removed)`);
 }

@@ -13,7 +13,9 @@ import type { ChainParams, TxType } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { Devnet, type NodeStatus } from '../devnet.js';
 import { freeDevnetBase } from '../harness/ports.js';
+import { marketUrl } from '../market.js';
 import { type AddResult, addNode } from '../operations/add.js';
+import { takeDown } from '../operations/down.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { sendTx, type TxOptions, type TxOutcome } from '../operations/tx.js';
 import { loadManifest, up } from '../operations/up.js';
@@ -266,6 +268,11 @@ export class Testnet {
     return this.net.accounts;
   }
 
+  /** The task market's URL (manifest `market: true`, docs/MARKET.md), or null without it. */
+  get market(): string | null {
+    return marketUrl(this.devnet);
+  }
+
   log(line: string): void {
     this.run.log(line);
   }
@@ -475,9 +482,9 @@ export class Testnet {
           `kept running in ${this.home}: devnet status --home ${this.home}; devnet down --home ${this.home}`,
         );
       } else if (this.run.owned) {
-        const removed = await this.devnet.runtime
-          .teardown(false)
-          .catch((e: Error) => [`teardown failed: ${e.message}`]);
+        const removed = await takeDown(this.devnet.layout, this.devnet.runtime, false).catch((e: Error) => [
+          `teardown failed: ${e.message}`,
+        ]);
         if (this.run.tmp !== null) await rm(this.run.tmp, { recursive: true, force: true });
         if (this.run.runId !== null) await new RunRegistry().remove(this.run.runId);
         this.log(`torn down (${removed.length} things removed)`);

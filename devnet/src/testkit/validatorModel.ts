@@ -6,7 +6,7 @@
  * propose, so every block of every node can be checked against the schedule, and it predicts
  * each validator's status, jail count and stake, and the wei burned, to compare with the nodes.
  */
-import type { ChainParams } from '@chain-devnet/node/chain';
+import { BURN_ADDRESS, type ChainParams } from '@chain-devnet/node/chain';
 import type { BlockAnswer } from '@chain-devnet/node/client';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
 import { type ActiveSet, type Chain, sortedSet } from './chain.js';
@@ -39,6 +39,7 @@ interface BlockTxFull {
   amount: string;
   pub_key: string;
   tx_hash: string;
+  to_address: string | null;
   payload?: { name?: string };
 }
 
@@ -53,7 +54,7 @@ export class ValidatorModel {
   private readonly segments: { from: number; set: ActiveSet }[] = [];
   /** Validators after each applied block (for comparisons at the height a node was read). */
   private readonly history = new Map<number, ReadonlyMap<string, ModelValidator>>();
-  /** Wei burned after each applied block: slashes, unjail fees, jailed-unstake penalties. */
+  /** Wei burned after each applied block: slashes, unjail fees, jailed-unstake penalties, transfers to the burn address. */
   private readonly burnedAt = new Map<number, bigint>();
   private burned = 0n;
   readonly events: EpochEvent[] = [];
@@ -170,9 +171,15 @@ export class ValidatorModel {
     this.set({ ...producer, produced: producer.produced + 1 });
 
     for (const tx of block.txs as unknown as BlockTxFull[]) {
-      if (!VALIDATOR_TXS.has(tx.tx_type)) continue;
+      // A TRANSFER to the burn address burns its amount (docs/RULES.md, "Burning and the treasury").
+      const burns = tx.tx_type === 'TRANSFER' && tx.to_address === BURN_ADDRESS;
+      if (!VALIDATOR_TXS.has(tx.tx_type) && !burns) continue;
       const receipt = await this.chain.receipt(source, tx.tx_hash);
       if (receipt?.status !== 'confirmed') continue;
+      if (burns) {
+        this.burned += BigInt(tx.amount);
+        continue;
+      }
       const address = validatorAddressOf(tx.pub_key);
       const v = this.validators.get(address);
       const amount = BigInt(tx.amount);

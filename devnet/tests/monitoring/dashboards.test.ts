@@ -13,6 +13,7 @@ import { NETWORK_PARAMS, type Tx } from '@chain-devnet/node/chain';
 import { buildTx, RpcClient, RpcError } from '@chain-devnet/node/client';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { findOnPath, runProgram, waitFor } from '@chain-devnet/node/harness';
+import { createMarketMetrics, fundedRequest, MarketClient } from '@chain-devnet/node/market';
 import { createMetrics } from '@chain-devnet/node/metrics';
 import type { UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
@@ -86,7 +87,8 @@ describe('dashboard files', () => {
 
   it('query names are unique and every metric a query names is exported by the node', async () => {
     const exported = new Set<string>(['up']);
-    for (const m of await createMetrics().registry.getMetricsAsJSON()) {
+    const registries = [createMetrics().registry, createMarketMetrics().registry];
+    for (const m of (await Promise.all(registries.map((r) => r.getMetricsAsJSON()))).flat()) {
       exported.add(m.name);
       if (String(m.type) === 'histogram')
         for (const s of ['_bucket', '_sum', '_count']) exported.add(`${m.name}${s}`);
@@ -224,6 +226,31 @@ describe('Prometheus configuration', () => {
     assert.match(renderPrometheusConfig(targets, { scrapeInterval: '15s' }), /scrape_timeout: 10s\n/);
   });
 
+  it('scrapes a service beside the nodes (the task market) as its own job, without a node label', () => {
+    const yml = renderPrometheusConfig(targets, {
+      scrapeInterval: '1s',
+      services: [{ job: 'chain-market', address: '127.0.0.1:9093' }],
+    });
+    assert.ok(
+      yml.endsWith(
+        [
+          '          node: "validator-1"',
+          '  - job_name: "chain-market"',
+          '    metrics_path: "/metrics"',
+          '    static_configs:',
+          '      - targets: ["127.0.0.1:9093"]',
+          '',
+        ].join('\n'),
+      ),
+      yml,
+    );
+    for (const bad of [
+      { job: 'chain', address: '127.0.0.1:9093' },
+      { job: 'chain-market', address: 'http://127.0.0.1:9093' },
+    ])
+      assert.throws(() => renderPrometheusConfig(targets, { scrapeInterval: '1s', services: [bad] }), /job/);
+  });
+
   it('refuses bad intervals, duplicate names and addresses that are not host:port', () => {
     assert.equal(durationMs('1m30s'), 90_000);
     assert.equal(durationMs('500ms'), 500);
@@ -258,7 +285,13 @@ describe('Prometheus configuration', () => {
     const dir = await mkdtemp(join(tmpdir(), 'devnet-promcfg-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'prometheus.yml');
-    await writeFile(file, renderPrometheusConfig(targets, { scrapeInterval: '1s' }));
+    await writeFile(
+      file,
+      renderPrometheusConfig(targets, {
+        scrapeInterval: '1s',
+        services: [{ job: 'chain-market', address: '127.0.0.1:9093' }],
+      }),
+    );
     const r = await runProgram({ command: promtool, args: ['check', 'config', file] });
     assert.equal(r.code, 0, r.stderr);
   });
@@ -296,9 +329,11 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
       '--block-time',
       '300ms',
       '--base-port',
-      String(await freeDevnetBase(4)),
+      String(await freeDevnetBase(4, true, true)),
       '--seed',
       'dashboards',
+      // The task market, scraped as its own job, for the market panels.
+      '--market',
     ]);
     const promUrl = up.monitoring.prometheus;
     assert.ok(promUrl !== null, 'devnet up started Prometheus');
@@ -340,6 +375,19 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
       const r = await nodes[node]!.client.waitForReceipt(hash, 30_000);
       assert.equal(r.status, 'confirmed', `${hash}: ${r.error}`);
     }
+    // A task the sample worker completes, for the market panels (tasks, payouts by share).
+    const market = new MarketClient(up.market!, 30_000);
+    const task = await market.createTask(
+      await fundedRequest(nodes[0]!.client, await market.info(), hexToBytes(accounts[0]!.private_key), {
+        challenge_type: 'inference',
+        payload: { model_id: 'm', prompt: 'p', max_tokens: 1 },
+        reward: 1000n,
+      }),
+    );
+    await waitFor('the task completed and paid', 60_000, async () => {
+      const t = await market.task(task.task_id);
+      return t.status === 'completed' && t.payouts.every((p) => p.status === 'confirmed');
+    });
     // A refused submission (the first transfer again) and a 404, for the rejection and RPC error panels.
     const again = await nodes[0]!.client.sendTx(firstTx!);
     assert.equal(again.status, 'rejected');

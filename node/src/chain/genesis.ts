@@ -14,6 +14,7 @@ const utf8 = new TextEncoder();
 
 import { type ChainParams, checkParams, NETWORK_IDS, NETWORK_PARAMS, type NetworkId } from './params.js';
 import { paramsFromJson } from './paramsJson.js';
+import { isReservedAddress } from './reserved.js';
 import { parseSemVer } from './semver.js';
 import { stateRoot } from './state/root.js';
 import type { Account, ChainState, UpgradePlan, Validator } from './state/types.js';
@@ -167,6 +168,10 @@ function parseAccounts(list: unknown, problems: string[]): Map<string, Account> 
       problems.push(`${at}.address must be a coin1 address`);
     else if (balance === null) problems.push(`${at}.balance must be a decimal string of wei`);
     else if (accounts.has(a.address)) problems.push(`${at}.address ${a.address} is listed twice`);
+    else if (isReservedAddress(a.address))
+      problems.push(
+        `${at}.address ${a.address} is a reserved address (burn or treasury): no account may be there`,
+      );
     else accounts.set(a.address, { balance, nonce: 0, rewardHistory: new Map() });
   }
   return accounts;
@@ -197,6 +202,8 @@ function validatorProblem(v: Record<string, unknown>, params: ChainParams): stri
     (typeof v.reward_address !== 'string' || !isAddress(v.reward_address, ACCOUNT_PREFIX))
   )
     return 'reward_address must be a coin1 address';
+  if (typeof v.reward_address === 'string' && isReservedAddress(v.reward_address))
+    return 'reward_address must not be a reserved address (burn or treasury)';
   return null;
 }
 

@@ -18,6 +18,7 @@ export * from './merkle.js';
 export * from './params.js';
 export * from './paramsJson.js';
 export * from './proposer.js';
+export * from './reserved.js';
 export * from './rewards.js';
 export * from './semver.js';
 export * from './snapshot.js';

@@ -8,6 +8,7 @@ import { TimeoutError, waitFor } from '../harness/wait.js';
 import type {
   BalanceAnswer,
   BlockAnswer,
+  CommitAnswer,
   DelegationsAnswer,
   ReceiptAnswer,
   RewardsAnswer,
@@ -19,73 +20,22 @@ import type {
   UnbondingAnswer,
   ValidatorsAnswer,
 } from '../rpc/answers.js';
-import { parseJsonExact } from '../util/jsonParse.js';
+import { JsonHttpClient } from './jsonHttp.js';
 
-export class RpcError extends Error {
-  override readonly name = 'RpcError';
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly url: string,
-  ) {
-    super(`${url}: HTTP ${status} ${detail}`);
-  }
-}
+export { RpcError } from './jsonHttp.js';
 
-export class RpcClient {
-  constructor(
-    readonly baseUrl: string,
-    private readonly timeoutMs = 10_000,
-  ) {}
-
-  /** Any JSON path, for what has no method of its own (an odd path a test sends on purpose). */
-  async get<T>(path: string): Promise<T> {
-    return parseJsonExact(await this.request('GET', path)) as T;
-  }
-
-  /** The answer's text; an RpcError with the {detail} for any status but 2xx. */
-  private async request(method: string, path: string, body?: unknown): Promise<string> {
-    const url = `${this.baseUrl}${path}`;
-    // A referenced timer, not AbortSignal.timeout (whose timer is unreferenced): a connection
-    // that a proxy accepts and then drops mid-response (Docker's port forwarding while the
-    // container starts) can leave the body read pending with nothing else keeping the process
-    // alive, and the caller would vanish without an error.
-    const abort = new AbortController();
-    const timer = setTimeout(
-      () => abort.abort(new Error(`no answer within ${this.timeoutMs} ms`)),
-      this.timeoutMs,
-    );
-    const init: RequestInit = { method, signal: abort.signal };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { 'content-type': 'application/json' };
-    }
-    let res: Response;
-    let text: string;
-    try {
-      res = await fetch(url, init);
-      text = await res.text();
-    } finally {
-      clearTimeout(timer);
-    }
-    if (!res.ok) {
-      let detail = text;
-      try {
-        detail = (JSON.parse(text) as { detail?: string }).detail ?? text;
-      } catch {
-        // not JSON: keep the text
-      }
-      throw new RpcError(res.status, detail, url);
-    }
-    return text;
-  }
-
+export class RpcClient extends JsonHttpClient {
   status(): Promise<StatusAnswer> {
     return this.get('/status');
   }
 
   block(height: number): Promise<BlockAnswer> {
     return this.get(`/block/${height}`);
+  }
+
+  /** GET /block/{height}/commit: an extension of this node (docs/PROTOCOL.md). */
+  commit(height: number): Promise<CommitAnswer> {
+    return this.get(`/block/${height}/commit`);
   }
 
   balance(address: string): Promise<BalanceAnswer> {
@@ -128,7 +78,7 @@ export class RpcClient {
 
   async sendTx(tx: Tx | TxJson): Promise<SubmitAnswer> {
     const json = 'tx_type' in tx ? tx : txToJson(tx);
-    return parseJsonExact(await this.request('POST', '/tx/send', json)) as SubmitAnswer;
+    return this.post<SubmitAnswer>('/tx/send', json);
   }
 
   receipt(hash: string): Promise<ReceiptAnswer> {

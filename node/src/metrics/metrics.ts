@@ -25,10 +25,15 @@ export const SPECIFIED_NAME_LINTS = [
   'chain_validator_count non-histogram and non-summary metrics should not have "_count" suffix',
 ] as const;
 
-export function createMetrics(registry: Registry = new Registry()) {
-  const r = [registry];
+/** prom-client's default process metrics, less the misnamed ones: every program's /metrics has them. */
+export function registerDefaultMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry });
   for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
+}
+
+export function createMetrics(registry: Registry = new Registry()) {
+  const r = [registry];
+  registerDefaultMetrics(registry);
   return {
     registry,
     // The specification's metrics.
@@ -57,10 +62,15 @@ export function createMetrics(registry: Registry = new Registry()) {
     accounts: new Gauge({ name: 'chain_accounts_total', help: 'Accounts in the state', registers: r }),
     totalBurned: new Gauge({
       name: 'chain_total_burned',
-      help: 'Wei burned (slashing, unjail fees, penalties)',
+      help: 'Wei burned (slashing, unjail fees, penalties, transfers to the burn address)',
       registers: r,
     }),
     totalMinted: new Gauge({ name: 'chain_total_minted', help: 'Wei minted as block rewards', registers: r }),
+    treasury: new Gauge({
+      name: 'chain_treasury',
+      help: "Wei in the state's treasury (genesis treasury + transfers to the treasury address)",
+      registers: r,
+    }),
     // What an operator watches.
     activeValidators: new Gauge({
       name: 'chain_active_validators',

@@ -119,6 +119,10 @@ export class ChainService implements RpcBackend {
     return this.deps.store.blockJson(height);
   }
 
+  commit(height: number) {
+    return this.deps.store.commit(height);
+  }
+
   snapshots(): Promise<SnapshotRecord[]> {
     return this.deps.snapshots.list();
   }
@@ -445,6 +449,7 @@ export class ChainService implements RpcBackend {
     m.jailedValidators.set(jailed);
     m.totalMinted.set(Number(s.totals.minted));
     m.totalBurned.set(Number(s.totals.burned));
+    m.treasury.set(Number(s.totals.treasury));
     m.totalSupply.set(Number(s.totals.genesisSupply + s.totals.minted - s.totals.burned));
     // The counter follows the chain's own per-type counts (stored with each block), so it
     // shows the chain's totals also after a restart.

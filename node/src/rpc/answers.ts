@@ -25,6 +25,19 @@ export interface StatusAnswer {
 /** GET /block/{height}: the header and the transactions, each with its tx_hash. */
 export type BlockAnswer = BlockJson;
 
+/**
+ * GET /block/{height}/commit (extension, docs/PROTOCOL.md "Votes, proposals and commits"): the
+ * precommits that made the block final on this node. Each node keeps the commit it assembled (or
+ * synced), so two nodes may list different signers, each set more than 2/3 of the validators.
+ */
+export interface CommitAnswer {
+  readonly height: number;
+  readonly round: number;
+  readonly block_hash: string;
+  /** `validator` is the signer's consensus address (`coinvalcons1…`). */
+  readonly signatures: readonly { readonly validator: string; readonly signature: string }[];
+}
+
 /** GET /balance/{address} */
 export interface BalanceAnswer {
   readonly address: string;

@@ -9,16 +9,17 @@ import Koa from 'koa';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import { stringifyExact } from '../util/json.js';
 import type { Logger } from '../util/logger.js';
 import type { SnapshotsAnswer, SubmitAnswer } from './answers.js';
 import type { RpcBackend } from './backend.js';
 import { parseJson, readBody } from './body.js';
+import { edgeMiddleware, sendJson, silenceKoa } from './edge.js';
 import { HttpError, invalidTx, notInitialized } from './httpError.js';
-import { bodyUnread, type LingerBounds, lingerUntilBodyRead } from './lingeringClose.js';
+import type { LingerBounds } from './lingeringClose.js';
 import { txBodyProblem } from './schemas.js';
 import {
   balanceView,
+  commitView,
   delegationsView,
   rewardsView,
   snapshotDetail,
@@ -46,12 +47,6 @@ export const DEFAULT_RPC_OPTIONS: RpcOptions = {
   lingerBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 30_000,
 };
-
-function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
-  ctx.status = status;
-  ctx.type = 'application/json';
-  ctx.body = stringifyExact(body);
-}
 
 /** Addresses already found valid: a Bech32 checksum per request is the largest cost of /balance. */
 const validAddresses = new Set<string>();
@@ -93,6 +88,13 @@ export function createRpcApp(
     const block = await backend.blockJson(heightParam(ctx.params.height));
     if (block === null) throw new HttpError(404, 'Block not found');
     sendJson(ctx, 200, block);
+  });
+
+  router.get('/block/:height/commit', async (ctx) => {
+    ready();
+    const commit = await backend.commit(heightParam(ctx.params.height));
+    if (commit === null) throw new HttpError(404, 'Commit not found');
+    sendJson(ctx, 200, commitView(commit));
   });
 
   router.get('/balance/:address', (ctx) =>
@@ -172,58 +174,13 @@ export function createRpcApp(
     sendJson(ctx, 200, receipt);
   });
 
-  // One edge middleware, first in the chain: times every request and turns every error into
-  // a {detail} answer (a single async frame per request, not two).
-  app.use(async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    try {
-      // HTTP/1.1 requires Host (RFC 9112, 3.2): refused here rather than by Node, whose 400 is empty.
-      if (ctx.req.httpVersion === '1.1' && ctx.req.headers.host === undefined)
-        throw new HttpError(400, 'Missing Host header');
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
-      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
-        sendJson(ctx, 405, {
-          detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
-        });
-    } catch (e) {
-      if (e instanceof HttpError) {
-        if (e.reason) ctx.set('X-Error-Reason', e.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
-        sendJson(ctx, e.status, { detail: e.detail });
-        logger.debug('request refused', {
-          method: ctx.method,
-          path: ctx.path,
-          status: e.status,
-          detail: e.detail,
-          reason: e.reason,
-        });
-      } else {
-        logger.error('request failed', {
-          method: ctx.method,
-          path: ctx.path,
-          error: e as Error,
-          stack: (e as Error).stack,
-        });
-        sendJson(ctx, 500, { detail: 'Internal error' });
-      }
-    }
-    // Answered before the body arrived in full (413, a wrong Content-Type, 503…): close the
-    // connection, but only once the client has sent its body (bounded), so it reads the answer.
-    if (bodyUnread(ctx.req)) {
-      ctx.set('Connection', 'close');
-      lingerUntilBodyRead(ctx.req, opts);
-    }
-    const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-    metrics.rpcDuration.observe(
-      { route, method: ctx.method, status: String(ctx.status) },
-      Number(process.hrtime.bigint() - started) / 1e9,
-    );
-  });
-
+  app.use(
+    edgeMiddleware(logger, opts, (route, method, status, seconds) =>
+      metrics.rpcDuration.observe({ route, method, status: String(status) }, seconds),
+    ),
+  );
   app.use(router.routes());
   app.use(router.allowedMethods());
-  // Koa's own error path: never a stack trace on the wire.
-  app.silent = true;
-  app.on('error', (e: Error) => logger.error('koa error', { error: e }));
+  silenceKoa(app, logger);
   return app;
 }

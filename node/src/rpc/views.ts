@@ -6,6 +6,7 @@
 import {
   activeValidators,
   type ChainState,
+  type Commit,
   epochAt,
   ppmToRate,
   sortedKeys,
@@ -14,6 +15,7 @@ import {
 import type { SnapshotRecord } from '../node/snapshotManager.js';
 import type {
   BalanceAnswer,
+  CommitAnswer,
   DelegationsAnswer,
   RewardsAnswer,
   SnapshotAnswer,
@@ -33,6 +35,15 @@ export function statusView(s: ChainState, mempoolSize: number): StatusAnswer {
     epoch: epochAt(s.height, s.params.epochLength),
     // Beyond the specification's fields: the chain id a client signs for.
     chain_id: s.params.chainId,
+  };
+}
+
+export function commitView(c: Commit): CommitAnswer {
+  return {
+    height: c.height,
+    round: c.round,
+    block_hash: c.blockHash,
+    signatures: c.signatures.map((sig) => ({ validator: sig.validator, signature: sig.signature })),
   };
 }
 

@@ -1,7 +1,14 @@
 /** The rules that keep a chain from stopping itself, and parameter bounds that keep rules exact. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coins, loadGenesis, txFromJson, txToJson } from '../../src/chain/index.js';
+import {
+  BURN_ADDRESS,
+  coins,
+  loadGenesis,
+  TREASURY_ADDRESS,
+  txFromJson,
+  txToJson,
+} from '../../src/chain/index.js';
 import { genesisJson, genesisState, key, TestChain, tx } from '../fixtures.js';
 
 describe('the chain never deactivates its last validators', () => {
@@ -46,6 +53,29 @@ describe('parameter bounds', () => {
     assert.equal(loaded.ok, false);
     if (!loaded.ok)
       assert.ok(loaded.problems.includes('unbonding_blocks must be >= 1'), loaded.problems.join('; '));
+  });
+});
+
+describe('no balance at a reserved address', () => {
+  it('refuses a genesis that funds the burn or treasury address, or rewards one', () => {
+    const base = genesisJson();
+    for (const address of [BURN_ADDRESS, TREASURY_ADDRESS]) {
+      const funded = loadGenesis({ ...base, accounts: [...base.accounts!, { address, balance: '1' }] });
+      assert.equal(funded.ok, false);
+      assert.match(
+        (funded as { problems: string[] }).problems.join('\n'),
+        new RegExp(`address ${address} is a reserved address`),
+      );
+      const rewarded = loadGenesis({
+        ...base,
+        validators: base.validators.map((v) => ({ ...v, reward_address: address })),
+      });
+      assert.equal(rewarded.ok, false);
+      assert.match(
+        (rewarded as { problems: string[] }).problems.join('\n'),
+        /reward_address must not be a reserved address/,
+      );
+    }
   });
 });
 

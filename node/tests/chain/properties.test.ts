@@ -18,6 +18,7 @@ import {
   type Block,
   BlockError,
   type BlockResult,
+  BURN_ADDRESS,
   buildBlock,
   type ChainState,
   checkTxSignature,
@@ -26,11 +27,13 @@ import {
   encodeSnapshot,
   epochOfBlock,
   executeTx,
+  isReservedAddress,
   minFee,
   StateDraft,
   scheduledProposer,
   signTx,
   stateRoot,
+  TREASURY_ADDRESS,
   TX_TYPES,
   type Tx,
   type TxPayload,
@@ -82,8 +85,17 @@ const GENESIS: GenesisOptions = {
 
 /** Any actor may STAKE and become a validator, so the harness can sign for all of them. */
 const KEYS = new Map<string, TestKey>(ACTORS.map((l) => [key(l).validator, key(l)]));
-/** TRANSFER recipients: the actors, an account that exists only once paid, and a fresh one. */
-const RECIPIENTS = [...ACTORS.map((l) => key(l).account), key('dave').account, key('erin').account];
+/**
+ * TRANSFER recipients: the actors, an account that exists only once paid, a fresh one, and the
+ * two reserved addresses (burned, or to the treasury: supply still conserved, no account there).
+ */
+const RECIPIENTS = [
+  ...ACTORS.map((l) => key(l).account),
+  key('dave').account,
+  key('erin').account,
+  BURN_ADDRESS,
+  TREASURY_ADDRESS,
+];
 /** DELEGATE/UNDELEGATE targets: every actor's validator address and one that never registers. */
 const VALIDATOR_TARGETS = [...ACTORS.map((l) => key(l).validator), key('mallory').validator];
 
@@ -161,6 +173,8 @@ function payloadFor(type: TxType, variant: number, serial: number): TxPayload {
     { commissionPpm: 50_000 },
     { commissionPpm: 1_000_001 },
     { rewardAddress: key('dave').account, commissionPpm: 1_000_000 },
+    // Refused: a reserved address may not receive rewards (no balance may sit there).
+    { rewardAddress: variant % 2 === 0 ? BURN_ADDRESS : TREASURY_ADDRESS },
   ];
   switch (type) {
     case 'TRANSFER':
@@ -311,6 +325,8 @@ interface Coverage {
   readonly succeeded: Map<TxType, number>;
   readonly failed: Map<string, number>;
   readonly epochEvents: Map<string, number>;
+  /** Successful transfers to the burn and to the treasury address. */
+  readonly reserved: Map<string, number>;
   released: number;
   truncatedBlocks: number;
   missedRoundBlocks: number;
@@ -323,6 +339,7 @@ function newCoverage(): Coverage {
     succeeded: new Map(),
     failed: new Map(),
     epochEvents: new Map(),
+    reserved: new Map(),
     released: 0,
     truncatedBlocks: 0,
     missedRoundBlocks: 0,
@@ -386,8 +403,12 @@ function runChain(scenario: readonly BlockSpec[], coverage?: Coverage): Run {
       if (spec.round > 0) coverage.missedRoundBlocks += 1;
       coverage.released += checked.released.length;
       for (const [i, o] of checked.outcomes.entries()) {
-        if (o.error === null) bump(coverage.succeeded, block.txs[i]!.type);
-        else bump(coverage.failed, `${block.txs[i]!.type}:${o.error.code}`);
+        const t = block.txs[i]!;
+        if (o.error !== null) bump(coverage.failed, `${t.type}:${o.error.code}`);
+        else {
+          bump(coverage.succeeded, t.type);
+          if (t.to !== null && isReservedAddress(t.to)) bump(coverage.reserved, t.to);
+        }
       }
       for (const ev of checked.epochEvents) bump(coverage.epochEvents, ev.kind);
     }
@@ -413,6 +434,12 @@ describe('state machine properties (random transaction sequences)', () => {
         assert.equal(run.refused, null, describeRefusal(run.refused));
         for (const s of run.states) {
           assert.equal(heldSupply(s), expectedSupply(s), `supply at height ${s.height}`);
+          for (const reserved of [BURN_ADDRESS, TREASURY_ADDRESS])
+            assert.equal(
+              s.accounts.get(reserved),
+              undefined,
+              `an account at ${reserved} at height ${s.height}`,
+            );
           // The bookkeeping behind it: each validator's total_delegated is its delegations' sum.
           for (const v of s.validators.values()) {
             let sum = 0n;
@@ -439,6 +466,12 @@ describe('state machine properties (random transaction sequences)', () => {
         `some transaction failed with ${code}`,
       );
     assert.ok(coverage.released > 0, 'some unbonding entries were paid back');
+    assert.ok((coverage.reserved.get(BURN_ADDRESS) ?? 0) > 0, 'some transfers burned their amount');
+    assert.ok((coverage.reserved.get(TREASURY_ADDRESS) ?? 0) > 0, 'some transfers went to the treasury');
+    assert.ok(
+      [...coverage.failed.keys()].some((k) => k.endsWith(':INVALID_PAYLOAD')),
+      'some reward_address was refused as reserved',
+    );
     assert.ok(coverage.truncatedBlocks > 0, 'some blocks were cut at the gas limit');
     assert.ok(coverage.missedRoundBlocks > 0, 'some blocks were finalized after missed rounds');
   });

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   BlockError,
+  BURN_ADDRESS,
   type ChainState,
   checkTx,
   checkTxSignature,
@@ -23,6 +24,7 @@ import {
   StateDraft,
   signTx,
   stateRoot,
+  TREASURY_ADDRESS,
   TX_ERROR_CODES,
   type Tx,
   type TxErrorCode,
@@ -447,6 +449,23 @@ const ERROR_CASES: readonly ErrorCase[] = [
     sender: 'carol',
     tx: (s) => tx(s, 'carol', 'UPDATE_VALIDATOR', { payload: {} }),
     message: 'UPDATE_VALIDATOR needs at least one of name, commission_rate, reward_address',
+  },
+  {
+    code: 'INVALID_PAYLOAD',
+    name: 'carol INACTIVE -> UPDATE_VALIDATOR with the treasury address as reward_address',
+    before: carolInactive,
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'UPDATE_VALIDATOR', { payload: { rewardAddress: TREASURY_ADDRESS } }),
+    message: `reward_address ${TREASURY_ADDRESS} is a reserved address (burn or treasury)`,
+  },
+  {
+    code: 'INVALID_PAYLOAD',
+    name: 'alice 1000 coins -> STAKE with the burn address as reward_address',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) =>
+      tx(s, 'alice', 'STAKE', { amount: BigInt(MIN_STAKE), payload: { rewardAddress: BURN_ADDRESS } }),
+    message: `reward_address ${BURN_ADDRESS} is a reserved address (burn or treasury)`,
   },
 ];
 

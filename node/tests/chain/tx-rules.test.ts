@@ -17,10 +17,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   type BlockResult,
+  BURN_ADDRESS,
   type ChainState,
   coins,
   computeRoot,
   minFee,
+  TREASURY_ADDRESS,
   TX_TYPES,
   type Tx,
   type TxType,
@@ -67,6 +69,8 @@ interface After {
   readonly unbonding?: readonly UnbondingRow[];
   /** totals.burned (default 0). */
   readonly burned?: bigint;
+  /** totals.treasury (default 0). */
+  readonly treasury?: bigint;
 }
 
 interface RuleCase {
@@ -103,6 +107,9 @@ function runRuleCase(c: RuleCase): void {
   assert.equal(r.reward, REWARD);
   assert.equal(s.totals.minted, REWARD);
   assert.equal(s.totals.burned, c.after.burned ?? 0n, 'totals.burned');
+  assert.equal(s.totals.treasury, c.after.treasury ?? 0n, 'totals.treasury');
+  for (const reserved of [BURN_ADDRESS, TREASURY_ADDRESS])
+    assert.equal(s.accounts.get(reserved), undefined, `no account at the reserved address ${reserved}`);
   assert.equal(heldSupply(s), expectedSupply(s), 'no wei created or lost');
 
   for (const [label, want] of Object.entries(c.after.accounts ?? {})) {
@@ -216,6 +223,47 @@ table('TRANSFER', [
         bob: { balance: coins(3), nonce: 0 },
         'val-0': { balance: REWARD + 42_000_000n, nonce: 0 },
       },
+    },
+  },
+  {
+    name: 'alice 1000 coins -> 7 coins + 3 wei to the burn address: credited to nobody, total_burned grows',
+    before: { accounts: { alice: coins(1000) } },
+    txs: (s) => [tx(s, 'alice', 'TRANSFER', { to: BURN_ADDRESS, amount: coins(7) + 3n })],
+    after: {
+      accounts: {
+        alice: { balance: coins(1000) - coins(7) - 3n - FEE.TRANSFER, nonce: 1 },
+        'val-0': { balance: REWARD + FEE.TRANSFER, nonce: 0 },
+      },
+      burned: coins(7) + 3n,
+    },
+  },
+  {
+    name: 'alice 1000 coins -> 2 coins + 1 wei to the treasury address: the treasury grows, no account',
+    before: { accounts: { alice: coins(1000) } },
+    txs: (s) => [tx(s, 'alice', 'TRANSFER', { to: TREASURY_ADDRESS, amount: coins(2) + 1n })],
+    after: {
+      accounts: {
+        alice: { balance: coins(1000) - coins(2) - 1n - FEE.TRANSFER, nonce: 1 },
+        'val-0': { balance: REWARD + FEE.TRANSFER, nonce: 0 },
+      },
+      treasury: coins(2) + 1n,
+    },
+  },
+  {
+    name: 'alice 1000 coins -> burn 1 wei, treasury 2 wei, bob 3 wei in one block',
+    before: { accounts: { alice: coins(1000) } },
+    txs: (s) => [
+      tx(s, 'alice', 'TRANSFER', { to: BURN_ADDRESS, amount: 1n }),
+      tx(s, 'alice', 'TRANSFER', { to: TREASURY_ADDRESS, amount: 2n, nonce: 1 }),
+      tx(s, 'alice', 'TRANSFER', { to: acct('bob'), amount: 3n, nonce: 2 }),
+    ],
+    after: {
+      accounts: {
+        alice: { balance: coins(1000) - 6n - 3n * FEE.TRANSFER, nonce: 3 },
+        bob: { balance: 3n, nonce: 0 },
+      },
+      burned: 1n,
+      treasury: 2n,
     },
   },
   {

@@ -7,20 +7,23 @@ import { createHash, createPublicKey, ECDH, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
+  BURN_ADDRESS,
   checkTxSignature,
   signTx,
+  TREASURY_ADDRESS,
   type Tx,
   txFromJson,
   txHash,
   txSigningBytes,
   txSigningDigest,
 } from '../../src/chain/index.js';
-import { accountAddressOf, validatorAddressOf } from '../../src/crypto/address.js';
+import { accountAddressOf, encodeAddress, validatorAddressOf } from '../../src/crypto/address.js';
 import { bytesToHex, hexToBytes } from '../../src/crypto/hex.js';
 import { publicKeyHexOf } from '../../src/crypto/keys.js';
 
 interface Vectors {
   addresses: { private_key: string; pub_key: string; account: string; validator: string }[];
+  reserved_addresses: { name: string; preimage?: string; address_bytes: string; account: string }[];
   transactions: {
     name: string;
     chain_id: string;
@@ -128,6 +131,22 @@ describe('docs/PROTOCOL.md test vectors', () => {
       assert.notEqual(checkTxSignature(tx, 'chain-testnet-1'), null, 'the same bytes fail on another chain');
     });
   }
+
+  it('the reserved addresses: burn (20 zero bytes) and treasury (SHA-256 of its preimage, cut to 20)', () => {
+    const [burn, treasury] = vectors.reserved_addresses;
+    assert.equal(burn?.name, 'burn');
+    assert.equal(treasury?.name, 'treasury');
+    assert.equal(burn.address_bytes, '00'.repeat(20));
+    // Node's own SHA-256 (OpenSSL), not the code's.
+    assert.equal(
+      treasury.address_bytes,
+      createHash('sha256').update(treasury.preimage!, 'utf8').digest('hex').slice(0, 40),
+    );
+    for (const r of vectors.reserved_addresses)
+      assert.equal(encodeAddress('coin', hexToBytes(r.address_bytes, 20)), r.account, r.name);
+    assert.equal(BURN_ADDRESS, burn.account);
+    assert.equal(TREASURY_ADDRESS, treasury.account);
+  });
 
   it('has a forged twin vector', () => assert.ok(vectors.forged_twins.length > 0));
   for (const f of vectors.forged_twins) {

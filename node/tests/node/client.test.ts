@@ -41,6 +41,11 @@ describe('RpcClient', () => {
     assert.equal(block.header.height, 4);
     assert.equal(block.header.prev_hash.length, 64);
     assert.equal((await client.block(1)).txs[0]?.tx_hash, sent.tx_hash);
+    const commit = await client.commit(4);
+    assert.deepEqual(
+      { ...commit, signatures: commit.signatures.map((s) => s.validator) },
+      { height: 4, round: 0, block_hash: status.last_hash, signatures: [validator] },
+    );
     const receipt = await client.receipt(sent.tx_hash);
     assert.deepEqual(receipt, {
       ...receipt,

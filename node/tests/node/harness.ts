@@ -140,6 +140,7 @@ export function brokenApp(): ReturnType<typeof createRpcApp> {
     submit: fail,
     receipt: fail,
     blockJson: fail,
+    commit: fail,
     snapshots: fail,
     snapshot: fail,
     evidence: fail,

@@ -1,7 +1,8 @@
 /** The RPC against the Koa app with no port opened: every endpoint, every error status. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { coins, minFee, txToJson } from '../../src/chain/index.js';
+import { coins, minFee, txToJson, verifyVote } from '../../src/chain/index.js';
+import type { CommitAnswer } from '../../src/rpc/answers.js';
 import { GENESIS_TIME, key, tx } from '../fixtures.js';
 import { brokenApp, type Harness, injectInto, makeHarness } from './harness.js';
 
@@ -28,6 +29,7 @@ describe('RPC before the chain state is loaded', () => {
       for (const [method, url] of [
         ['GET', '/status'],
         ['GET', '/block/0'],
+        ['GET', '/block/1/commit'],
         ['GET', `/balance/${ALICE.account}`],
         ['GET', '/validators'],
         ['GET', `/delegator/${ALICE.account}/delegations`],
@@ -103,6 +105,35 @@ describe('RPC', () => {
     assert.deepEqual(missing.json(), { detail: 'Block not found' });
     for (const bad of ['-1', 'abc', '1.5', '99999999999999999999'])
       assert.equal((await h.request('GET', `/block/${bad}`)).status, 400, bad);
+  });
+
+  it('GET /block/{height}/commit (extension): the precommits that made it final; 404 for genesis', async () => {
+    const res = await h.request('GET', '/block/1/commit');
+    assert.equal(res.status, 200);
+    const commit = res.json() as CommitAnswer;
+    assert.equal(h.service.state.height, 1);
+    const hash = h.service.state.lastBlockHash;
+    assert.deepEqual(
+      { ...commit, signatures: commit.signatures.map((s) => s.validator) },
+      { height: 1, round: 0, block_hash: hash, signatures: [key('val-0').validator] },
+    );
+    const vote = {
+      kind: 'precommit' as const,
+      height: 1,
+      round: 0,
+      blockHash: hash,
+      ...commit.signatures[0]!,
+    };
+    assert.ok(verifyVote(h.service.state.params.chainId, vote, key('val-0').pubKey), 'a valid precommit');
+    for (const [url, status, detail] of [
+      ['/block/0/commit', 404, 'Commit not found'],
+      ['/block/999/commit', 404, 'Commit not found'],
+      ['/block/x/commit', 400, 'Invalid height: expected a non-negative integer'],
+    ] as const) {
+      const r = await h.request('GET', url);
+      assert.equal(r.status, status, url);
+      assert.deepEqual(r.json(), { detail }, url);
+    }
   });
 
   it('GET /balance/{address} gives balance as a string and the nonce; 400 for a bad address', async () => {
@@ -412,7 +443,7 @@ describe('RPC', () => {
 describe('RPC failures', () => {
   it('answers 500 Internal error with no stack trace when a handler fails', async () => {
     const handler = brokenApp().callback();
-    for (const url of ['/status', '/block/1', '/snapshots', '/evidence']) {
+    for (const url of ['/status', '/block/1', '/block/1/commit', '/snapshots', '/evidence']) {
       const res = await injectInto(handler, 'GET', url);
       assert.equal(res.status, 500, url);
       assert.deepEqual(res.json(), { detail: 'Internal error' });

@@ -98,6 +98,7 @@ function path(world: World): fc.Arbitrary<string> {
       arbitrary: fc.constantFrom('/status', '/validators', '/supply', '/snapshots', '/metrics', '/tx/send'),
     },
     { weight: 2, arbitrary: seg.map((s) => `/block/${s}`) },
+    seg.map((s) => `/block/${s}/commit`),
     { weight: 2, arbitrary: seg.map((s) => `/balance/${s}`) },
     {
       weight: 2,

@@ -15,7 +15,11 @@ import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
-import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import {
+  MARKET_JOB,
+  MARKET_SERVICE_NAME,
+  renderPrometheusConfig,
+} from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
@@ -31,12 +35,13 @@ import type {
   PeerInfo,
   Progress,
   Runtime,
+  ServiceLaunch,
 } from '../runtime.js';
 import { docker } from './engine.js';
 import { devnetFilter, devnetLabels, devnetName } from './labels.js';
 import { demux, followLogs } from './logStream.js';
 import { grafanaImage, prometheusImage } from './monitorImages.js';
-import { ensureNodeImage } from './nodeImage.js';
+import { ensureNodeImage, MARKET_IN_IMAGE } from './nodeImage.js';
 
 const RPC_PORT = CONTAINER_PORTS.rpcPort;
 const P2P_PORT = CONTAINER_PORTS.p2pPort;
@@ -143,11 +148,16 @@ export class DockerRuntime implements Runtime {
       },
       StopTimeout: 10,
     });
+    // The node's home (genesis, keys, node.json) goes into its volume before the first start.
+    await this.joinAndStart(c, name, l.home);
+  }
+
+  /** A new container on the p2p network under its name, its home in /data, started. */
+  private async joinAndStart(c: Docker.Container, name: string, home: string): Promise<void> {
     await this.d
       .getNetwork(this.p2pNetwork)
       .connect({ Container: c.id, EndpointConfig: { Aliases: [name] } });
-    // The node's home (genesis, keys, node.json) goes into its volume before the first start.
-    await c.putArchive(tar.pack(l.home), { path: '/data' });
+    await c.putArchive(tar.pack(home), { path: '/data' });
     try {
       await c.start();
     } catch (e) {
@@ -161,6 +171,43 @@ export class DockerRuntime implements Runtime {
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
     return localEndpoint(node);
+  }
+
+  /**
+   * A service is a container of the node image running chain-market instead of chain-node, on
+   * both networks (it reaches the nodes by name on the p2p network), its home in a volume.
+   */
+  async startService(s: ServiceLaunch): Promise<void> {
+    const info = await this.inspect(s.name);
+    if (info !== null) {
+      if (!info.State.Running) await this.d.getContainer(info.Id).start();
+      return;
+    }
+    this.nodeImage ??= await ensureNodeImage(() => undefined);
+    const volume = this.name(s.name);
+    await this.d.createVolume({ Name: volume, Labels: this.labels(s.name) });
+    const port = s.port === null ? null : `${s.port}/tcp`;
+    const c = await this.d.createContainer({
+      name: this.name(s.name),
+      Hostname: s.name,
+      Image: this.nodeImage,
+      Entrypoint: ['node', MARKET_IN_IMAGE],
+      Cmd: s.args({
+        home: '/data',
+        host: '0.0.0.0',
+        rpc: (n) => `http://${this.name(n.name)}:${RPC_PORT}`,
+        service: (name, p) => `http://${this.name(name)}:${p}`,
+      }),
+      Labels: this.labels(s.name),
+      ExposedPorts: port === null ? {} : { [port]: {} },
+      HostConfig: {
+        NetworkMode: this.portsNetwork,
+        Binds: [`${volume}:/data`],
+        PortBindings: port === null ? {} : { [port]: [{ HostIp: '127.0.0.1', HostPort: String(s.port) }] },
+      },
+      StopTimeout: 10,
+    });
+    await this.joinAndStart(c, s.name, s.home);
   }
 
   async stopNode(name: string): Promise<void> {
@@ -258,7 +305,13 @@ export class DockerRuntime implements Runtime {
     await mkdir(dir, { recursive: true });
     const config = renderPrometheusConfig(
       nodes.map((n) => ({ name: n.name, address: `${this.name(n.name)}:${RPC_PORT}` })),
-      { scrapeInterval: '1s' },
+      {
+        scrapeInterval: '1s',
+        services:
+          spec.marketPort === null
+            ? []
+            : [{ job: MARKET_JOB, address: `${this.name(MARKET_SERVICE_NAME)}:${spec.marketPort}` }],
+      },
     );
     await writeFile(join(dir, 'prometheus.yml'), config);
     const prometheusUrl = `http://127.0.0.1:${spec.monitoringPorts.prometheus}`;

@@ -18,7 +18,14 @@ import { buildFromFolder, buildHostImage, ensureImage, imageExists } from './ima
 export const OFFICIAL_NODE_BASE = 'node:20-bookworm-slim';
 /** What the bundle leaves outside (node/scripts/bundle.mjs). */
 const OUTSIDE_THE_BUNDLE = ['classic-level'];
-const BUNDLE = ['node/dist/bundle/chain-node.mjs', 'node/dist/bundle/chain-node.cjs'];
+const BUNDLE = [
+  'node/dist/bundle/chain-node.mjs',
+  'node/dist/bundle/chain-node.cjs',
+  'node/dist/bundle/chain-market.mjs',
+  'node/dist/bundle/chain-market.cjs',
+];
+/** The task market's launcher in the image (node/Dockerfile): services run it (docs/MARKET.md). */
+export const MARKET_IN_IMAGE = '/app/dist/bundle/chain-market.mjs';
 
 interface LockPackage {
   dependencies?: Record<string, string>;
@@ -74,7 +81,7 @@ async function localNodeBase(tag: string): Promise<void> {
 export async function ensureNodeImage(progress: Progress): Promise<string> {
   const root = repoRoot();
   const caches = (await readdir(join(root, 'node/dist/bundle')).catch(() => []))
-    .filter((f) => f.startsWith('chain-node.') && f.endsWith('.v8cache'))
+    .filter((f) => /^chain-(node|market)\./.test(f) && f.endsWith('.v8cache'))
     .map((f) => `node/dist/bundle/${f}`);
   const missing =
     BUNDLE.find((f) => !existsSync(join(root, f))) ??

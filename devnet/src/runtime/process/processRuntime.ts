@@ -22,7 +22,7 @@ import {
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
-import { renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import { MARKET_JOB, renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
 import { nodePackagePath, repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BlockedPeers } from '../blockedPeers.js';
@@ -40,6 +40,7 @@ import type {
   PeerInfo,
   Progress,
   Runtime,
+  ServiceLaunch,
 } from '../runtime.js';
 
 /** The compiled node (the tests run it; npm run build makes it). */
@@ -47,6 +48,10 @@ export const CHAIN_NODE_JS = nodePackagePath('dist', 'src', 'bin', 'chain-node.j
 /** The same node in one file, started from V8's code cache: one file to load, little to compile. */
 const CHAIN_NODE_BUNDLE = nodePackagePath('dist', 'bundle', 'chain-node.mjs');
 const NODE_PROGRAM = existsSync(CHAIN_NODE_BUNDLE) ? CHAIN_NODE_BUNDLE : CHAIN_NODE_JS;
+const CHAIN_MARKET_BUNDLE = nodePackagePath('dist', 'bundle', 'chain-market.mjs');
+const MARKET_PROGRAM = existsSync(CHAIN_MARKET_BUNDLE)
+  ? CHAIN_MARKET_BUNDLE
+  : nodePackagePath('dist', 'src', 'bin', 'chain-market.js');
 
 const MONITORS = ['prometheus', 'grafana'] as const;
 
@@ -70,11 +75,15 @@ export class ProcessRuntime implements Runtime {
     progress('runtime: local processes');
   }
 
-  /** The marker that ties a pid to this devnet's process (the home folder is on its command line). */
+  /**
+   * The marker that ties a pid to this devnet's process (the home folder is on its command
+   * line). A service's folder exists from its first start; a node never has one (their names
+   * are the devnet's accounts', which never share a node's name).
+   */
   private marker(name: string): string {
-    return name === 'prometheus' || name === 'grafana'
-      ? join(this.layout.monitoringDir, name)
-      : this.layout.nodeHome(name);
+    if (name === 'prometheus' || name === 'grafana') return join(this.layout.monitoringDir, name);
+    const service = this.layout.serviceHome(name);
+    return existsSync(service) ? service : this.layout.nodeHome(name);
   }
 
   async startNode(l: NodeLaunch): Promise<void> {
@@ -86,6 +95,24 @@ export class ProcessRuntime implements Runtime {
       args: [NODE_PROGRAM, ...nodeStartArgs(l.node, { home: l.home })],
       logFile: this.layout.logFile(name),
       pidFile: this.layout.pidFile(name),
+    });
+  }
+
+  async startService(s: ServiceLaunch): Promise<void> {
+    if ((await this.nodeState(s.name)) === 'running') return;
+    await spawnDetached({
+      command: process.execPath,
+      args: [
+        MARKET_PROGRAM,
+        ...s.args({
+          home: s.home,
+          host: '127.0.0.1',
+          rpc: (n) => `http://127.0.0.1:${n.rpcPort}`,
+          service: (_name, port) => `http://127.0.0.1:${port}`,
+        }),
+      ],
+      logFile: this.layout.logFile(s.name),
+      pidFile: this.layout.pidFile(s.name),
     });
   }
 
@@ -193,7 +220,11 @@ export class ProcessRuntime implements Runtime {
         configPath,
         renderPrometheusConfig(
           nodes.map((n) => ({ name: n.name, address: `127.0.0.1:${n.rpcPort}` })),
-          { scrapeInterval: '1s' },
+          {
+            scrapeInterval: '1s',
+            services:
+              spec.marketPort === null ? [] : [{ job: MARKET_JOB, address: `127.0.0.1:${spec.marketPort}` }],
+          },
         ),
       );
       const address = `127.0.0.1:${spec.monitoringPorts.prometheus}`;

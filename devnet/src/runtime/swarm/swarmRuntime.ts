@@ -48,6 +48,7 @@ import type {
   PeerInfo,
   Progress,
   Runtime,
+  ServiceLaunch,
 } from '../runtime.js';
 import { chooseMachine } from './placement.js';
 import { type Machine, SwarmMachines } from './swarmEngines.js';
@@ -556,6 +557,10 @@ export class SwarmRuntime implements Runtime {
       .sort((a, b) => a.at.localeCompare(b.at));
     const kept = o.tail === null ? lines : lines.slice(Math.max(0, lines.length - o.tail));
     out.write(kept.map((l) => `${l.text}\n`).join(''));
+  }
+
+  async startService(s: ServiceLaunch): Promise<void> {
+    throw new DevnetError('BAD_FLAG', `${s.name}: the task market does not run on the swarm runtime yet`);
   }
 
   async startMonitoring(

@@ -3,7 +3,8 @@
  * docs/PROTOCOL.md "Supply") gives at one height: genesis supply + minted − burned = balances +
  * stakes + delegations + unbonding + treasury; and the totals are the chain's history: the genesis
  * supply the genesis file's, minted the block rewards of heights 1..h (economics.ts), burned the
- * slashes, unjail fees and jailed-unstake penalties the validator model replayed.
+ * slashes, unjail fees, jailed-unstake penalties and transfers to the burn address the validator
+ * model replayed.
  */
 import { RpcError, type SupplyAnswer } from '@chain-devnet/node/client';
 import type { NetContext } from '../context.js';
@@ -55,7 +56,7 @@ export async function checkSupply(net: NetContext, scope: Scope): Promise<string
       throw net.failure({
         node,
         height: h,
-        expected: `total_burned ${burned} (slashes, unjail fees and penalties of the chain's history)`,
+        expected: `total_burned ${burned} (slashes, unjail fees, penalties and burn transfers of the chain's history)`,
         found: s.total_burned,
       });
     checked.push(node);

@@ -3,6 +3,7 @@
 import { validatorAddressOf } from '../../crypto/address.js';
 import { ppmToRate } from '../amounts.js';
 import { type TxFailure, txFailure } from '../errors.js';
+import { isReservedAddress } from '../reserved.js';
 import type { StateDraft } from '../state/draft.js';
 import type { Validator } from '../state/types.js';
 import type { Tx } from '../tx/types.js';
@@ -17,6 +18,12 @@ export function requireZeroAmount(tx: Tx): TxFailure | null {
   return tx.amount === 0n
     ? null
     : txFailure('INVALID_AMOUNT', `amount must be 0 for ${tx.type}, got ${tx.amount}`);
+}
+
+/** A reward address may not be a reserved one (reserved.ts): no balance may ever sit there. */
+export function checkRewardAddress(address: string | undefined): TxFailure | null {
+  if (address === undefined || !isReservedAddress(address)) return null;
+  return txFailure('INVALID_PAYLOAD', `reward_address ${address} is a reserved address (burn or treasury)`);
 }
 
 export function checkCommission(ppm: number | undefined): TxFailure | null {

@@ -6,12 +6,15 @@
  */
 import { accountAddressOf, validatorAddressOf } from '../../crypto/address.js';
 import { txFailure } from '../errors.js';
-import { checkCommission, requirePositiveAmount } from './common.js';
+import { checkCommission, checkRewardAddress, requirePositiveAmount } from './common.js';
 import type { TxRule } from './context.js';
 
 export const stakeRule: TxRule = {
   check(d, tx) {
-    const bad = requirePositiveAmount(tx) ?? checkCommission(tx.payload.commissionPpm);
+    const bad =
+      requirePositiveAmount(tx) ??
+      checkCommission(tx.payload.commissionPpm) ??
+      checkRewardAddress(tx.payload.rewardAddress);
     if (bad) return bad;
     const existing = d.validator(validatorAddressOf(tx.pubKey));
     if (existing?.status === 'EJECTED')

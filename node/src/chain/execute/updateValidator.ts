@@ -1,13 +1,14 @@
 /** UPDATE_VALIDATOR: changes name, commission_rate and/or reward_address of the sender's validator. */
 import { txFailure } from '../errors.js';
 import type { Validator } from '../state/types.js';
-import { checkCommission, isFailure, ownValidator, requireZeroAmount } from './common.js';
+import { checkCommission, checkRewardAddress, isFailure, ownValidator, requireZeroAmount } from './common.js';
 import type { TxRule } from './context.js';
 
 export const updateValidatorRule: TxRule = {
   check(d, tx) {
     const p = tx.payload;
-    const bad = requireZeroAmount(tx) ?? checkCommission(p.commissionPpm);
+    const bad =
+      requireZeroAmount(tx) ?? checkCommission(p.commissionPpm) ?? checkRewardAddress(p.rewardAddress);
     if (bad) return bad;
     if (p.name === undefined && p.commissionPpm === undefined && p.rewardAddress === undefined)
       return txFailure(

@@ -151,6 +151,10 @@ export class StateDraft {
     this.totals = { ...this.totals, burned: this.totals.burned + amount };
   }
 
+  fundTreasury(amount: bigint): void {
+    this.totals = { ...this.totals, treasury: this.totals.treasury + amount };
+  }
+
   mint(amount: bigint): void {
     this.totals = { ...this.totals, minted: this.totals.minted + amount };
   }

@@ -1,0 +1,131 @@
+/**
+ * `devnet up --market` on a runtime, through the `devnet` command as a user runs it: the market
+ * at P+1093 printed by up and shown by status, its sample worker completing a task a developer
+ * account posts (the worker's claim, its SUBMIT_RESULT, the split paid), its log, and down
+ * removing both with the rest.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { coins } from '@chain-devnet/node/chain';
+import { RpcClient } from '@chain-devnet/node/client';
+import { hexToBytes } from '@chain-devnet/node/crypto';
+import { portFree, processesMentioning, waitFor } from '@chain-devnet/node/harness';
+import { fundedRequest, MarketClient, sampleResultHash } from '@chain-devnet/node/market';
+import type { StatusJson, UpJson } from '../../src/cli/json.js';
+import { devnetCli, devnetJson } from '../../src/harness/cli.js';
+import { freeDevnetBase } from '../../src/harness/ports.js';
+import type { RuntimeKind } from '../../src/runtime/runtime.js';
+import { allPorts } from '../../src/spec/ports.js';
+
+export interface MarketSuiteOptions {
+  readonly runtime: RuntimeKind;
+  /** Containers, networks, volumes of the devnet still there (docker). */
+  readonly leftovers?: (home: string) => Promise<string[]>;
+  readonly skip?: string | false;
+}
+
+export function marketSuite(o: MarketSuiteOptions): void {
+  describe(`devnet up --market on the ${o.runtime} runtime`, { skip: o.skip ?? false }, () => {
+    let dir = '';
+    let home = '';
+    let base = 0;
+    let upJson: UpJson;
+    const json = <T>(...args: string[]) => devnetJson<T>([...args, '--home', home]);
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), `devnet-market-${o.runtime}-`));
+      home = join(dir, 'home');
+      base = await freeDevnetBase(2, false, true);
+    });
+
+    after(async () => {
+      await devnetCli(['down', '--home', home]);
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    test('up --market: the market answers at P+1093, printed by up; status shows it and its worker', async () => {
+      upJson = await json<UpJson>(
+        'up',
+        '--runtime',
+        o.runtime,
+        '--validators',
+        '2',
+        '--block-time',
+        '500ms',
+        '--base-port',
+        String(base),
+        '--no-monitoring',
+        '--no-ui',
+        '--market',
+      );
+      const url = `http://127.0.0.1:${base + 1093}`;
+      assert.equal(upJson.market, url);
+      assert.deepEqual(
+        upJson.accounts.map((a) => a.name).filter((n) => n.startsWith('market')),
+        ['market', 'market-worker'],
+      );
+      const info = await new MarketClient(url, 5_000).info();
+      assert.equal(info.chain_id, upJson.chain_id);
+      assert.equal(info.escrow_address, upJson.accounts.find((a) => a.name === 'market')!.address);
+      const s = await json<StatusJson>('status');
+      assert.equal(s.market?.url, url);
+      assert.equal(s.market?.up, true);
+      assert.equal(s.market?.state, 'running');
+      assert.equal(s.market?.worker, 'running');
+      const text = await devnetCli(['status', '--home', home]);
+      assert.match(text.stdout, new RegExp(`task market ${url} at height \\d+ · worker running`));
+    });
+
+    test('a task posted by a developer account is claimed, computed and paid by the sample worker', async () => {
+      const market = new MarketClient(upJson.market!, 30_000);
+      const rpc = new RpcClient(upJson.nodes[1]!.rpc, 5_000);
+      const creator = upJson.accounts.find((a) => a.name === 'account-0')!;
+      const worker = upJson.accounts.find((a) => a.name === 'market-worker')!;
+      const order = {
+        challenge_type: 'synthetic' as const,
+        payload: { generator: 'tabular', count: 10, seed: 7 },
+        reward: coins(3) + 1n,
+      };
+      const body = await fundedRequest(rpc, await market.info(), hexToBytes(creator.private_key), order);
+      const created = await market.createTask(body);
+      assert.equal(created.status, 'pending');
+      const done = await waitFor('the sample worker to complete the task', 60_000, async () => {
+        const t = await market.task(created.task_id);
+        return t.status === 'completed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;
+      });
+      assert.equal(done.result?.worker_address, worker.address);
+      assert.equal(done.result?.result_hash, sampleResultHash(done));
+      const toWorker = done.payouts.find((p) => p.share === 'worker')!;
+      assert.equal(BigInt(toWorker.amount), (order.reward * 25n) / 100n);
+      assert.equal(toWorker.to_address, worker.address);
+    });
+
+    test('logs market and logs market-worker print their log records', async () => {
+      const expected = {
+        market: ['market listening'],
+        'market-worker': ['sample worker running', 'result submitted'],
+      };
+      for (const [name, msgs] of Object.entries(expected)) {
+        const r = await devnetCli(['logs', name, '--home', home]);
+        assert.equal(r.code, 0, r.stderr);
+        const seen = r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { msg: string }).msg);
+        for (const m of msgs) assert.ok(seen.includes(m), `${name} logged "${m}": ${seen.join(' | ')}`);
+      }
+    });
+
+    test('down removes the market and its worker with the nodes; every port free again', async () => {
+      const r = await devnetCli(['down', '--home', home]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(await processesMentioning(home), []);
+      if (o.leftovers) assert.deepEqual(await o.leftovers(home), []);
+      for (const p of allPorts(base, 2, false, false, true))
+        assert.ok(await portFree(p), `port ${p} is free again`);
+    });
+  });
+}

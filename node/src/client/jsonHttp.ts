@@ -1,0 +1,71 @@
+/**
+ * The HTTP side of a JSON client, shared by the node's RpcClient and the task market's client:
+ * one request with a bounded wait, the answer's JSON read exactly (integers beyond 2^53 as
+ * bigint), and any status but 2xx an RpcError with the service's `{"detail"}`.
+ */
+import { parseJsonExact } from '../util/jsonParse.js';
+
+export class RpcError extends Error {
+  override readonly name = 'RpcError';
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly url: string,
+  ) {
+    super(`${url}: HTTP ${status} ${detail}`);
+  }
+}
+
+export class JsonHttpClient {
+  constructor(
+    readonly baseUrl: string,
+    protected readonly timeoutMs = 10_000,
+  ) {}
+
+  /** Any JSON path, for what has no method of its own (an odd path a test sends on purpose). */
+  async get<T>(path: string): Promise<T> {
+    return parseJsonExact(await this.request('GET', path)) as T;
+  }
+
+  /** POSTs `body` as JSON and reads the JSON answer. */
+  protected async post<T>(path: string, body: unknown): Promise<T> {
+    return parseJsonExact(await this.request('POST', path, body)) as T;
+  }
+
+  /** The answer's text; an RpcError with the {detail} for any status but 2xx. */
+  protected async request(method: string, path: string, body?: unknown): Promise<string> {
+    const url = `${this.baseUrl}${path}`;
+    // A referenced timer, not AbortSignal.timeout (whose timer is unreferenced): a connection
+    // that a proxy accepts and then drops mid-response (Docker's port forwarding while the
+    // container starts) can leave the body read pending with nothing else keeping the process
+    // alive, and the caller would vanish without an error.
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new Error(`no answer within ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
+    const init: RequestInit = { method, signal: abort.signal };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { 'content-type': 'application/json' };
+    }
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, init);
+      text = await res.text();
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok) {
+      let detail = text;
+      try {
+        detail = (JSON.parse(text) as { detail?: string }).detail ?? text;
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new RpcError(res.status, detail, url);
+    }
+    return text;
+  }
+}

@@ -1,0 +1,55 @@
+/** The market's answers built from its records (answers.ts shapes). */
+import type { PayoutAnswer, TaskAnswer, TaskListAnswer } from '../answers.js';
+import type { TaskRecord, TaskStatus } from '../types.js';
+
+/** A task that is past `funding`: every field set at that transition is there. */
+export function taskView(t: TaskRecord): TaskAnswer {
+  return {
+    task_id: t.task_id,
+    status: t.status as TaskStatus,
+    ...(t.result === null
+      ? {}
+      : {
+          result: {
+            result_hash: t.result.result_hash,
+            worker_address: t.result.worker_address,
+            completed_at: t.result.completed_at,
+          },
+        }),
+    challenge_type: t.challenge_type,
+    payload: t.payload,
+    reward: t.reward,
+    deadline: t.deadline!,
+    created_at: t.created_at!,
+    creator_address: t.funding.from_address,
+    funding_tx_hash: t.funding.tx_hash,
+    worker_address: t.worker?.address ?? null,
+    failure: t.failure === null ? null : { reason: t.failure.reason, failed_at: t.failure.failed_at },
+    result_tx_hash: t.result?.tx_hash ?? null,
+    result_height: t.result?.height ?? null,
+    payouts: t.payouts.map(
+      (p): PayoutAnswer => ({
+        share: p.share,
+        to_address: p.to_address,
+        amount: p.amount,
+        tx_hash: p.tx_hash,
+        status: p.status,
+        block_height: p.height,
+      }),
+    ),
+  };
+}
+
+export function listView(tasks: readonly TaskRecord[], limit: number, offset: number): TaskListAnswer {
+  return {
+    tasks: tasks.slice(offset, offset + limit).map((t) => ({
+      task_id: t.task_id,
+      challenge_type: t.challenge_type,
+      status: t.status as TaskStatus,
+      reward: t.reward,
+    })),
+    total: tasks.length,
+    limit,
+    offset,
+  };
+}

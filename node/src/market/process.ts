@@ -1,0 +1,171 @@
+/**
+ * The composition root of the market process (`chain-market start`): its store, its view of the
+ * chain (a node's RPC, nothing else), the service, the follower, the payer, its metrics and its
+ * HTTP server; stopped in reverse order. One process, one of each.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { RpcClient } from '../client/rpcClient.js';
+import { accountAddressOf } from '../crypto/address.js';
+import { publicKeyHexOf } from '../crypto/keys.js';
+import { waitFor } from '../harness/wait.js';
+import { createMarketMetrics } from '../metrics/market.js';
+import { readKeyFile } from '../node/keyFile.js';
+import { createRpcServer } from '../rpc/server.js';
+import type { Logger } from '../util/logger.js';
+import { Follower } from './follower.js';
+import { createMarketApp, DEFAULT_MARKET_HTTP } from './http/app.js';
+import { Payer } from './payer.js';
+import { DEFAULT_TRANSFER_FEE, type MarketRules, MarketService } from './service.js';
+import { type Books, MarketStore } from './store.js';
+
+export interface MarketConfig {
+  readonly home: string;
+  readonly rpcUrl: string;
+  /** The escrow account's key file (the node's key file format). */
+  readonly keyFile: string;
+  readonly host: string;
+  readonly port: number;
+  readonly pollMs: number;
+  readonly fee: bigint;
+  readonly rules: MarketRules;
+  readonly fundingWaitMs: number;
+  /** Writes are refused (503) while the market is more blocks than this behind its node. */
+  readonly maxLagBlocks: number;
+  /** TEST ONLY (CHAIN_MARKET_CRASH_AFTER_SENDS): SIGKILL after that many payouts sent; devnet chains only. */
+  readonly crashAfterSends: number | null;
+  readonly logger: Logger;
+}
+
+export interface RunningMarket {
+  readonly url: string;
+  readonly service: MarketService;
+  stop(): Promise<void>;
+}
+
+export { DEFAULT_TRANSFER_FEE };
+
+/** The escrow's books at a block the node has: balance and nonce read at one height. */
+async function booksNow(rpc: RpcClient, escrow: string, chainId: string): Promise<Books> {
+  return waitFor(`a read of ${escrow} at a stable height`, 30_000, async () => {
+    const a = (await rpc.status()).height;
+    const account = await rpc.balance(escrow);
+    const block = await rpc.block(a);
+    if ((await rpc.status()).height !== a) return null;
+    return {
+      chain_id: chainId,
+      escrow,
+      cursor: a,
+      balance: account.balance,
+      next_nonce: account.nonce,
+      chain_time: block.header.timestamp,
+    };
+  });
+}
+
+export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
+  const log = c.logger;
+  const privateKey = await readKeyFile(c.keyFile);
+  const escrowAddress = accountAddressOf(publicKeyHexOf(privateKey));
+  const rpc = new RpcClient(c.rpcUrl, 10_000);
+  const status = await waitFor(`the node at ${c.rpcUrl}`, 120_000, () => rpc.status(), { pollMs: 500 });
+  await mkdir(c.home, { recursive: true });
+  const store = await MarketStore.open(join(c.home, 'market-data'));
+  const metrics = createMarketMetrics();
+  const escrow = { address: escrowAddress, privateKey, chainId: status.chain_id, fee: c.fee };
+  let service: MarketService;
+  try {
+    service = await MarketService.open(
+      store,
+      escrow,
+      c.rules,
+      () => booksNow(rpc, escrowAddress, status.chain_id),
+      {
+        paid: (p) => {
+          metrics.payouts.inc({ share: p.share });
+          metrics.payoutWei.inc({ share: p.share }, Number(p.amount));
+        },
+        warn: (msg, fields) => log.warn(msg, fields),
+      },
+    );
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  for (const t of service.allTasks())
+    for (const p of t.payouts)
+      if (p.status === 'confirmed') {
+        metrics.payouts.inc({ share: p.share });
+        metrics.payoutWei.inc({ share: p.share }, Number(p.amount));
+      }
+
+  const crashAfterSends = status.network === 'devnet' ? c.crashAfterSends : null;
+  if (c.crashAfterSends !== null && crashAfterSends === null)
+    log.warn('the test crash point is honoured on a devnet chain only: ignored', { network: status.network });
+  const payer = new Payer(rpc, service, log, { window: 32, resendMs: 5_000, crashAfterSends });
+  const follower = new Follower(rpc, service, log, { pollMs: c.pollMs, maxBlocksPerPoll: 50 }, () => {
+    void payer.run();
+  });
+  metrics.readFrom({
+    taskCounts: () => {
+      const counts = new Map<string, number>();
+      for (const t of service.list({}))
+        counts.set(
+          `${t.status}/${t.challenge_type}`,
+          (counts.get(`${t.status}/${t.challenge_type}`) ?? 0) + 1,
+        );
+      return counts;
+    },
+    followedHeight: () => service.books.cursor,
+    followLag: () => follower.lag,
+    floatWei: () => service.float(),
+    unpaidPayouts: () => service.unpaid().length,
+  });
+
+  const app = createMarketApp(
+    {
+      service,
+      rpc,
+      metrics,
+      logger: log,
+      unavailable: () => {
+        if (!follower.reachable)
+          return `Chain not reachable: the market cannot reach its node at ${c.rpcUrl}`;
+        if (follower.lag > c.maxLagBlocks)
+          return `Catching up with the chain: ${follower.lag} blocks behind its node`;
+        return null;
+      },
+    },
+    { ...DEFAULT_MARKET_HTTP, fundingWaitMs: c.fundingWaitMs },
+  );
+  const server: Server = createRpcServer(app, DEFAULT_MARKET_HTTP);
+  // The first poll before the first answer: writes are judged by a fresh chain time.
+  await follower.poll();
+  follower.start();
+  void payer.run();
+  const resend = setInterval(() => void payer.run(), 1_000);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(c.port, c.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.address}:${address.port}`;
+  log.info('market listening', { url, escrow: escrowAddress, chain_id: status.chain_id, node: c.rpcUrl });
+
+  return {
+    url,
+    service,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      clearInterval(resend);
+      await follower.stop();
+      await payer.run();
+      await store.close();
+    },
+  };
+}
