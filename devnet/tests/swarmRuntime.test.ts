@@ -3,9 +3,10 @@
  * the manager and two engines in containers as workers (the test swarm of harness/swarm.ts, made
  * here and taken apart afterwards, also when a check fails). The same checks as the process and
  * docker runtimes, with the validators spread over all three machines, plus nothing left on any
- * of them after down. Before its swarm is made, a run with a devnet up on a swarm of its own is
- * killed (swarm/killedRun.ts): making this swarm must take all of that apart, and at the end this
- * machine's engine must be as before both (in no swarm, no network, container or volume left).
+ * of them after down; then `up --market` (market/marketSuite.ts) on the same swarm. Before its
+ * swarm is made, a run with a devnet up on a swarm of its own is killed (swarm/killedRun.ts):
+ * making this swarm must take all of that apart, and at the end this machine's engine must be as
+ * before both (in no swarm, no network, container or volume left).
  * In CI (CI=true) a missing engine or a swarm the tests did not make is a failure; elsewhere the
  * tests are skipped with a line that says why.
  */
@@ -20,6 +21,7 @@ import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
 import { devnetLabels, devnetName } from '../src/runtime/docker/labels.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
+import { marketSuite } from './market/marketSuite.js';
 import { runtimeSuite, type SuiteDevnet } from './runtimeSuite.js';
 import { engineState, type KilledRun, killARun } from './swarm/killedRun.js';
 
@@ -180,3 +182,5 @@ function unschedulableStart(s: SuiteDevnet): void {
 }
 
 runtimeSuite({ runtime: 'swarm', skip, machines: WORKERS + 1, leftovers, more: unschedulableStart });
+// devnet up --market on the same swarm: the market and its worker as swarm services.
+marketSuite({ runtime: 'swarm', skip, leftovers });

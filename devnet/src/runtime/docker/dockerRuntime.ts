@@ -41,7 +41,8 @@ import { docker } from './engine.js';
 import { devnetFilter, devnetLabels, devnetName } from './labels.js';
 import { demux, followLogs } from './logStream.js';
 import { grafanaImage, prometheusImage } from './monitorImages.js';
-import { ensureNodeImage, MARKET_IN_IMAGE } from './nodeImage.js';
+import { ensureNodeImage } from './nodeImage.js';
+import { SERVICE_ENTRYPOINT, serviceArgsInContainer } from './serviceInImage.js';
 
 const RPC_PORT = CONTAINER_PORTS.rpcPort;
 const P2P_PORT = CONTAINER_PORTS.p2pPort;
@@ -191,13 +192,8 @@ export class DockerRuntime implements Runtime {
       name: this.name(s.name),
       Hostname: s.name,
       Image: this.nodeImage,
-      Entrypoint: ['node', MARKET_IN_IMAGE],
-      Cmd: s.args({
-        home: '/data',
-        host: '0.0.0.0',
-        rpc: (n) => `http://${this.name(n.name)}:${RPC_PORT}`,
-        service: (name, p) => `http://${this.name(name)}:${p}`,
-      }),
+      Entrypoint: [...SERVICE_ENTRYPOINT],
+      Cmd: serviceArgsInContainer(s, this.layout),
       Labels: this.labels(s.name),
       ExposedPorts: port === null ? {} : { [port]: {} },
       HostConfig: {

@@ -29,7 +29,11 @@ import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
-import { renderSwarmPrometheusConfig } from '../../monitoring/prometheusConfig.js';
+import {
+  MARKET_JOB,
+  MARKET_SERVICE_NAME,
+  renderSwarmPrometheusConfig,
+} from '../../monitoring/prometheusConfig.js';
 import { repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
@@ -37,6 +41,7 @@ import { docker } from '../docker/engine.js';
 import { devnetFilter, devnetLabels, devnetName, LABEL_DEVNET, LABEL_NODE } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
 import { grafanaImage, prometheusImage } from '../docker/monitorImages.js';
+import { SERVICE_ENTRYPOINT, serviceArgsInContainer } from '../docker/serviceInImage.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { Groups } from '../partition.js';
 import type {
@@ -413,6 +418,13 @@ export class SwarmRuntime implements Runtime {
       if (c !== null && (await c.container.inspect()).State.Paused) await c.container.unpause();
       return;
     }
+    await this.bringUp(name, s);
+    // Its blocked-peers list may have changed while it was down.
+    await this.copyBlockedList(name);
+  }
+
+  /** A new task for a service that has none running (stopped: scaled to 0; killed: its task ended). */
+  private async bringUp(name: string, s: Docker.Service): Promise<void> {
     const earlier = new Set((await this.tasks(name)).map((t) => t.ID));
     await this.update(s, (spec) => {
       const mode = spec.Mode?.Replicated;
@@ -431,8 +443,6 @@ export class SwarmRuntime implements Runtime {
         });
       throw e;
     }
-    // Its blocked-peers list may have changed while it was down.
-    await this.copyBlockedList(name);
   }
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
@@ -559,8 +569,55 @@ export class SwarmRuntime implements Runtime {
     out.write(kept.map((l) => `${l.text}\n`).join(''));
   }
 
+  /**
+   * A service beside the nodes (the task market, its worker) is a swarm service of the node image
+   * running chain-market, on the devnet's overlay network (it reaches the nodes by their service
+   * names), pinned to the manager as the monitors are: its volume stays there, and its port is
+   * published there, where devnet reaches it. The files of its home (its key) are swarm secrets
+   * in the volume's folder. Restart policy none, as a node's: a killed service stays down.
+   */
   async startService(s: ServiceLaunch): Promise<void> {
-    throw new DevnetError('BAD_FLAG', `${s.name}: the task market does not run on the swarm runtime yet`);
+    const existing = await this.service(s.name);
+    if (existing !== null) {
+      if ((await this.runningTask(s.name)) === null) await this.bringUp(s.name, existing);
+      return;
+    }
+    const plan = await this.image(() => undefined);
+    const manager = (await this.machines()).all.find((m) => m.local)!;
+    const files = (await readdir(s.home, { withFileTypes: true })).filter((f) => f.isFile());
+    const secrets = await Promise.all(
+      files.map(async (f) => {
+        const secret = await this.swarmFile(
+          'secret',
+          'service-file',
+          await readFile(join(s.home, f.name)),
+          s.name,
+        );
+        return {
+          File: { Name: `${CONTAINER_HOME}/${f.name}`, UID: '0', GID: '0', Mode: 0o400 },
+          SecretID: secret.id,
+          SecretName: secret.name,
+        };
+      }),
+    );
+    await this.createService({
+      what: s.name,
+      container: {
+        Image: plan.ref,
+        Command: [...SERVICE_ENTRYPOINT],
+        Args: serviceArgsInContainer(s, this.layout),
+        Hostname: s.name,
+        Mounts: [volumeMount(this.name(s.name), CONTAINER_HOME, this.labels(s.name))],
+        Secrets: secrets,
+        StopSignal: 'SIGTERM',
+        StopGracePeriod: STOP_GRACE_MS * 1e6,
+      },
+      restart: 'none',
+      machine: manager,
+      port: s.port === null ? null : { target: s.port, published: s.port },
+      auth: plan.auth,
+    });
+    await this.waitRunning(s.name, new Set());
   }
 
   async startMonitoring(
@@ -594,7 +651,13 @@ export class SwarmRuntime implements Runtime {
         portLabel: LABEL_METRICS_PORT,
         network: this.name(),
       },
-      { scrapeInterval: '1s' },
+      {
+        scrapeInterval: '1s',
+        services:
+          spec.marketPort === null
+            ? []
+            : [{ job: MARKET_JOB, address: `${this.name(MARKET_SERVICE_NAME)}:${spec.marketPort}` }],
+      },
     );
     await mkdir(this.layout.monitoringDir, { recursive: true });
     await writeFile(join(this.layout.monitoringDir, 'prometheus.yml'), config);
@@ -688,7 +751,8 @@ export class SwarmRuntime implements Runtime {
     readonly container: Docker.ContainerSpec;
     readonly restart: 'none' | 'on-failure';
     readonly machine: Machine;
-    readonly port: { readonly target: number; readonly published: number };
+    /** Published in host mode on `machine`; null: nothing published. */
+    readonly port: { readonly target: number; readonly published: number } | null;
     readonly labels?: Record<string, string>;
     readonly auth?: RegistryAuth | undefined;
   }): Promise<void> {
@@ -705,14 +769,17 @@ export class SwarmRuntime implements Runtime {
       Mode: { Replicated: { Replicas: 1 } },
       EndpointSpec: {
         Mode: 'dnsrr',
-        Ports: [
-          {
-            Protocol: 'tcp',
-            TargetPort: o.port.target,
-            PublishedPort: o.port.published,
-            PublishMode: 'host',
-          },
-        ],
+        Ports:
+          o.port === null
+            ? []
+            : [
+                {
+                  Protocol: 'tcp',
+                  TargetPort: o.port.target,
+                  PublishedPort: o.port.published,
+                  PublishMode: 'host',
+                },
+              ],
       },
     } as Docker.CreateServiceOptions);
   }
