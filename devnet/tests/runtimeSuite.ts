@@ -271,6 +271,13 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         bound(10),
         async () => (await heightOf('validator-1')) >= target,
       );
+      // Connected again to every node, not only to the one it synced from: on Docker the nodes
+      // redial their lost peers every 10-15 s, and a partition started while validator-1 had only
+      // validator-3 back cut off 2 of 4 validators: the others stalled (the partition test failed).
+      await waitFor('every node connected to every other again', bound(20), async () => {
+        const s = await json<StatusJson>('status');
+        return s.nodes.every((n) => n.peers === s.nodes.length - 1);
+      });
     });
 
     test('partition: a node kept apart stalls while the others go on; healed, it catches up', async () => {

@@ -12,6 +12,8 @@
  *   - pinned (placement constraint node.id==…) to the machine it first ran on, where its volume
  *     devnet-<id>-<node> holds its data; genesis and node.json as swarm configs, its keys as
  *     swarm secrets, mounted into that volume's folder.
+ * Services beside the nodes (the task market and its worker, `--market`) are services of the
+ * node image running chain-market, pinned to the manager like Prometheus and Grafana.
  * kill, pause, resume, disconnect/connect and partition (which copy the nodes' blocked-peers
  * lists into their containers) go to the engine of the machine running the task (swarmEngines.ts); logs come
  * from the manager (service logs). Everything carries the devnet's labels; `down` removes the
