@@ -240,6 +240,39 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
       );
     });
 
+    // Before disconnect and connect: on docker a node cut off and let back regains only some of
+    // its peers for minutes (devnet/README.md, "Known limits"); a partition that then kept
+    // validator-3 apart took validator-1's only peer, and the 2 validators left stalled.
+    test('partition: a node kept apart stalls while the others go on; healed, it catches up', async () => {
+      const d = await Devnet.open(home);
+      const all = await d.peers();
+      const others = all.map((p) => p.name).filter((n) => n !== 'validator-3');
+      await d.runtime.partition([['validator-3'], others], all);
+      const st = await json<StatusJson>('status');
+      // A partition is not a disconnect: no node is shown cut off.
+      assert.deepEqual(
+        st.nodes.filter((n) => n.disconnected).map((n) => n.name),
+        [],
+      );
+      await waitFor('validator-3 to lose its peers', bound(10), async () => {
+        const s = await json<StatusJson>('status');
+        return s.nodes.find((n) => n.name === 'validator-3')!.peers === 0;
+      });
+      const cut = await heightOf('validator-3');
+      await waitFor('the others to go on', bound(8), async () => (await heightOf('validator-0')) >= cut + 3);
+      assert.ok(
+        (await heightOf('validator-3')) <= cut + 1,
+        'the node kept apart made no progress of its own',
+      );
+      await d.runtime.partition(null, all);
+      const target = (await heightOf('validator-0')) + 1;
+      await waitFor(
+        'validator-3 to catch up',
+        bound(10),
+        async () => (await heightOf('validator-3')) >= target,
+      );
+    });
+
     test('disconnect and connect: a cut-off node falls behind, then catches up', async () => {
       assert.equal((await cli('disconnect', 'validator-1')).code, 0);
       const st = await json<StatusJson>('status');
@@ -270,43 +303,6 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         'validator-1 to catch up',
         bound(10),
         async () => (await heightOf('validator-1')) >= target,
-      );
-      // Connected again to every node, not only to the one it synced from: on Docker the nodes
-      // redial their lost peers every 10-15 s, and a partition started while validator-1 had only
-      // validator-3 back cut off 2 of 4 validators: the others stalled (the partition test failed).
-      await waitFor('every node connected to every other again', bound(20), async () => {
-        const s = await json<StatusJson>('status');
-        return s.nodes.every((n) => n.peers === s.nodes.length - 1);
-      });
-    });
-
-    test('partition: a node kept apart stalls while the others go on; healed, it catches up', async () => {
-      const d = await Devnet.open(home);
-      const all = await d.peers();
-      const others = all.map((p) => p.name).filter((n) => n !== 'validator-3');
-      await d.runtime.partition([['validator-3'], others], all);
-      const st = await json<StatusJson>('status');
-      // A partition is not a disconnect: no node is shown cut off.
-      assert.deepEqual(
-        st.nodes.filter((n) => n.disconnected).map((n) => n.name),
-        [],
-      );
-      await waitFor('validator-3 to lose its peers', bound(10), async () => {
-        const s = await json<StatusJson>('status');
-        return s.nodes.find((n) => n.name === 'validator-3')!.peers === 0;
-      });
-      const cut = await heightOf('validator-3');
-      await waitFor('the others to go on', bound(8), async () => (await heightOf('validator-0')) >= cut + 3);
-      assert.ok(
-        (await heightOf('validator-3')) <= cut + 1,
-        'the node kept apart made no progress of its own',
-      );
-      await d.runtime.partition(null, all);
-      const target = (await heightOf('validator-0')) + 1;
-      await waitFor(
-        'validator-3 to catch up',
-        bound(10),
-        async () => (await heightOf('validator-3')) >= target,
       );
     });
 
