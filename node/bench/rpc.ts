@@ -17,6 +17,7 @@ import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { startProgram, stopAllPrograms } from '../src/harness/index.js';
 import { chainNode, startNodeProcess } from '../tests/node/processes.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
@@ -25,12 +26,6 @@ const ROUNDS = Number(values.rounds ?? 3);
 const SECONDS = Number(values.seconds ?? 5);
 const CONNECTIONS = Number(values.connections ?? 50);
 const BARE = new URL('./bareKoa.js', import.meta.url).pathname;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function load(url: string): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });

@@ -17,6 +17,7 @@ import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
 import { signDigest, verifyDigest } from '../src/crypto/signature.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, signatures: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 7);
@@ -61,10 +62,6 @@ const samples = new Map<string, number[]>();
 const record = (column: Column, size: number, us: number) => {
   const k = `${column} ${size}`;
   samples.set(k, [...(samples.get(k) ?? []), us]);
-};
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
 // Warm-up: noble's table of G, the JIT, and the known keys into the batch verifier's cache.

@@ -4,8 +4,8 @@
  * rules' fixed fees. Every transaction seen confirmed goes into the run's ledger.
  */
 import { randomBytes } from 'node:crypto';
-import { type Tx, type TxPayload, type TxType, txHash } from '@chain-devnet/node/chain';
-import { buildTx, type SubmitAnswer } from '@chain-devnet/node/client';
+import { type Tx, txHash } from '@chain-devnet/node/chain';
+import { buildTx, type SubmitAnswer, type TxRequest } from '@chain-devnet/node/client';
 import { accountAddressOf, isValidPrivateKey, publicKeyHexOf } from '@chain-devnet/node/crypto';
 import type { DevAccount, NetContext } from './context.js';
 import { feeOf } from './economics.js';
@@ -34,14 +34,8 @@ export class Wallet {
   }
 }
 
-export interface TxSpec {
-  readonly type: TxType;
-  readonly to?: string | null;
-  readonly amount?: bigint;
-  readonly fee?: bigint;
-  readonly nonce?: number;
-  readonly payload?: TxPayload;
-}
+/** A transaction as a test asks for it: the client's request less what the wallet and the network give. */
+export type TxSpec = Omit<TxRequest, 'privateKey' | 'chainId' | 'timestamp'>;
 
 export interface Sent {
   readonly hash: string;
@@ -56,13 +50,9 @@ export class Txs {
   /** Signs a transaction (nonce from `node` unless given; the type's fixed fee unless given). */
   build(from: Wallet, spec: TxSpec, node: string): Promise<Tx> {
     return buildTx(this.net.rpc(node), {
-      type: spec.type,
+      ...spec,
       privateKey: from.privateKey,
-      to: spec.to ?? null,
-      amount: spec.amount ?? 0n,
       fee: spec.fee ?? feeOf(spec.type, this.net.params),
-      ...(spec.nonce === undefined ? {} : { nonce: spec.nonce }),
-      ...(spec.payload === undefined ? {} : { payload: spec.payload }),
       chainId: this.net.params.chainId,
       timestamp: Math.floor(Date.now() / 1000),
     });

@@ -12,11 +12,12 @@
  */
 import { METHODS } from 'node:http';
 import {
-  bodyUnread,
+  answerUnrouted,
+  closeOnceBodyRead,
   DEFAULT_RPC_OPTIONS,
   HttpError,
-  lingerUntilBodyRead,
   readBody,
+  sendJson,
 } from '@chain-devnet/node/http';
 import { Router } from '@koa/router';
 import { Ajv, type ErrorObject } from 'ajv';
@@ -95,12 +96,6 @@ async function jsonBody<T>(
   return value;
 }
 
-function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
-  ctx.status = status;
-  ctx.type = 'application/json';
-  ctx.body = JSON.stringify(body);
-}
-
 export function createPanelApp(deps: PanelAppDeps): Koa {
   const app = new Koa();
   const router = new Router({ methods: METHODS });
@@ -141,11 +136,7 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
     try {
       await next();
       if (ctx.respond === false) return; // a stream, answered by the hub
-      if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
-      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
-        sendJson(ctx, 405, {
-          detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
-        });
+      answerUnrouted(ctx);
     } catch (e) {
       let status = 500;
       let body: PanelErrorAnswer = {
@@ -162,11 +153,7 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
       ctx.respond = true;
       sendJson(ctx, status, body);
     }
-    // Refused before its body arrived: closed once the client has sent it (bounded), so it reads the answer.
-    if (bodyUnread(ctx.req)) {
-      ctx.set('Connection', 'close');
-      lingerUntilBodyRead(ctx.req, DEFAULT_RPC_OPTIONS);
-    }
+    closeOnceBodyRead(ctx, DEFAULT_RPC_OPTIONS);
   });
   app.use(guard({ port: deps.port, secret: deps.secret }));
   app.use(router.routes());

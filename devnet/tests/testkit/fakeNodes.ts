@@ -25,6 +25,40 @@ import type { ReceiptAnswer, SupplyAnswer, ValidatorAnswer } from '@chain-devnet
 import { generateNetwork, type Network, privateKeyOf } from '@chain-devnet/node/testnet';
 import { type ContextParts, NetContext, sortedSet } from '../../src/testkit/index.js';
 
+/**
+ * One item of GET /validators, as a healthy devnet's node serves it: `account` both receives the
+ * rewards and operates the validator; an active validator has a place in the proposer order
+ * (`proposerIndex`), an inactive one none.
+ */
+export function validatorAnswer(v: {
+  readonly name: string;
+  readonly address: string;
+  readonly pubKey: string;
+  readonly power: string;
+  readonly account: string;
+  readonly proposerIndex: number | null;
+}): ValidatorAnswer {
+  const active = v.proposerIndex !== null;
+  return {
+    address: v.address,
+    pq_pub_key: v.pubKey,
+    power: v.power,
+    is_active: active,
+    reward_address: v.account,
+    name: v.name,
+    commission_rate: 0.1,
+    status: active ? 'ACTIVE' : 'INACTIVE',
+    is_jailed: false,
+    jail_count: 0,
+    total_delegated: '0',
+    uptime: 1,
+    missed_slots: 0,
+    produced_slots: 0,
+    proposer_index: v.proposerIndex,
+    operator_address: v.account,
+  };
+}
+
 export interface FakeChain {
   readonly network: Network;
   readonly chainId: string;
@@ -165,24 +199,16 @@ export class FakeNode {
     const vs = chain.network.nodes.map((n) => n.key);
     const active = sortedSet(vs.map((k) => k.validator_address));
     this.validators = chain.network.nodes
-      .map((n) => ({
-        address: n.key.validator_address,
-        pq_pub_key: n.key.pub_key,
-        power: n.stake!.toString(),
-        is_active: true,
-        reward_address: n.key.address,
-        name: n.name,
-        commission_rate: 0.1,
-        status: 'ACTIVE' as const,
-        is_jailed: false,
-        jail_count: 0,
-        total_delegated: '0',
-        uptime: 1,
-        missed_slots: 0,
-        produced_slots: 0,
-        proposer_index: active.indexOf(n.key.validator_address),
-        operator_address: n.key.address,
-      }))
+      .map((n) =>
+        validatorAnswer({
+          name: n.name,
+          address: n.key.validator_address,
+          pubKey: n.key.pub_key,
+          power: n.stake!.toString(),
+          account: n.key.address,
+          proposerIndex: active.indexOf(n.key.validator_address),
+        }),
+      )
       .sort((a, b) => (a.address < b.address ? -1 : 1));
     this.receipts.set(chain.tx.hash, {
       tx_hash: chain.tx.hash,

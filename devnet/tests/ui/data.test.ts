@@ -9,32 +9,23 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { blockToJson, signHeader, ZERO_HASH } from '@chain-devnet/node/chain';
-import type { ValidatorAnswer } from '@chain-devnet/node/client';
 import { sampleOf, sumOf } from '../../src/monitoring/exposition.js';
 import type { LogOptions, Runtime } from '../../src/runtime/runtime.js';
 import { blockRow, proposerOrder } from '../../src/ui/blocks.js';
 import { followLog, freshAfterResume, LineSplitter, MAX_LINE_CHARS } from '../../src/ui/logFollow.js';
 import { Ring } from '../../src/ui/ring.js';
 import { CHAIN_QUERIES, NODE_QUERIES, NodeScrapeSampler, PrometheusSampler } from '../../src/ui/sampler.js';
+import { validatorAnswer } from '../testkit/fakeNodes.js';
 
-const validator = (name: string, proposerIndex: number | null): ValidatorAnswer => ({
-  address: `coinvalcons1${name}`,
-  pq_pub_key: '',
-  power: '1000',
-  is_active: proposerIndex !== null,
-  reward_address: `coin1${name}`,
-  name,
-  commission_rate: 0.1,
-  status: proposerIndex === null ? 'INACTIVE' : 'ACTIVE',
-  is_jailed: false,
-  jail_count: 0,
-  total_delegated: '0',
-  uptime: 1,
-  missed_slots: 0,
-  produced_slots: 0,
-  proposer_index: proposerIndex,
-  operator_address: `coin1${name}`,
-});
+const validator = (name: string, proposerIndex: number | null) =>
+  validatorAnswer({
+    name,
+    address: `coinvalcons1${name}`,
+    pubKey: '',
+    power: '1000',
+    account: `coin1${name}`,
+    proposerIndex,
+  });
 
 /** A block as GET /block/{height} gives it, signed by a throwaway key. */
 function blockJson(height: number, round: number, proposer: string) {

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NETWORK_IDS, type NetworkId } from '../chain/index.js';
-import { BYZANTINE_MODES, type ByzantineMode } from '../consensus/equivocator.js';
-import { defaultConfig, type NodeConfig } from '../node/config.js';
+import { BYZANTINE_MODES } from '../consensus/equivocator.js';
+import { defaultConfig, FAIL_POINTS, type NodeConfig } from '../node/config.js';
 import { initHome } from '../node/init.js';
 import { StartupError, startNode } from '../node/node.js';
 import { readNodeFile } from '../node/nodeFile.js';
@@ -54,6 +54,9 @@ start options:
   --byzantine equivocate
                         TEST ONLY, devnet genesis only: a Byzantine validator that signs two
                         versions of every proposal and vote and sends each to half its peers
+  --fail-point lock-recorded
+                        TEST ONLY, with --fault-injection: the node kills itself (SIGKILL) once
+                        it has recorded its first lock, before it stores the block (crash tests)
 
 tx send options:
   --from KEY            index of a developer account in <home>/accounts.json, "validator",
@@ -114,13 +117,11 @@ function integer(name: string, text: string | undefined, min: number, max: numbe
   return n;
 }
 
-function byzantineMode(text: string | undefined): ByzantineMode | null {
+function oneOf<T extends string>(name: string, text: string | undefined, choices: readonly T[]): T | null {
   if (text === undefined) return null;
-  if (!(BYZANTINE_MODES as readonly string[]).includes(text))
-    throw new UsageError(
-      `--byzantine must be one of ${BYZANTINE_MODES.join(', ')}, got ${JSON.stringify(text)}`,
-    );
-  return text as ByzantineMode;
+  if (!(choices as readonly string[]).includes(text))
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(text)}`);
+  return text as T;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -166,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
       containers: { type: 'boolean' },
       'if-absent': { type: 'boolean' },
       byzantine: { type: 'string' },
+      'fail-point': { type: 'string' },
     },
   });
   const home = resolve(values.home ?? '.chain-node');
@@ -281,7 +283,8 @@ async function main(argv: string[]): Promise<number> {
     mempool: { ...base.mempool, ttlMs: duration('mempool-ttl', values['mempool-ttl']) ?? base.mempool.ttlMs },
     mempoolCleanupMs: duration('mempool-cleanup', values['mempool-cleanup']) ?? base.mempoolCleanupMs,
     faultInjection: values['fault-injection'] === true,
-    byzantine: byzantineMode(values.byzantine),
+    byzantine: oneOf('byzantine', values.byzantine, BYZANTINE_MODES),
+    failPoint: oneOf('fail-point', values['fail-point'], FAIL_POINTS),
   };
   const logger = createLogger({ format: logFormat });
   process.on('unhandledRejection', (e) => logger.error('unhandled rejection', { error: e as Error }));

@@ -3,7 +3,8 @@
  * priv-validator state (privValidatorState.ts) and, when signed, the new state is made durable
  * by `persist` BEFORE the signature is returned, so no signature leaves the node unrecorded. A
  * restarted node reads the state back and cannot sign anything that conflicts with what it
- * signed before the crash. No I/O of its own: `persist` is the edge's (node/privValidator.ts).
+ * signed before the crash, and finds the block it is locked on. No I/O of its own: `persist` is
+ * the edge's (node/privValidator.ts).
  */
 import { validatorAddressOf } from '../crypto/address.js';
 import { sha256 } from '../crypto/hash.js';
@@ -19,14 +20,17 @@ import {
   type RefusalReason,
   resumeAt,
 } from './privValidatorState.js';
-import type { ConsensusSigner, Resume, SignRequest } from './signer.js';
+import type { ConsensusSigner, LockedBlock, Resume, SignRequest } from './signer.js';
 
 /** Why a signature was not given: the rules refused it, or its record could not be written. */
 export type SignRefusal = RefusalReason | 'unrecorded';
 
 export interface SignerHooks {
-  /** Makes the new last signature and lock durable; throws when it cannot (nothing is signed then). */
-  persist(last: LastSigned, lock: Lock | null): void;
+  /**
+   * Makes the new last signature and lock durable, and first `newLockedBlock` when the lock moved
+   * to another block (null: the kept block stays); throws when it cannot (nothing is signed then).
+   */
+  persist(last: LastSigned, lock: Lock | null, newLockedBlock: LockedBlock | null): void;
   onRefusal(reason: SignRefusal, detail: string, request: SignRequest): void;
 }
 
@@ -57,7 +61,8 @@ export class CheckedSigner implements ConsensusSigner {
     const signature = signDigestHex(sha256(req.signBytes), this.privateKey);
     const next = afterSigning(this.state, req, bytesHex, signature);
     try {
-      this.hooks.persist(next.last, next.lock);
+      const newLockedBlock = next.lockedBlock !== this.state.lockedBlock ? next.lockedBlock : null;
+      this.hooks.persist(next.last, next.lock, newLockedBlock);
     } catch (e) {
       this.hooks.onRefusal('unrecorded', (e as Error).message, req);
       return null;

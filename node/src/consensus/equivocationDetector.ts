@@ -4,18 +4,32 @@
  * one's is evidence (chain/evidence.ts). A re-sent identical message is not (`sent_at` is not
  * signed), nor are two signatures over the same bytes. Pure: the driver logs, counts and stores
  * what it returns.
+ *
+ * The sign bytes are not built here (the driver has just built them to check the signature):
+ * within one slot they differ exactly when the fields below differ, since the rest of them is
+ * the domain, the node's one chain id and the slot's own kind, height and round.
  */
 import {
   type Equivocation,
   type EvidenceKind,
   equivocationId,
-  proposalBytes,
   type SignedVersion,
+  signBytesOf,
   type Vote,
-  voteBytes,
+  ZERO_HASH,
 } from '../chain/index.js';
 import { bytesToHex } from '../crypto/hex.js';
 import type { Proposal } from './types.js';
+
+/**
+ * Whether two versions of one slot have the same sign bytes: a vote signs its block hash, nil as
+ * 32 zero bytes (so a nil vote re-sent with the zero hash spelled out is the same vote, not
+ * evidence any peer could forge); a proposal signs its block hash and POL round. Hex is
+ * lowercase-only on the wire, so equal strings are equal bytes.
+ */
+function sameSignBytesInSlot(a: SignedVersion, b: SignedVersion): boolean {
+  return (a.block_hash ?? ZERO_HASH) === (b.block_hash ?? ZERO_HASH) && a.pol_round === b.pol_round;
+}
 
 /**
  * Distinct (kind, round, validator) slots, and reported pairs, remembered per height: a bound
@@ -23,14 +37,9 @@ import type { Proposal } from './types.js';
  */
 const MAX_SLOTS_PER_HEIGHT = 20_000;
 
-interface Seen {
-  readonly bytes: string;
-  readonly version: SignedVersion;
-}
-
 export class EquivocationDetector {
   /** First message seen per height, then per `kind/round/validator`. */
-  private readonly firstSeen = new Map<number, Map<string, Seen>>();
+  private readonly firstSeen = new Map<number, Map<string, SignedVersion>>();
   /** Pairs already reported at each height (a third copy of either message reports nothing). */
   private readonly reported = new Map<number, Set<string>>();
 
@@ -43,14 +52,12 @@ export class EquivocationDetector {
   /** An authenticated vote of `pubKey`'s validator: the evidence when it conflicts with an earlier one. */
   observeVote(chainId: string, v: Vote, pubKey: string, now: number): Equivocation | null {
     const version = { block_hash: v.blockHash, signature: v.signature };
-    const bytes = voteBytes(chainId, v.kind, v.height, v.round, v.blockHash);
-    return this.observe(chainId, v.kind, v.height, v.round, v.validator, pubKey, bytes, version, now);
+    return this.observe(chainId, v.kind, v.height, v.round, v.validator, pubKey, version, now);
   }
 
   observeProposal(chainId: string, p: Proposal, pubKey: string, now: number): Equivocation | null {
     const version = { block_hash: p.blockHash, pol_round: p.polRound, signature: p.signature };
-    const bytes = proposalBytes(chainId, p.height, p.round, p.polRound, p.blockHash);
-    return this.observe(chainId, 'proposal', p.height, p.round, p.proposer, pubKey, bytes, version, now);
+    return this.observe(chainId, 'proposal', p.height, p.round, p.proposer, pubKey, version, now);
   }
 
   private observe(
@@ -60,7 +67,6 @@ export class EquivocationDetector {
     round: number,
     validator: string,
     pubKey: string,
-    signBytes: Uint8Array,
     version: SignedVersion,
     now: number,
   ): Equivocation | null {
@@ -70,14 +76,16 @@ export class EquivocationDetector {
       this.firstSeen.set(height, slots);
     }
     const slot = `${kind}/${round}/${validator}`;
-    const bytes = bytesToHex(signBytes);
     const first = slots.get(slot);
     if (first === undefined) {
-      if (slots.size < MAX_SLOTS_PER_HEIGHT) slots.set(slot, { bytes, version });
+      if (slots.size < MAX_SLOTS_PER_HEIGHT) slots.set(slot, version);
       return null;
     }
-    if (first.bytes === bytes) return null;
-    const [a, b] = first.bytes < bytes ? [first.version, version] : [version, first.version];
+    if (sameSignBytesInSlot(first, version)) return null;
+    // Evidence is rare: only now are the sign bytes built, to order the pair alike on every node.
+    const signed = (v: SignedVersion) =>
+      bytesToHex(signBytesOf({ chain_id: chainId, kind, height, round }, v));
+    const [a, b] = signed(first) < signed(version) ? [first, version] : [version, first];
     const e: Equivocation = {
       chain_id: chainId,
       kind,

@@ -10,7 +10,7 @@
  * Signatures come from the injected signer, which may refuse one (it would be double-signing
  * after a restart): the core then sends nothing and counts nothing for itself in that step, and
  * the height goes on by timeouts. A restarted validator resumes where it last signed, locked as
- * it was (ConsensusSigner.resume).
+ * it was, holding the locked block and its polka (ConsensusSigner.resume).
  */
 import {
   type Block,
@@ -24,7 +24,7 @@ import {
   type VoteKind,
   voteBytes,
 } from '../chain/index.js';
-import type { ConsensusSigner, Resume } from './signer.js';
+import type { ConsensusSigner, LockedBlock, Resume } from './signer.js';
 import type { ConsensusAction, Proposal, Step, Timeouts } from './types.js';
 import { VoteSet } from './voteSet.js';
 
@@ -88,10 +88,36 @@ export class HeightConsensus {
   constructor(private readonly ctx: HeightContext) {
     this.members = new Set(ctx.validators.map((v) => v.address));
     this.resumed = ctx.signer?.resume(ctx.height) ?? null;
-    if (this.resumed?.lock) {
-      this.lockedRound = this.resumed.lock.round;
-      this.lockedHash = this.resumed.lock.blockHash;
+    const lock = this.resumed?.lock;
+    if (lock) {
+      this.lockedRound = lock.round;
+      this.lockedHash = lock.blockHash;
+      if (lock.kept !== null) this.resumeValidBlock(lock.blockHash, lock.kept);
     }
+  }
+
+  /**
+   * The block a restarted validator is locked on, with the polka that locked it, is its valid
+   * block again: it re-proposes it with that polka's round as pol_round (and re-sends the polka,
+   * see rebroadcast), and decides it as soon as the precommits it resumed with are a quorum.
+   * Without a polka that still counts (a damaged file), it stays locked but holds no valid block.
+   */
+  private resumeValidBlock(hash: string, kept: LockedBlock): void {
+    const prevotes = this.votes('prevote', kept.round);
+    for (const v of kept.prevotes)
+      if (
+        v.kind === 'prevote' &&
+        v.height === this.ctx.height &&
+        v.round === kept.round &&
+        v.blockHash === hash &&
+        this.members.has(v.validator)
+      )
+        prevotes.add(v);
+    if (!prevotes.hasQuorumFor(hash) || !this.ctx.isValid(kept.block)) return;
+    this.validRound = kept.round;
+    this.validBlock = kept.block;
+    this.validHash = hash;
+    this.blocks.set(hash, { block: kept.block, valid: true });
   }
 
   get isDecided(): boolean {
@@ -284,7 +310,8 @@ export class HeightConsensus {
     return true;
   }
 
-  private castVote(kind: VoteKind, hash: string | null): void {
+  /** Signs and sends this node's vote; a precommit for a block hands the signer the block and its polka (kept with the lock). */
+  private castVote(kind: VoteKind, hash: string | null, locked?: LockedBlock): void {
     this.step = kind === 'prevote' ? 'prevote' : 'precommit';
     this.progress++;
     const signer = this.ctx.signer;
@@ -297,6 +324,7 @@ export class HeightConsensus {
       step: this.step,
       signBytes: voteBytes(chainId, kind, height, round, hash),
       blockHash: hash,
+      ...(locked === undefined ? {} : { locked }),
     });
     if (signature === null) return;
     const vote: Vote = { kind, height, round, blockHash: hash, validator: signer.address, signature };
@@ -368,7 +396,11 @@ export class HeightConsensus {
       if (this.step === 'prevote') {
         this.lockedHash = polka.proposal.blockHash;
         this.lockedRound = r;
-        this.castVote('precommit', polka.proposal.blockHash);
+        this.castVote('precommit', polka.proposal.blockHash, {
+          block: polka.proposal.block,
+          round: r,
+          prevotes: prevotes.votesFor(polka.proposal.blockHash),
+        });
       }
       return true;
     }

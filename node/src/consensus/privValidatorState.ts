@@ -1,8 +1,15 @@
 /**
  * The priv-validator state (CometBFT's FilePVLastSignState): the last height, round and step a
- * validator signed, with the bytes and the signature, and its lock (its last precommit for a
- * block). Kept in <home>/priv_validator_state.json (docs/PROTOCOL.md, "Priv-validator state");
- * the rules below decide whether a new signature may be given. Pure: no I/O.
+ * validator signed, with the bytes and the signature, its lock (its last precommit for a block)
+ * and the locked block itself. Kept in <home>/priv_validator_state.json and
+ * <home>/priv_validator_locked_block.json (docs/PROTOCOL.md, "Priv-validator state"); the rules
+ * below decide whether a new signature may be given. Pure: no I/O.
+ *
+ * The block is kept with the lock, with its polka, because the lock alone can stall a height for
+ * good: a validator killed after precommitting B and before storing B resumes locked on B,
+ * prevotes nil on every other block, and cannot propose B. Unlocking would be unsafe (B may be
+ * final elsewhere); with B and its polka it re-proposes B with their round as pol_round, or
+ * decides B at once when its own precommit is a quorum.
  *
  * CometBFT's rules, for a request at (h, r, s) against the last signed (H, R, S), steps ordered
  * propose < prevote < precommit:
@@ -11,8 +18,10 @@
  *   - equal, with other sign bytes: refused (conflict: that is double-signing);
  *   - above: signed, and recorded before the signature is used.
  */
+import { blockFromJson, blockHash, blockToJson } from '../chain/index.js';
+import { isAddress, VALIDATOR_PREFIX } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
-import type { Resume, SignRequest } from './signer.js';
+import type { LockedBlock, Resume, SignRequest } from './signer.js';
 import type { Step } from './types.js';
 
 export interface LastSigned {
@@ -35,10 +44,12 @@ export interface Lock {
 export interface PrivValidatorState {
   readonly last: LastSigned | null;
   readonly lock: Lock | null;
+  /** The block of the lock and its polka when they are known (its hash is `lock.blockHash`); else null. */
+  readonly lockedBlock: LockedBlock | null;
 }
 
 /** A validator that has never signed. */
-export const NEVER_SIGNED: PrivValidatorState = { last: null, lock: null };
+export const NEVER_SIGNED: PrivValidatorState = { last: null, lock: null, lockedBlock: null };
 
 const STEP_RANK: Record<Step, number> = { propose: 1, prevote: 2, precommit: 3 };
 
@@ -71,17 +82,21 @@ export function decideSign(state: PrivValidatorState, req: SignRequest, signByte
   };
 }
 
-/** The state once `req` is signed: the new last signature, and the lock when it is a precommit for a block. */
+/**
+ * The state once `req` is signed: the new last signature and, when it is a precommit for a block,
+ * the new lock with its block (the request's, or the one already kept for that hash).
+ */
 export function afterSigning(
   state: PrivValidatorState,
   req: SignRequest,
   signBytesHex: string,
   signature: string,
-): { readonly last: LastSigned; readonly lock: Lock | null } {
-  const lock =
-    req.step === 'precommit' && req.blockHash !== null
-      ? { height: req.height, round: req.round, blockHash: req.blockHash }
-      : state.lock;
+): PrivValidatorState & { readonly last: LastSigned } {
+  const locks = req.step === 'precommit' && req.blockHash !== null;
+  const lock = locks ? { height: req.height, round: req.round, blockHash: req.blockHash! } : state.lock;
+  const lockedBlock = !locks
+    ? state.lockedBlock
+    : (req.locked ?? (state.lock?.blockHash === req.blockHash ? state.lockedBlock : null));
   return {
     last: {
       height: req.height,
@@ -92,10 +107,19 @@ export function afterSigning(
       signature,
     },
     lock,
+    lockedBlock,
   };
 }
 
-/** Where a validator that signed `state` resumes `height`: its last signature there, and its lock there. */
+/** `kept` when it is the block of `lock` (a file left from another lock is not). */
+export function blockOfLock(lock: Lock | null, kept: LockedBlock | null): LockedBlock | null {
+  return lock !== null && kept !== null && blockHash(kept.block.header) === lock.blockHash ? kept : null;
+}
+
+/**
+ * Where a validator that signed `state` resumes `height`: its last signature there, and its lock
+ * there with the locked block when it is kept.
+ */
 export function resumeAt(state: PrivValidatorState, height: number): Resume | null {
   const last = state.last;
   if (last === null || last.height !== height) return null;
@@ -103,7 +127,10 @@ export function resumeAt(state: PrivValidatorState, height: number): Resume | nu
   return {
     round: last.round,
     last: { step: last.step, blockHash: last.blockHash, signature: last.signature },
-    lock: lock === null ? null : { round: lock.round, blockHash: lock.blockHash },
+    lock:
+      lock === null
+        ? null
+        : { round: lock.round, blockHash: lock.blockHash, kept: blockOfLock(lock, state.lockedBlock) },
   };
 }
 
@@ -127,8 +154,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** Far above the longest sign bytes (a proposal's with a 64-byte chain id is under 200). */
 const MAX_SIGN_BYTES = 1024;
 
-/** The state in the file's JSON, or what is wrong with it (named by field). */
-export function stateFromJson(j: unknown): PrivValidatorState | string {
+/** The state in the file's JSON (the locked block comes from its own file), or what is wrong with it (named by field). */
+export function stateFromJson(j: unknown): Omit<PrivValidatorState, 'lockedBlock'> | string {
   if (!isObject(j)) return 'not a JSON object';
   if (!isUint(j.height)) return 'height must be a non-negative integer';
   if (!isUint(j.round, 0xffffffff)) return 'round must be an integer from 0 to 2^32 - 1';
@@ -161,4 +188,44 @@ export function stateFromJson(j: unknown): PrivValidatorState | string {
     return 'lock must be null or {height, round, block_hash}';
   if (typeof l.block_hash !== 'string' || !isHex(l.block_hash, 32)) return 'lock.block_hash must be 64 hex';
   return { last, lock: { height: l.height, round: l.round, blockHash: l.block_hash } };
+}
+
+/** The locked-block file's JSON (docs/PROTOCOL.md): the polka's round, the block, the prevotes' signatures. */
+export function lockedBlockToJson(kept: LockedBlock): Record<string, unknown> {
+  return {
+    round: kept.round,
+    block: blockToJson(kept.block),
+    prevotes: kept.prevotes.map((v) => ({ validator: v.validator, signature: v.signature })),
+  };
+}
+
+/** Far above any active set: a bound on what a damaged file can make the node hold. */
+const MAX_POLKA_VOTES = 10_000;
+
+/** The locked block in the file's JSON, or what is wrong with it (named by field). */
+export function lockedBlockFromJson(j: unknown): LockedBlock | string {
+  if (!isObject(j)) return 'not a JSON object';
+  if (!isUint(j.round, 0xffffffff)) return 'round must be an integer from 0 to 2^32 - 1';
+  const parsed = blockFromJson(j.block);
+  if (!parsed.ok) return `block: ${parsed.reason}`;
+  if (!Array.isArray(j.prevotes) || j.prevotes.length > MAX_POLKA_VOTES)
+    return `prevotes must be an array of at most ${MAX_POLKA_VOTES}`;
+  const block = parsed.block;
+  const hash = blockHash(block.header);
+  const prevotes = [];
+  for (const [i, v] of j.prevotes.entries()) {
+    if (!isObject(v) || typeof v.validator !== 'string' || !isAddress(v.validator, VALIDATOR_PREFIX))
+      return `prevotes[${i}].validator must be a coinvalcons1 address`;
+    if (typeof v.signature !== 'string' || !isHex(v.signature, 65))
+      return `prevotes[${i}].signature must be 130 hex`;
+    prevotes.push({
+      kind: 'prevote' as const,
+      height: block.header.height,
+      round: j.round,
+      blockHash: hash,
+      validator: v.validator,
+      signature: v.signature,
+    });
+  }
+  return { block, round: j.round, prevotes };
 }

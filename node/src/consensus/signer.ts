@@ -5,6 +5,7 @@
  * refused signature and goes on by timeouts. Signing is synchronous, as CometBFT's: the signature
  * must exist (and be on disk) before the core counts the vote or the driver publishes it.
  */
+import type { Block, Vote } from '../chain/index.js';
 import type { Step } from './types.js';
 
 export interface SignRequest {
@@ -15,6 +16,19 @@ export interface SignRequest {
   readonly signBytes: Uint8Array;
   /** The block signed for (null: a nil vote). A precommit for a block is this validator's lock. */
   readonly blockHash: string | null;
+  /** Given with a precommit for a block: the block and its polka, which the signer keeps with the lock. */
+  readonly locked?: LockedBlock;
+}
+
+/**
+ * The block a validator locks on and the proof that it may: the prevotes (more than 2/3) for it
+ * in `round` (Tendermint's proof of lock). A restarted validator needs both to re-propose the
+ * block: its peers prevote a re-proposal only with those prevotes in hand, and so does it.
+ */
+export interface LockedBlock {
+  readonly block: Block;
+  readonly round: number;
+  readonly prevotes: readonly Vote[];
 }
 
 /** What a restarted validator signed at the height it enters: where to resume, locked on what. */
@@ -26,8 +40,15 @@ export interface Resume {
    * it as it did), and the validator resumes after that step: it signed nothing below it.
    */
   readonly last: { readonly step: Step; readonly blockHash: string | null; readonly signature: string };
-  /** Its last precommit for a block at this height, if any (Tendermint's lock). */
-  readonly lock: { readonly round: number; readonly blockHash: string } | null;
+  /**
+   * Its last precommit for a block at this height, if any (Tendermint's lock), with the block and
+   * its polka when they were kept (null: a lost or unreadable locked-block file).
+   */
+  readonly lock: {
+    readonly round: number;
+    readonly blockHash: string;
+    readonly kept: LockedBlock | null;
+  } | null;
 }
 
 export interface ConsensusSigner {

@@ -31,7 +31,13 @@ export interface NodeConfig {
   readonly faultInjection: boolean;
   /** TEST ONLY, devnet genesis only: a Byzantine validator (`--byzantine equivocate`); null is honest. */
   readonly byzantine: ByzantineMode | null;
+  /** TEST ONLY, with faultInjection: where the node kills itself (crash tests); null never. */
+  readonly failPoint: FailPoint | null;
 }
+
+/** lock-recorded: right after its first new lock (and the lock's block) is on disk. */
+export const FAIL_POINTS = ['lock-recorded'] as const;
+export type FailPoint = (typeof FAIL_POINTS)[number];
 
 export function defaultConfig(home: string): NodeConfig {
   return {
@@ -51,5 +57,6 @@ export function defaultConfig(home: string): NodeConfig {
     maxBodyBytes: DEFAULT_RPC_OPTIONS.maxBodyBytes,
     faultInjection: false,
     byzantine: null,
+    failPoint: null,
   };
 }

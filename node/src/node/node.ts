@@ -25,7 +25,7 @@ import { openChainCore } from './chainCore.js';
 import type { ChainService } from './chainService.js';
 import type { NodeConfig } from './config.js';
 import { readKeyFile } from './keyFile.js';
-import { openPrivValidator, PrivValidatorError } from './privValidator.js';
+import { openPrivValidator, PrivValidatorError, type PrivValidatorOptions } from './privValidator.js';
 import { txsHandler, txsMessages } from './txGossip.js';
 
 /** A failure to start that the operator can fix: the message says how. */
@@ -106,7 +106,13 @@ export async function startNode(
         mode: config.byzantine,
       });
     } else if (privateKey !== null)
-      signer = await openPrivValidator(config.home, privateKey, metrics, logger.child({ part: 'privval' }));
+      signer = await openPrivValidator(
+        config.home,
+        privateKey,
+        metrics,
+        logger.child({ part: 'privval' }),
+        failPointOptions(config, logger),
+      );
   } catch (e) {
     await store.close();
     throw e instanceof PrivValidatorError ? new StartupError(e.message) : e;
@@ -207,6 +213,15 @@ export async function startNode(
     return stopping;
   };
   return { service, metrics, network, port, stop };
+}
+
+/** TEST ONLY: the priv-validator's fail point (--fail-point), honoured only with --fault-injection. */
+function failPointOptions(config: NodeConfig, logger: Logger): PrivValidatorOptions {
+  if (config.failPoint === null) return {};
+  if (!config.faultInjection)
+    throw new StartupError(`--fail-point ${config.failPoint} is fault injection: it needs --fault-injection`);
+  logger.warn('FAIL POINT ARMED: this node kills itself (SIGKILL) at it', { fail_point: config.failPoint });
+  return { afterLockRecorded: () => process.kill(process.pid, 'SIGKILL') };
 }
 
 /**

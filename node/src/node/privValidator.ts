@@ -1,27 +1,35 @@
 /**
  * <home>/priv_validator_state.json: the validator's last signature and lock (format in
  * docs/PROTOCOL.md, "Priv-validator state"), read once at start and rewritten durably before
- * each new signature leaves the node: the JSON goes to a temporary file, which is fsynced,
- * renamed over the old one, and the folder fsynced, so that after a crash at any moment the file
- * holds either the old state or the new one, never a torn one. The write is synchronous, as in
- * CometBFT: the consensus core signs synchronously and must not count or send a vote whose record
- * is not on disk (two fsyncs, measured in docs/BENCHMARKS.md).
+ * each new signature leaves the node; and <home>/priv_validator_locked_block.json, the block of
+ * the lock, written before the precommit that moves the lock to it. Each is replaced durably: the
+ * JSON goes to a temporary file, which is fsynced, renamed over the old one, and the folder
+ * fsynced, so that after a crash at any moment a file holds either the old content or the new
+ * one, never a torn one. The writes are synchronous, as in CometBFT: the consensus core signs
+ * synchronously and must not count or send a vote whose record is not on disk (two fsyncs, and
+ * two more once per lock, measured in docs/BENCHMARKS.md).
  *
- * A missing file is a validator that never signed. A file that cannot be read, parsed or checked
- * stops the node: starting over from nothing is exactly how a validator double-signs.
+ * A missing state file is a validator that never signed. A state file that cannot be read,
+ * parsed or checked stops the node: starting over from nothing is exactly how a validator
+ * double-signs. The block file only brings liveness (safety rests on the lock): one that is
+ * missing, unreadable or of another lock is logged and left aside.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CheckedSigner } from '../consensus/checkedSigner.js';
 import {
+  blockOfLock,
   type LastSigned,
   type Lock,
+  lockedBlockFromJson,
+  lockedBlockToJson,
   NEVER_SIGNED,
   type PrivValidatorState,
   stateFromJson,
   stateToJson,
 } from '../consensus/privValidatorState.js';
+import type { LockedBlock } from '../consensus/signer.js';
 import { sha256 } from '../crypto/hash.js';
 import { hexToBytes } from '../crypto/hex.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
@@ -30,6 +38,7 @@ import type { NodeMetrics } from '../metrics/metrics.js';
 import type { Logger } from '../util/logger.js';
 
 export const PRIV_VALIDATOR_STATE_FILE = 'priv_validator_state.json';
+export const LOCKED_BLOCK_FILE = 'priv_validator_locked_block.json';
 
 /** The state file cannot be used; the message says what to do. */
 export class PrivValidatorError extends Error {
@@ -45,7 +54,7 @@ function unusable(path: string, why: string): PrivValidatorError {
   );
 }
 
-/** The state in `path` (NEVER_SIGNED when there is no file), checked against `privateKey`. */
+/** The state in `path` (NEVER_SIGNED when there is no file), checked against `privateKey`; no locked block yet. */
 export async function readPrivValidatorState(
   path: string,
   privateKey: Uint8Array,
@@ -69,15 +78,34 @@ export async function readPrivValidatorState(
   const last = state.last!;
   if (!verifyDigest(sha256(hexToBytes(last.signBytes)), last.signature, publicKeyHexOf(privateKey)))
     throw unusable(path, 'holds a signature that is not this validator key’s (another validator’s file?)');
-  return state;
+  return { ...state, lockedBlock: null };
 }
 
-/** Replaces the file durably: temporary file, fsync, rename, fsync of the folder. */
-export function writePrivValidatorState(path: string, last: LastSigned, lock: Lock | null): void {
+/** The locked block and its polka in `path` (null when there is none), or why they cannot be used. */
+export async function readLockedBlock(path: string): Promise<LockedBlock | null | { problem: string }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : { problem: `cannot be read (${code ?? (e as Error).message})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { problem: `is not valid JSON (${(e as Error).message})` };
+  }
+  const kept = lockedBlockFromJson(json);
+  return typeof kept === 'string' ? { problem: kept } : kept;
+}
+
+/** Replaces `path` with `text` durably: temporary file, fsync, rename, fsync of the folder. */
+function replaceDurably(path: string, text: string): void {
   const temporary = `${path}.tmp`;
   const fd = openSync(temporary, 'w', 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(stateToJson(last, lock), null, 2)}\n`);
+    writeSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -91,27 +119,64 @@ export function writePrivValidatorState(path: string, last: LastSigned, lock: Lo
   }
 }
 
-/** The validator's signer over <home>/priv_validator_state.json: refusals are logged and counted. */
+export function writePrivValidatorState(path: string, last: LastSigned, lock: Lock | null): void {
+  replaceDurably(path, `${JSON.stringify(stateToJson(last, lock), null, 2)}\n`);
+}
+
+export function writeLockedBlock(path: string, kept: LockedBlock): void {
+  replaceDurably(path, `${JSON.stringify(lockedBlockToJson(kept))}\n`);
+}
+
+export interface PrivValidatorOptions {
+  /**
+   * TEST ONLY (--fail-point lock-recorded): called once a new lock and its block are on disk,
+   * before the precommit's signature is returned; the node uses it to kill itself there.
+   */
+  readonly afterLockRecorded?: () => void;
+}
+
+/** The validator's signer over its two files in `home`: refusals are logged and counted. */
 export async function openPrivValidator(
   home: string,
   privateKey: Uint8Array,
   metrics: NodeMetrics,
   logger: Logger,
+  options: PrivValidatorOptions = {},
 ): Promise<CheckedSigner> {
   const path = join(home, PRIV_VALIDATOR_STATE_FILE);
-  const state = await readPrivValidatorState(path, privateKey);
+  const blockPath = join(home, LOCKED_BLOCK_FILE);
+  const signed = await readPrivValidatorState(path, privateKey);
+  const kept = signed.lock === null ? null : await readLockedBlock(blockPath);
+  let lockedBlock: LockedBlock | null = null;
+  if (kept !== null && 'problem' in kept)
+    logger.warn(
+      `locked block file ${kept.problem}: left aside (a restart locked on it cannot re-propose it)`,
+      {
+        path: blockPath,
+      },
+    );
+  else if (kept !== null) {
+    lockedBlock = blockOfLock(signed.lock, kept);
+    if (lockedBlock === null)
+      logger.info('locked block file is of an earlier lock: left aside', { path: blockPath });
+  }
+  const state: PrivValidatorState = { ...signed, lockedBlock };
   if (state.last !== null)
     logger.info('priv-validator state loaded', {
       height: state.last.height,
       round: state.last.round,
       step: state.last.step,
       locked: state.lock,
+      locked_block_kept: lockedBlock !== null,
     });
   return new CheckedSigner(privateKey, state, {
-    persist: (last, lock) => {
+    persist: (last, lock, newLockedBlock) => {
       const started = process.hrtime.bigint();
+      // The block first: a lock on disk whose block is not would be the stall this file prevents.
+      if (newLockedBlock !== null) writeLockedBlock(blockPath, newLockedBlock);
       writePrivValidatorState(path, last, lock);
       metrics.privValidatorWrites.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      if (newLockedBlock !== null) options.afterLockRecorded?.();
     },
     onRefusal: (reason, detail, request) => {
       metrics.signaturesRefused.inc({ reason });

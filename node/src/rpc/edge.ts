@@ -17,6 +17,25 @@ export function sendJson(ctx: Koa.Context, status: number, body: unknown): void 
   ctx.body = stringifyExact(body);
 }
 
+/** Koa's bare 404 (no route) and 405 (not this method) as `{"detail"}` answers like the others. */
+export function answerUnrouted(ctx: Koa.Context): void {
+  if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
+  else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
+    sendJson(ctx, 405, {
+      detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
+    });
+}
+
+/**
+ * Answered before the body arrived in full (413, a wrong Content-Type, 503…): close the
+ * connection, but only once the client has sent its body (bounded), so it reads the answer.
+ */
+export function closeOnceBodyRead(ctx: Koa.Context, bounds: LingerBounds): void {
+  if (!bodyUnread(ctx.req)) return;
+  ctx.set('Connection', 'close');
+  lingerUntilBodyRead(ctx.req, bounds);
+}
+
 /** Called once per request with its matched route (or `unmatched`), method, status and duration. */
 export type ObserveRequest = (route: string, method: string, status: number, seconds: number) => void;
 
@@ -32,11 +51,7 @@ export function edgeMiddleware(
       if (ctx.req.httpVersion === '1.1' && ctx.req.headers.host === undefined)
         throw new HttpError(400, 'Missing Host header');
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) sendJson(ctx, 404, { detail: 'Not found' });
-      else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === ''))
-        sendJson(ctx, 405, {
-          detail: `Method ${ctx.method} not allowed; allowed: ${ctx.response.get('Allow')}`,
-        });
+      answerUnrouted(ctx);
     } catch (e) {
       if (e instanceof HttpError) {
         if (e.reason) ctx.set('X-Error-Reason', e.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
@@ -59,12 +74,7 @@ export function edgeMiddleware(
         sendJson(ctx, 500, { detail: 'Internal error' });
       }
     }
-    // Answered before the body arrived in full (413, a wrong Content-Type, 503…): close the
-    // connection, but only once the client has sent its body (bounded), so it reads the answer.
-    if (bodyUnread(ctx.req)) {
-      ctx.set('Connection', 'close');
-      lingerUntilBodyRead(ctx.req, bounds);
-    }
+    closeOnceBodyRead(ctx, bounds);
     const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
     observe(route, ctx.method, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
   };

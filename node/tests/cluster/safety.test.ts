@@ -3,6 +3,8 @@
  *   - a validator killed with SIGKILL right after it proposed and prevoted, and restarted at
  *     once, signs nothing that conflicts with what it signed before (its priv-validator state);
  *     the other nodes see no second version and keep no evidence, and the chain goes on;
+ *   - the same right after it prevoted and precommitted a block (killed by the test-only fail
+ *     point as soon as its lock is on disk): it resumes locked with the block, and goes on;
  *   - with one Byzantine validator of four (`--byzantine equivocate`), the honest nodes finalize
  *     the same block at every height, keep going, and each reports the equivocation.
  */
@@ -136,6 +138,67 @@ describe('a validator restarted right after signing', () => {
         loaded.map((l) => [l.height, l.round, l.step]),
         [[1, 0, 'prevote']],
         'the restart read back its proposal and prevote of height 1',
+      );
+    } finally {
+      await ear.net.stop();
+    }
+  });
+});
+
+describe('a validator killed right after it prevoted and precommitted', () => {
+  let c: Cluster;
+  after(() => c?.stopAll());
+
+  it('resumes locked on that block, signs nothing conflicting (checked on what the others receive), and votes again as the chain goes on', async () => {
+    c = await Cluster.create(4, 250);
+    const victim = 0;
+    const v = c.nodes[victim]!;
+    const others = [1, 2, 3];
+    for (const i of others) c.start(i);
+    await c.waitForHeight(2, others);
+    const ear = await listener(c.nodes[1]!.multiaddr);
+    try {
+      await new Promise((r) => setTimeout(r, 1500)); // the listener's subscriptions exchanged
+      v.args = ['--fail-point', 'lock-recorded'];
+      c.start(victim);
+      assert.deepEqual(
+        await v.program!.exited,
+        { code: null, signal: 'SIGKILL' },
+        'killed at its first lock, before its precommit left',
+      );
+      const state = JSON.parse(await readFile(`${v.home}/priv_validator_state.json`, 'utf8')) as {
+        height: number;
+        round: number;
+        step: string;
+        lock: { height: number; round: number };
+      };
+      assert.equal(state.step, 'precommit');
+      assert.deepEqual([state.lock.height, state.lock.round], [state.height, state.round]);
+      v.args = [];
+      c.start(victim);
+      const target = state.height + 4;
+      await c.waitForHeight(target);
+      await c.assertAgreement(target);
+
+      assert.deepEqual(
+        conflicts(ear.heard, v.validatorAddress),
+        [],
+        `${v.name} signed two versions of a step (seen by a peer of ${c.nodes[1]!.name})`,
+      );
+      assert.ok(
+        ear.heard.some((m) => 'kind' in m && m.validator === v.validatorAddress && m.height > state.height),
+        `${v.name} votes again above height ${state.height}`,
+      );
+      for (const i of others)
+        assert.deepEqual(await evidenceOf(c, i), [], `${c.nodes[i]!.name} holds no evidence`);
+      const loaded = (await readFile(c.logPath(victim), 'utf8'))
+        .split('\n')
+        .filter((l) => l.includes('"priv-validator state loaded"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.deepEqual(
+        loaded.map((l) => [l.height, l.step, l.locked_block_kept]),
+        [[state.height, 'precommit', true]],
+        'the restart read back its precommit, its lock and the locked block',
       );
     } finally {
       await ear.net.stop();

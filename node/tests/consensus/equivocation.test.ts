@@ -8,16 +8,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import {
   type Equivocation,
   equivocationId,
   isProvenEquivocation,
+  proposalBytes,
   signProposal,
   signVote,
   type Vote,
+  voteBytes,
+  ZERO_HASH,
 } from '../../src/chain/index.js';
 import { EquivocationDetector } from '../../src/consensus/equivocationDetector.js';
 import type { Proposal } from '../../src/consensus/types.js';
+import { bytesToHex } from '../../src/crypto/hex.js';
 import { ChainStore } from '../../src/store/chainStore.js';
 import { EvidenceStore } from '../../src/store/evidenceStore.js';
 import { key } from '../fixtures.js';
@@ -89,6 +94,99 @@ describe('equivocation detector', () => {
     );
     const byPol = d.observeProposal(CHAIN, proposal(2, 0, A), liar.pubKey, 0);
     assert.deepEqual([byPol?.first.pol_round, byPol?.second.pol_round], [-1, 0]);
+  });
+
+  it('reports a conflict exactly when the two messages of one slot have other sign bytes, ordered by them', () => {
+    // The detector compares the signed fields, not the sign bytes: this holds it to the bytes.
+    type Message =
+      | {
+          readonly kind: 'prevote' | 'precommit';
+          readonly blockHash: string | null;
+          readonly signature: string;
+        }
+      | {
+          readonly kind: 'proposal';
+          readonly blockHash: string;
+          readonly polRound: number;
+          readonly signature: string;
+        };
+    const signature = fc.constantFrom('11'.repeat(65), '22'.repeat(65));
+    // Few values, so that equal fields are common; the zero hash spelled out signs as nil does.
+    const hash = fc.constantFrom(A, B, ZERO_HASH);
+    const message = (kind: Message['kind']): fc.Arbitrary<Message> =>
+      kind === 'proposal'
+        ? fc.record({
+            kind: fc.constant(kind),
+            blockHash: hash,
+            polRound: fc.integer({ min: -1, max: 2 }),
+            signature,
+          })
+        : fc.record({ kind: fc.constant(kind), blockHash: fc.option(hash, { nil: null }), signature });
+    const slotPair = fc
+      .record({
+        chainId: fc.stringMatching(/^[a-z0-9-]{1,20}$/),
+        height: fc.nat({ max: 2 ** 40 }),
+        round: fc.nat({ max: 0xffffffff }),
+        kind: fc.constantFrom<Message['kind']>('proposal', 'prevote', 'precommit'),
+      })
+      .chain((slot) => fc.tuple(fc.constant(slot), message(slot.kind), message(slot.kind)));
+    type Slot = { chainId: string; height: number; round: number };
+    const signBytes = (s: Slot, m: Message) =>
+      bytesToHex(
+        m.kind === 'proposal'
+          ? proposalBytes(s.chainId, s.height, s.round, m.polRound, m.blockHash)
+          : voteBytes(s.chainId, m.kind, s.height, s.round, m.blockHash),
+      );
+    const observe = (d: EquivocationDetector, s: Slot, m: Message) =>
+      m.kind === 'proposal'
+        ? d.observeProposal(
+            s.chainId,
+            { ...s, ...m, proposer: liar.validator, block: {} as Proposal['block'] },
+            liar.pubKey,
+            0,
+          )
+        : d.observeVote(s.chainId, { ...s, ...m, validator: liar.validator }, liar.pubKey, 0);
+    const slot = { chainId: CHAIN, height: 3, round: 1 };
+    const sig = '11'.repeat(65);
+    fc.assert(
+      fc.property(slotPair, ([s, m1, m2]) => {
+        const d = new EquivocationDetector();
+        assert.equal(observe(d, s, m1), null);
+        const e = observe(d, s, m2);
+        const [b1, b2] = [signBytes(s, m1), signBytes(s, m2)];
+        assert.equal(e !== null, b1 !== b2);
+        if (e === null) return;
+        const bytesOf = (v: Equivocation['first']): string =>
+          s.kind === 'proposal'
+            ? signBytes(s, {
+                kind: 'proposal',
+                blockHash: v.block_hash ?? '',
+                polRound: v.pol_round ?? -1,
+                signature: sig,
+              })
+            : signBytes(s, { kind: s.kind, blockHash: v.block_hash, signature: sig });
+        assert.deepEqual([bytesOf(e.first), bytesOf(e.second)], [b1, b2].sort());
+      }),
+      {
+        numRuns: 500,
+        examples: [
+          [
+            [
+              { ...slot, kind: 'prevote' },
+              { kind: 'prevote', blockHash: null, signature: sig },
+              { kind: 'prevote', blockHash: ZERO_HASH, signature: sig },
+            ],
+          ],
+          [
+            [
+              { ...slot, kind: 'proposal' },
+              { kind: 'proposal', blockHash: A, polRound: 0, signature: sig },
+              { kind: 'proposal', blockHash: A, polRound: -1, signature: sig },
+            ],
+          ],
+        ],
+      },
+    );
   });
 
   it('forgets the heights below the one it is told', () => {

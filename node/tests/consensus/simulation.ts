@@ -163,10 +163,16 @@ export class Simulation {
 
   /**
    * Node i comes back at `at` as a fresh instance: a restarted validator that kept no votes, with
-   * its priv-validator state as it was at the crash (`keepSignerState`) or with none.
+   * its priv-validator state as it was at the crash (`keepSignerState`; without the locked block:
+   * `dropLockedBlock`) or with none.
    */
-  restartAt(i: number, at: number, keepSignerState = false): void {
-    const kept = keepSignerState ? this.signers[i]!.current : NEVER_SIGNED;
+  restartAt(i: number, at: number, keepSignerState = false, dropLockedBlock = false): void {
+    const current = this.signers[i]!.current;
+    const kept = !keepSignerState
+      ? NEVER_SIGNED
+      : dropLockedBlock
+        ? { ...current, lockedBlock: null }
+        : current;
     this.schedule(at, () => {
       this.crashed.delete(i);
       this.nodes[i] = this.makeNode(i, kept);

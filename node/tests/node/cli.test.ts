@@ -180,4 +180,15 @@ describe('chain-node', () => {
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /--byzantine must be one of equivocate, got "lie"/);
   });
+
+  it('--fail-point is fault injection: refused without --fault-injection, and an unknown point is a usage error', async () => {
+    const home = await initHome();
+    const start = ['start', '--home', home, '--port', '0', '--p2p-port', '0', '--fail-point'];
+    const refused = await chainNode([...start, 'lock-recorded']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /--fail-point lock-recorded is fault injection: it needs --fault-injection/);
+    const unknown = await chainNode([...start, 'anywhere', '--fault-injection']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /--fail-point must be one of lock-recorded, got "anywhere"/);
+  });
 });

@@ -1,16 +1,26 @@
 /**
  * kill -9 while transactions flow: after a restart every confirmed transaction is still
- * confirmed at its height, the blocks seen before are unchanged, and the node goes on.
+ * confirmed at its height, the blocks seen before are unchanged, and the node goes on. And kill
+ * -9 at the worst moment for liveness (the lock recorded, the block not stored): the restarted
+ * validator decides the block it was locked on.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { coins } from '../../src/chain/index.js';
+import { blockFromJson, blockHash, coins } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
 import { pause, waitFor } from '../../src/harness/index.js';
-import { cleanup, initHome, type NodeProcess, startNodeProcess, waitForHeight } from './processes.js';
+import { PRIV_VALIDATOR_STATE_FILE } from '../../src/node/privValidator.js';
+import {
+  cleanup,
+  initHome,
+  type NodeProcess,
+  spawnNodeProcess,
+  startNodeProcess,
+  waitForHeight,
+} from './processes.js';
 
 after(cleanup);
 
@@ -98,5 +108,30 @@ describe('crash safety', () => {
       confirmed.size >= 20,
       `at least 20 transfers confirmed across the cycles, got ${confirmed.size}`,
     );
+  });
+  it('a lone validator killed after recording its lock and before storing the block decides that block when it restarts', async () => {
+    // Without the locked block kept beside the priv-validator state, the restarted validator is
+    // locked on a block it no longer has: it prevotes nil on every fresh block it proposes, and
+    // its one-validator chain never makes another block.
+    const home = await initHome(['--block-time', '100ms']);
+    const armed = await spawnNodeProcess(home, ['--fault-injection', '--fail-point', 'lock-recorded']);
+    assert.deepEqual(
+      await armed.program.exited,
+      { code: null, signal: 'SIGKILL' },
+      'it killed itself at the fail point',
+    );
+    const state = JSON.parse(await readFile(join(home, PRIV_VALIDATOR_STATE_FILE), 'utf8')) as {
+      step: string;
+      lock: { height: number; block_hash: string };
+    };
+    assert.equal(state.step, 'precommit', 'the last thing it recorded is its precommit');
+    const locked = state.lock;
+
+    const restarted = await startNodeProcess(home, ['--block-time', '100ms']);
+    await waitForHeight(restarted, locked.height + 2);
+    const parsed = blockFromJson(await restarted.client.block(locked.height));
+    assert.ok(parsed.ok);
+    assert.equal(blockHash(parsed.block.header), locked.block_hash, 'the block it was locked on is final');
+    assert.match(restarted.program.lines().join('\n'), /"locked_block_kept":true/);
   });
 });

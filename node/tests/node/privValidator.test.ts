@@ -10,17 +10,26 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { proposalBytes, voteBytes } from '../../src/chain/index.js';
-import type { SignRequest } from '../../src/consensus/signer.js';
+import {
+  activeValidators,
+  blockHash,
+  buildBlock,
+  proposalBytes,
+  proposerIndex,
+  signVote,
+  voteBytes,
+} from '../../src/chain/index.js';
+import type { LockedBlock, SignRequest } from '../../src/consensus/signer.js';
 import { createMetrics, type NodeMetrics } from '../../src/metrics/metrics.js';
 import {
+  LOCKED_BLOCK_FILE,
   openPrivValidator,
   PRIV_VALIDATOR_STATE_FILE,
   PrivValidatorError,
   readPrivValidatorState,
 } from '../../src/node/privValidator.js';
 import { memoryLogger } from '../../src/util/logger.js';
-import { key } from '../fixtures.js';
+import { genesisState, key } from '../fixtures.js';
 
 const CHAIN = 'chain-devnet-1';
 const A = 'aa'.repeat(32);
@@ -130,7 +139,7 @@ describe('priv-validator state', () => {
     assert.deepEqual(restarted.resume(9), {
       round: 2,
       last: { step: 'prevote', blockHash: A, signature: last },
-      lock: { round: 0, blockHash: A },
+      lock: { round: 0, blockHash: A, kept: null },
     });
     assert.equal(restarted.resume(10), null, 'nothing signed at the next height');
     const next = restarted.sign(prevote(10, 0, null))!;
@@ -138,6 +147,71 @@ describe('priv-validator state', () => {
       (await open()).resume(10),
       { round: 0, last: { step: 'prevote', blockHash: null, signature: next }, lock: null },
       'the lock of height 9 is not one at 10',
+    );
+  });
+
+  it('a precommit for a block keeps the block and its polka, written before the state (no block, no signature); a restart resumes with them', async () => {
+    const state = genesisState({ validators: ['privval-me', 'privval-other'] });
+    const other = key('privval-other');
+    const proposer = activeValidators(state)[proposerIndex(1, 0, 2)]!.address;
+    const { block } = buildBlock(state, [], {
+      timestamp: state.lastTimestamp + 1,
+      round: 0,
+      privateKey: [me, other].find((k) => k.validator === proposer)!.privateKey,
+    });
+    const hash = blockHash(block.header);
+    const polka = (round: number): LockedBlock => ({
+      block,
+      round,
+      prevotes: [me, other].map((k) =>
+        signVote(
+          CHAIN,
+          { kind: 'prevote', height: 1, round, blockHash: hash, validator: k.validator },
+          k.privateKey,
+        ),
+      ),
+    });
+    let order: string[] = [];
+    const signer = await openPrivValidator(home, me.privateKey, metrics, logger, {
+      afterLockRecorded: () => order.push('lock recorded'),
+    });
+    // The block first: when it cannot be written, neither is the state, and nothing is signed.
+    await mkdir(join(home, `${LOCKED_BLOCK_FILE}.tmp`));
+    assert.equal(signer.sign({ ...precommit(1, 0, hash), locked: polka(0) }), null);
+    assert.equal(await readFile(file(), 'utf8').catch(() => 'none'), 'none', 'no state written');
+    await rm(join(home, `${LOCKED_BLOCK_FILE}.tmp`), { recursive: true });
+    assert.ok(signer.sign({ ...precommit(1, 0, hash), locked: polka(0) }) !== null);
+    assert.deepEqual(order, ['lock recorded']);
+
+    const restarted = await open();
+    assert.deepEqual(restarted.resume(1)?.lock, { round: 0, blockHash: hash, kept: polka(0) });
+    assert.ok(
+      logger.lines.some((l) => l.msg === 'priv-validator state loaded' && l.locked_block_kept === true),
+    );
+
+    // A later precommit for the same block with a newer polka rewrites it; a nil one keeps it.
+    order = [];
+    restarted.sign(precommit(1, 1, null));
+    assert.deepEqual((await open()).resume(1)?.lock?.kept, polka(0));
+    const again = await openPrivValidator(home, me.privateKey, metrics, logger, {
+      afterLockRecorded: () => order.push('lock recorded'),
+    });
+    again.sign({ ...precommit(1, 2, hash), locked: polka(2) });
+    assert.deepEqual((await open()).resume(1)?.lock, { round: 2, blockHash: hash, kept: polka(2) });
+    assert.deepEqual(order, ['lock recorded']);
+
+    // A lock on another block whose block was not given: the file of the earlier lock is left aside.
+    again.sign(precommit(1, 3, A));
+    assert.deepEqual((await open()).resume(1)?.lock, { round: 3, blockHash: A, kept: null });
+    assert.ok(logger.lines.some((l) => l.msg === 'locked block file is of an earlier lock: left aside'));
+
+    // A damaged block file costs the restart its block, never its start (safety rests on the lock).
+    await writeFile(join(home, LOCKED_BLOCK_FILE), '{"round": 0, "block": {"header"');
+    assert.deepEqual((await open()).resume(1)?.lock, { round: 3, blockHash: A, kept: null });
+    assert.ok(
+      logger.lines.some(
+        (l) => l.level === 'warn' && /locked block file is not valid JSON/.test(String(l.msg)),
+      ),
     );
   });
 
