@@ -65,6 +65,30 @@ test('a network or label value with regex characters is matched literally', () =
   assert.match(text, /regex: "net\\\\.1"/);
 });
 
+test('the task market (--market) is scraped as its own job at its service name, after the nodes', () => {
+  const market = { job: 'chain-market', address: 'devnet-ab12cd34-market:9093' };
+  const config = parse(
+    renderSwarmPrometheusConfig(discovery, { scrapeInterval: '1s', services: [market] }),
+  ) as {
+    scrape_configs: { job_name: string; static_configs?: { targets: string[] }[] }[];
+  };
+  assert.deepEqual(
+    config.scrape_configs.map((j) => [j.job_name, j.static_configs?.[0]?.targets ?? null]),
+    [
+      ['chain', null],
+      ['chain-market', ['devnet-ab12cd34-market:9093']],
+    ],
+  );
+  assert.throws(
+    () =>
+      renderSwarmPrometheusConfig(discovery, {
+        scrapeInterval: '1s',
+        services: [{ job: 'chain-market', address: 'http://devnet-ab12cd34-market:9093' }],
+      }),
+    /job chain-market: address must be host:port/,
+  );
+});
+
 test('promtool accepts it', async (t) => {
   const promtool = findOnPath('promtool');
   if (promtool === null) {
@@ -74,7 +98,13 @@ test('promtool accepts it', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'devnet-swarm-prom-'));
   try {
     const file = join(dir, 'prometheus.yml');
-    await writeFile(file, renderSwarmPrometheusConfig(discovery, { scrapeInterval: '1s' }));
+    await writeFile(
+      file,
+      renderSwarmPrometheusConfig(discovery, {
+        scrapeInterval: '1s',
+        services: [{ job: 'chain-market', address: 'devnet-ab12cd34-market:9093' }],
+      }),
+    );
     const r = await runProgram({ command: promtool, args: ['check', 'config', file] });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /SUCCESS/);
