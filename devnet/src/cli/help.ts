@@ -25,8 +25,7 @@ Common options:
   --json      machine-readable output (up, status, add, tx, down)
 
 Ports from --base-port P (default 8000), all on 127.0.0.1: node i has RPC P+i and p2p P+1000+i;
-Prometheus P+1090, Grafana P+1091, the task market (--market) P+1093.
-Prometheus P+1090, Grafana P+1091, the panel P+1092.
+Prometheus P+1090, Grafana P+1091, the panel P+1092, the task market (--market) P+1093.
 `;
 
 export const COMMAND_HELP: Record<string, string> = {
