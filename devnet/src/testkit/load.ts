@@ -128,7 +128,7 @@ export class Load {
   };
   private readonly reasons = new Map<string, number>();
   private readonly weights: [LoadTxType, number][];
-  /** What each account has delegated to each validator, as confirmed (what UNDELEGATE may take back). */
+  /** What each account may still undelegate from each validator: delegations confirmed, less undelegations sent. */
   private readonly delegated = new Map<string, Map<string, bigint>>();
   readonly window: number;
 
@@ -303,7 +303,11 @@ export class Load {
       const active = await this.activeValidators(this.nodes);
       return { type, to: active[(index + k) % active.length]!, amount: COIN };
     }
-    return { type, to: undelegateFrom![0], amount: COIN / 2n };
+    // Taken off at once, not at confirmation: with several in flight, two undelegations of the
+    // same delegation could otherwise ask for more than it holds (and fail).
+    const [validator, delegated] = undelegateFrom!;
+    this.delegated.get(from)!.set(validator, delegated - COIN / 2n);
+    return { type, to: validator, amount: COIN / 2n };
   }
 
   private tallyReceived(): void {
@@ -336,10 +340,9 @@ export class Load {
       height,
     });
     this.net.ledger.record(hash, height, 'the load generator');
-    if (tx.type === 'DELEGATE' || tx.type === 'UNDELEGATE') {
+    if (tx.type === 'DELEGATE') {
       const mine = this.delegated.get(tx.from) ?? new Map<string, bigint>();
-      const to = tx.to ?? '';
-      mine.set(to, (mine.get(to) ?? 0n) + (tx.type === 'DELEGATE' ? tx.amount : -tx.amount));
+      mine.set(tx.to!, (mine.get(tx.to!) ?? 0n) + tx.amount);
       this.delegated.set(tx.from, mine);
     }
   }
