@@ -127,6 +127,15 @@ describe('testkit load generator', { timeout: 30_000 }, () => {
     assert.equal(f.net.ledger.all().length, 6);
   });
 
+  it('the last transaction, lost by its node with nothing sent after it, is sent again to another node once not decided in 6 blocks', async () => {
+    includeTxs(f, { lose: (_tx, k, node) => node === 'validator-0' && k === 2 });
+    const load = await Load.start(f.net, { count: 3, accounts: ['account-0'] });
+    const r = await load.done();
+    addsUp(r);
+    assert.deepEqual([r.submitted, r.confirmed, r.pending, r.resent], [3, 3, 0, 1], JSON.stringify(r));
+    assert.equal(f.node('validator-1').balances.get(f.net.accountAddress('account-0'))?.nonce, 3);
+  });
+
   it('a node that crashed with transactions it never passed on: the account moves on and sends them again', async () => {
     const crashing = f.node('validator-0');
     includeTxs(f, {
