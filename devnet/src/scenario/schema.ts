@@ -51,9 +51,14 @@ const EXPECTATIONS = {
         type: 'number',
         exclusiveMinimum: 0,
         maximum: 600,
-        description: 'how long, from now, no named node may reach a new height',
+        description: 'how long no named node may reach a new height',
       },
       nodes: NODES,
+      within: {
+        ...WITHIN,
+        description:
+          'heights may still move until this bound (a block already voted when a partition came), then the window starts again; default: not at all',
+      },
     },
     ['seconds'],
   ),

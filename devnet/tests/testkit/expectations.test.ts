@@ -105,6 +105,27 @@ describe('testkit assertions', () => {
     }, 300);
     named(await failure(() => expect.stalled({ seconds: 2 })), 'no quorum', 'validator-2', 10);
 
+    // Within a bound, heights may still move (a block already voted when the partition came);
+    // the window starts again at the last move. After the bound, a move fails.
+    for (const n of f.nodes) n.height = 10;
+    setTimeout(() => {
+      f.node('validator-0').height = 11;
+    }, 300);
+    assert.deepEqual(Object.fromEntries(await expect.stalled({ seconds: 0.5, within: { seconds: 1 } })), {
+      'validator-0': 11,
+      'validator-1': 10,
+      'validator-2': 10,
+    });
+    setTimeout(() => {
+      f.node('validator-1').height = 11;
+    }, 700);
+    const late = await failure(() => expect.stalled({ seconds: 2, within: { seconds: 0.3 } }));
+    named(late, 'no quorum', 'validator-1', 11);
+    assert.equal(
+      late.expected,
+      'no new block on validator-0, validator-1, validator-2 for 2 s (no progress), starting within 0.3 s',
+    );
+
     // Only the named nodes are read; one that never answers cannot be said to have held.
     f.node('validator-0').down = true;
     f.node('validator-2').height = 12;

@@ -1,24 +1,28 @@
 /**
- * The expectation of no progress: no named node's height moves for a window from now, as when no
- * group of nodes has a quorum (a partition 2-2 of four validators). Its window is a time, not
- * blocks: a stalled chain has no block time to count in.
+ * The expectation of no progress: no named node's height moves for a window, as when no group
+ * of nodes has a quorum (a partition 2-2 of four validators). Its window is a time, not blocks: a
+ * stalled chain has no block time to count in. A height whose votes were already on their way
+ * when the partition came may still land: `within` lets the still window start that late.
  */
 import { pause } from '@chain-devnet/node/harness';
+import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
 
 export interface StalledExpectation {
-  /** How long, from now, no height may move. */
+  /** How long no height may move. */
   readonly seconds: number;
-  /** Default: every node. Each must answer at least once in the window (name the nodes that are up). */
+  /** Default: every node. Each must answer in the window (name the nodes that are up). */
   readonly nodes?: readonly string[];
+  /** Heights may still move until this bound, then the window starts again; default: not at all. */
+  readonly within?: Within;
 }
 
 const MAX_SECONDS = 600;
 /** Between reads of the heights: well under any block time a devnet runs. */
 const POLL_MS = 200;
 
-/** No named node's height above the one it answered first, for `seconds`; the heights they held. */
+/** No named node's height moves for `seconds` (from now, or from the last move within `within`); the heights held. */
 export async function expectStalled(net: NetContext, e: StalledExpectation): Promise<Map<string, number>> {
   if (!(typeof e.seconds === 'number' && e.seconds > 0 && e.seconds <= MAX_SECONDS))
     throw new TestkitUsageError(
@@ -26,27 +30,31 @@ export async function expectStalled(net: NetContext, e: StalledExpectation): Pro
     );
   const nodes = e.nodes ?? net.names();
   for (const n of nodes) net.rpc(n); // an unknown node fails before any wait
-  const expected = `no new block on ${nodes.join(', ')} for ${e.seconds} s (no progress)`;
-  const held = new Map<string, number>();
   const started = Date.now();
-  const deadline = started + e.seconds * 1000;
+  const settleBy = started + (e.within === undefined ? 0 : net.bound(e.within));
+  const expected =
+    `no new block on ${nodes.join(', ')} for ${e.seconds} s (no progress)` +
+    (e.within === undefined ? '' : `, starting ${describeWithin(e.within)}`);
+  const held = new Map<string, number>();
+  let windowFrom = started;
   for (;;) {
     // A node that does not answer this round cannot have moved as far as we can tell: read again.
     const now = await Promise.all(nodes.map((n) => net.chain.height(n).catch(() => null)));
     const heights = () => nodes.map((n, i) => `${n} ${held.get(n) ?? '?'}→${now[i] ?? '?'}`).join(', ');
-    for (const [i, node] of nodes.entries()) {
-      const h = now[i] ?? null;
-      if (h === null) continue;
-      const first = held.get(node);
-      if (first === undefined) held.set(node, h);
-      else if (h > first)
-        throw net.failure({
-          node,
-          height: h,
-          expected,
-          found: `height ${first} then ${h} after ${((Date.now() - started) / 1000).toFixed(1)} s (${heights()})`,
-        });
+    const moved = nodes.findIndex((n, i) => now[i] != null && held.has(n) && now[i]! > held.get(n)!);
+    if (moved >= 0 && Date.now() > settleBy) {
+      const node = nodes[moved]!;
+      throw net.failure({
+        node,
+        height: now[moved]!,
+        expected,
+        found: `height ${held.get(node)} then ${now[moved]} after ${((Date.now() - windowFrom) / 1000).toFixed(1)} s (${heights()})`,
+      });
     }
+    if (moved >= 0) windowFrom = Date.now(); // still settling: the window starts again
+    for (const [i, n] of nodes.entries())
+      if (now[i] != null) held.set(n, Math.max(now[i]!, held.get(n) ?? 0));
+    const deadline = windowFrom + e.seconds * 1000;
     if (Date.now() >= deadline) break;
     await pause(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
   }
