@@ -45,6 +45,23 @@ const NODE_OP_STEPS = Object.fromEntries(
 const EXPECTATIONS = {
   height: object({ atLeast: COUNT, nodes: NODES, within: WITHIN }, ['atLeast']),
   synced: object({ nodes: NODES, maxLag: COUNT, within: WITHIN }),
+  stalled: object(
+    {
+      seconds: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 600,
+        description: 'how long no named node may reach a new height',
+      },
+      nodes: NODES,
+      within: {
+        ...WITHIN,
+        description:
+          'heights may still move until this bound (a block already voted when a partition came), then the window starts again; default: not at all',
+      },
+    },
+    ['seconds'],
+  ),
   tx: object(
     {
       hash: { type: 'string' },
@@ -121,6 +138,12 @@ const LOAD = object(
     },
     fund: AMOUNT,
     nodes: NODES,
+    window: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 64,
+      description: 'transactions each account keeps in flight, consecutive nonces (default 8)',
+    },
     minConfirmed: {
       ...COUNT,
       description: 'the load fails unless at least this many transactions were confirmed (default 1)',

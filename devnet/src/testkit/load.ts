@@ -1,17 +1,20 @@
 /**
  * The load generator: transactions from funded accounts at a rate, for a duration or a count,
- * with a mix of types, in the background while other steps run. Each account sends one
- * transaction at a time (its next nonce once the last is decided), to the nodes in turn; a node
- * that does not answer is skipped, and a transaction not decided in time is sent again (the same
- * signed bytes) to another node, as a client would after its node crashed. Every transaction it
- * sees confirmed goes into the run's ledger; the report counts what was submitted, received,
- * rejected, confirmed and failed, and the confirmation latency (p50, p99).
+ * with a mix of types, in the background while other steps run. Each account keeps up to
+ * `window` transactions in flight with consecutive nonces (loadAccount.ts: how a nonce gap is
+ * noticed and healed), on its own node; a node that does not answer or refuses is left for the
+ * next, and a transaction not decided in time is sent again (the same signed bytes) to another
+ * node, as a client would after its node crashed. Every transaction it sees confirmed goes into
+ * the run's ledger; the report counts what was submitted, received, rejected, confirmed and
+ * failed, and the confirmation latency (p50, p99).
  */
 import type { Tx } from '@chain-devnet/node/chain';
-import { pause, waitForOrNull } from '@chain-devnet/node/harness';
+import type { ReceiptAnswer } from '@chain-devnet/node/client';
+import { pause } from '@chain-devnet/node/harness';
 import type { NetContext } from './context.js';
 import { TestkitUsageError } from './errors.js';
 import { type Amount, weiOf } from './expect/accounts.js';
+import { type AccountLoad, type Flight, LoadAccount } from './loadAccount.js';
 import { COIN, Wallet } from './wallet.js';
 
 export const LOAD_TX_TYPES = ['TRANSFER', 'DELEGATE', 'UNDELEGATE'] as const;
@@ -20,6 +23,8 @@ export type LoadTxType = (typeof LOAD_TX_TYPES)[number];
 /** At most an hour and a million transactions: a load is always bounded. */
 const MAX_SECONDS = 3600;
 const MAX_COUNT = 1_000_000;
+/** A node queues at most 64 transactions per sender (the mempool's maxPerSender). */
+const MAX_WINDOW = 64;
 
 export interface LoadOptions {
   /** Transactions per second over all accounts (a target); default: as fast as the accounts go. */
@@ -36,6 +41,8 @@ export interface LoadOptions {
   readonly fund?: Amount;
   /** The nodes to send to; default every node. */
   readonly nodes?: readonly string[];
+  /** Transactions each account keeps in flight (consecutive nonces), 1 to 64; default 8. */
+  readonly window?: number;
 }
 
 export interface LoadReport {
@@ -48,7 +55,7 @@ export interface LoadReport {
   readonly failed: number;
   /** Received, but neither confirmed nor failed when the load stopped. */
   readonly pending: number;
-  /** Sends again of a transaction not decided in time (to another node). */
+  /** Sends again of a transaction in flight to another node: not decided in time, or its account's node did not answer or refused. */
   readonly resent: number;
   /** From the first send to the confirmation, in ms: median, 99th percentile, largest. */
   readonly latencyMs: {
@@ -97,6 +104,8 @@ function checkOptions(o: LoadOptions): void {
     !(Number.isInteger(o.accounts) && o.accounts >= 1 && o.accounts <= 256)
   )
     throw new TestkitUsageError(`accounts must be from 1 to 256, got ${o.accounts}`);
+  if (o.window !== undefined && !(Number.isInteger(o.window) && o.window >= 1 && o.window <= MAX_WINDOW))
+    throw new TestkitUsageError(`window must be an integer from 1 to ${MAX_WINDOW}, got ${o.window}`);
 }
 
 export class Load {
@@ -119,13 +128,17 @@ export class Load {
   };
   private readonly reasons = new Map<string, number>();
   private readonly weights: [LoadTxType, number][];
-  private sendTurn = 0;
+  /** What each account may still undelegate from each validator: delegations confirmed, less undelegations sent. */
+  private readonly delegated = new Map<string, Map<string, bigint>>();
+  readonly window: number;
 
   private constructor(
-    private readonly net: NetContext,
+    readonly net: NetContext,
     private readonly o: LoadOptions,
     readonly wallets: readonly Wallet[],
+    readonly nodes: readonly string[],
   ) {
+    this.window = o.window ?? 8;
     this.remaining = o.count ?? Number.POSITIVE_INFINITY;
     const mix = Object.entries(o.mix ?? { TRANSFER: 1 }).filter(([, w]) => (w ?? 0) > 0) as [
       LoadTxType,
@@ -155,8 +168,9 @@ export class Load {
       wallets = Array.from({ length: k }, (_, i) => Wallet.random(`load-${i}`));
       await net.txs.fund(net.txs.faucet(), wallets, weiOf(o.fund ?? '1000coin', 'fund'), nodes[0]!);
     }
-    const load = new Load(net, o, wallets);
-    load.running = Promise.all(wallets.map((w, i) => load.loop(w, i, nodes))).then(() => {
+    const load = new Load(net, o, wallets, nodes);
+    const asAccounts = load.forAccounts();
+    load.running = Promise.all(wallets.map((w, i) => new LoadAccount(asAccounts, w, i).run())).then(() => {
       load.ended ??= Date.now();
     });
     return load;
@@ -243,13 +257,108 @@ export class Load {
       this.reasons.set(key, (this.reasons.get(key) ?? 0) + 1);
   }
 
-  /** The next send's time under the rate (shared by every account), waited for. */
-  private async slot(): Promise<void> {
-    if (this.o.rate === undefined) return;
-    const now = Date.now();
-    const at = Math.max(now, this.nextSlot);
-    this.nextSlot = at + 1000 / this.o.rate;
-    if (at > now) await pause(at - now);
+  /** What its accounts use of it: the pace, the content, the tally. */
+  private forAccounts(): AccountLoad {
+    return {
+      net: this.net,
+      nodes: this.nodes,
+      window: this.window,
+      turn: () => this.turn(),
+      over: () => this.over(),
+      compose: (index, k) => this.compose(index, k),
+      received: () => this.tallyReceived(),
+      rejected: (reason) => this.tallyRejected(reason),
+      resent: () => this.tallyResent(),
+      confirmed: (f, receipt) => this.tallyConfirmed(f, receipt),
+      failed: (_f, reason) => this.tallyFailed(reason),
+      pending: (count, reason) => this.tallyPending(count, reason),
+      noAnswer: (e) => this.tallyNoAnswer(e),
+    };
+  }
+
+  /** The next send's time under the rate (shared by every account), waited for, and taken. */
+  private async turn(): Promise<boolean> {
+    if (this.o.rate !== undefined) {
+      const now = Date.now();
+      const at = Math.max(now, this.nextSlot);
+      this.nextSlot = at + 1000 / this.o.rate;
+      if (at > now) await pause(at - now);
+    }
+    if (this.over()) return false;
+    this.remaining--;
+    return true;
+  }
+
+  private async compose(index: number, k: number): Promise<Pick<Tx, 'type' | 'to' | 'amount'>> {
+    const from = this.wallets[index]!.address;
+    const undelegateFrom = [...(this.delegated.get(from) ?? [])].find(([, a]) => a > 0n);
+    let type = this.pick();
+    if (type === 'UNDELEGATE' && undelegateFrom === undefined) type = 'DELEGATE';
+    if (type === 'TRANSFER') {
+      let to = this.wallets[(index + 1 + k) % this.wallets.length]!.address;
+      if (to === from) to = Wallet.random('sink').address;
+      return { type, to, amount: 1_000_000_007n * BigInt(k + 1) + BigInt(index) };
+    }
+    if (type === 'DELEGATE') {
+      const active = await this.activeValidators(this.nodes);
+      return { type, to: active[(index + k) % active.length]!, amount: COIN };
+    }
+    // Taken off at once, not at confirmation: with several in flight, two undelegations of the
+    // same delegation could otherwise ask for more than it holds (and fail).
+    const [validator, delegated] = undelegateFrom!;
+    this.delegated.get(from)!.set(validator, delegated - COIN / 2n);
+    return { type, to: validator, amount: COIN / 2n };
+  }
+
+  private tallyReceived(): void {
+    this.counts.submitted++;
+    this.counts.received++;
+  }
+
+  private tallyRejected(reason: string): void {
+    this.counts.submitted++;
+    this.counts.rejected++;
+    this.reason(`rejected: ${reason}`);
+  }
+
+  private tallyResent(): void {
+    this.counts.resent++;
+  }
+
+  private tallyConfirmed(f: Flight, receipt: ReceiptAnswer): void {
+    const { tx, hash } = f;
+    const height = receipt.block_height!;
+    this.counts.confirmed++;
+    this.latencies.push(Date.now() - f.firstSentAt);
+    this.txs.push({
+      hash,
+      type: tx.type as LoadTxType,
+      from: tx.from,
+      to: tx.to ?? '',
+      amount: tx.amount,
+      fee: tx.fee,
+      height,
+    });
+    this.net.ledger.record(hash, height, 'the load generator');
+    if (tx.type === 'DELEGATE') {
+      const mine = this.delegated.get(tx.from) ?? new Map<string, bigint>();
+      mine.set(tx.to!, (mine.get(tx.to!) ?? 0n) + tx.amount);
+      this.delegated.set(tx.from, mine);
+    }
+  }
+
+  private tallyFailed(reason: string): void {
+    this.counts.failed++;
+    this.reason(`failed: ${reason}`);
+  }
+
+  private tallyPending(count: number, reason: string): void {
+    this.counts.pending += count;
+    this.reason(`pending: ${reason}`);
+  }
+
+  private tallyNoAnswer(e: unknown): void {
+    this.reason(`no node answered: ${(e as Error).message}`);
   }
 
   private pick(): LoadTxType {
@@ -262,56 +371,10 @@ export class Load {
     return this.weights.at(-1)![0];
   }
 
-  private async loop(w: Wallet, index: number, nodes: readonly string[]): Promise<void> {
-    const net = this.net;
-    const delegated = new Map<string, bigint>();
-    let nonce: number | null = null;
-    let k = 0;
-    while (!this.over()) {
-      await this.slot();
-      if (this.over()) break;
-      this.remaining--;
-      try {
-        nonce ??= (await this.anyNode(nodes, (n) => net.rpc(n).balance(w.address))).nonce;
-        let type = this.pick();
-        let to: string;
-        let amount: bigint;
-        const undelegateFrom = [...delegated].find(([, a]) => a > 0n);
-        if (type === 'UNDELEGATE' && undelegateFrom === undefined) type = 'DELEGATE';
-        if (type === 'TRANSFER') {
-          to = this.wallets[(index + 1 + k) % this.wallets.length]!.address;
-          if (to === w.address) to = Wallet.random('sink').address;
-          amount = 1_000_000_007n * BigInt(k + 1) + BigInt(index);
-        } else if (type === 'DELEGATE') {
-          const active = await this.activeValidators(nodes);
-          to = active[(index + k) % active.length]!;
-          amount = COIN;
-        } else {
-          to = undelegateFrom![0];
-          amount = COIN / 2n;
-        }
-        k++;
-        const tx = await net.txs.build(w, { type, to, amount, nonce }, nodes[0]!);
-        const outcome = await this.sendAndFollow(tx, w, nodes);
-        if (outcome === 'confirmed') {
-          nonce++;
-          if (type === 'DELEGATE') delegated.set(to, (delegated.get(to) ?? 0n) + amount);
-          if (type === 'UNDELEGATE') delegated.set(to, (delegated.get(to) ?? 0n) - amount);
-        } else nonce = null; // rejected, failed or undecided: the chain says which nonce is next
-        if (outcome === 'undecided') break; // its nonce is taken by a transaction not decided: stop this account
-      } catch (e) {
-        // Not one node answered: the next round tries again, after a breath.
-        this.reason(`no node answered: ${(e as Error).message}`);
-        nonce = null;
-        await pause(200);
-      }
-    }
-  }
-
   private async anyNode<T>(nodes: readonly string[], f: (n: string) => Promise<T>): Promise<T> {
     let last: unknown = null;
     for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[(this.sendTurn + i) % nodes.length]!;
+      const n = nodes[i]!;
       try {
         return await f(n);
       } catch (e) {
@@ -332,73 +395,5 @@ export class Load {
       };
     }
     return this.activeCache.set;
-  }
-
-  /** Sends `tx` to the next node that answers, then follows it to its outcome; sends it again to another node when slow. */
-  private async sendAndFollow(
-    tx: Tx,
-    w: Wallet,
-    nodes: readonly string[],
-  ): Promise<'confirmed' | 'failed' | 'rejected' | 'undecided'> {
-    const net = this.net;
-    const sentAt = Date.now();
-    const deadline = sentAt + net.within(30);
-    let hash: string | null = null;
-    // A node behind the others (catching up) may refuse a nonce it cannot place yet: the next
-    // node is asked; refused by every node in a row, it is rejected.
-    const refusals = new Map<string, string>();
-    while (Date.now() < deadline) {
-      const node = nodes[this.sendTurn++ % nodes.length]!;
-      let answer: Awaited<ReturnType<typeof net.txs.sendBuilt>>;
-      try {
-        answer = await net.txs.sendBuilt(tx, node);
-      } catch {
-        await pause(100); // not answering: the next node
-        continue;
-      }
-      if (hash === null) {
-        if (answer.submit.status === 'rejected') {
-          refusals.set(node, answer.submit.error ?? '');
-          if (refusals.size < nodes.length) continue;
-          this.counts.submitted++;
-          this.counts.rejected++;
-          this.reason(`rejected: ${[...refusals.values()][0]}`);
-          return 'rejected';
-        }
-        this.counts.submitted++;
-        this.counts.received++;
-      } else this.counts.resent++;
-      hash = answer.hash;
-      const sent = hash;
-      const outcome = await waitForOrNull(`${sent} decided`, net.within(6), async () => {
-        for (const n of nodes) {
-          const r = await net.chain.receipt(n, sent).catch(() => null);
-          if (r?.status === 'confirmed' || r?.status === 'failed') return r;
-        }
-        return null;
-      });
-      if (outcome === null) continue;
-      if (outcome.status === 'failed') {
-        this.counts.failed++;
-        this.reason(`failed: ${outcome.error ?? ''}`);
-        return 'failed';
-      }
-      this.counts.confirmed++;
-      this.latencies.push(Date.now() - sentAt);
-      const height = outcome.block_height!;
-      this.txs.push({
-        hash: sent,
-        type: tx.type as LoadTxType,
-        from: w.address,
-        to: tx.to ?? '',
-        amount: tx.amount,
-        fee: tx.fee,
-        height,
-      });
-      net.ledger.record(sent, height, 'the load generator');
-      return 'confirmed';
-    }
-    if (hash !== null) this.counts.pending++;
-    return 'undecided';
   }
 }

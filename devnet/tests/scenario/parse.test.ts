@@ -67,6 +67,21 @@ describe('scenario files: every problem names its field', () => {
       '  - expect: { synced: { within: { minutes: 1 } } }\n',
       'steps[0].expect.synced.within must be {blocks: N} or {seconds: N}',
     ],
+    [
+      'a stall with no window',
+      '  - expect: { stalled: {} }\n',
+      'steps[0].expect.stalled.seconds is required',
+    ],
+    [
+      'a stall window of no time',
+      '  - expect: { stalled: { seconds: 0 } }\n',
+      'steps[0].expect.stalled.seconds must be > 0',
+    ],
+    [
+      'a stall on a node that does not exist',
+      '  - expect: { stalled: { seconds: 5, nodes: [validator-7] } }\n',
+      /^steps\[0\]\.expect\.stalled\.nodes\[0\]: unknown node "validator-7"/,
+    ],
     ['a bad form of the wait it meant', '  - wait: { blocks: 0 }\n', 'steps[0].wait.blocks must be >= 1'],
     ['a trigger height', '  - heal: {}\n    at: { height: 0 }\n', 'steps[0].at.height must be >= 1'],
     [
@@ -145,7 +160,7 @@ describe('scenario files: every problem names its field', () => {
     );
     assert.deepEqual(problems, [
       'invariants.byzantine[0]: unknown node "validator-2" (nodes: validator-0, validator-1)',
-      'load.acounts is not a field here (fields: rate, duration, count, mix, accounts, fund, nodes, minConfirmed)',
+      'load.acounts is not a field here (fields: rate, duration, count, mix, accounts, fund, nodes, window, minConfirmed)',
       'load.nodes[0]: unknown node "validator-4" (nodes: validator-0, validator-1)',
     ]);
   });

@@ -73,6 +73,71 @@ describe('testkit assertions', () => {
     assert.equal(silent.found, 'no answer');
   });
 
+  it('stalled: holds while no height moves; fails at once naming the node that moved and the heights; a node silent throughout is named', async () => {
+    // Nodes at different heights (one behind) that hold them: stalled, each at its own.
+    for (const n of f.nodes) n.height = 10;
+    f.node('validator-2').height = 9;
+    assert.deepEqual(Object.fromEntries(await expect.stalled({ seconds: 0.5 })), {
+      'validator-0': 10,
+      'validator-1': 10,
+      'validator-2': 9,
+    });
+
+    f.net.step = 'no quorum';
+    const moving = setTimeout(() => {
+      f.node('validator-1').height = 11; // a block decided after all
+    }, 300);
+    const started = Date.now();
+    const e = await failure(() => expect.stalled({ seconds: 5 }));
+    clearTimeout(moving);
+    assert.ok(Date.now() - started < 4_000, 'it fails when the height moves, not at the end of the window');
+    named(e, 'no quorum', 'validator-1', 11);
+    assert.equal(e.expected, 'no new block on validator-0, validator-1, validator-2 for 5 s (no progress)');
+    assert.match(
+      e.found,
+      /^height 10 then 11 after \d+\.\d s \(validator-0 10→10, validator-1 10→11, validator-2 9→9\)$/,
+    );
+
+    // A node behind that catches up a block is a height that moved, too.
+    f.node('validator-1').height = 10;
+    setTimeout(() => {
+      f.node('validator-2').height = 10;
+    }, 300);
+    named(await failure(() => expect.stalled({ seconds: 2 })), 'no quorum', 'validator-2', 10);
+
+    // Within a bound, heights may still move (a block already voted when the partition came);
+    // the window starts again at the last move. After the bound, a move fails.
+    for (const n of f.nodes) n.height = 10;
+    setTimeout(() => {
+      f.node('validator-0').height = 11;
+    }, 300);
+    assert.deepEqual(Object.fromEntries(await expect.stalled({ seconds: 0.5, within: { seconds: 1 } })), {
+      'validator-0': 11,
+      'validator-1': 10,
+      'validator-2': 10,
+    });
+    setTimeout(() => {
+      f.node('validator-1').height = 11;
+    }, 700);
+    const late = await failure(() => expect.stalled({ seconds: 2, within: { seconds: 0.3 } }));
+    named(late, 'no quorum', 'validator-1', 11);
+    assert.equal(
+      late.expected,
+      'no new block on validator-0, validator-1, validator-2 for 2 s (no progress), starting within 0.3 s',
+    );
+
+    // Only the named nodes are read; one that never answers cannot be said to have held.
+    f.node('validator-0').down = true;
+    f.node('validator-2').height = 12;
+    const silent = await failure(() =>
+      expect.stalled({ seconds: 0.5, nodes: ['validator-0', 'validator-1'] }),
+    );
+    named(silent, 'no quorum', 'validator-0', null);
+    assert.equal(silent.found, 'no answer for 0.5 s');
+    await assert.rejects(expect.stalled({ seconds: 0 }), TestkitUsageError);
+    await assert.rejects(expect.stalled({ seconds: 1, nodes: ['validator-9'] }), TestkitUsageError);
+  });
+
   it('tx confirmed: at one height in the block on every node, recorded in the ledger', async () => {
     const { hash, height } = f.chain.tx;
     const rs = await expect.tx({ hash, status: 'confirmed', within: quick });

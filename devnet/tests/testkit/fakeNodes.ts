@@ -368,17 +368,34 @@ export async function fakeNet(o: FakeChainOptions & { nodes?: number } = {}): Pr
 export interface IncludeOptions {
   /** The error of the k-th transaction received (from 0) when it is to fail, else null. */
   readonly fail?: (tx: Tx, k: number) => string | null;
+  /**
+   * Whether the k-th transaction received (from 0), at `node`, is lost: answered "received" and
+   * never passed on (its node crashed before it did, or dropped it).
+   */
+  readonly lose?: (tx: Tx, k: number, node: string) => boolean;
+  /** From a transaction's arrival to the block that decides it, ms; default 50. */
+  readonly blockMs?: number;
+}
+
+export interface Inclusion {
+  /** The most transactions of one sender ever waiting in the mempool at once. */
+  mostWaiting(): number;
 }
 
 /**
- * Every node takes transactions as a chain would: one whose nonce is not its sender's next is
- * refused; one received is decided on every node 50 ms later, confirmed (or failed, as `fail`
- * says) at the node's height, and its sender's nonce moves on. The same transaction received
- * again (sent to another node) is not decided twice.
+ * Every node takes transactions as the chain does, with one mempool they all share (gossip
+ * without delay): a sender's nonces are taken in a run from its account's nonce, so one after a
+ * gap is refused; `blockMs` after a transaction arrives, each sender's run from its nonce is
+ * decided on every node at the node's height, confirmed (the nonce moves on) or failed as `fail`
+ * says (the nonce stays unused, as on the chain: what waits behind it waits on). The same
+ * transaction received again (sent to another node) is not decided twice.
  */
-export function includeTxs(f: FakeNet, o: IncludeOptions = {}): void {
-  const taken = new Set<string>();
+export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
+  const known = new Set<string>();
+  const waiting = new Map<string, Map<number, { tx: Tx; hash: string; error: string | null }>>();
   let k = 0;
+  let most = 0;
+  const nonceOf = (from: string) => f.nodes[0]!.balances.get(from)?.nonce ?? 0;
   const decide = (tx: Tx, hash: string, error: string | null) => {
     for (const node of f.nodes) {
       node.receipts.set(hash, {
@@ -390,17 +407,33 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): void {
         error,
       });
       const b = node.balances.get(tx.from) ?? { balance: 0n, nonce: 0 };
-      node.balances.set(tx.from, { balance: b.balance, nonce: b.nonce + 1 });
+      if (error === null) node.balances.set(tx.from, { balance: b.balance, nonce: b.nonce + 1 });
     }
+  };
+  const block = () => {
+    for (const queue of waiting.values())
+      for (let n = nonceOf([...queue.values()][0]?.tx.from ?? ''); queue.has(n); n++) {
+        const w = queue.get(n)!;
+        queue.delete(n);
+        decide(w.tx, w.hash, w.error);
+        if (w.error !== null) break;
+      }
   };
   for (const node of f.nodes)
     node.onTx = (tx, hash) => {
-      if (taken.has(hash)) return { status: 'received' };
-      const next = node.balances.get(tx.from)?.nonce ?? 0;
+      if (known.has(hash)) return { status: 'received' };
+      const queue = waiting.get(tx.from) ?? new Map();
+      let next = nonceOf(tx.from);
+      while (queue.has(next)) next++;
       if (tx.nonce !== next) return { status: 'rejected', error: `nonce ${tx.nonce}, expected ${next}` };
-      taken.add(hash);
-      const error = o.fail?.(tx, k++) ?? null;
-      setTimeout(() => decide(tx, hash, error), 50);
+      const i = k++;
+      if (o.lose?.(tx, i, node.name)) return { status: 'received' };
+      known.add(hash);
+      queue.set(tx.nonce, { tx, hash, error: o.fail?.(tx, i) ?? null });
+      waiting.set(tx.from, queue);
+      most = Math.max(most, queue.size);
+      setTimeout(block, o.blockMs ?? 50);
       return { status: 'received' };
     };
+  return { mostWaiting: () => most };
 }

@@ -85,16 +85,93 @@ describe('testkit load generator', { timeout: 30_000 }, () => {
     assert.deepEqual(refused.latencyMs, { p50: null, p99: null, max: null });
   });
 
-  it('a transaction that failed is counted with its reason, and its account goes on from the chain nonce', async () => {
-    includeTxs(f, { fail: (_tx, k) => (k % 2 === 1 ? 'insufficient balance: 12 < 21000' : null) });
+  it('a failed transaction leaves its nonce unused: the account signs a new one there, and those sent behind it are included, each counted once', async () => {
+    // The second transaction received fails; with 4 in flight, later nonces are already waiting
+    // behind it (or refused for the gap) and can only be included once the gap is filled.
+    includeTxs(f, { fail: (_tx, k) => (k === 1 ? 'insufficient balance: 12 < 21000' : null) });
+    const load = await Load.start(f.net, { count: 8, accounts: ['account-0'], window: 4 });
+    const r = await load.done();
+    addsUp(r);
+    assert.deepEqual(
+      { ...r, latencyMs: null, elapsedMs: null, resent: null },
+      {
+        submitted: 8,
+        received: 8,
+        rejected: 0,
+        confirmed: 7,
+        failed: 1,
+        pending: 0,
+        resent: null,
+        latencyMs: null,
+        elapsedMs: null,
+        confirmedByType: { TRANSFER: 7 },
+        reasons: { 'failed: insufficient balance: N < N': 1 },
+      },
+    );
+    assert.equal(f.node('validator-2').balances.get(f.net.accountAddress('account-0'))?.nonce, 7);
+    assert.equal(new Set(load.confirmed().map((t) => t.hash)).size, 7);
+    assert.equal(f.net.ledger.all().length, 7);
+  });
+
+  it('transactions its node lost (received, never passed on) are sent again to the next node, in nonce order, before the next one', async () => {
+    // validator-0 answers "received" to the second transaction and drops it: the third, refused
+    // there for the gap, moves the account to validator-1 with its transactions in flight.
+    includeTxs(f, { lose: (_tx, k, node) => node === 'validator-0' && k === 1 });
     const load = await Load.start(f.net, { count: 6, accounts: ['account-0'] });
     const r = await load.done();
     addsUp(r);
-    assert.equal(r.failed, 3, JSON.stringify(r));
-    assert.equal(r.confirmed, 3);
-    assert.deepEqual(r.reasons, { 'failed: insufficient balance: N < N': 3 });
-    assert.equal(f.node('validator-2').balances.get(f.net.accountAddress('account-0'))?.nonce, 6);
-    assert.equal(load.confirmed().length, 3);
+    assert.equal(r.confirmed, 6, JSON.stringify(r));
+    assert.equal(r.rejected, 0, JSON.stringify(r));
+    assert.ok(r.resent >= 1, JSON.stringify(r));
+    assert.equal(f.node('validator-1').balances.get(f.net.accountAddress('account-0'))?.nonce, 6);
+    assert.equal(f.net.ledger.all().length, 6);
+  });
+
+  it('the last transaction, lost by its node with nothing sent after it, is sent again to another node once not decided in 6 blocks', async () => {
+    includeTxs(f, { lose: (_tx, k, node) => node === 'validator-0' && k === 2 });
+    const load = await Load.start(f.net, { count: 3, accounts: ['account-0'] });
+    const r = await load.done();
+    addsUp(r);
+    assert.deepEqual([r.submitted, r.confirmed, r.pending, r.resent], [3, 3, 0, 1], JSON.stringify(r));
+    assert.equal(f.node('validator-1').balances.get(f.net.accountAddress('account-0'))?.nonce, 3);
+  });
+
+  it('a node that crashed with transactions it never passed on: the account moves on and sends them again', async () => {
+    const crashing = f.node('validator-0');
+    includeTxs(f, {
+      lose: (_tx, k, node) => {
+        if (node !== 'validator-0' || k < 1) return false;
+        if (k === 2) crashing.down = true; // crashed with the second and third
+        return true;
+      },
+    });
+    const load = await Load.start(f.net, { count: 6, accounts: ['account-0'] });
+    const r = await load.done();
+    addsUp(r);
+    assert.deepEqual([r.submitted, r.confirmed, r.rejected, r.pending], [6, 6, 0, 0], JSON.stringify(r));
+    assert.ok(r.resent >= 2, JSON.stringify(r));
+    assert.equal(f.node('validator-1').balances.get(f.net.accountAddress('account-0'))?.nonce, 6);
+    assert.equal(new Set(f.net.ledger.all().map((c) => c.hash)).size, 6);
+  });
+
+  it('several transactions in flight per account (never more than the window) reach a rate one at a time cannot', async () => {
+    // Blocks of 400 ms: one transaction at a time, an account sends at most one per block.
+    const windowed = includeTxs(f, { blockMs: 400 });
+    const fast = await (
+      await Load.start(f.net, { rate: 8, duration: 2, accounts: ['account-0'], window: 8 })
+    ).done();
+    addsUp(fast);
+    assert.ok(fast.submitted >= 12, JSON.stringify(fast));
+    assert.equal(fast.pending, 0);
+    assert.ok(windowed.mostWaiting() > 1 && windowed.mostWaiting() <= 8, String(windowed.mostWaiting()));
+
+    const single = includeTxs(f, { blockMs: 400 });
+    const slow = await (
+      await Load.start(f.net, { rate: 8, duration: 2, accounts: ['account-1'], window: 1 })
+    ).done();
+    addsUp(slow);
+    assert.ok(slow.submitted <= 6, JSON.stringify(slow));
+    assert.equal(single.mostWaiting(), 1);
   });
 
   it('a mix of delegations goes to active validators', async () => {
@@ -133,6 +210,7 @@ describe('testkit load generator', { timeout: 30_000 }, () => {
       [{ count: 1, mix: { MINT: 1 } }, /mix takes weights >= 0 of TRANSFER, DELEGATE, UNDELEGATE, got MINT/],
       [{ count: 1, mix: { TRANSFER: 0 }, accounts: ['account-0'] }, /mix has no type with a weight above 0/],
       [{ count: 1, accounts: 0 }, /accounts must be from 1 to 256/],
+      [{ count: 1, window: 65 }, /window must be an integer from 1 to 64, got 65/],
       [{ count: 1, accounts: ['nobody'] }, /no funded account nobody \(account-0, account-1\)/],
     ] as const)
       await assert.rejects(

@@ -102,8 +102,11 @@ export function testnetSuite(o: TestnetSuiteOptions): void {
     step(
       'load: a count of a mix of types through a crash, every one decided, the latencies reported',
       async () => {
+        // Paced, so that it is still sending through the crash: unpaced, with several in flight
+        // per account, the 24 are decided in about a second.
         const load = await net.load({
           count: 24,
+          rate: 4,
           accounts: 3,
           mix: { TRANSFER: 0.6, DELEGATE: 0.3, UNDELEGATE: 0.1 },
         });

@@ -10,6 +10,7 @@ import { type AccountExpectation, expectAccount } from './accounts.js';
 import { expectLog, expectNoLog, type LogExpectation, type NoLogExpectation } from './logs.js';
 import { expectMetric, type MetricExpectation } from './metrics.js';
 import { expectHeight, expectSynced, type HeightExpectation, type SyncedExpectation } from './progress.js';
+import { expectStalled, type StalledExpectation } from './stalled.js';
 import { expectTx, type TxExpectation } from './txs.js';
 import { expectValidator, type ValidatorExpectation } from './validators.js';
 
@@ -24,6 +25,11 @@ export class Expectations {
   /** Every named node answering, at most maxLag (1) blocks behind the highest; the highest height. */
   synced(e: SyncedExpectation = {}): Promise<number> {
     return expectSynced(this.net, e);
+  }
+
+  /** No named node's height moves for `seconds` (no quorum anywhere); the heights they held. */
+  stalled(e: StalledExpectation): Promise<Map<string, number>> {
+    return expectStalled(this.net, e);
   }
 
   /** A transaction received, pending, confirmed (at one height, in the block) or failed. */
@@ -61,5 +67,6 @@ export type { AccountExpectation, Amount } from './accounts.js';
 export type { Count, LogExpectation, NoLogExpectation } from './logs.js';
 export { COMPARISONS, type Comparison, type MetricExpectation, type MetricRef } from './metrics.js';
 export type { HeightExpectation, SyncedExpectation } from './progress.js';
+export type { StalledExpectation } from './stalled.js';
 export { TX_STATUSES, type TxExpectation, type TxStatus } from './txs.js';
 export { VALIDATOR_STATUSES, type ValidatorExpectation, type ValidatorStatusName } from './validators.js';
