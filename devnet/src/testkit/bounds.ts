@@ -1,8 +1,12 @@
 /**
  * Every wait of the testkit is bounded, by blocks or by seconds, never a fixed sleep. A bound in
- * blocks is block time x 3 per block, plus a margin that grows with the node count (every node
- * connects to every other, and on 2 cores a larger devnet is slower at everything), x 1.5 on the
- * runtimes of containers (docker, swarm). TESTKIT_SLOWDOWN (a factor, default 1) scales every bound on a slow machine.
+ * blocks gives each block the longer of 3 block times and one block time plus the node's propose
+ * timeout (3 s): a block whose proposer is down, paused or cut off (the faults the testkit makes)
+ * is decided a round later, after that timeout whatever the block time. With 400 ms blocks, 3
+ * block times per block failed a run in which a paused validator's turns cost two such rounds in
+ * four blocks. Plus a margin that grows with the node count (every node connects to every other,
+ * and on 2 cores a larger devnet is slower at everything), x 1.5 on the runtimes of containers
+ * (docker, swarm). TESTKIT_SLOWDOWN (a factor, default 1) scales every bound on a slow machine.
  */
 import type { RuntimeKind } from '../runtime/runtime.js';
 import { TestkitUsageError } from './errors.js';
@@ -35,11 +39,15 @@ export function checkWithin(w: unknown): Within {
   );
 }
 
+/** The node's propose timeout at round 0 (chain-node's consensus defaults): what an absent proposer costs. */
+const ROUND_PAST_ABSENT_PROPOSER_MS = 3_000;
+
 export function boundMs(w: Within, f: BoundFacts): number {
   const checked = checkWithin(w);
   if ('seconds' in checked) return Math.round(checked.seconds * 1000 * slowdown());
   const runtime = f.runtime === 'process' ? 1 : 1.5;
-  return Math.round(slowdown() * runtime * (5_000 + 1_000 * f.nodes + checked.blocks * f.blockTimeMs * 3));
+  const perBlock = Math.max(3 * f.blockTimeMs, f.blockTimeMs + ROUND_PAST_ABSENT_PROPOSER_MS);
+  return Math.round(slowdown() * runtime * (5_000 + 1_000 * f.nodes + checked.blocks * perBlock));
 }
 
 export function describeWithin(w: Within): string {
