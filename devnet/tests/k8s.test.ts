@@ -186,6 +186,17 @@ describe('devnet k8s', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
+  test('a manifest with the task market gets the nodes, and is told the market is not included', async () => {
+    const manifest = join(dir, 'market.json');
+    await writeFile(manifest, JSON.stringify({ validators: 2, market: true }));
+    const r = await devnetCli(['k8s', '--manifest', manifest, '--output', join(dir, 'market.k8s.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /for 2 validators/);
+    assert.match(r.stdout, /Not included: the task market \(the manifest says market: true\)/);
+    const plain = await devnetCli(['k8s', '--validators', '2', '--output', join(dir, 'plain.k8s.yaml')]);
+    assert.doesNotMatch(plain.stdout, /task market/);
+  });
+
   test('bad flags say what is wanted', async () => {
     const ns = await devnetCli(['k8s', '--namespace', 'Chain_1', '--output', join(dir, 'x.yaml')]);
     assert.equal(ns.code, 2);

@@ -435,6 +435,11 @@ async function cmdK8s(args: string[]): Promise<number> {
   out(`  kubectl apply -f ${output}      (the image must be where the cluster pulls from: --image)`);
   out(`  kubectl port-forward svc/${r.spec.nodes[0]!.name} 8000:8000   then http://127.0.0.1:8000/status`);
   out('Untested against a live cluster: checked offline against Kubernetes schemas only.');
+  if (r.spec.marketPort !== null)
+    out(
+      'Not included: the task market (the manifest says market: true). Its accounts are funded in the ' +
+        'genesis; run chain-market beside the cluster (docs/MARKET.md).',
+    );
   return 0;
 }
 
