@@ -820,12 +820,18 @@ export class SwarmRuntime implements Runtime {
             left.push(`image ${l.image} on ${m.name} (another devnet's services run it)`);
             continue;
           }
-          await engine
-            .getImage(l.image)
-            .remove()
-            .catch((e: unknown) => {
-              if (!isNotFound(e)) throw e;
-            });
+          // A container the swarm is still taking away holds the image a moment longer (a
+          // fresh-clone CI run found the image left on a worker): retried while in use.
+          await waitFor(`image ${l.image} on ${m.name} to be removable`, 30_000, async () => {
+            try {
+              await engine.getImage(l.image).remove();
+              return true;
+            } catch (e) {
+              if (isNotFound(e)) return true;
+              if (isConflict(e)) return false;
+              throw e;
+            }
+          });
           removed.push(`image ${l.image} on ${m.name} (loaded by this devnet)`);
         }
       } catch (e) {
