@@ -280,6 +280,17 @@ async function joinSwarm(w: Worker, token: string): Promise<void> {
 }
 
 /**
+ * Takes apart what a killed earlier run left (its swarm only when marked as a test swarm; a
+ * docker_gwbridge outside any swarm is left alone, as it may not be the tests'). A test that
+ * records this machine's engine as it found it does this first, so that a run killed before it
+ * does not count as how the engine was found.
+ */
+export function takeApartEarlierRun(log: (line: string) => void = () => undefined): void {
+  const keepGwbridge = hostSwarm().state !== 'active';
+  takeApart(false, keepGwbridge, (l) => log(`${l} (left by an earlier run)`));
+}
+
+/**
  * Makes the swarm, or says why not (this machine's engine is in a swarm the tests did not make).
  * What a killed earlier run left is taken apart first.
  */
@@ -298,9 +309,7 @@ export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResu
   // docker_gwbridge is made by swarm init; it is removed at the end only if this run made it.
   const gwbridgeBefore =
     found.state === 'inactive' && (await docker(['network', 'inspect', 'docker_gwbridge'])).code === 0;
-  takeApart(false, found.state === 'inactive' ? gwbridgeBefore : false, (l) =>
-    log(`${l} (left by an earlier run)`),
-  );
+  takeApartEarlierRun(log);
   // Set just before swarm init: from then on a swarm this engine is in is this run's.
   let made = false;
   let done = false;

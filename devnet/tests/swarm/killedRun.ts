@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProgram, startProgram } from '@chain-devnet/node/harness';
-import { TEST_SWARM_LABEL } from '../../src/harness/swarm.js';
+import { TEST_SWARM_LABEL, takeApartEarlierRun } from '../../src/harness/swarm.js';
 import { Layout } from '../../src/layout.js';
 
 const CHILD = fileURLToPath(new URL('./killedRunChild.js', import.meta.url));
@@ -49,6 +49,9 @@ export async function killARun(): Promise<KilledRun> {
   const dir = await mkdtemp(join(tmpdir(), 'swarm-killed-'));
   const home = join(dir, 'home');
   const id = new Layout(home).id;
+  // This engine as found is without what a run killed before this one left (a session's own
+  // check killed at its end left a whole test swarm, which the next start then took apart).
+  takeApartEarlierRun((l) => console.log(`# ${l}`));
   const before = await engineState(id);
   const child = startProgram({ args: [CHILD, home], name: 'killed run' });
   try {
