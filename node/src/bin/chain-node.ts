@@ -40,6 +40,8 @@ start options:
   --host ADDR           RPC listen address (default 127.0.0.1; 0.0.0.0 in containers)
   --p2p-port N          peer-to-peer port (default 9000)
   --p2p-host ADDR       peer-to-peer listen address (default 127.0.0.1)
+  --p2p-announce LIST   comma-separated multiaddrs peers are told to dial instead of the
+                        listen addresses, e.g. /dns4/validator-0/tcp/9000
   --bootstrap LIST      comma-separated multiaddrs of peers, each with /p2p/<peer id>
   --no-p2p              run without the peer-to-peer network
   --genesis FILE        genesis file (default <home>/genesis.json)
@@ -101,6 +103,13 @@ function printAccounts(accounts: readonly { address: string; private_key: string
   );
 }
 
+function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+}
+
 function duration(name: string, text: string | undefined): number | null {
   if (text === undefined) return null;
   const ms = parseDuration(text);
@@ -141,6 +150,7 @@ async function main(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'p2p-port': { type: 'string' },
       'p2p-host': { type: 'string' },
+      'p2p-announce': { type: 'string' },
       bootstrap: { type: 'string' },
       'no-p2p': { type: 'boolean' },
       genesis: { type: 'string' },
@@ -269,12 +279,10 @@ async function main(argv: string[]): Promise<number> {
     host: values.host ?? file.host ?? base.host,
     p2pPort: integer('p2p-port', values['p2p-port'], 0, 65535) ?? file.p2p_port ?? base.p2pPort,
     p2pHost: values['p2p-host'] ?? file.p2p_host ?? base.p2pHost,
-    bootstrap: values.bootstrap
-      ? values.bootstrap
-          .split(',')
-          .map((a) => a.trim())
-          .filter((a) => a !== '')
-      : (file.bootstrap ?? base.bootstrap),
+    p2pAnnounce: values['p2p-announce']
+      ? commaList(values['p2p-announce'])
+      : (file.p2p_announce ?? base.p2pAnnounce),
+    bootstrap: values.bootstrap ? commaList(values.bootstrap) : (file.bootstrap ?? base.bootstrap),
     p2p: !values['no-p2p'],
     genesisPath: values.genesis ? resolve(values.genesis) : base.genesisPath,
     keyPath: values.key ? resolve(values.key) : existsSync(defaultKey) ? defaultKey : null,

@@ -13,6 +13,13 @@ export interface NodeConfig {
   readonly p2pPort: number;
   /** Address the p2p transport listens on (0.0.0.0 in containers). */
   readonly p2pHost: string;
+  /**
+   * The multiaddrs peers are told to reach this node at (identify, the DHT), in place of every
+   * address it listens on; empty announces those. A container on two networks (the docker
+   * runtime's) announces its name on the one its peers share: its other address is one they
+   * cannot reach, and a dial that tries it first hangs until its deadline.
+   */
+  readonly p2pAnnounce: readonly string[];
   /** Multiaddrs (with /p2p/<peer id>) of peers to join through. */
   readonly bootstrap: readonly string[];
   /** Run without the peer-to-peer network (a one-node chain that talks to nobody). */
@@ -46,6 +53,7 @@ export function defaultConfig(home: string): NodeConfig {
     port: 8000,
     p2pPort: 9000,
     p2pHost: '127.0.0.1',
+    p2pAnnounce: [],
     bootstrap: [],
     p2p: true,
     genesisPath: join(home, 'genesis.json'),

@@ -143,6 +143,7 @@ export async function startNode(
         privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
         listenHost: config.p2pHost,
         listenPort: config.p2pPort,
+        announce: config.p2pAnnounce,
         bootstrap: config.bootstrap,
         logger: logger.child({ part: 'p2p' }),
       });

@@ -10,11 +10,12 @@ export interface NodeFile {
   p2p_port?: number;
   host?: string;
   p2p_host?: string;
+  p2p_announce?: string[];
   bootstrap?: string[];
   block_time?: string;
 }
 
-const FIELDS = new Set(['port', 'p2p_port', 'host', 'p2p_host', 'bootstrap', 'block_time']);
+const FIELDS = new Set(['port', 'p2p_port', 'host', 'p2p_host', 'p2p_announce', 'bootstrap', 'block_time']);
 
 export async function readNodeFile(path: string): Promise<NodeFile | null> {
   let text: string;
@@ -43,10 +44,11 @@ export async function readNodeFile(path: string): Promise<NodeFile | null> {
   port('p2p_port');
   for (const k of ['host', 'p2p_host', 'block_time'])
     if (o[k] !== undefined && typeof o[k] !== 'string') throw new Error(`${path}: ${k} must be a string`);
-  if (
-    o.bootstrap !== undefined &&
-    !(Array.isArray(o.bootstrap) && o.bootstrap.every((b) => typeof b === 'string'))
-  )
-    throw new Error(`${path}: bootstrap must be an array of multiaddr strings`);
+  for (const k of ['bootstrap', 'p2p_announce'])
+    if (
+      o[k] !== undefined &&
+      !(Array.isArray(o[k]) && (o[k] as unknown[]).every((b) => typeof b === 'string'))
+    )
+      throw new Error(`${path}: ${k} must be an array of multiaddr strings`);
   return o as NodeFile;
 }

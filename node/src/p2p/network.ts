@@ -81,6 +81,8 @@ export interface NetworkOptions {
   readonly privateKey: PeerKey;
   readonly listenHost: string;
   readonly listenPort: number;
+  /** What peers are told to dial (NodeConfig.p2pAnnounce); empty: the listen addresses. */
+  readonly announce?: readonly string[];
   /** Multiaddrs with /p2p/<peer id> of peers to join through. */
   readonly bootstrap: readonly string[];
   readonly logger: Logger;
@@ -120,6 +122,13 @@ export class P2PNetwork {
         );
       }
     });
+    const announce = o.announce ?? [];
+    for (const addr of announce)
+      try {
+        if (multiaddr(addr).getPeerId() !== null) throw new Error('it names a peer id (/p2p/…)');
+      } catch (e) {
+        throw new Error(`announce address ${addr} is not a multiaddr without /p2p/: ${(e as Error).message}`);
+      }
     // Peers this node refuses (fault injection: a partition between local processes).
     const blocked = new Set<string>();
     const denied = async (peer: PeerId) => blocked.has(peer.toString());
@@ -132,7 +141,7 @@ export class P2PNetwork {
         denyInboundEncryptedConnection: denied,
         denyOutboundEncryptedConnection: denied,
       },
-      addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`] },
+      addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`], announce: [...announce] },
       transports: [tcp()],
       connectionEncrypters: [noise()],
       streamMuxers: [yamux()],

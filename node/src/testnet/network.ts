@@ -207,6 +207,11 @@ export function nodeFileOf(
     p2p_port: ports.p2pPort,
     host,
     p2p_host: host,
+    // A container is also on a network its peers cannot reach (the docker runtime's published
+    // ports): its name is the one address they all can.
+    ...('host' in addressing
+      ? {}
+      : { p2p_announce: [`/dns4/${addressing.dnsName(node.name)}/tcp/${CONTAINER_PORTS.p2pPort}`] }),
     bootstrap: peers.filter((p) => p.name !== node.name).map((p) => peerAddress(p, addressing)),
   };
 }

@@ -99,6 +99,7 @@ describe('the network generator', () => {
       p2p_port: 9000,
       host: '0.0.0.0',
       p2p_host: '0.0.0.0',
+      p2p_announce: ['/dns4/net-validator-0/tcp/9000'],
       bootstrap: [
         `/dns4/net-validator-1/tcp/9000/p2p/${peers[1]!.peerId}`,
         `/dns4/net-validator-2/tcp/9000/p2p/${peers[2]!.peerId}`,
