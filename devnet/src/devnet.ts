@@ -296,6 +296,11 @@ export class Devnet {
     return this.node(chosen);
   }
 
+  async saveMarketUrl(url: string): Promise<void> {
+    this.state = { ...this.state, market: url };
+    await writeState(this.layout, this.state);
+  }
+
   async saveMonitoring(m: DevnetState['monitoring']): Promise<void> {
     this.state = { ...this.state, monitoring: m };
     await writeState(this.layout, this.state);

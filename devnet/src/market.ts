@@ -18,9 +18,14 @@ import { MARKET_ACCOUNTS } from './spec/networkSpec.js';
 export const MARKET_SERVICE = MARKET_SERVICE_NAME;
 export const WORKER_SERVICE = 'market-worker';
 
-/** The market's URL on the host, or null for a devnet without it. */
+/**
+ * The market's URL from this machine (on a swarm: on its manager), or null for a devnet without
+ * it. `up` records it before the market starts; a devnet.json written before that field has
+ * 127.0.0.1, where every runtime of its time published the market.
+ */
 export function marketUrl(d: Devnet): string | null {
-  return d.spec.marketPort === null ? null : `http://127.0.0.1:${d.spec.marketPort}`;
+  if (d.spec.marketPort === null) return null;
+  return d.state.market ?? `http://127.0.0.1:${d.spec.marketPort}`;
 }
 
 /** A service's folder with the key file of its genesis account (mode 600, like accounts.json). */
@@ -35,9 +40,10 @@ async function serviceHome(d: Devnet, service: string, account: string): Promise
 
 /** Starts the market and its worker (once the chain has a block), waits until the market answers. */
 export async function startMarketServices(d: Devnet): Promise<string> {
-  const url = marketUrl(d);
   const port = d.spec.marketPort;
-  if (url === null || port === null) throw new Error('this devnet runs no market');
+  if (port === null) throw new Error('this devnet runs no market');
+  const url = await d.runtime.serviceUrl(port);
+  await d.saveMarketUrl(url);
   const node = d.nodes[0]!;
   const market: ServiceLaunch = {
     name: MARKET_SERVICE,

@@ -25,6 +25,8 @@ export interface DevnetState {
   readonly added: readonly AddedNode[];
   readonly createdAt: string;
   readonly monitoring: { prometheus: string | null; grafana: string | null; notes: readonly string[] };
+  /** The task market's URL from this machine, once `up --market` knows it. */
+  readonly market?: string;
 }
 
 export async function readState(layout: Layout): Promise<DevnetState | null> {

@@ -2,6 +2,11 @@
 import type { NodeSpec } from '../spec/networkSpec.js';
 import type { NodeEndpoint } from './runtime.js';
 
+/** A service's published port, on a one-machine runtime. */
+export function localServiceUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
 export function localEndpoint(n: NodeSpec): NodeEndpoint {
   return {
     rpc: `http://127.0.0.1:${n.rpcPort}`,

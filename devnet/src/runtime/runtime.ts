@@ -111,6 +111,8 @@ export interface Runtime {
   logs(name: string, options: LogOptions, out: Writable): Promise<void>;
   /** Creates (first time) and starts a service beside the nodes. */
   startService(s: ServiceLaunch): Promise<void>;
+  /** Where a service's published port answers from this machine (a swarm's: on its manager). */
+  serviceUrl(port: number): Promise<string>;
   startMonitoring(
     spec: NetworkSpec,
     nodes: readonly NodeSpec[],

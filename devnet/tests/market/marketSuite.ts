@@ -5,7 +5,7 @@
  * removing both with the rest.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,6 +17,7 @@ import { fundedRequest, MarketClient, sampleResultHash } from '@chain-devnet/nod
 import type { StatusJson, UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
+import { Layout } from '../../src/layout.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { allPorts } from '../../src/spec/ports.js';
 
@@ -63,6 +64,9 @@ export function marketSuite(o: MarketSuiteOptions): void {
       );
       const url = `http://127.0.0.1:${base + 1093}`;
       assert.equal(upJson.market, url);
+      // Recorded, so that later commands (status, the testkit) reach it where up did.
+      const state = JSON.parse(await readFile(new Layout(home).stateFile, 'utf8')) as { market?: string };
+      assert.equal(state.market, url);
       assert.deepEqual(
         upJson.accounts.map((a) => a.name).filter((n) => n.startsWith('market')),
         ['market', 'market-worker'],

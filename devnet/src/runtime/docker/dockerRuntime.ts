@@ -23,7 +23,7 @@ import {
 import { repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
-import { localEndpoint } from '../localEndpoint.js';
+import { localEndpoint, localServiceUrl } from '../localEndpoint.js';
 import { nodeStartArgs } from '../nodeCommand.js';
 import type { Groups } from '../partition.js';
 import type {
@@ -178,6 +178,10 @@ export class DockerRuntime implements Runtime {
    * A service is a container of the node image running chain-market instead of chain-node, on
    * both networks (it reaches the nodes by name on the p2p network), its home in a volume.
    */
+  async serviceUrl(port: number): Promise<string> {
+    return localServiceUrl(port);
+  }
+
   async startService(s: ServiceLaunch): Promise<void> {
     const info = await this.inspect(s.name);
     if (info !== null) {

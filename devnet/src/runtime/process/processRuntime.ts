@@ -26,7 +26,7 @@ import { MARKET_JOB, renderPrometheusConfig } from '../../monitoring/prometheusC
 import { nodePackagePath, repoPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BlockedPeers } from '../blockedPeers.js';
-import { localEndpoint } from '../localEndpoint.js';
+import { localEndpoint, localServiceUrl } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { grafanaProvisioning } from '../monitoringFiles.js';
 import { nodeStartArgs } from '../nodeCommand.js';
@@ -98,6 +98,10 @@ export class ProcessRuntime implements Runtime {
     });
   }
 
+  async serviceUrl(port: number): Promise<string> {
+    return localServiceUrl(port);
+  }
+
   async startService(s: ServiceLaunch): Promise<void> {
     if ((await this.nodeState(s.name)) === 'running') return;
     await spawnDetached({
@@ -108,7 +112,7 @@ export class ProcessRuntime implements Runtime {
           home: s.home,
           host: '127.0.0.1',
           rpc: (n) => `http://127.0.0.1:${n.rpcPort}`,
-          service: (_name, port) => `http://127.0.0.1:${port}`,
+          service: (_name, port) => localServiceUrl(port),
         }),
       ],
       logFile: this.layout.logFile(s.name),

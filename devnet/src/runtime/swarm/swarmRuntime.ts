@@ -145,6 +145,11 @@ export class SwarmRuntime implements Runtime {
     return this.machinesLoaded;
   }
 
+  /** The manager devnet talks to: services and monitors are pinned to it. */
+  private async manager(): Promise<Machine> {
+    return (await this.machines()).all.find((m) => m.local)!;
+  }
+
   private image(progress: Progress): Promise<NodeImagePlan> {
     this.imagePlan ??= this.machines().then((m) =>
       provideNodeImage(this.layout, m, this.settings.registry, progress),
@@ -578,6 +583,11 @@ export class SwarmRuntime implements Runtime {
    * published there, where devnet reaches it. The files of its home (its key) are swarm secrets
    * in the volume's folder. Restart policy none, as a node's: a killed service stays down.
    */
+  /** Services are pinned to the manager devnet talks to, which publishes their ports. */
+  async serviceUrl(port: number): Promise<string> {
+    return `http://${(await this.manager()).host}:${port}`;
+  }
+
   async startService(s: ServiceLaunch): Promise<void> {
     const existing = await this.service(s.name);
     if (existing !== null) {
@@ -585,7 +595,7 @@ export class SwarmRuntime implements Runtime {
       return;
     }
     const plan = await this.image(() => undefined);
-    const manager = (await this.machines()).all.find((m) => m.local)!;
+    const manager = await this.manager();
     const files = (await readdir(s.home, { withFileTypes: true })).filter((f) => f.isFile());
     const secrets = await Promise.all(
       files.map(async (f) => {
@@ -627,8 +637,7 @@ export class SwarmRuntime implements Runtime {
     _nodes: readonly NodeSpec[],
     progress: Progress,
   ): Promise<MonitoringEndpoints> {
-    const machines = await this.machines();
-    const manager = machines.all.find((m) => m.local)!;
+    const manager = await this.manager();
     const where = `published on every address of ${manager.name}`;
     const notes = [
       `ports on the swarm: each node's RPC on every address of the machine running it, Prometheus and Grafana on every address of ${manager.name}; p2p on the devnet's overlay network only`,
