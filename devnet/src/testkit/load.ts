@@ -248,11 +248,15 @@ export class Load {
     );
   }
 
-  private reason(r: string): void {
-    const key = r
+  private reasonKey(r: string): string {
+    return r
       .replace(/[0-9a-f]{64}/g, '<hash>')
       .replace(/\d+/g, 'N')
       .slice(0, 120);
+  }
+
+  private reason(r: string): void {
+    const key = this.reasonKey(r);
     if (this.reasons.has(key) || this.reasons.size < 10)
       this.reasons.set(key, (this.reasons.get(key) ?? 0) + 1);
   }
@@ -271,6 +275,7 @@ export class Load {
       resent: () => this.tallyResent(),
       confirmed: (f, receipt) => this.tallyConfirmed(f, receipt),
       failed: (_f, reason) => this.tallyFailed(reason),
+      failureUndone: (f, reason, receipt) => this.tallyFailureUndone(f, reason, receipt),
       pending: (count, reason) => this.tallyPending(count, reason),
       noAnswer: (e) => this.tallyNoAnswer(e),
     };
@@ -350,6 +355,15 @@ export class Load {
   private tallyFailed(reason: string): void {
     this.counts.failed++;
     this.reason(`failed: ${reason}`);
+  }
+
+  private tallyFailureUndone(f: Flight, reason: string, receipt: ReceiptAnswer): void {
+    this.counts.failed--;
+    const key = this.reasonKey(`failed: ${reason}`);
+    const n = (this.reasons.get(key) ?? 0) - 1;
+    if (n > 0) this.reasons.set(key, n);
+    else this.reasons.delete(key);
+    this.tallyConfirmed(f, receipt);
   }
 
   private tallyPending(count: number, reason: string): void {

@@ -44,6 +44,8 @@ export interface AccountLoad {
   resent(): void;
   confirmed(f: Flight, receipt: ReceiptAnswer): void;
   failed(f: Flight, reason: string): void;
+  /** A transaction counted failed was included again after all, and confirmed (see check). */
+  failureUndone(f: Flight, reason: string, receipt: ReceiptAnswer): void;
   pending(count: number, reason: string): void;
   noAnswer(e: unknown): void;
 }
@@ -61,6 +63,12 @@ export class LoadAccount {
   private next: number | null = null;
   /** A nonce left unused by a failed transaction, with this account's later ones waiting behind it. */
   private gap: number | null = null;
+  /**
+   * Transactions counted failed while their nonce is still unused, by nonce: a copy of one sent
+   * again to another node (moveOn) before its failure was seen may be included there later, once
+   * its rules pass, and take the nonce after all.
+   */
+  private readonly failedUnused = new Map<number, { readonly flight: Flight; readonly reason: string }>();
   /** The account's node, an index into the load's nodes. */
   private at: number;
   private k = 0;
@@ -141,10 +149,12 @@ export class LoadAccount {
 
   /**
    * Sends to the account's node, moving on (its flights carried) while a node does not answer or
-   * refuses. A refusal while transactions are in flight is first checked against the chain: when
-   * one of them failed, the refusal is the gap it left, not the node's.
+   * refuses. A refusal while transactions are in flight, or a gap is open, is first checked
+   * against the chain: when one of them failed, the refusal is the gap it left, not the node's
+   * ('behind a gap', unless `behindGap` is false: the transaction already fills the gap); a gap
+   * whose nonce another transaction took is closed.
    */
-  private async submit(tx: Tx, gapCheck = true): Promise<'received' | 'rejected' | 'behind a gap'> {
+  private async submit(tx: Tx, behindGap = true): Promise<'received' | 'rejected' | 'behind a gap'> {
     const refusals: string[] = [];
     for (let tries = 0; tries < this.load.nodes.length; tries++) {
       if (tries > 0) await this.moveOn();
@@ -160,9 +170,10 @@ export class LoadAccount {
         this.load.received();
         return 'received';
       }
-      if (gapCheck && refusals.length === 0 && this.flights.size > 0) {
+      // Also for a transaction that fills a gap: the gap may be filled already (check clears it).
+      if (refusals.length === 0 && (this.flights.size > 0 || this.gap !== null)) {
         await this.check().catch(() => undefined);
-        if (this.gap !== null && this.gap < tx.nonce) return 'behind a gap';
+        if (behindGap && this.gap !== null && this.gap < tx.nonce) return 'behind a gap';
       }
       refusals.push(answer.submit.error ?? '');
     }
@@ -229,6 +240,7 @@ export class LoadAccount {
     } catch {
       return 'move';
     }
+    await this.noncesTaken(onChain);
     for (const [nonce, f] of [...this.flights].sort(([a], [b]) => a - b)) {
       // Above the account's nonce nothing is decided yet: a failure leaves the nonce unused, so
       // the one AT the nonce may have failed; those above wait behind it.
@@ -240,13 +252,33 @@ export class LoadAccount {
         this.load.confirmed(f, r);
       } else if (r?.status === 'failed') {
         this.settle(nonce);
-        this.load.failed(f, r.error ?? '');
-        this.gap = nonce;
+        const reason = r.error ?? '';
+        this.load.failed(f, reason);
+        // Below the account's nonce, another transaction took it (this one was replaced): no gap.
+        if (nonce === onChain) {
+          this.gap = nonce;
+          this.failedUnused.set(nonce, { flight: f, reason });
+        }
       } else if (nonce === onChain && Date.now() - f.lastSentAt > net.within(DECIDE_BLOCKS)) {
         return 'move';
       }
     }
     return 'ok';
+  }
+
+  /**
+   * Nonces below `onChain` are taken: a gap there is filled (by whichever transaction), and a
+   * transaction counted failed at one is looked up again, since it may be what took it.
+   */
+  private async noncesTaken(onChain: number): Promise<void> {
+    if (this.gap !== null && this.gap < onChain) this.gap = null;
+    for (const [nonce, u] of [...this.failedUnused]) {
+      if (nonce >= onChain) continue;
+      const r = await this.load.net.chain.receipt(this.node(), u.flight.hash);
+      if (this.failedUnused.get(nonce) !== u) continue; // looked up meanwhile (by the other caller)
+      this.failedUnused.delete(nonce);
+      if (r?.status === 'confirmed') this.load.failureUndone(u.flight, u.reason, r);
+    }
   }
 
   /** Flights that can no longer be decided while the load follows them are counted pending. */

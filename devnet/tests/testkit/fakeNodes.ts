@@ -373,8 +373,20 @@ export interface IncludeOptions {
    * never passed on (its node crashed before it did, or dropped it).
    */
   readonly lose?: (tx: Tx, k: number, node: string) => boolean;
+  /**
+   * Whether the k-th transaction received, at `node`, stays in that node's pool and is never
+   * passed on (the node crashes before it gossips): unlike a lost one, the node then takes the
+   * sender's next nonces after it.
+   */
+  readonly unsent?: (tx: Tx, k: number, node: string) => boolean;
   /** From a transaction's arrival to the block that decides it, ms; default 50. */
   readonly blockMs?: number;
+  /**
+   * A transaction that failed is included again, and confirms, when another one arrives for its
+   * nonce (still unused): a copy of it, sent to another node before its failure was seen, got
+   * there first once its rules passed. The one that arrived is then refused for its nonce.
+   */
+  readonly replayFailed?: boolean;
 }
 
 export interface Inclusion {
@@ -392,6 +404,10 @@ export interface Inclusion {
  */
 export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
   const known = new Set<string>();
+  /** Per node, the `from:nonce` of the transactions `unsent` keeps there. */
+  const unsentAt = new Map<string, Set<string>>();
+  /** Failed transactions by `from:nonce`, for replayFailed. */
+  const failed = new Map<string, { tx: Tx; hash: string }>();
   const waiting = new Map<string, Map<number, { tx: Tx; hash: string; error: string | null }>>();
   let k = 0;
   let most = 0;
@@ -409,6 +425,7 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
       const b = node.balances.get(tx.from) ?? { balance: 0n, nonce: 0 };
       if (error === null) node.balances.set(tx.from, { balance: b.balance, nonce: b.nonce + 1 });
     }
+    if (error !== null) failed.set(`${tx.from}:${tx.nonce}`, { tx, hash });
   };
   const block = () => {
     for (const queue of waiting.values())
@@ -422,12 +439,24 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
   for (const node of f.nodes)
     node.onTx = (tx, hash) => {
       if (known.has(hash)) return { status: 'received' };
+      const replayed = o.replayFailed ? failed.get(`${tx.from}:${tx.nonce}`) : undefined;
+      if (replayed !== undefined && tx.nonce === nonceOf(tx.from)) {
+        failed.delete(`${tx.from}:${tx.nonce}`);
+        decide(replayed.tx, replayed.hash, null);
+        // What waited behind its nonce is decided in the next block.
+        setTimeout(block, o.blockMs ?? 50);
+      }
       const queue = waiting.get(tx.from) ?? new Map();
+      const unsentHere = unsentAt.get(node.name) ?? new Set<string>();
       let next = nonceOf(tx.from);
-      while (queue.has(next)) next++;
+      while (queue.has(next) || unsentHere.has(`${tx.from}:${next}`)) next++;
       if (tx.nonce !== next) return { status: 'rejected', error: `nonce ${tx.nonce}, expected ${next}` };
       const i = k++;
       if (o.lose?.(tx, i, node.name)) return { status: 'received' };
+      if (o.unsent?.(tx, i, node.name)) {
+        unsentAt.set(node.name, unsentHere.add(`${tx.from}:${tx.nonce}`));
+        return { status: 'received' };
+      }
       known.add(hash);
       queue.set(tx.nonce, { tx, hash, error: o.fail?.(tx, i) ?? null });
       waiting.set(tx.from, queue);

@@ -113,6 +113,38 @@ describe('testkit load generator', { timeout: 30_000 }, () => {
     assert.equal(f.net.ledger.all().length, 7);
   });
 
+  it('a failed transaction included again after all (a copy sent before its failure was seen) is counted confirmed, once, and in the ledger', async () => {
+    // The second transaction fails; the new one signed at its nonce finds it taken by the failed
+    // one, included again and confirmed (a copy of it got there first), and is refused.
+    includeTxs(f, {
+      fail: (_tx, k) => (k === 1 ? 'insufficient balance: 12 < 21000' : null),
+      replayFailed: true,
+    });
+    const load = await Load.start(f.net, { count: 8, accounts: ['account-0'], window: 4 });
+    const r = await load.done();
+    addsUp(r);
+    assert.deepEqual(
+      { ...r, latencyMs: null, elapsedMs: null, resent: null },
+      {
+        submitted: 8,
+        received: 7,
+        rejected: 1,
+        confirmed: 7,
+        failed: 0,
+        pending: 0,
+        resent: null,
+        latencyMs: null,
+        elapsedMs: null,
+        confirmedByType: { TRANSFER: 7 },
+        reasons: { 'rejected: nonce N, expected N': 1 },
+      },
+    );
+    // Every confirmed one, the replayed one among them, is in the ledger: 7 nonces taken.
+    assert.equal(f.node('validator-2').balances.get(f.net.accountAddress('account-0'))?.nonce, 7);
+    assert.equal(new Set(load.confirmed().map((t) => t.hash)).size, 7);
+    assert.equal(f.net.ledger.all().length, 7);
+  });
+
   it('transactions its node lost (received, never passed on) are sent again to the next node, in nonce order, before the next one', async () => {
     // validator-0 answers "received" to the second transaction and drops it: the third, refused
     // there for the gap, moves the account to validator-1 with its transactions in flight.
@@ -147,7 +179,7 @@ describe('testkit load generator', { timeout: 30_000 }, () => {
   it('a node that crashed with transactions it never passed on: the account moves on and sends them again', async () => {
     const crashing = f.node('validator-0');
     includeTxs(f, {
-      lose: (_tx, k, node) => {
+      unsent: (_tx, k, node) => {
         if (node !== 'validator-0' || k < 1) return false;
         if (k === 2) crashing.down = true; // crashed with the second and third
         return true;
