@@ -11,6 +11,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from '@chain-devnet/node/util';
 import {
   Load,
   type LoadOptions,
@@ -41,10 +42,6 @@ if (values.before !== undefined) {
   variants.unshift([`before (${values.before})`, (net, o) => earlier.Load.start(net, o)]);
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const achieved = (r: LoadReport) => r.confirmed / (r.elapsedMs / 1000);
 
 const runs = new Map<string, LoadReport[]>(variants.map(([label]) => [label, []]));

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RpcClient } from '@chain-devnet/node/client';
 import { waitForOrNull } from '@chain-devnet/node/harness';
-import { parseDuration } from '@chain-devnet/node/util';
+import { median, parseDuration } from '@chain-devnet/node/util';
 import type { UpJson } from '../src/cli/json.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
@@ -38,11 +38,6 @@ const n = Number(values.validators);
 const blocks = Number(values.blocks);
 const blockTimeMs = parseDuration(values['block-time']);
 if (blockTimeMs === null) throw new Error(`--block-time: not a duration: ${values['block-time']}`);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-scale-'));
 const home = join(dir, 'home');

@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from '@chain-devnet/node/util';
 import type { UpJson } from '../src/cli/json.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
@@ -40,11 +41,6 @@ async function cli(args: string[]): Promise<void> {
   const r = await devnetCli(args, { timeoutMs: 600_000 });
   if (r.code !== 0) throw new Error(`devnet ${args.join(' ')}: ${r.stderr}`);
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-up-'));
 const times: Record<string, number[]> = Object.fromEntries(runtimes.map((r) => [r, []]));

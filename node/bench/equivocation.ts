@@ -16,8 +16,8 @@ import { EquivocationDetector } from '../src/consensus/equivocationDetector.js';
 import type { Proposal } from '../src/consensus/types.js';
 import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
+import { median } from '../src/util/median.js';
 import { key } from '../tests/fixtures.js';
-import { median } from './median.js';
 
 const { values } = parseArgs({
   options: {

@@ -16,8 +16,8 @@ import { checkTxSignature } from '../src/chain/tx/signing.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { startProgram, stopAllPrograms } from '../src/harness/index.js';
+import { median } from '../src/util/median.js';
 import { chainNode, startNodeProcess } from '../tests/node/processes.js';
-import { median } from './median.js';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },

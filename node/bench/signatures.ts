@@ -17,7 +17,7 @@ import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
 import { signDigest, verifyDigest } from '../src/crypto/signature.js';
-import { median } from './median.js';
+import { median } from '../src/util/median.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, signatures: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 7);

@@ -1,3 +1,4 @@
 /** Small helpers a program around the node shares (`@chain-devnet/node/util`). */
 export * from './duration.js';
 export { parseJsonExact } from './jsonParse.js';
+export { median } from './median.js';
