@@ -4,7 +4,6 @@
  * 503 "Node not initialized" during that window, as specified.
  */
 
-import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { type Genesis, loadGenesis, type MigrationRegistry, type Tx } from '../chain/index.js';
@@ -19,6 +18,7 @@ import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
 import { TOPIC_TXS } from '../p2p/protocol.js';
 import { createRpcApp, DEFAULT_RPC_OPTIONS } from '../rpc/app.js';
 import { createRpcServer } from '../rpc/server.js';
+import { JsonFileError, readJsonFile } from '../util/jsonFile.js';
 import type { Logger } from '../util/logger.js';
 import { BLOCKED_PEERS_FILE, noteIgnoredBlockedPeers, watchBlockedPeers } from './blockedPeers.js';
 import { openChainCore } from './chainCore.js';
@@ -43,20 +43,17 @@ export interface RunningNode {
 }
 
 export async function readGenesisFile(path: string): Promise<Genesis> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new StartupError(
-      `cannot read genesis file ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}): write one with \`chain-node init --home DIR\` or pass --genesis FILE`,
-    );
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = await readJsonFile(path);
   } catch (e) {
-    throw new StartupError(`genesis file ${path} is not valid JSON: ${(e as Error).message}`);
+    if (e instanceof JsonFileError) throw new StartupError(`genesis file ${e.message}`);
+    throw e;
   }
+  if (json === undefined)
+    throw new StartupError(
+      `cannot read genesis file ${path} (ENOENT): write one with \`chain-node init --home DIR\` or pass --genesis FILE`,
+    );
   const loaded = loadGenesis(json);
   if (!loaded.ok)
     throw new StartupError(`genesis file ${path} is invalid:\n  - ${loaded.problems.join('\n  - ')}`);

@@ -3,7 +3,7 @@
  * `chain-node testnet` and the devnet so that `chain-node start --home DIR` needs no flags.
  * Flags given on the command line override it. Unknown fields are refused by name.
  */
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../util/jsonFile.js';
 
 export interface NodeFile {
   port?: number;
@@ -18,19 +18,8 @@ export interface NodeFile {
 const FIELDS = new Set(['port', 'p2p_port', 'host', 'p2p_host', 'p2p_announce', 'bootstrap', 'block_time']);
 
 export async function readNodeFile(path: string): Promise<NodeFile | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`);
-  }
+  const json = await readJsonFile(path);
+  if (json === undefined) return null;
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw new Error(`${path} must be a JSON object`);
   const o = json as Record<string, unknown>;

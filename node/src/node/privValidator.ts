@@ -15,7 +15,6 @@
  * missing, unreadable or of another lock is logged and left aside.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CheckedSigner } from '../consensus/checkedSigner.js';
 import {
@@ -35,6 +34,7 @@ import { hexToBytes } from '../crypto/hex.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
 import { verifyDigest } from '../crypto/signature.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
+import { JsonFileError, readJsonFile } from '../util/jsonFile.js';
 import type { Logger } from '../util/logger.js';
 
 export const PRIV_VALIDATOR_STATE_FILE = 'priv_validator_state.json';
@@ -59,20 +59,13 @@ export async function readPrivValidatorState(
   path: string,
   privateKey: Uint8Array,
 ): Promise<PrivValidatorState> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return NEVER_SIGNED;
-    throw unusable(path, `cannot be read (${code ?? (e as Error).message})`);
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = await readJsonFile(path);
   } catch (e) {
-    throw unusable(path, `is not valid JSON (${(e as Error).message})`);
+    throw e instanceof JsonFileError ? unusable(path, e.why) : e;
   }
+  if (json === undefined) return NEVER_SIGNED;
   const state = stateFromJson(json);
   if (typeof state === 'string') throw unusable(path, `is not a priv-validator state: ${state}`);
   const last = state.last!;
@@ -83,19 +76,14 @@ export async function readPrivValidatorState(
 
 /** The locked block and its polka in `path` (null when there is none), or why they cannot be used. */
 export async function readLockedBlock(path: string): Promise<LockedBlock | null | { problem: string }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? null : { problem: `cannot be read (${code ?? (e as Error).message})` };
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = await readJsonFile(path);
   } catch (e) {
-    return { problem: `is not valid JSON (${(e as Error).message})` };
+    if (e instanceof JsonFileError) return { problem: e.why };
+    throw e;
   }
+  if (json === undefined) return null;
   const kept = lockedBlockFromJson(json);
   return typeof kept === 'string' ? { problem: kept } : kept;
 }
