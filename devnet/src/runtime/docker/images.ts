@@ -59,7 +59,7 @@ export async function buildFromFolder(
     t: tag,
     dockerfile: options.dockerfile ?? 'Dockerfile',
     ...(options.buildargs === undefined ? {} : { buildargs: options.buildargs }),
-    labels: { 'io.chain-devnet.image': 'true' },
+    labels: { [BUILT_IMAGE_LABEL]: 'true' },
   });
   await new Promise<void>((resolve, reject) =>
     docker().modem.followProgress(
@@ -75,6 +75,34 @@ export async function buildFromFolder(
       },
     ),
   );
+}
+
+/** The label of every image devnet builds. */
+export const BUILT_IMAGE_LABEL = 'io.chain-devnet.image';
+
+/**
+ * Removes the images of `repository` that devnet built, beyond the `keep` newest, leaving any a
+ * container (running or stopped) still uses: each change to the node makes a new image, and
+ * those would otherwise pile up. The tags removed, newest first.
+ */
+export async function removeOlderBuiltImages(repository: string, keep: number): Promise<string[]> {
+  const images = await docker().listImages({ filters: { label: [`${BUILT_IMAGE_LABEL}=true`] } });
+  const tagged = images
+    .map((i) => ({ created: i.Created, tag: (i.RepoTags ?? []).find((t) => t.startsWith(`${repository}:`)) }))
+    .filter((i): i is { created: number; tag: string } => i.tag !== undefined)
+    // Newest first; a tie (Created is in seconds) by tag, so that the order never depends on the listing.
+    .sort((a, b) => b.created - a.created || b.tag.localeCompare(a.tag));
+  const removed: string[] = [];
+  for (const { tag } of tagged.slice(keep)) {
+    // Refused (409) while a container uses it: it stays until a later build.
+    const gone = await docker()
+      .getImage(tag)
+      .remove()
+      .then(() => true)
+      .catch(() => false);
+    if (gone) removed.push(tag);
+  }
+  return removed;
 }
 
 /** The shared libraries a binary needs, as absolute paths (ld.so included). */

@@ -13,9 +13,19 @@ import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
 import { repoRoot } from '../../repo.js';
 import type { Progress } from '../runtime.js';
-import { buildFromFolder, buildHostImage, ensureImage, imageExists } from './images.js';
+import {
+  buildFromFolder,
+  buildHostImage,
+  ensureImage,
+  imageExists,
+  removeOlderBuiltImages,
+} from './images.js';
 
 export const OFFICIAL_NODE_BASE = 'node:20-bookworm-slim';
+/** The node images devnet builds, tagged by a hash of their inputs. */
+export const NODE_IMAGE_REPOSITORY = 'chain-devnet/chain-node';
+/** How many of them stay after a build: the newest, so that going back to a recent change builds nothing. */
+const NODE_IMAGES_KEPT = 3;
 /** What the bundle leaves outside (node/scripts/bundle.mjs). */
 const OUTSIDE_THE_BUNDLE = ['classic-level'];
 const BUNDLE = [
@@ -110,7 +120,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
     .update(await readFile(join(root, 'package.json')))
     .update(await readFile(join(root, 'package-lock.json')));
   for (const f of BUNDLE) hash.update(await readFile(join(root, f)));
-  const tag = `chain-devnet/chain-node:${hash.digest('hex').slice(0, 16)}`;
+  const tag = `${NODE_IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
   if (await imageExists(tag)) return tag;
   progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
   await buildFromFolder(root, tag, {
@@ -126,5 +136,10 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
       ...packages.filter((p) => !packages.some((q) => p.startsWith(`${q}/node_modules/`))),
     ],
   });
+  const removed = await removeOlderBuiltImages(NODE_IMAGE_REPOSITORY, NODE_IMAGES_KEPT);
+  if (removed.length > 0)
+    progress(
+      `removed ${removed.length} older node image(s), ${NODE_IMAGES_KEPT} kept: ${removed.join(', ')}`,
+    );
   return tag;
 }
