@@ -100,6 +100,8 @@ export class P2PNetwork {
   private redialTimer: NodeJS.Timeout | null = null;
   /** Peers this node has been connected to: the bootstrap peers among them are redialled when lost. */
   private readonly everConnected = new Set<string>();
+  /** Bootstrap peers with a redial in flight. */
+  private readonly dialling = new Set<string>();
 
   private constructor(
     private readonly node: Libp2p<Services>,
@@ -415,25 +417,37 @@ export class P2PNetwork {
     if (this.stopped || this.bootstrapPeers.length === 0) return;
     // Jittered, so that nodes started together do not dial together.
     this.redialTimer = setTimeout(
-      () => void this.dialMissingBootstrapPeers().finally(() => this.scheduleRedial()),
+      () => {
+        this.dialMissingBootstrapPeers();
+        this.scheduleRedial();
+      },
       REDIAL_MS * (1 + Math.random() / 2),
     );
   }
 
   /**
-   * All at once, each with its own deadline: one at a time, a node cut off from its network (a
-   * Docker network detached: every name lookup hangs until the dial's deadline) spent 10 s per
-   * lost peer in each pass, so after the network came back it waited up to a whole pass of
-   * timeouts plus the interval before its next dial, over 40 s with 3 peers. Only peers once
-   * connected and since lost are dialled, so this is no burst at start-up.
+   * All at once, each with its own deadline, and the next pass on time whatever this one's dials
+   * do: a dial that hangs (a peer's name resolves to an address that drops packets, as a Docker
+   * container's does on the network it shares with its peers for published ports while its p2p
+   * network is detached) must not hold back the next. One at a time, a node cut off from its
+   * network spent 10 s per lost peer in each pass; waiting for a pass's slowest dial still put up
+   * to 10 s more before the next pass, after the network came back. Only peers once connected
+   * and since lost are dialled, so this is no burst at start-up; a peer whose dial is still in
+   * flight is not dialled twice.
    */
-  private async dialMissingBootstrapPeers(): Promise<void> {
-    const connected = new Set(this.connectedPeers());
-    const missing = this.bootstrapPeers.filter(
-      (peer) => this.everConnected.has(peer.id) && !connected.has(peer.id) && !this.blocked.has(peer.id),
-    );
+  private dialMissingBootstrapPeers(): void {
     if (this.stopped) return;
-    await Promise.all(missing.map((peer) => this.dialBootstrapPeer(peer)));
+    const connected = new Set(this.connectedPeers());
+    for (const peer of this.bootstrapPeers)
+      if (
+        this.everConnected.has(peer.id) &&
+        !connected.has(peer.id) &&
+        !this.blocked.has(peer.id) &&
+        !this.dialling.has(peer.id)
+      ) {
+        this.dialling.add(peer.id);
+        void this.dialBootstrapPeer(peer).finally(() => this.dialling.delete(peer.id));
+      }
   }
 
   private async dialBootstrapPeer(peer: { addr: Multiaddr }): Promise<void> {
