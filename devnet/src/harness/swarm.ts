@@ -137,7 +137,7 @@ function takeApart(made: boolean, keepGwbridge: boolean, log: (line: string) => 
       for (let i = 0; i < 60 && lines(dockerSync(['ps', '-aq', '--filter', filter]).stdout).length > 0; i++)
         sleepSync(500);
       const containers = lines(dockerSync(['ps', '-aq', '--filter', filter]).stdout);
-      if (containers.length > 0) dockerSync(['rm', '-f', ...containers]);
+      if (containers.length > 0) dockerSync(['rm', '-f', '-v', ...containers]);
       const volumes = lines(dockerSync(['volume', 'ls', '-q', '--filter', filter]).stdout);
       if (volumes.length > 0) dockerSync(['volume', 'rm', '-f', ...volumes]);
     }
@@ -146,7 +146,7 @@ function takeApart(made: boolean, keepGwbridge: boolean, log: (line: string) => 
   if (workers.length > 0) {
     log(`test swarm: removing ${workers.length} worker engine(s)`);
     // Their engines' state (swarm membership, images, volumes) lives in the containers' tmpfs.
-    dockerSync(['rm', '-f', ...workers]);
+    dockerSync(['rm', '-f', '-v', ...workers]);
   }
   if (ours) {
     log("test swarm: this machine's engine leaves the swarm");

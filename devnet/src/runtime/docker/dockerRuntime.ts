@@ -405,7 +405,8 @@ export class DockerRuntime implements Runtime {
     const containers = await this.d.listContainers({ all: true, filters });
     await Promise.all(
       containers.map(async (c) => {
-        await this.d.getContainer(c.Id).remove({ force: true, v: false });
+        // v: the anonymous volumes an image's VOLUME made go with the container (named ones never do).
+        await this.d.getContainer(c.Id).remove({ force: true, v: true });
         removed.push(`container ${c.Names[0]?.replace(/^\//, '') ?? c.Id}`);
       }),
     );

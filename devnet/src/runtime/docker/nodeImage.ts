@@ -23,7 +23,7 @@ import {
 
 export const OFFICIAL_NODE_BASE = 'node:20-bookworm-slim';
 /** The node images devnet builds, tagged by a hash of their inputs. */
-export const NODE_IMAGE_REPOSITORY = 'chain-devnet/chain-node';
+const NODE_IMAGE_REPOSITORY = 'chain-devnet/chain-node';
 /** How many of them stay after a build: the newest, so that going back to a recent change builds nothing. */
 const NODE_IMAGES_KEPT = 3;
 /** What the bundle leaves outside (node/scripts/bundle.mjs). */

@@ -891,7 +891,7 @@ export class SwarmRuntime implements Runtime {
     for (const c of await engine.listContainers({ all: true, filters }))
       await engine
         .getContainer(c.Id)
-        .remove({ force: true })
+        .remove({ force: true, v: true })
         .catch((e: unknown) => {
           if (!isNotFound(e)) throw e;
         });
