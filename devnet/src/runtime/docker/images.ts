@@ -94,7 +94,8 @@ export async function removeOlderBuiltImages(repository: string, keep: number): 
     .sort((a, b) => b.created - a.created || b.tag.localeCompare(a.tag));
   const removed: string[] = [];
   for (const { tag } of tagged.slice(keep)) {
-    // Refused (409) while a container uses it: it stays until a later build.
+    // Refused (409) while a container uses it: it stays until a later build. Any other failure
+    // leaves it too: this clean-up never fails the build that came before it.
     const gone = await docker()
       .getImage(tag)
       .remove()
