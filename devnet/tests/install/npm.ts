@@ -7,10 +7,16 @@
 import assert from 'node:assert/strict';
 import { type RunResult, runProgram } from '@chain-devnet/node/harness';
 
-/** The environment of a program run in a test's folder: this one, without npm's own variables. */
+/**
+ * The environment of a program run in a test's folder: this one, without npm's own variables and
+ * without NODE_TEST_CONTEXT (set by the test runner that runs this file: a `node --test` inside
+ * would take itself for that runner's child and report to it instead of printing its results).
+ */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'),
+    Object.entries(process.env).filter(
+      ([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE_TEST_CONTEXT',
+    ),
   );
   return { ...env, ...extra };
 }

@@ -20,7 +20,7 @@ import {
   MARKET_SERVICE_NAME,
   renderPrometheusConfig,
 } from '../../monitoring/prometheusConfig.js';
-import { repoPath } from '../../repo.js';
+import { dashboardsPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
 import { localEndpoint, localServiceUrl } from '../localEndpoint.js';
@@ -388,10 +388,10 @@ export class DockerRuntime implements Runtime {
       await this.d
         .getNetwork(this.p2pNetwork)
         .connect({ Container: g.id, EndpointConfig: { Aliases: ['grafana'] } });
-      await g.putArchive(tar.pack(repoPath('dashboards', 'provisioning')), {
+      await g.putArchive(tar.pack(dashboardsPath('provisioning')), {
         path: '/etc/grafana/provisioning',
       });
-      await g.putArchive(tar.pack(repoPath('dashboards', 'json')), { path: '/var/lib/grafana/dashboards' });
+      await g.putArchive(tar.pack(dashboardsPath('json')), { path: '/var/lib/grafana/dashboards' });
       await g.start();
       grafana = `http://127.0.0.1:${spec.monitoringPorts.grafana}`;
       progress(`grafana: ${grafana}`);
