@@ -87,7 +87,8 @@ export function commitShapeProblem(commit: Commit, validators: readonly Validato
   const active = new Set(validators.map((v) => v.address));
   const seen = new Set<string>();
   for (const s of commit.signatures) {
-    if (!active.has(s.validator)) return `${s.validator} is not an active validator at height ${commit.height}`;
+    if (!active.has(s.validator))
+      return `${s.validator} is not an active validator at height ${commit.height}`;
     if (seen.has(s.validator)) return `${s.validator} signs more than once`;
     seen.add(s.validator);
   }
