@@ -7,8 +7,8 @@
  */
 
 /** The first failure's backoff; each further failure in a row doubles it. */
-export const BASE_BACKOFF_MS = 5_000;
-export const MAX_BACKOFF_MS = 5 * 60_000;
+export const BASE_BACKOFF_MS = 10_000;
+export const MAX_BACKOFF_MS = 2 * 60_000;
 
 export interface PeerRecord {
   /** Failures in a row (0: in good standing). */
