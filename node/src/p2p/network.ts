@@ -135,7 +135,7 @@ export class P2PNetwork {
       }
     // Peers this node refuses (fault injection: disconnect and partition), set by setRefused.
     let net: P2PNetwork | null = null;
-    const denied = async (peer: PeerId) => net !== null && net.refuses(peer.toString());
+    const denied = async (peer: PeerId) => net?.refuses(peer.toString()) ?? false;
     const node = await createLibp2p({
       // Started below, once the DHT's table refresh is staggered.
       start: false,
