@@ -12,11 +12,10 @@ import { activeValidators, type Commit, verifyVote } from '../../src/chain/index
 import { BlockSync } from '../../src/consensus/sync.js';
 import { freeBasePort, waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import type { P2PNetwork } from '../../src/p2p/network.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { type Harness, makeHarness } from '../node/harness.js';
 import { RoguePeer, withInvalidSignature, withRepeatedSigner, withUnknownSigner } from '../p2p/roguePeer.js';
-import { addressOf, behindNode, servingPeer } from '../p2p/syncPeers.js';
+import { behindNode, honestPeerJoining } from '../p2p/syncPeers.js';
 
 const BLOCKS = 3;
 
@@ -95,14 +94,8 @@ describe('block sync from a peer serving forged commits', { timeout: 60_000 }, (
       assert.equal(behind.harness.service.state.height, 0);
       assert.equal((await behind.harness.request('GET', '/block/1/commit')).status, 404);
 
-      const honest: P2PNetwork = await servingPeer(chain.service, {
-        name: 'honest',
-        port: base + 2,
-        bootstrap: [addressOf(behind.network, base)],
-      });
-      stops.push(() => honest.stop());
-      await waitFor('the node connected to the honest peer', 15_000, async () =>
-        behind.network.connectedPeers().includes(honest.peerId) ? true : null,
+      await honestPeerJoining(chain.service, behind.network, behind.address, base + 2, (stop) =>
+        stops.push(stop),
       );
       await waitFor(`the node caught up to height ${BLOCKS}`, 30_000, async () => {
         await sync.catchUp();

@@ -14,7 +14,7 @@ import { createMetrics } from '../../src/metrics/metrics.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { type Harness, makeHarness } from '../node/harness.js';
 import { type Lies, RoguePeer, withRepeatedSigner } from '../p2p/roguePeer.js';
-import { addressOf, behindNode, servingPeer } from '../p2p/syncPeers.js';
+import { behindNode, honestPeerJoining } from '../p2p/syncPeers.js';
 
 const HUGE = 10_000_000;
 
@@ -53,17 +53,8 @@ describe('block sync with peers that lie about their height', { timeout: 120_000
       const connected = behind.network.connectedPeers();
       return liars.every((l) => connected.includes(l.peerId)) ? true : null;
     });
-    const joinHonest = async () => {
-      const honest = await servingPeer(chain.service, {
-        name: 'honest',
-        port: base + 1,
-        bootstrap: [addressOf(behind.network, base)],
-      });
-      stops.push(() => honest.stop());
-      await waitFor('the node connected to the honest peer', 15_000, async () =>
-        behind.network.connectedPeers().includes(honest.peerId) ? true : null,
-      );
-    };
+    const joinHonest = () =>
+      honestPeerJoining(chain.service, behind.network, behind.address, base + 1, (stop) => stops.push(stop));
     return { chain, liars, behind, sync, joinHonest };
   }
 

@@ -5,6 +5,7 @@
  */
 import { BlockSync } from '../../src/consensus/sync.js';
 import { utf8Bytes } from '../../src/crypto/hash.js';
+import { waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import type { ChainService } from '../../src/node/chainService.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
@@ -43,10 +44,29 @@ export async function servingPeer(service: ChainService, o: PeerOptions): Promis
   return network;
 }
 
+/**
+ * An honest peer (servingPeer) named `honest` on `port` that dials `behindAddress`; resolves once
+ * `behind` sees it. Its stop is handed to `track` first, so a failed wait still takes it apart.
+ */
+export async function honestPeerJoining(
+  service: ChainService,
+  behind: P2PNetwork,
+  behindAddress: string,
+  port: number,
+  track: (stop: () => Promise<unknown>) => void,
+): Promise<P2PNetwork> {
+  const honest = await servingPeer(service, { name: 'honest', port, bootstrap: [behindAddress] });
+  track(() => honest.stop());
+  await waitFor('the node connected to the honest peer', 15_000, async () =>
+    behind.connectedPeers().includes(honest.peerId) ? true : null,
+  );
+  return honest;
+}
+
 /** A node core (harness: service, RPC) with no block yet, on a libp2p network of its own. */
 export async function behindNode(
   o: PeerOptions,
-): Promise<{ harness: Harness; network: P2PNetwork; stop: () => Promise<void> }> {
+): Promise<{ harness: Harness; network: P2PNetwork; address: string; stop: () => Promise<void> }> {
   const harness = await makeHarness();
   let network: P2PNetwork;
   try {
@@ -58,6 +78,7 @@ export async function behindNode(
   return {
     harness,
     network,
+    address: addressOf(network, o.port),
     stop: async () => {
       await network.stop();
       await harness.close();
