@@ -2,7 +2,9 @@
  * <home>/blocked_peers.json is fault injection: a node honours it only when started with
  * --fault-injection (as devnets and the cluster tests start theirs). Here a node lists its one
  * bootstrap peer in that file: with the flag it refuses the peer, without it the two connect
- * and stay connected, and the node says once that the file is ignored.
+ * and stay connected, and the node says once that the file is ignored. The allow-list form
+ * ({"allow": [...]}, what the devnet's disconnect and partition write) refuses a stranger that
+ * dials in, which a list of the devnet's own peers never did.
  */
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
