@@ -20,10 +20,10 @@ import {
   verifyVote,
 } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import type { ChainService } from '../node/chainService.js';
 import { decodeProposal, decodeVote, encodeProposal, encodeVote } from '../p2p/messages.js';
 import type { P2PNetwork, Verdict } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
+import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
 import { EquivocationDetector } from './equivocationDetector.js';
 import type { Equivocator } from './equivocator.js';

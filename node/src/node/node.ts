@@ -18,15 +18,15 @@ import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
 import { TOPIC_TXS } from '../p2p/protocol.js';
 import { createRpcApp, DEFAULT_RPC_OPTIONS } from '../rpc/app.js';
 import { createRpcServer } from '../rpc/server.js';
+import { openChainCore } from '../service/chainCore.js';
+import type { ChainService } from '../service/chainService.js';
+import { txsHandler, txsMessages } from '../service/txGossip.js';
 import { JsonFileError, readJsonFile } from '../util/jsonFile.js';
 import type { Logger } from '../util/logger.js';
 import { BLOCKED_PEERS_FILE, noteIgnoredBlockedPeers, watchBlockedPeers } from './blockedPeers.js';
-import { openChainCore } from './chainCore.js';
-import type { ChainService } from './chainService.js';
 import type { NodeConfig } from './config.js';
 import { readKeyFile } from './keyFile.js';
 import { openPrivValidator, PrivValidatorError, type PrivValidatorOptions } from './privValidator.js';
-import { txsHandler, txsMessages } from './txGossip.js';
 
 /** A failure to start that the operator can fix: the message says how. */
 export class StartupError extends Error {
