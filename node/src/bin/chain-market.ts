@@ -9,11 +9,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseAmount } from '../chain/index.js';
 import { RpcClient } from '../client/rpcClient.js';
+import { readKeyFile } from '../home/keyFile.js';
 import { MarketClient } from '../market/client.js';
 import { DEFAULT_TRANSFER_FEE, startMarket } from '../market/process.js';
 import { DEFAULT_RULES } from '../market/service.js';
 import { runWorker } from '../market/worker.js';
-import { readKeyFile } from '../node/keyFile.js';
 import { parseDuration } from '../util/duration.js';
 import { createLogger, type LogFormat } from '../util/logger.js';
 

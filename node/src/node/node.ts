@@ -6,12 +6,15 @@
 
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { type Genesis, loadGenesis, type MigrationRegistry, type Tx } from '../chain/index.js';
+import type { Genesis, MigrationRegistry, Tx } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
 import { type ByzantineMode, Equivocator, UncheckedSigner } from '../consensus/equivocator.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { BlockSync } from '../consensus/sync.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { readGenesisFile } from '../home/genesisFile.js';
+import { readKeyFile } from '../home/keyFile.js';
+import { openPrivValidator, PrivValidatorError, type PrivValidatorOptions } from '../home/privValidator.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import { P2PNetwork } from '../p2p/network.js';
 import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
@@ -21,17 +24,12 @@ import { createRpcServer } from '../rpc/server.js';
 import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
-import { JsonFileError, readJsonFile } from '../util/jsonFile.js';
 import type { Logger } from '../util/logger.js';
+import { StartupError } from '../util/startupError.js';
 import { BLOCKED_PEERS_FILE, noteIgnoredBlockedPeers, watchBlockedPeers } from './blockedPeers.js';
 import type { NodeConfig } from './config.js';
-import { readKeyFile } from './keyFile.js';
-import { openPrivValidator, PrivValidatorError, type PrivValidatorOptions } from './privValidator.js';
 
-/** A failure to start that the operator can fix: the message says how. */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
-}
+export { StartupError } from '../util/startupError.js';
 
 export interface RunningNode {
   readonly service: ChainService;
@@ -40,24 +38,6 @@ export interface RunningNode {
   /** The RPC's bound port (useful with port 0). */
   readonly port: number;
   stop(): Promise<void>;
-}
-
-export async function readGenesisFile(path: string): Promise<Genesis> {
-  let json: unknown;
-  try {
-    json = await readJsonFile(path);
-  } catch (e) {
-    if (e instanceof JsonFileError) throw new StartupError(`genesis file ${e.message}`);
-    throw e;
-  }
-  if (json === undefined)
-    throw new StartupError(
-      `cannot read genesis file ${path} (ENOENT): write one with \`chain-node init --home DIR\` or pass --genesis FILE`,
-    );
-  const loaded = loadGenesis(json);
-  if (!loaded.ok)
-    throw new StartupError(`genesis file ${path} is invalid:\n  - ${loaded.problems.join('\n  - ')}`);
-  return loaded.genesis;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -5,10 +5,10 @@
  */
 // How a node of a network may be started besides its home: the test-only Byzantine modes.
 export { BYZANTINE_MODES, type ByzantineMode } from '../consensus/equivocator.js';
+export type { KeyFile } from '../home/keyFile.js';
+export type { NodeFile } from '../home/nodeFile.js';
 // The fault injection's file of refused peers (disconnect, partition) and its two forms.
 export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../node/blockedPeers.js';
-export type { KeyFile } from '../node/keyFile.js';
-export type { NodeFile } from '../node/nodeFile.js';
 export { peerIdOf } from '../p2p/peerKey.js';
 export { type PeerRefusal, refuses } from '../p2p/peerRefusal.js';
 export * from './homes.js';
