@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseAmount } from '../chain/index.js';
 import { RpcClient } from '../client/rpcClient.js';
+import { marketCrashAfterSends } from '../faults/marketCrash.js';
 import { readKeyFile } from '../home/keyFile.js';
 import { MarketClient } from '../market/client.js';
 import { DEFAULT_TRANSFER_FEE, startMarket } from '../market/process.js';
@@ -137,7 +138,6 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`);
   const fee = values.fee === undefined ? DEFAULT_TRANSFER_FEE : parseAmount(values.fee);
   if (fee === null) throw new UsageError(`--fee must be an amount such as 21000000wei, got ${values.fee}`);
-  const crash = process.env.CHAIN_MARKET_CRASH_AFTER_SENDS;
   const market = await startMarket({
     home: resolve(values.home ?? '.chain-market'),
     rpcUrl: required('rpc', values.rpc),
@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     },
     fundingWaitMs: ms('funding-wait', values['funding-wait'], 20_000),
     maxLagBlocks: 10,
-    crashAfterSends: crash === undefined || crash === '' ? null : Number(crash),
+    crashAfterSends: marketCrashAfterSends(process.env),
     logger,
   });
   await untilSignal(() => market.stop());

@@ -26,7 +26,7 @@ import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
 import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
 import { EquivocationDetector } from './equivocationDetector.js';
-import type { Equivocator } from './equivocator.js';
+import type { Equivocator } from './equivocatorPort.js';
 import { HeightConsensus } from './heightConsensus.js';
 import { ResendSchedule } from './resend.js';
 import type { ConsensusSigner } from './signer.js';

@@ -11,7 +11,6 @@
 import './polyfill.js';
 import { createHash } from 'node:crypto';
 import { type GossipSub, type GossipsubMessage, gossipsub } from '@chainsafe/libp2p-gossipsub';
-import { RPC } from '@chainsafe/libp2p-gossipsub/message';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
@@ -24,6 +23,14 @@ import { tcp } from '@libp2p/tcp';
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { createLibp2p } from 'libp2p';
+import {
+  forgetFanout,
+  type GossipFrames,
+  gossipFrames,
+  hasOutboundStream,
+  meshSize,
+  setTableRefreshInterval,
+} from '../internals/libraryInternals.js';
 import { withDeadline } from '../util/deadline.js';
 import type { Logger } from '../util/logger.js';
 import type { PeerKey } from './peerKey.js';
@@ -70,13 +77,13 @@ const jittered = (ms: number, spread: number) => Math.round(ms * (1 - spread / 2
  * the node starts. False when the field is not there (another kad-dht), said in a warning.
  */
 export function staggerTableRefresh(dht: unknown): boolean {
-  const refresh = (dht as { routingTableRefresh?: { refreshInterval?: unknown } }).routingTableRefresh;
-  if (typeof refresh?.refreshInterval !== 'number') return false;
-  refresh.refreshInterval = jittered(DHT_PERIOD_MS, 0.5);
-  return true;
+  return setTableRefreshInterval(dht, jittered(DHT_PERIOD_MS, 0.5));
 }
 
 export type Verdict = 'accept' | 'ignore' | 'reject';
+
+/** Sends `versions[i]` to the i-th share of a topic's subscribed peers (TEST ONLY: faults/splitPublish.ts). */
+export type SplitPublish = (topic: string, versions: readonly Uint8Array[]) => void;
 
 export interface NetworkOptions {
   readonly privateKey: PeerKey;
@@ -105,6 +112,8 @@ export class P2PNetwork {
   private readonly everConnected = new Set<string>();
   /** Bootstrap peers with a redial in flight. */
   private readonly dialling = new Set<string>();
+  /** TEST ONLY: the split publish fault injection armed (--byzantine); null on an honest node. */
+  private splitPublish: SplitPublish | null = null;
 
   private constructor(
     private readonly node: Libp2p<Services>,
@@ -257,7 +266,7 @@ export class P2PNetwork {
       const started = Date.now();
       const whenWritable = () => {
         if (this.stopped || Date.now() - started > JOIN_STREAM_WAIT_MS) return;
-        if (pubsub.streamsOutbound.has(peer)) onJoin(peer);
+        if (hasOutboundStream(pubsub, peer)) onJoin(peer);
         else setTimeout(whenWritable, 10);
       };
       whenWritable();
@@ -309,7 +318,7 @@ export class P2PNetwork {
     // subscribed by then, and the peers that subscribed next (whom the driver re-sends to) got
     // nothing until the mesh formed and the next periodic re-send, a second later. Without a
     // mesh, each publish picks afresh from every subscribed peer.
-    if ((pubsub.mesh.get(topic)?.size ?? 0) === 0) pubsub.fanout.delete(topic);
+    if (meshSize(pubsub, topic) === 0) forgetFanout(pubsub, topic);
     try {
       await pubsub.publish(topic, data);
     } catch (e) {
@@ -319,29 +328,22 @@ export class P2PNetwork {
   }
 
   /**
+   * TEST ONLY (chain-node --byzantine): arms publishSplit with the fault injection's split publish
+   * (faults/splitPublish.ts), made from the gossip frames gossipsub's API does not offer.
+   */
+  armSplitPublish(make: (frames: GossipFrames) => SplitPublish): void {
+    this.splitPublish = make(gossipFrames(this.node.services.pubsub));
+  }
+
+  /**
    * TEST ONLY (chain-node --byzantine): sends `versions[i]` to the i-th share of the topic's
-   * subscribed peers (sorted by peer id), so that different peers receive different messages
-   * first. Gossipsub has no "publish to these peers"; this writes, on gossipsub's outbound stream
-   * to each peer (its public `streamsOutbound`), the RPC that publish() itself would send for an
-   * unsigned (StrictNoSign) message: `{messages: [{topic, data}]}`. Each peer validates and
-   * forwards its version like any message. An honest node never calls it.
+   * subscribed peers, so that different peers receive different messages first. An honest node
+   * never calls it; only an armed one can (armSplitPublish).
    */
   publishSplit(topic: string, versions: readonly Uint8Array[]): void {
-    const pubsub = this.node.services.pubsub;
-    const peers = pubsub
-      .getSubscribers(topic)
-      .map((p) => p.toString())
-      .sort();
-    peers.forEach((peer, i) => {
-      const data = versions[Math.floor((i * versions.length) / peers.length)]!;
-      try {
-        pubsub.streamsOutbound
-          .get(peer)
-          ?.push(RPC.encode({ subscriptions: [], messages: [{ topic, data }] }));
-      } catch (e) {
-        this.logger.debug('split publish skipped a peer', { peer, error: (e as Error).message });
-      }
-    });
+    if (this.splitPublish === null)
+      throw new Error('publishSplit is fault injection (--byzantine): armSplitPublish was not called');
+    this.splitPublish(topic, versions);
   }
 
   /** Serves a request/response protocol: one length-prefixed request, one length-prefixed response. */
