@@ -12,7 +12,7 @@ import { minFee, NETWORK_PARAMS, type Tx, txHash, txToJson } from '../chain/inde
 import { floatOf } from './books.js';
 import type { Payload } from './challenges.js';
 import { type EscrowSigner, planPayouts, resign } from './payouts.js';
-import { splitReward } from './split.js';
+import { splitReward, withoutSelfPayment } from './split.js';
 import type { Books, MarketStore } from './store.js';
 import { type Terms, taskIdOf } from './terms.js';
 import { type DepositRecord, isLive, type PayoutRecord, type TaskRecord, type TaskStatus } from './types.js';
@@ -304,14 +304,16 @@ export class MarketService {
     float: bigint = this.float(),
   ): { task: TaskRecord; books: Books } {
     const reward = BigInt(t.reward);
-    const parts =
+    const parts = withoutSelfPayment(
       t.status === 'completed'
         ? splitReward(
             reward,
             t.result!.worker_address,
             t.result!.validators.map((v) => v.reward_address),
           )
-        : [{ share: 'refund' as const, to: t.funding.from_address, amount: reward }];
+        : [{ share: 'refund' as const, to: t.funding.from_address, amount: reward }],
+      this.escrow.address,
+    );
     const count = BigInt(parts.filter((p) => p.amount > 0n).length);
     if (float < count * this.escrow.fee) {
       this.events.warn?.('the float cannot pay the fees of a settlement: it waits', {
@@ -348,6 +350,35 @@ export class MarketService {
       const removed: string[] = [];
 
       for (const { tx, hash, outcome } of b.txs) {
+        if (tx.from === escrow && outcome !== null) {
+          const owner = byPayoutHash.get(hash);
+          // Its own payouts first, known by what the market signed, whatever their recipient: a
+          // transfer from the escrow to the escrow is a payout too, never money in.
+          if (outcome === 'confirmed') balance -= tx.fee + (tx.to === escrow ? 0n : tx.amount);
+          if (owner === undefined) {
+            if (outcome === 'confirmed')
+              this.events.warn?.('a transfer from the escrow that the market did not plan', {
+                tx_hash: hash,
+              });
+            continue;
+          }
+          const t = get(owner.task_id)!;
+          const payouts = t.payouts.map((p) => {
+            if (p.tx_hash !== hash) return p;
+            if (outcome === 'failed') {
+              this.events.warn?.('a payout failed in a block: signed again with the same nonce', {
+                task_id: t.task_id,
+                tx_hash: hash,
+              });
+              return resign(this.escrow, t.task_id, p);
+            }
+            const paid = { ...p, status: 'confirmed' as const, height: b.height };
+            this.events.paid?.(paid);
+            return paid;
+          });
+          set({ ...t, payouts });
+          continue;
+        }
         if (tx.type === 'TRANSFER' && tx.to === escrow && outcome !== null) {
           const funding = [...this.tasks.values()].find(
             (t) => t.status === 'funding' && t.funding.tx_hash === hash,
@@ -372,33 +403,6 @@ export class MarketService {
           };
           newDeposits.push(d);
           if (funding !== undefined) set(this.pendingFrom(funding, d));
-          continue;
-        }
-        if (tx.from === escrow && outcome !== null) {
-          const owner = byPayoutHash.get(hash);
-          if (outcome === 'confirmed') balance -= tx.amount + tx.fee;
-          if (owner === undefined) {
-            if (outcome === 'confirmed')
-              this.events.warn?.('a transfer from the escrow that the market did not plan', {
-                tx_hash: hash,
-              });
-            continue;
-          }
-          const t = get(owner.task_id)!;
-          const payouts = t.payouts.map((p) => {
-            if (p.tx_hash !== hash) return p;
-            if (outcome === 'failed') {
-              this.events.warn?.('a payout failed in a block: signed again with the same nonce', {
-                task_id: t.task_id,
-                tx_hash: hash,
-              });
-              return resign(this.escrow, t.task_id, p);
-            }
-            const paid = { ...p, status: 'confirmed' as const, height: b.height };
-            this.events.paid?.(paid);
-            return paid;
-          });
-          set({ ...t, payouts });
           continue;
         }
         if (tx.type === 'SUBMIT_RESULT' && outcome === 'confirmed') {
