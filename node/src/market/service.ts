@@ -286,6 +286,60 @@ export class MarketService {
     });
   }
 
+  /**
+   * The node refused a planned payout for its nonce and the escrow's account nonce is past it:
+   * that nonce is spent. `receipt` is the payout's own receipt, read after the account nonce.
+   * Confirmed in a block the market has applied (one it took for something else: a store of a
+   * market before issue 24's fix): it is paid. Not confirmed: another transaction took the
+   * nonce (in a block the market did not see as such), so it is signed again with a fresh one.
+   * Confirmed in a block not applied yet: the follower will see it; nothing to do.
+   */
+  payoutNonceSpent(
+    hash: string,
+    receipt: { readonly status: string; readonly block_height: number | null } | null,
+  ): Promise<void> {
+    return this.serialized(async () => {
+      const t = [...this.tasks.values()].find((x) =>
+        x.payouts.some((p) => p.status === 'planned' && p.tx_hash === hash),
+      );
+      if (t === undefined) return;
+      const books = this.booksNow;
+      const confirmed = receipt?.status === 'confirmed' && receipt.block_height !== null;
+      if (confirmed && receipt.block_height! > books.cursor) return;
+      let next = books.next_nonce;
+      const payouts = t.payouts.map((p) => {
+        if (p.tx_hash !== hash) return p;
+        if (confirmed) {
+          this.events.warn?.('a payout was in a block the market had applied without it: confirmed now', {
+            task_id: t.task_id,
+            tx_hash: hash,
+            height: receipt.block_height,
+          });
+          const paid = { ...p, status: 'confirmed' as const, height: receipt.block_height };
+          this.events.paid?.(paid);
+          return paid;
+        }
+        const again = resign(this.escrow, t.task_id, p, next++);
+        this.events.warn?.(
+          'a payout lost its nonce to another transaction: signed again with a fresh nonce',
+          {
+            task_id: t.task_id,
+            share: p.share,
+            old_tx_hash: hash,
+            tx_hash: again.tx_hash,
+            nonce: again.nonce,
+          },
+        );
+        return again;
+      });
+      const changed = { ...t, payouts };
+      const after = { ...books, next_nonce: next };
+      await this.store.write({ tasks: [changed], books: after });
+      this.booksNow = after;
+      this.put(changed);
+    });
+  }
+
   private fail(t: TaskRecord, reason: 'deadline' | 'reported'): TaskRecord {
     return {
       ...t,
@@ -345,8 +399,14 @@ export class MarketService {
       let balance = BigInt(this.booksNow.balance);
       const escrow = this.escrow.address;
       const byPayoutHash = new Map<string, TaskRecord>();
+      const byPayoutNonce = new Map<number, TaskRecord>();
       for (const t of this.tasks.values())
-        for (const p of t.payouts) if (p.status === 'planned') byPayoutHash.set(p.tx_hash, t);
+        for (const p of t.payouts)
+          if (p.status === 'planned') {
+            byPayoutHash.set(p.tx_hash, t);
+            byPayoutNonce.set(p.nonce, t);
+          }
+      let nextNonce = this.booksNow.next_nonce;
       const removed: string[] = [];
 
       for (const { tx, hash, outcome } of b.txs) {
@@ -356,10 +416,46 @@ export class MarketService {
           // transfer from the escrow to the escrow is a payout too, never money in.
           if (outcome === 'confirmed') balance -= tx.fee + (tx.to === escrow ? 0n : tx.amount);
           if (owner === undefined) {
-            if (outcome === 'confirmed')
-              this.events.warn?.('a transfer from the escrow that the market did not plan', {
-                tx_hash: hash,
-              });
+            // Not a payout: only one that executed took a nonce (a failed one moves none).
+            if (outcome !== 'confirmed') continue;
+            const victim = byPayoutNonce.get(tx.nonce);
+            this.events.warn?.('a transfer from the escrow that the market did not plan', {
+              tx_hash: hash,
+              nonce: tx.nonce,
+              ...(victim === undefined ? {} : { took_the_nonce_of_task: victim.task_id }),
+            });
+            if (victim === undefined) {
+              nextNonce = Math.max(nextNonce, tx.nonce + 1);
+              continue;
+            }
+            // Its nonce belonged to a planned payout, which can now never execute: that payout
+            // is signed again with a fresh nonce (it was not paid, and its old signature never
+            // can be).
+            const t = get(victim.task_id)!;
+            const fresh = nextNonce++;
+            const payouts = t.payouts.map((p) => {
+              if (p.status !== 'planned' || p.nonce !== tx.nonce) return p;
+              const again = resign(this.escrow, t.task_id, p, fresh);
+              this.events.warn?.(
+                'a payout lost its nonce to that transfer: signed again with a fresh nonce',
+                {
+                  task_id: t.task_id,
+                  share: p.share,
+                  old_tx_hash: p.tx_hash,
+                  tx_hash: again.tx_hash,
+                  nonce: fresh,
+                },
+              );
+              return again;
+            });
+            const renewed = { ...t, payouts };
+            set(renewed);
+            for (const p of payouts)
+              if (p.status === 'planned') {
+                byPayoutHash.set(p.tx_hash, renewed);
+                byPayoutNonce.set(p.nonce, renewed);
+              }
+            byPayoutNonce.delete(tx.nonce);
             continue;
           }
           const t = get(owner.task_id)!;
@@ -441,6 +537,7 @@ export class MarketService {
       // Plans, in task order, each from the books as the ones before left them.
       let books: Books = {
         ...this.booksNow,
+        next_nonce: nextNonce,
         cursor: b.height,
         chain_time: b.timestamp,
         balance: balance.toString(),

@@ -7,21 +7,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BURN_ADDRESS, coins, TREASURY_ADDRESS, txHash } from '../../src/chain/index.js';
-import type { CreateTaskAnswer, TaskAnswer } from '../../src/market/answers.js';
 import { signStatement } from '../../src/market/claims.js';
 import { splitReward } from '../../src/market/split.js';
-import { ESCROW, FEE, type MarketHarness, makeMarketHarness, VALIDATOR, WORKER } from './marketHarness.js';
-
-const CHAIN = 'chain-devnet-1';
-const balanceOf = (m: MarketHarness, a: string) => m.h.service.state.accounts.get(a)?.balance ?? 0n;
-const task = async (m: MarketHarness, id: string) =>
-  (await m.request('GET', `/tasks/${id}`)).json() as TaskAnswer;
+import {
+  balanceOf,
+  CHAIN,
+  ESCROW,
+  FEE,
+  type MarketHarness,
+  makeMarketHarness,
+  newTask,
+  OTHER_WORKER,
+  taskOf as task,
+  VALIDATOR,
+  WORKER,
+} from './marketHarness.js';
 
 /** A task funded, claimed by WORKER and its result in a block: the split is planned. */
 async function completedTask(m: MarketHarness, reward: bigint): Promise<string> {
-  const res = await m.create(await m.order({ reward }));
-  assert.equal(res.status, 201, res.text);
-  const id = (res.json() as CreateTaskAnswer).task_id;
+  const id = await newTask(m, reward);
   const claimed = await m.request(
     'POST',
     `/tasks/${id}/claim`,
@@ -86,4 +90,83 @@ describe('a validator whose reward_address is the escrow', () => {
       await m.close();
     }
   });
+});
+
+describe("a transfer from the escrow's key that the market did not sign", () => {
+  /**
+   * A task completed, its four payouts planned (nonces 0 to 3) but not sent yet; then someone
+   * with the escrow's key sends a transfer with nonce 0, the burn share's. `seen` says whether
+   * the market's follower applies the foreign transfer's block before the payer sends (the
+   * block tells it) or after (the node's "bad nonce" refusal tells it).
+   */
+  async function takenNonce(seen: 'by the block' | 'by the refusal'): Promise<void> {
+    const m = await makeMarketHarness();
+    try {
+      const reward = coins(2) + 3n;
+      const id = await completedTask(m, reward);
+      await m.h.produce(); // the result's block: applied, the plan made, nothing sent
+      await m.follower.poll();
+      const planned = (await task(m, id)).payouts;
+      assert.equal(planned.length, 4);
+      const escrowBefore = balanceOf(m, ESCROW.account);
+      const burnedBefore = m.h.service.state.totals.burned;
+      const otherBefore = balanceOf(m, OTHER_WORKER.account);
+      const stolen = coins(1);
+      const foreign = await m.sign(ESCROW, {
+        type: 'TRANSFER',
+        to: OTHER_WORKER.account,
+        amount: stolen,
+        nonce: 0,
+      });
+      assert.equal((await m.rpc.sendTx(foreign)).status, 'received');
+      if (seen === 'by the refusal') await m.h.produce(); // in a block the market has not applied yet
+      for (let i = 0; i < 4; i++) await m.step();
+      const t = await task(m, id);
+      assert.deepEqual(
+        t.payouts.map((p) => [p.share, p.amount, p.status]),
+        planned.map((p) => [p.share, p.amount, 'confirmed']),
+        'every share paid',
+      );
+      assert.notEqual(t.payouts[0]!.tx_hash, planned[0]!.tx_hash, 'the burn share signed again');
+      for (const p of t.payouts) assert.equal((await m.rpc.receipt(p.tx_hash)).status, 'confirmed');
+      assert.notEqual((await m.rpc.receipt(planned[0]!.tx_hash).catch(() => null))?.status, 'confirmed');
+      const [burn] = splitReward(reward, WORKER.account, [VALIDATOR.account]).map((p) => p.amount) as [
+        bigint,
+      ];
+      assert.equal(m.h.service.state.totals.burned - burnedBefore, burn, 'burned once');
+      assert.equal(
+        m.h.service.state.accounts.get(ESCROW.account)?.nonce,
+        5,
+        'the foreign transfer and 4 payouts',
+      );
+      assert.equal(
+        balanceOf(m, ESCROW.account),
+        escrowBefore - reward - 4n * FEE - stolen - FEE,
+        'the escrow: the reward out once, 4 fees, and what the foreign transfer took',
+      );
+      assert.equal(balanceOf(m, OTHER_WORKER.account), otherBefore + stolen);
+      assert.equal(
+        BigInt(m.service.books.balance),
+        balanceOf(m, ESCROW.account),
+        'the books hold the balance',
+      );
+      assert.equal(m.service.unpaid().length, 0);
+      assert.ok(
+        m.logger.lines.some(
+          (l) => l.level === 'warn' && String(l.msg).includes('signed again with a fresh nonce'),
+        ),
+        'said at warn level',
+      );
+      // Nothing more is paid, whatever blocks come.
+      for (let i = 0; i < 2; i++) await m.step();
+      assert.equal(m.h.service.state.accounts.get(ESCROW.account)?.nonce, 5);
+    } finally {
+      await m.close();
+    }
+  }
+
+  it("taking a planned payout's nonce (seen in a block): that payout is signed again with a fresh nonce, paid once", () =>
+    takenNonce('by the block'));
+  it("taking a planned payout's nonce (seen by the node's refusal first): the same", () =>
+    takenNonce('by the refusal'));
 });

@@ -17,7 +17,7 @@ import {
   txHash,
   txToJson,
 } from '../../src/chain/index.js';
-import type { ClaimAnswer, CreateTaskAnswer, TaskAnswer, TaskListAnswer } from '../../src/market/answers.js';
+import type { ClaimAnswer, CreateTaskAnswer, TaskListAnswer } from '../../src/market/answers.js';
 import { signStatement } from '../../src/market/claims.js';
 import { MarketClient } from '../../src/market/client.js';
 import { splitReward } from '../../src/market/split.js';
@@ -25,31 +25,24 @@ import { sampleResultHash, workTask, worthClaiming } from '../../src/market/work
 import { memoryLogger } from '../../src/util/logger.js';
 import { key } from '../fixtures.js';
 import {
+  balanceOf,
+  CHAIN,
   CREATOR,
   ESCROW,
   FEE,
   type MarketHarness,
   makeMarketHarness,
+  newTask,
   OTHER_WORKER,
+  taskOf as task,
   VALIDATOR,
   WORKER,
 } from './marketHarness.js';
 
-const CHAIN = 'chain-devnet-1';
 const SUBMIT_FEE = 80_000_000n;
 const RESULT = 'ab'.repeat(32);
 
-const balanceOf = (m: MarketHarness, a: string) => m.h.service.state.accounts.get(a)?.balance ?? 0n;
-
-async function newTask(m: MarketHarness, reward = coins(1), deadline?: number): Promise<string> {
-  const res = await m.create(await m.order({ reward, ...(deadline === undefined ? {} : { deadline }) }));
-  assert.equal(res.status, 201, res.text);
-  return (res.json() as CreateTaskAnswer).task_id;
-}
-
 const claim = (m: MarketHarness, id: string, body: object) => m.request('POST', `/tasks/${id}/claim`, body);
-const task = async (m: MarketHarness, id: string) =>
-  (await m.request('GET', `/tasks/${id}`)).json() as TaskAnswer;
 
 async function submitResult(
   m: MarketHarness,
