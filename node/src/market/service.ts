@@ -13,13 +13,21 @@ import { floatOf } from './books.js';
 import type { Payload } from './challenges.js';
 import { type EscrowSigner, planPayouts, resign } from './payouts.js';
 import { splitReward, withoutSelfPayment } from './split.js';
+import {
+  type ClaimRules,
+  claimExpiry,
+  claimLapsed,
+  claimRefusal,
+  DEFAULT_CLAIM_RULES,
+  lapse,
+} from './squatting.js';
 import type { Books, MarketStore } from './store.js';
 import { type Terms, taskIdOf } from './terms.js';
 import { type DepositRecord, isLive, type PayoutRecord, type TaskRecord, type TaskStatus } from './types.js';
 
 export const DEFAULT_TRANSFER_FEE = minFee('TRANSFER', NETWORK_PARAMS.devnet.minGasPrice);
 
-export interface MarketRules {
+export interface MarketRules extends ClaimRules {
   /** A task without a deadline gets created_at + this. */
   readonly defaultDeadlineSeconds: number;
   /** A deadline may be at most this far past the chain time when the task is posted. */
@@ -29,6 +37,7 @@ export interface MarketRules {
 export const DEFAULT_RULES: MarketRules = {
   defaultDeadlineSeconds: 86_400,
   maxDeadlineSeconds: 30 * 86_400,
+  ...DEFAULT_CLAIM_RULES,
 };
 
 /** A transaction of a followed block, with its outcome where the market needed it. */
@@ -71,6 +80,8 @@ export class MarketService {
   private readonly deposits = new Map<string, DepositRecord>();
   /** Tasks (not funding) in creation order. */
   private listed: TaskRecord[] = [];
+  /** Tasks in progress by worker address (the per-worker bound). */
+  private readonly held = new Map<string, number>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -99,7 +110,16 @@ export class MarketService {
         `the market's store belongs to escrow ${books.escrow} on ${books.chain_id}, not ${escrow.address} on ${escrow.chainId}: use another --home`,
       );
     const s = new MarketService(store, books, escrow, rules, events);
-    for (const t of await store.allTasks()) s.tasks.set(t.task_id, t);
+    for (const t of await store.allTasks()) {
+      // A claim recorded before claims could lapse lapses one window after it was taken.
+      const w = t.worker;
+      const fixed =
+        w === null || w.expires_at !== undefined
+          ? t
+          : { ...t, worker: { ...w, expires_at: claimExpiry(w.claimed_at, t.deadline!, rules) } };
+      s.tasks.set(t.task_id, fixed);
+      s.count(fixed, 1);
+    }
     for (const d of await store.allDeposits()) s.deposits.set(d.tx_hash, d);
     s.listed = [...s.tasks.values()].filter((t) => t.status !== 'funding').sort(byCreation);
     return s;
@@ -153,8 +173,18 @@ export class MarketService {
     return next;
   }
 
+  /** Counts (+1) or uncounts (-1) a task in its worker's load while it is in progress. */
+  private count(t: TaskRecord | undefined, by: 1 | -1): void {
+    if (t?.status !== 'in_progress' || t.worker === null) return;
+    const n = (this.held.get(t.worker.address) ?? 0) + by;
+    if (n === 0) this.held.delete(t.worker.address);
+    else this.held.set(t.worker.address, n);
+  }
+
   private put(t: TaskRecord): void {
     const before = this.tasks.get(t.task_id);
+    this.count(before, -1);
+    this.count(t, 1);
     this.tasks.set(t.task_id, t);
     if (t.status === 'funding') return;
     if (before === undefined || before.status === 'funding') {
@@ -247,6 +277,8 @@ export class MarketService {
               ? 'Task already claimed by another worker'
               : `Task is ${t.status}: it cannot be claimed`,
         };
+      const refusal = claimRefusal(t, worker.address, this.held.get(worker.address) ?? 0, this.rules);
+      if (refusal !== null) return { kind: 'conflict', detail: refusal };
       const claimed: TaskRecord = {
         ...t,
         status: 'in_progress',
@@ -255,6 +287,7 @@ export class MarketService {
           pub_key: worker.pub_key,
           claimed_height: this.booksNow.cursor,
           claimed_at: this.booksNow.chain_time,
+          expires_at: claimExpiry(this.booksNow.chain_time, t.deadline!, this.rules),
         },
       };
       await this.store.write({ tasks: [claimed] });
@@ -507,7 +540,8 @@ export class MarketService {
             t === undefined ||
             t.status !== 'in_progress' ||
             t.worker?.address !== tx.from ||
-            b.timestamp > t.deadline!
+            b.timestamp > t.deadline! ||
+            b.timestamp > t.worker.expires_at
           )
             continue;
           if (b.signers === null)
@@ -528,10 +562,18 @@ export class MarketService {
         }
       }
 
-      // Deadlines: a task still pending or in progress after a block past its deadline fails.
+      // Deadlines: a task still pending or in progress after a block past its deadline fails;
+      // a claim with no result by its expiry lapses (the task pending again).
       for (const t of [...this.tasks.values(), ...changed.values()]) {
         const now = get(t.task_id)!;
         if (isLive(now) && now.deadline! < b.timestamp) set(this.failAt(now, b));
+        else if (claimLapsed(now, b.timestamp)) {
+          this.events.warn?.('a claim lapsed without a result: the task is pending again', {
+            task_id: now.task_id,
+            worker: now.worker!.address,
+          });
+          set(lapse(now));
+        }
       }
 
       // Plans, in task order, each from the books as the ones before left them.

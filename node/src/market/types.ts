@@ -53,7 +53,15 @@ export interface TaskRecord {
     /** The market's chain height when the claim was taken: only a SUBMIT_RESULT above it counts (the market applies later blocks only). */
     readonly claimed_height: number;
     readonly claimed_at: number;
+    /**
+     * Chain time after which the claim lapses without a result (docs/MARKET.md, "Claims"):
+     * claimed_at + the claim window, at most the deadline. Absent in records written before the
+     * rule: the store's loader fills it in.
+     */
+    readonly expires_at: number;
   } | null;
+  /** Workers whose claim of this task lapsed: none of them may claim it again. */
+  readonly lapsed?: readonly string[];
   readonly result: {
     readonly result_hash: string;
     readonly worker_address: string;

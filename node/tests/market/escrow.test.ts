@@ -7,17 +7,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BURN_ADDRESS, coins, TREASURY_ADDRESS, txHash } from '../../src/chain/index.js';
-import { signStatement } from '../../src/market/claims.js';
 import { splitReward } from '../../src/market/split.js';
 import {
   balanceOf,
   CHAIN,
+  claimAs,
   ESCROW,
   FEE,
   type MarketHarness,
   makeMarketHarness,
   newTask,
   OTHER_WORKER,
+  submitResult,
   taskOf as task,
   VALIDATOR,
   WORKER,
@@ -26,17 +27,9 @@ import {
 /** A task funded, claimed by WORKER and its result in a block: the split is planned. */
 async function completedTask(m: MarketHarness, reward: bigint): Promise<string> {
   const id = await newTask(m, reward);
-  const claimed = await m.request(
-    'POST',
-    `/tasks/${id}/claim`,
-    signStatement('claim', CHAIN, id, WORKER.privateKey),
-  );
+  const claimed = await claimAs(m, id, WORKER);
   assert.equal(claimed.status, 200, claimed.text);
-  const tx = await m.sign(WORKER, {
-    type: 'SUBMIT_RESULT',
-    payload: { taskId: id, resultHash: 'ab'.repeat(32) },
-  });
-  assert.equal((await m.rpc.sendTx(tx)).status, 'received');
+  await submitResult(m, WORKER, id);
   return id;
 }
 

@@ -42,6 +42,8 @@ describe('POST /tasks: funded on chain, then pending', () => {
       height: m.h.service.state.height,
       default_deadline_seconds: 86_400,
       max_deadline_seconds: 30 * 86_400,
+      claim_window_seconds: 3_600,
+      max_claims_per_worker: 8,
     } satisfies MarketInfoAnswer);
   });
 

@@ -13,6 +13,7 @@ import { coins, type Tx } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { buildTx } from '../../src/client/txBuilder.js';
 import type { CreateTaskAnswer, CreateTaskRequest, TaskAnswer } from '../../src/market/answers.js';
+import { signStatement } from '../../src/market/claims.js';
 import { fundedRequest, type TaskOrder } from '../../src/market/client.js';
 import { Follower } from '../../src/market/follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP, type MarketHttpOptions } from '../../src/market/http/app.js';
@@ -80,6 +81,23 @@ export async function newTask(m: MarketHarness, reward = coins(1), deadline?: nu
   const res = await m.create(await m.order({ reward, ...(deadline === undefined ? {} : { deadline }) }));
   assert.equal(res.status, 201, res.text);
   return (res.json() as CreateTaskAnswer).task_id;
+}
+
+/** POST /tasks/{id}/claim signed by `who`. */
+export const claimAs = (m: MarketHarness, id: string, who: TestKey): Promise<Response> =>
+  m.request('POST', `/tasks/${id}/claim`, signStatement('claim', CHAIN, id, who.privateKey));
+
+/** A SUBMIT_RESULT from `who` for task `id`, sent to the node (received). */
+export async function submitResult(
+  m: MarketHarness,
+  who: TestKey,
+  id: string,
+  resultHash = 'ab'.repeat(32),
+): Promise<Tx> {
+  const tx = await m.sign(who, { type: 'SUBMIT_RESULT', payload: { taskId: id, resultHash } });
+  const sent = await m.rpc.sendTx(tx);
+  assert.equal(sent.status, 'received', sent.error);
+  return tx;
 }
 
 export const INFERENCE = { model_id: 'llama-3-8b', prompt: 'Say hi', max_tokens: 16, temperature: 0.5 };

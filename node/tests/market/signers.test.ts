@@ -7,11 +7,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RpcClient } from '../../src/client/rpcClient.js';
-import { signStatement } from '../../src/market/claims.js';
 import { Follower } from '../../src/market/follower.js';
 import { splitReward } from '../../src/market/split.js';
 import { key } from '../fixtures.js';
-import { CHAIN, makeMarketHarness, newTask, taskOf, VALIDATOR, WORKER } from './marketHarness.js';
+import {
+  claimAs,
+  makeMarketHarness,
+  newTask,
+  submitResult,
+  taskOf,
+  VALIDATOR,
+  WORKER,
+} from './marketHarness.js';
 
 const STRANGER = key('stranger');
 
@@ -21,11 +28,7 @@ describe("the commit's signers", () => {
     try {
       const reward = 1_000_003n;
       const id = await newTask(m, reward);
-      const claimed = await m.request(
-        'POST',
-        `/tasks/${id}/claim`,
-        signStatement('claim', CHAIN, id, WORKER.privateKey),
-      );
+      const claimed = await claimAs(m, id, WORKER);
       assert.equal(claimed.status, 200, claimed.text);
       // The market's node now serves commits with val-0 twice and a stranger's signature.
       const rpc = new Proxy(m.rpc, {
@@ -48,11 +51,7 @@ describe("the commit's signers", () => {
         },
       }) as RpcClient;
       m.follower = new Follower(rpc, m.service, m.logger, { pollMs: 1_000, maxBlocksPerPoll: 50 });
-      const tx = await m.sign(WORKER, {
-        type: 'SUBMIT_RESULT',
-        payload: { taskId: id, resultHash: 'ab'.repeat(32) },
-      });
-      assert.equal((await m.rpc.sendTx(tx)).status, 'received');
+      await submitResult(m, WORKER, id);
       await m.step(); // the result's block, its commit as above
       assert.equal(m.follower.lastError, null, 'following did not stop');
       assert.equal(m.service.books.cursor, m.h.service.state.height);

@@ -160,6 +160,7 @@ describe('claims', () => {
       status: 'in_progress',
       worker_address: WORKER.account,
       claimed_at: m.service.books.chain_time,
+      claim_expires_at: m.service.books.chain_time + 3_600,
     } satisfies ClaimAnswer);
     const again = await claim(m, id, signStatement('claim', CHAIN, id, WORKER.privateKey));
     assert.equal(again.status, 200);
@@ -526,6 +527,7 @@ describe('GET /tasks and GET /tasks/{task_id}', () => {
         creator_address: CREATOR.account,
         funding_tx_hash: '',
         worker_address: null,
+        claim_expires_at: null,
         failure: null,
         result_tx_hash: null,
         result_height: null,

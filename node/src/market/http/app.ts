@@ -87,6 +87,8 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
       height: b.cursor,
       default_deadline_seconds: service.rules.defaultDeadlineSeconds,
       max_deadline_seconds: service.rules.maxDeadlineSeconds,
+      claim_window_seconds: service.rules.claimWindowSeconds,
+      max_claims_per_worker: service.rules.maxClaimsPerWorker,
     } satisfies MarketInfoAnswer);
   });
 
@@ -185,6 +187,7 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
       status: 'in_progress',
       worker_address: r.task.worker!.address,
       claimed_at: r.task.worker!.claimed_at,
+      claim_expires_at: r.task.worker!.expires_at,
     } satisfies ClaimAnswer);
   });
 

@@ -24,6 +24,7 @@ export function taskView(t: TaskRecord): TaskAnswer {
     creator_address: t.funding.from_address,
     funding_tx_hash: t.funding.tx_hash,
     worker_address: t.worker?.address ?? null,
+    claim_expires_at: t.worker?.expires_at ?? null,
     failure: t.failure === null ? null : { reason: t.failure.reason, failed_at: t.failure.failed_at },
     result_tx_hash: t.result?.tx_hash ?? null,
     result_height: t.result?.height ?? null,
