@@ -288,7 +288,7 @@ describe('POST /tasks: funded on chain, then pending', () => {
     );
     const id = taskIdOf(fundingHash(body.funding));
     assert.equal((await m.request('GET', `/tasks/${id}`)).status, 404);
-    assert.equal(m.service.task(id), undefined, 'nothing kept');
+    assert.equal(await m.service.task(id), undefined, 'nothing kept');
   });
 
   it('413 for a body over 64 KiB, 415 for another Content-Type, 400 for bad JSON', async () => {

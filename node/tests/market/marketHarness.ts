@@ -65,8 +65,8 @@ export interface MarketHarness {
     from: TestKey,
     t: Omit<Parameters<typeof buildTx>[1], 'privateKey' | 'chainId' | 'timestamp'>,
   ): Promise<Tx>;
-  /** Closes the market's store and opens everything again from it: a restart. */
-  restart(): Promise<void>;
+  /** Closes the market's store and opens everything again from it: a restart (`between` runs while it is closed). */
+  restart(between?: (storePath: string) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -184,9 +184,10 @@ export async function makeMarketHarness(
       ),
     create: (body) => m.stepUntil(m.request('POST', '/tasks', body)),
     sign: (from, t) => buildTx(rpc, { ...t, privateKey: from.privateKey, chainId, timestamp: 1_700_000_000 }),
-    async restart() {
+    async restart(between) {
       await m.follower.stop();
       await store.close();
+      await between?.(join(dir, 'market-data'));
       Object.assign(m, await open());
       app = null;
     },

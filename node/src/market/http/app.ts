@@ -72,8 +72,8 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
     return parseJson(raw, (reason) => bad(reason));
   };
 
-  const found = (id: string): TaskRecord => {
-    const t = service.task(id);
+  const found = async (id: string): Promise<TaskRecord> => {
+    const t = await service.task(id);
     if (t === undefined || t.status === 'funding') throw new HttpError(404, 'Task not found');
     return t;
   };
@@ -148,18 +148,18 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
     }
   });
 
-  router.get('/tasks', (ctx) => {
+  router.get('/tasks', async (ctx) => {
     const q = parseListQuery(ctx.query);
     if (typeof q === 'string') throw bad(q);
     const filter = {
       ...(q.status === undefined ? {} : { status: q.status }),
       ...(q.challenge_type === undefined ? {} : { challenge_type: q.challenge_type }),
     };
-    sendJson(ctx, 200, listView(service.list(filter), q.limit, q.offset));
+    sendJson(ctx, 200, listView(await service.list(filter, q.offset, q.limit), q.limit, q.offset));
   });
 
-  router.get('/tasks/:task_id', (ctx) =>
-    sendJson(ctx, 200, taskView(found(taskIdParam(ctx.params.task_id)))),
+  router.get('/tasks/:task_id', async (ctx) =>
+    sendJson(ctx, 200, taskView(await found(taskIdParam(ctx.params.task_id)))),
   );
 
   /** A worker's signed statement about a task: its shape, then its signature (403 when forged). */
@@ -169,7 +169,7 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
     if (shape !== null) throw bad(shape);
     const s = body as WorkerSignature;
     if (!isAddress(s.worker_address, ACCOUNT_PREFIX)) throw bad('worker_address must be a coin1 address');
-    found(id);
+    await found(id);
     const problem = statementProblem(kind, service.escrow.chainId, id, s);
     if (problem !== null) throw new HttpError(403, problem.detail);
     writable();

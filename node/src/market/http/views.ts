@@ -1,5 +1,6 @@
 /** The market's answers built from its records (answers.ts shapes). */
 import type { PayoutAnswer, TaskAnswer, TaskListAnswer } from '../answers.js';
+import type { TaskSummary } from '../listing.js';
 import type { TaskRecord, TaskStatus } from '../types.js';
 
 /** A task that is past `funding`: every field set at that transition is there. */
@@ -41,15 +42,20 @@ export function taskView(t: TaskRecord): TaskAnswer {
   };
 }
 
-export function listView(tasks: readonly TaskRecord[], limit: number, offset: number): TaskListAnswer {
+/** One page of GET /tasks (the store's summaries from `offset`) and the filter's total. */
+export function listView(
+  page: { readonly tasks: readonly TaskSummary[]; readonly total: number },
+  limit: number,
+  offset: number,
+): TaskListAnswer {
   return {
-    tasks: tasks.slice(offset, offset + limit).map((t) => ({
+    tasks: page.tasks.map((t) => ({
       task_id: t.task_id,
       challenge_type: t.challenge_type,
-      status: t.status as TaskStatus,
+      status: t.status,
       reward: t.reward,
     })),
-    total: tasks.length,
+    total: page.total,
     limit,
     offset,
   };
