@@ -133,6 +133,11 @@ export class MarketService {
     return this.live.get(id) ?? (await this.store.task(id)) ?? undefined;
   }
 
+  /** A task's payload (kept apart from it: types.ts). */
+  async payload(id: string): Promise<Payload | null> {
+    return this.store.payload(id);
+  }
+
   /** GET /tasks: one page in creation order, and how many match. */
   async list(
     filter: ListFilter,
@@ -253,7 +258,6 @@ export class MarketService {
       const funded: TaskRecord = {
         task_id: id,
         challenge_type: terms.challengeType,
-        payload: terms.payload as Payload,
         reward: terms.reward.toString(),
         terms_deadline: terms.deadline,
         status: 'funding',
@@ -268,7 +272,7 @@ export class MarketService {
       };
       const task = deposit === undefined ? funded : this.pendingFrom(funded, deposit);
       const deposits = deposit === undefined ? [] : [{ ...deposit, task_id: id }];
-      await this.commit([task], { deposits });
+      await this.commit([task], { deposits, payloads: [{ task_id: id, payload: terms.payload as Payload }] });
       for (const d of deposits) {
         this.openDeposits.delete(d.tx_hash);
         this.openOwed -= BigInt(d.amount);

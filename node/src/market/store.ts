@@ -4,7 +4,8 @@
  * the market answered survives a crash and a payout plan is on disk before any of its transfers
  * is sent.
  *
- * Sublevels (values JSON): `tasks` every task by task_id; `live` the ids of the tasks the market
+ * Sublevels (values JSON): `tasks` every task by task_id, `payloads` their payloads (apart, so
+ * that memory holds none); `live` the ids of the tasks the market
  * still acts on (loaded at start; a settled task whose payouts are all confirmed leaves it);
  * `list` GET /tasks's index (listing.ts); `deposits` payments into the escrow by tx_hash, and
  * `open` the hashes of those no task has named yet; `meta` the books, the list counts, the
@@ -12,6 +13,7 @@
  */
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
+import type { Payload } from './challenges.js';
 import {
   type ListFilter,
   listPrefix,
@@ -55,6 +57,8 @@ export interface Change {
   /** Tasks that leave memory (settled, every payout confirmed): kept, no longer live. */
   readonly retire?: readonly string[];
   readonly removeTasks?: readonly string[];
+  /** Payloads of new tasks (written once; removed with their task). */
+  readonly payloads?: readonly { readonly task_id: string; readonly payload: Payload }[];
   /** Each task's listing before and after (listing.ts), where it changed. */
   readonly listed?: readonly { readonly before: TaskSummary | null; readonly after: TaskSummary | null }[];
   readonly deposits?: readonly DepositRecord[];
@@ -67,6 +71,7 @@ const VERSION = 2;
 
 export class MarketStore {
   private readonly tasks: Sub;
+  private readonly payloads: Sub;
   private readonly live: Sub;
   private readonly list: Sub;
   private readonly deposits: Sub;
@@ -76,6 +81,7 @@ export class MarketStore {
   private constructor(private readonly db: Level<string, string>) {
     const sub = (name: string) => db.sublevel<string, string>(name, { valueEncoding: 'utf8' });
     this.tasks = sub('tasks');
+    this.payloads = sub('payloads');
     this.live = sub('live');
     this.list = sub('list');
     this.deposits = sub('deposits');
@@ -109,6 +115,10 @@ export class MarketStore {
 
   task(id: string): Promise<TaskRecord | null> {
     return this.json<TaskRecord>(this.tasks, id);
+  }
+
+  payload(id: string): Promise<Payload | null> {
+    return this.json<Payload>(this.payloads, id);
   }
 
   /** The tasks the market still acts on. */
@@ -157,6 +167,12 @@ export class MarketStore {
     const batch = this.db.batch();
     const counts: Record<string, number> = {};
     for (const t of tasks) {
+      // Version 1 kept the payload in the task: it moves to its own sublevel.
+      const { payload, ...rest } = t as TaskRecord & { payload?: Payload };
+      if (payload !== undefined) {
+        batch.put(t.task_id, JSON.stringify(payload), { sublevel: this.payloads });
+        batch.put(t.task_id, JSON.stringify(rest), { sublevel: this.tasks });
+      }
       if (isLive(t)) batch.put(t.task_id, '', { sublevel: this.live });
       const s = summaryOf(t);
       if (s === null) continue;
@@ -185,8 +201,11 @@ export class MarketStore {
       if (retired.has(t.task_id)) batch.del(t.task_id, { sublevel: this.live });
       else batch.put(t.task_id, '', { sublevel: this.live });
     }
+    for (const p of c.payloads ?? [])
+      batch.put(p.task_id, JSON.stringify(p.payload), { sublevel: this.payloads });
     for (const id of c.removeTasks ?? []) {
       batch.del(id, { sublevel: this.tasks });
+      batch.del(id, { sublevel: this.payloads });
       batch.del(id, { sublevel: this.live });
     }
     for (const { before, after } of c.listed ?? []) {

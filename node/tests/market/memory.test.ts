@@ -19,6 +19,7 @@ import {
 } from './marketHarness.js';
 
 describe('settled tasks leave memory; reads find them in the store', () => {
+  // Payloads are never in memory: a task's is read from the store when GET /tasks/{id} shows it.
   let m: MarketHarness;
   let ids: string[];
   const answers = async () => {
@@ -92,6 +93,14 @@ describe('settled tasks leave memory; reads find them in the store', () => {
       const db = new Level<string, string>(path, { valueEncoding: 'utf8' });
       await db.open();
       for (const name of ['live', 'list', 'open']) await db.sublevel(name).clear();
+      // Version 1 kept each payload in its task.
+      const tasks = db.sublevel<string, string>('tasks', { valueEncoding: 'utf8' });
+      const payloads = db.sublevel<string, string>('payloads', { valueEncoding: 'utf8' });
+      for await (const [id, raw] of tasks.iterator()) {
+        const payload = JSON.parse((await payloads.get(id))!) as unknown;
+        await tasks.put(id, JSON.stringify({ ...JSON.parse(raw), payload }));
+      }
+      await payloads.clear();
       const meta = db.sublevel<string, string>('meta', { valueEncoding: 'utf8' });
       await meta.del('version');
       await meta.del('tallies');

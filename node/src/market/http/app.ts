@@ -23,7 +23,7 @@ import { type Statement, statementProblem, type WorkerSignature } from '../claim
 import { checkFunding, type FundingOutcome, settleFunding } from '../funding.js';
 import type { MarketService } from '../service.js';
 import type { Terms } from '../terms.js';
-import type { TaskRecord } from '../types.js';
+import type { TaskRecord, TaskStatus } from '../types.js';
 import { parseListQuery } from './query.js';
 import { createTaskProblem, payloadProblem, rewardOf, statementShapeProblem } from './schemas.js';
 import { listView, taskView } from './views.js';
@@ -142,7 +142,7 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
       case 'task':
         sendJson(ctx, outcome.created ? 201 : 200, {
           task_id: outcome.task.task_id,
-          status: taskView(outcome.task).status,
+          status: outcome.task.status as TaskStatus,
           created_at: outcome.task.created_at!,
         } satisfies CreateTaskAnswer);
     }
@@ -158,9 +158,12 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
     sendJson(ctx, 200, listView(await service.list(filter, q.offset, q.limit), q.limit, q.offset));
   });
 
-  router.get('/tasks/:task_id', async (ctx) =>
-    sendJson(ctx, 200, taskView(await found(taskIdParam(ctx.params.task_id)))),
-  );
+  router.get('/tasks/:task_id', async (ctx) => {
+    const t = await found(taskIdParam(ctx.params.task_id));
+    const payload = await service.payload(t.task_id);
+    if (payload === null) throw new Error(`task ${t.task_id} has no payload in the store`);
+    sendJson(ctx, 200, taskView(t, payload));
+  });
 
   /** A worker's signed statement about a task: its shape, then its signature (403 when forged). */
   const statement = async (ctx: Koa.Context, kind: Statement, id: string): Promise<WorkerSignature> => {

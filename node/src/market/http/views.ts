@@ -1,10 +1,11 @@
 /** The market's answers built from its records (answers.ts shapes). */
 import type { PayoutAnswer, TaskAnswer, TaskListAnswer } from '../answers.js';
+import type { Payload } from '../challenges.js';
 import type { TaskSummary } from '../listing.js';
 import type { TaskRecord, TaskStatus } from '../types.js';
 
 /** A task that is past `funding`: every field set at that transition is there. */
-export function taskView(t: TaskRecord): TaskAnswer {
+export function taskView(t: TaskRecord, payload: Payload): TaskAnswer {
   return {
     task_id: t.task_id,
     status: t.status as TaskStatus,
@@ -18,7 +19,7 @@ export function taskView(t: TaskRecord): TaskAnswer {
           },
         }),
     challenge_type: t.challenge_type,
-    payload: t.payload,
+    payload,
     reward: t.reward,
     deadline: t.deadline!,
     created_at: t.created_at!,
