@@ -53,6 +53,14 @@ export interface BlockChanges {
   readonly restore: () => void;
 }
 
+/**
+ * Plans signed in one block at the most: signing is most of a settlement's cost (about half a
+ * millisecond a payout), and the market answers nothing while a block is applied. Ten thousand
+ * tasks failing at one deadline are planned over 40 blocks instead of freezing it for seconds;
+ * the payer sends 32 at a time anyway.
+ */
+export const MAX_PLANS_PER_BLOCK = 256;
+
 type Key = { readonly hash: string } | { readonly nonce: number };
 const matches = (p: PayoutRecord, k: Key) =>
   p.status === 'planned' && ('hash' in k ? p.tx_hash === k.hash : p.nonce === k.nonce);
@@ -214,7 +222,8 @@ export function applyFollowedBlock(ctx: BlockContext, b: FollowedBlock): BlockCh
   }
 
   // Plans, in the order the tasks settled, each from the books as the ones before left them;
-  // the first the float cannot pay the fees of waits, and those after it with it.
+  // the first the float cannot pay the fees of waits, and those after it with it; at most
+  // MAX_PLANS_PER_BLOCK, the rest at the next blocks.
   let books: Books = {
     ...ctx.books,
     cursor: b.height,
@@ -223,7 +232,9 @@ export function applyFollowedBlock(ctx: BlockContext, b: FollowedBlock): BlockCh
     next_nonce: nextNonce,
   };
   const settled = [...changed.values()].filter(awaitsPlan).map((t) => t.task_id);
+  let plans = 0;
   for (const id of new Set([...live.awaiting, ...settled])) {
+    if (plans >= MAX_PLANS_PER_BLOCK) break;
     const t = get(id)!;
     if (!awaitsPlan(t)) continue;
     const s = settle(t, escrow, books, balance - (live.owed + ctx.openOwed + owedDelta));
@@ -237,6 +248,7 @@ export function applyFollowedBlock(ctx: BlockContext, b: FollowedBlock): BlockCh
     }
     books = s.books;
     set(s.task);
+    plans++;
   }
   return { tasks: [...changed.values()], removed, deposits, books, paid, restore: due.restore };
 }
