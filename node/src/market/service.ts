@@ -16,10 +16,12 @@ import { applyFollowedBlock, type FollowedBlock } from './block.js';
 import type { Payload } from './challenges.js';
 import { type ListFilter, listPrefix, recount, summaryOf, type TaskSummary } from './listing.js';
 import { LiveTasks, retirable } from './live.js';
-import { type EscrowSigner, resign } from './payouts.js';
+import type { EscrowSigner } from './payouts.js';
 import { settle } from './settle.js';
+import { afterSpentNonce, type PayoutReceipt } from './spentNonce.js';
 import { type ClaimRules, claimExpiry, claimRefusal, DEFAULT_CLAIM_RULES } from './squatting.js';
 import type { Books, Change, MarketStore, PaidTotals, Tallies } from './store.js';
+import { addPaid, paidOf } from './tallies.js';
 import { type Terms, taskIdOf } from './terms.js';
 import type { DepositRecord, PayoutRecord, TaskRecord } from './types.js';
 
@@ -53,18 +55,6 @@ export interface ServiceEvents {
   /** A planned payout reached a block. */
   paid?(p: PayoutRecord): void;
   warn?(msg: string, fields: Record<string, unknown>): void;
-}
-
-/** The confirmed payouts of these tasks by share (a store's first count of them). */
-function paidOf(tasks: readonly TaskRecord[]): PaidTotals {
-  const out: Record<string, { count: number; wei: string }> = {};
-  for (const t of tasks) for (const p of t.payouts) if (p.status === 'confirmed') addPaid(out, p);
-  return out;
-}
-
-function addPaid(totals: Record<string, { count: number; wei: string }>, p: PayoutRecord): void {
-  const before = totals[p.share] ?? { count: 0, wei: '0' };
-  totals[p.share] = { count: before.count + 1, wei: (BigInt(before.wei) + BigInt(p.amount)).toString() };
 }
 
 export class MarketService {
@@ -358,53 +348,19 @@ export class MarketService {
   }
 
   /**
-   * The node refused a planned payout for its nonce and the escrow's account nonce is past it:
-   * that nonce is spent. `receipt` is the payout's own receipt, read after the account nonce.
-   * Confirmed in a block the market has applied (one it took for something else: a store of a
-   * market before issue 24's fix): it is paid. Not confirmed: another transaction took the
-   * nonce (in a block the market did not see as such), so it is signed again with a fresh one.
-   * Confirmed in a block not applied yet: the follower will see it; nothing to do.
+   * The node refused a planned payout for its nonce and the escrow's account nonce is past it
+   * (the payer read that, then the payout's `receipt`): see spentNonce.ts.
    */
-  payoutNonceSpent(
-    hash: string,
-    receipt: { readonly status: string; readonly block_height: number | null } | null,
-  ): Promise<void> {
+  payoutNonceSpent(hash: string, receipt: PayoutReceipt | null): Promise<void> {
     return this.serialized(async () => {
       const t = this.live.get(this.live.payoutOwner({ hash }) ?? '');
-      if (t === undefined || !t.payouts.some((p) => p.status === 'planned' && p.tx_hash === hash)) return;
-      const books = this.booksNow;
-      const confirmed = receipt?.status === 'confirmed' && receipt.block_height !== null;
-      if (confirmed && receipt.block_height! > books.cursor) return;
-      let next = books.next_nonce;
-      const paid: PayoutRecord[] = [];
-      const payouts = t.payouts.map((p) => {
-        if (p.tx_hash !== hash) return p;
-        if (confirmed) {
-          this.events.warn?.('a payout was in a block the market had applied without it: confirmed now', {
-            task_id: t.task_id,
-            tx_hash: hash,
-            height: receipt.block_height,
-          });
-          const done = { ...p, status: 'confirmed' as const, height: receipt.block_height };
-          paid.push(done);
-          return done;
-        }
-        const again = resign(this.escrow, t.task_id, p, next++);
-        this.events.warn?.(
-          'a payout lost its nonce to another transaction: signed again with a fresh nonce',
-          {
-            task_id: t.task_id,
-            share: p.share,
-            old_tx_hash: hash,
-            tx_hash: again.tx_hash,
-            nonce: again.nonce,
-          },
-        );
-        return again;
-      });
-      const after = { ...books, next_nonce: next };
-      await this.commit([{ ...t, payouts }], { books: after }, paid);
-      this.booksNow = after;
+      if (t === undefined) return;
+      const r = afterSpentNonce(t, hash, receipt, this.booksNow, this.escrow, (msg, fields) =>
+        this.events.warn?.(msg, fields),
+      );
+      if (r === null) return;
+      await this.commit([r.task], { books: r.books }, r.paid);
+      this.booksNow = r.books;
     });
   }
 
