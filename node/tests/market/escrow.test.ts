@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Level } from 'level';
 import { BURN_ADDRESS, coins, TREASURY_ADDRESS, txHash } from '../../src/chain/index.js';
 import { splitReward } from '../../src/market/split.js';
 import {
@@ -162,4 +163,48 @@ describe("a transfer from the escrow's key that the market did not sign", () => 
     takenNonce('by the block'));
   it("taking a planned payout's nonce (seen by the node's refusal first): the same", () =>
     takenNonce('by the refusal'));
+});
+
+describe('a store from before the market knew its own payouts', () => {
+  it('a payout left planned though its transfer is in a block the market applied is confirmed at its next resend, never paid again', async () => {
+    const m = await makeMarketHarness();
+    try {
+      const id = await completedTask(m, 4000n);
+      await m.step(); // planned and sent
+      await m.step(); // paid
+      const paid = await task(m, id);
+      const validator = paid.payouts.find((p) => p.share === 'validator')!;
+      assert.equal(validator.status, 'confirmed');
+      const nonce = m.h.service.state.accounts.get(ESCROW.account)?.nonce;
+      // What a market before issue 24's fix left when that payout went to the escrow itself:
+      // the payout still planned in a live task, its transfer long in a block.
+      await m.restart(async (path) => {
+        const db = new Level<string, string>(path, { valueEncoding: 'utf8' });
+        await db.open();
+        const tasks = db.sublevel<string, string>('tasks', { valueEncoding: 'utf8' });
+        const t = JSON.parse((await tasks.get(id))!) as {
+          payouts: { tx_hash: string; status: string; height: number | null }[];
+        };
+        for (const p of t.payouts)
+          if (p.tx_hash === validator.tx_hash) Object.assign(p, { status: 'planned', height: null });
+        await tasks.put(id, JSON.stringify(t));
+        await db.sublevel<string, string>('live', { valueEncoding: 'utf8' }).put(id, '');
+        await db.close();
+      });
+      assert.equal(m.service.unpaid().length, 1);
+      await m.payer.run(); // the node refuses it for its nonce; its receipt says where it is
+      const after = await task(m, id);
+      assert.deepEqual(
+        after.payouts.map((p) => [p.tx_hash, p.status, p.block_height]),
+        paid.payouts.map((p) => [p.tx_hash, 'confirmed', p.block_height]),
+        'the same signed payout, confirmed at the block that holds it',
+      );
+      assert.equal(m.service.unpaid().length, 0);
+      for (let i = 0; i < 2; i++) await m.step();
+      assert.equal(m.h.service.state.accounts.get(ESCROW.account)?.nonce, nonce, 'nothing paid again');
+      assert.ok(m.logger.lines.some((l) => l.level === 'warn' && String(l.msg).includes('confirmed now')));
+    } finally {
+      await m.close();
+    }
+  });
 });
