@@ -15,6 +15,7 @@ import {
   senderAccounts,
 } from '../src/spec/networkSpec.js';
 import { allPorts, monitoringPorts, nodePorts, uiPort } from '../src/spec/ports.js';
+import { panelInfo } from '../src/ui/poller.js';
 
 const T = 1_790_000_000;
 
@@ -315,6 +316,16 @@ describe('the task market (market: true, --market)', () => {
         from,
       );
     assert.equal(keyOf(devnet, 'account-0').length, 32);
+    // The panel's transfer form offers the senders only.
+    const panel = {
+      ...devnet,
+      layout: { home: '/h' },
+      state: { runtime: 'process', monitoring: {} },
+    } as unknown as Devnet;
+    assert.deepEqual(
+      panelInfo(panel, 'prometheus', 1_000).accounts.map((a) => a.name),
+      ['account-0', 'account-1', 'account-2'],
+    );
   });
 
   test('market must be a boolean; an account named market clashes with the escrow', () => {
