@@ -25,6 +25,15 @@ export function wrap(text: string, indent: number, width = WIDTH): string {
   return lines.join(`\n${' '.repeat(indent)}`);
 }
 
+/** Prose: each paragraph wrapped, except one whose lines are laid out already (indented lines). */
+export function paragraphs(text: string): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => (p.split('\n').some((line) => line.startsWith(' ')) ? p : wrap(p, 0)))
+    .join('\n\n');
+}
+
 /** A two-column row: `left` padded to the description column (or alone on its line when longer). */
 function row(left: string, right: string): string {
   const head = `  ${left}`;
@@ -63,7 +72,7 @@ export function commandHelp(program: string, c: Command): string {
   const options = Object.entries(c.options).map(([name, o]) => optionLine(name, o));
   options.push(row('-h, --help', 'this help'));
   parts.push(`Options:\n${options.join('\n')}\n`);
-  if (c.details !== null) parts.push(`${c.details.trim()}\n`);
+  if (c.details !== null) parts.push(`${paragraphs(c.details)}\n`);
   return parts.join('\n');
 }
 
@@ -73,7 +82,7 @@ export function programHelp(p: Program): string {
       ? `Usage: ${p.name} <command> [options]`
       : `Usage: ${p.name} [<command>] [options]   (the command is ${p.defaultCommand} when none is named)`;
   const commands = p.commands.map((c) => row(c.name, c.summary)).join('\n');
-  const notes = p.notes === null ? '' : `\n${p.notes.trim()}\n`;
+  const notes = p.notes === null ? '' : `\n${paragraphs(p.notes)}\n`;
   return (
     `${p.name} — ${p.summary}\n\n${usage}\n${p.name} <command> --help lists its options.\n\n` +
     `Commands:\n${commands}\n${row('help [COMMAND]', 'this text, or the help of COMMAND')}\n${notes}`
