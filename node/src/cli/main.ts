@@ -12,7 +12,7 @@ export function runMain(p: Program, args: readonly string[] = process.argv.slice
     (e: unknown) => {
       if (e instanceof UsageError) {
         const { line, hint } = describeUsageError(e, p.name);
-        process.stderr.write(`${line}\n${hint}\n`);
+        process.stderr.write(hint === null ? `${line}\n` : `${line}\n${hint}\n`);
         process.exit(2);
       }
       process.stderr.write(`${p.name}: ${(e as Error).message ?? String(e)}\n`);

@@ -13,8 +13,11 @@ export class UsageError extends Error {
   }
 }
 
-/** What a program prints for a usage error: the problem, where, and the help that lists the options. */
-export function describeUsageError(e: UsageError, program: string): { line: string; hint: string } {
+/**
+ * What a program prints for a usage error: the problem and where, then the command's help that
+ * lists its options (for the program itself, its message says where to look already).
+ */
+export function describeUsageError(e: UsageError, program: string): { line: string; hint: string | null } {
   const where = e.where ?? program;
-  return { line: `${where}: ${e.message}`, hint: `see ${where} --help` };
+  return { line: `${where}: ${e.message}`, hint: where === program ? null : `see ${where} --help` };
 }
