@@ -13,6 +13,7 @@ export {
   type Positional,
   type Values,
 } from './command.js';
+export { undeclaredOptionsIn } from './docs.js';
 export { commandHelp, programHelp } from './help.js';
 export { runMain } from './main.js';
 export { choice, duration, flag, integer, list, type Option, text, valueOption } from './options.js';
