@@ -128,3 +128,15 @@ function checkPositionals(declared: readonly Positional[], given: readonly strin
   const missing = declared.find((p, i) => p.required === true && given[i] === undefined);
   if (missing !== undefined) throw new UsageError(`needs ${missing.name}: ${missing.description}`);
 }
+
+/** A program as a table of its commands (program.ts runs it, help.ts writes its help). */
+export interface Program {
+  readonly name: string;
+  /** The line after `name —` at the top of its help. */
+  readonly summary: string;
+  readonly commands: readonly Command[];
+  /** The command run when the command line starts with an option, or is empty; null: help. */
+  readonly defaultCommand: string | null;
+  /** Prose at the end of the program's help (ports, files, a quick start). */
+  readonly notes: string | null;
+}

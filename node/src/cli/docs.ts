@@ -4,8 +4,7 @@
  * docs cannot keep naming an option that was renamed or removed. The help itself is generated;
  * this keeps the hand-written summaries of it true.
  */
-import type { Command } from './command.js';
-import type { Program } from './program.js';
+import type { Command, Program } from './command.js';
 
 /** The options a usage text names: --long and -s. */
 const OPTION = /(?<![\w-])(--[a-z][a-z0-9-]*|-[a-z])(?![\w-])/g;

@@ -3,9 +3,8 @@
  * summary, options (each with its value name, description and default) and details. Nothing
  * here is written apart from what it describes.
  */
-import type { Command, Positional } from './command.js';
+import type { Command, Positional, Program } from './command.js';
 import type { Option } from './options.js';
-import type { Program } from './program.js';
 
 /** Help lines wrap at this width; descriptions start at column DESCRIPTION_COLUMN. */
 const WIDTH = 100;

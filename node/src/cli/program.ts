@@ -3,20 +3,11 @@
  * its first words spell, or the default command before an option), its help, and the usage
  * errors of the command line, each naming the command it is about.
  */
-import { asksForHelp, type Command } from './command.js';
+import { asksForHelp, type Command, type Program } from './command.js';
 import { commandHelp, programHelp } from './help.js';
 import { UsageError } from './usageError.js';
 
-export interface Program {
-  readonly name: string;
-  /** The line after `name —` at the top of its help. */
-  readonly summary: string;
-  readonly commands: readonly Command[];
-  /** The command run when the command line starts with an option, or is empty; null: help. */
-  readonly defaultCommand: string | null;
-  /** Prose at the end of the program's help (ports, files, a quick start). */
-  readonly notes: string | null;
-}
+export type { Program };
 
 /** The command that `args` names, and the arguments that follow its name. */
 export function findCommand(
