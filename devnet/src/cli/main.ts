@@ -18,12 +18,13 @@ function translate(e: unknown): [ErrorJson['error']['code'], string, string] {
     return hint === null ? ['BAD_FLAG', line, line] : ['BAD_FLAG', `${line}\n${hint}`, `${line} (${hint})`];
   }
   if (e instanceof DevnetError) return [e.code, `devnet: ${e.message}`, e.message];
-  if (typeof (e as { statusCode?: unknown }).statusCode === 'number') {
-    const message = `the Docker engine refused: ${(e as Error).message.trim()}`;
+  // Dockerode's errors carry the engine's HTTP status.
+  if (typeof e === 'object' && e !== null && 'statusCode' in e && typeof e.statusCode === 'number') {
+    const message = `the Docker engine refused: ${String('message' in e ? e.message : e).trim()}`;
     return ['RUNTIME', `devnet: ${message}`, message];
   }
   if (process.env.DEVNET_DEBUG) console.error(e);
-  const message = `internal error: ${(e as Error).message ?? String(e)}`;
+  const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
   return ['INTERNAL', `devnet: ${message}`, message];
 }
 

@@ -15,7 +15,7 @@ export function runMain(p: Program, args: readonly string[] = process.argv.slice
         process.stderr.write(hint === null ? `${line}\n` : `${line}\n${hint}\n`);
         process.exit(2);
       }
-      process.stderr.write(`${p.name}: ${(e as Error).message ?? String(e)}\n`);
+      process.stderr.write(`${p.name}: ${e instanceof Error ? e.message : String(e)}\n`);
       process.exit(1);
     },
   );
