@@ -24,9 +24,12 @@ export const txCommand = defineCommand({
   summary:
     'sign and send a transaction with a devnet key: send, stake, unstake, delegate, undelegate, unjail, update-validator',
   options: {
-    from: text('a funded account (account-0 …), a node name (its validator key), or a 64-hex private key; never the task market\'s accounts (market, market-worker: their keys are the market\'s)', {
-      valueName: 'NAME_OR_KEY',
-    }),
+    from: text(
+      "a funded account (account-0 …), a node name (its validator key), or a 64-hex private key; never the task market's accounts (market, market-worker: their keys are the market's)",
+      {
+        valueName: 'NAME_OR_KEY',
+      },
+    ),
     to: text('send: the recipient, an account name or an address', { valueName: 'ACCOUNT_OR_ADDRESS' }),
     validator: text('delegate, undelegate: the validator, a node name or an address', {
       valueName: 'NODE_OR_ADDRESS',

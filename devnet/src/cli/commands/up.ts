@@ -100,8 +100,8 @@ export const upCommand = defineCommand({
     for (const a of d.spec.accounts)
       out(
         `  ${a.name.padEnd(12)} ${a.key.address}  ${formatCoins(a.balance)} coin\n  ${''.padEnd(12)} ${
-        isServiceAccount(a.name) ? "the task market's (not a sender)" : `private key ${a.key.private_key}`
-      }`,
+          isServiceAccount(a.name) ? "the task market's (not a sender)" : `private key ${a.key.private_key}`
+        }`,
       );
     out('');
     out(`Next: devnet status · devnet tx send --from account-0 --to account-1 --amount 1coin · devnet down`);
