@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { commandHelp, programHelp } from '@chain-devnet/node/cli';
-import type { ErrorJson } from '../src/cli/json.js';
 import { DEVNET } from '../src/cli/program.js';
 import { devnetCli } from '../src/harness/cli.js';
+import type { ErrorJson } from '../src/jsonShapes.js';
 
 describe('every devnet command is declared once', () => {
   test('devnet --help is generated from the table and names every command', async () => {

@@ -5,7 +5,7 @@ export const homeOption = text("the devnet's folder (default ./.devnet, or $DEVN
   valueName: 'DIR',
 });
 
-export const jsonOption = flag('print the result as one JSON object (its shape: devnet/src/cli/json.ts)');
+export const jsonOption = flag('print the result as one JSON object (its shape: devnet/src/jsonShapes.ts)');
 
 /** --home, else $DEVNET_HOME, else ./.devnet. */
 export function homeOf(home: string | undefined): string {

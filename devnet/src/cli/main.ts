@@ -3,11 +3,11 @@
  * The `devnet` command: the table of commands (program.ts) run on the command line, and errors
  * translated here, once: a usage error names the command and its help; a DevnetError's message
  * says what to do; any other error is reported as an internal one, without a stack trace unless
- * DEVNET_DEBUG is set. With --json the error is one object (cli/json.ts, ErrorJson).
+ * DEVNET_DEBUG is set. With --json the error is one object (jsonShapes.ts, ErrorJson).
  */
 import { describeUsageError, runCommandLine, UsageError } from '@chain-devnet/node/cli';
 import { DevnetError } from '../errors.js';
-import type { ErrorJson } from './json.js';
+import type { ErrorJson } from '../jsonShapes.js';
 import { printJson } from './output.js';
 import { DEVNET } from './program.js';
 

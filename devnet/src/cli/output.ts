@@ -1,11 +1,11 @@
 /** How devnet's commands print: lines for people on stdout, progress on stderr, --json as one object. */
 import type { Devnet } from '../devnet.js';
+import type { AccountJson } from '../jsonShapes.js';
 import { isServiceAccount } from '../spec/networkSpec.js';
-import type { AccountJson } from './json.js';
 
 export const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** --json output: one object of the command's shape (cli/json.ts), on one line. */
+/** --json output: one object of the command's shape (jsonShapes.ts), on one line. */
 export const printJson = <T>(value: T) => out(JSON.stringify(value));
 
 /** What a long command is doing, for people (never with --json). */

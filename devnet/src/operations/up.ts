@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { startMarketServices } from '../market.js';
+import { panelUrl, startPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
-import { panelUrl, startPanel } from '../ui/panelProcess.js';
 import { takeDown } from './down.js';
 
 export interface UpOptions {

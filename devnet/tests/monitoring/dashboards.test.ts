@@ -15,9 +15,9 @@ import { hexToBytes } from '@chain-devnet/node/crypto';
 import { findOnPath, runProgram, waitFor } from '@chain-devnet/node/harness';
 import { createMarketMetrics, fundedRequest, MarketClient } from '@chain-devnet/node/market';
 import { createMetrics } from '@chain-devnet/node/metrics';
-import type { UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
+import type { UpJson } from '../../src/jsonShapes.js';
 import {
   type DashboardQuery,
   dashboardQueries,

@@ -1,9 +1,9 @@
 /** `devnet add`: a new node joins the running devnet (with --stake it becomes a validator). */
 import { defineCommand, text } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
+import type { AddJson } from '../../jsonShapes.js';
 import { addNode } from '../../operations/add.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
-import type { AddJson } from '../json.js';
 import { out, printJson, progress } from '../output.js';
 
 export const addCommand = defineCommand({

@@ -1,9 +1,9 @@
 /** `devnet stop|start|kill|pause|resume|restart|disconnect|connect NODE`: one command per operation. */
 import { type Command, defineCommand } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
+import type { NodeOpJson } from '../../jsonShapes.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../../operations/nodeOp.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
-import type { NodeOpJson } from '../json.js';
 import { out, printJson } from '../output.js';
 
 /** What each operation does to the node, as its help says. */

@@ -3,9 +3,9 @@ import type { TxType } from '@chain-devnet/node/chain';
 import { commandHelp, defineCommand, flag, text } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
 import { DevnetError } from '../../errors.js';
+import type { TxJson } from '../../jsonShapes.js';
 import { describeOutcome, sendTx } from '../../operations/tx.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
-import type { TxJson } from '../json.js';
 import { out, printJson } from '../output.js';
 
 const TX_KINDS: Record<string, TxType> = {

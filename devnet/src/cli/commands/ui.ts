@@ -1,10 +1,10 @@
 /** `devnet ui`: the panel's link (--start starts it again), or the panel itself in this process (--serve). */
 import { defineCommand, flag } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
-import { panelState, startPanel } from '../../ui/panelProcess.js';
+import type { UiJson } from '../../jsonShapes.js';
+import { panelState, startPanel } from '../../panel/process.js';
 import { servePanel } from '../../ui/serve.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
-import type { UiJson } from '../json.js';
 import { out, printJson } from '../output.js';
 
 export const uiCommand = defineCommand({

@@ -1,11 +1,11 @@
 /** `devnet up`: bring up N validators (+ monitoring) and wait for every node's first final block. */
 import { formatCoins } from '@chain-devnet/node/chain';
 import { choice, defineCommand, flag, text } from '@chain-devnet/node/cli';
+import type { UpJson } from '../../jsonShapes.js';
 import { up } from '../../operations/up.js';
 import { RUNTIME_CHOICES } from '../../spec/manifest.js';
 import { isServiceAccount } from '../../spec/networkSpec.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
-import type { UpJson } from '../json.js';
 import { accountsJson, out, printJson, progress } from '../output.js';
 import { basePortOption, specFlagsOf, specOptions } from '../specOptions.js';
 

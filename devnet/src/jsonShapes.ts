@@ -3,12 +3,12 @@
  * them (main.ts) and for whoever parses them (tests, benchmarks, the e2e suite, a chain team's
  * scripts through `@chain-devnet/devnet`). Field names are the printed ones.
  */
-import type { NodeStatus } from '../devnet.js';
-import type { DevnetErrorCode } from '../errors.js';
-import type { MarketStatus } from '../market.js';
-import type { AddResult } from '../operations/add.js';
-import type { TxOutcome } from '../operations/tx.js';
-import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
+import type { NodeStatus } from './devnet.js';
+import type { DevnetErrorCode } from './errors.js';
+import type { MarketStatus } from './market.js';
+import type { AddResult } from './operations/add.js';
+import type { TxOutcome } from './operations/tx.js';
+import type { MonitoringEndpoints, RuntimeKind } from './runtime/runtime.js';
 
 /** A funded account with its development key (`up`, `status`). */
 export interface AccountJson {
