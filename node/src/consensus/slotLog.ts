@@ -1,0 +1,46 @@
+/**
+ * Says in the log why a slot went by (docs/CONSENSUS.md, "Missed slots and uptime"): which
+ * proposer did not deliver and how late this node's own timer fired (a busy event loop or a
+ * starved process shows there, not as a slow proposer), its proposal arriving later (once), and a
+ * height entered late, which as proposer would delay this node's proposal.
+ */
+import type { Logger } from '../util/logger.js';
+import type { Proposal } from './types.js';
+
+/** Entering a height this much later than the block time's pace is logged. */
+const LATE_ENTRY_MS = 250;
+
+export class SlotLog {
+  /** Rounds of this height whose propose timeout fired here (a proposal arriving later is logged once). */
+  private readonly proposeTimedOut = new Set<number>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** On entering `height`; `lateMs` past the block time's pace after the height before it. */
+  entered(height: number, lateMs: number | null): void {
+    this.proposeTimedOut.clear();
+    if (lateMs !== null && lateMs > LATE_ENTRY_MS)
+      this.logger.info('height entered late', { height, lateMs });
+  }
+
+  noProposal(at: {
+    height: number;
+    round: number;
+    proposer: string;
+    sinceHeightMs: number;
+    timerLateMs: number;
+  }) {
+    this.proposeTimedOut.add(at.round);
+    this.logger.info('no proposal in time', at);
+  }
+
+  proposal(p: Proposal, sinceHeightMs: number): void {
+    if (this.proposeTimedOut.delete(p.round))
+      this.logger.info('proposal after its propose timeout', {
+        height: p.height,
+        round: p.round,
+        proposer: p.proposer,
+        sinceHeightMs,
+      });
+  }
+}
