@@ -7,56 +7,25 @@
  * (nextHeightBuffer.ts). When to fetch blocks by block sync instead is catchUpPolicy.ts.
  */
 import { activeValidators, type Block, type Commit, type Validator } from '../chain/index.js';
-import type { NodeMetrics } from '../metrics/metrics.js';
-import type { ChainService } from '../node/chainService.js';
-import type { P2PNetwork, Verdict } from '../p2p/network.js';
+import type { Verdict } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
-import type { Logger } from '../util/logger.js';
 import { Authenticity } from './authenticity.js';
 import { BlockValidity } from './blockValidity.js';
-import { behindGraceMs, onTick, STALL_CHECK_MS } from './catchUpPolicy.js';
-import type { Equivocator } from './equivocator.js';
+import { BEHIND_TIMER, CatchUp } from './catchUp.js';
+import { STALL_CHECK_MS } from './catchUpPolicy.js';
+import type { DriverDeps, DriverOptions } from './driverOptions.js';
 import { HeightConsensus } from './heightConsensus.js';
 import { heightOf, type Message } from './message.js';
 import { NextHeightBuffer } from './nextHeightBuffer.js';
 import { Outbox } from './outbox.js';
-import { ResendSchedule } from './resend.js';
-import type { ConsensusSigner } from './signer.js';
+import { JOIN_TIMER, resendOnJoin, resendWhileQuiet } from './resend.js';
 import { SlotLog } from './slotLog.js';
-import type { BlockSync } from './sync.js';
-import type { Cancel, Ticker } from './ticker.js';
-import type { ConsensusAction, Timeouts } from './types.js';
+import type { Cancel } from './ticker.js';
+import type { ConsensusAction } from './types.js';
 import { placeHeight } from './verdicts/height.js';
 import { readProposal } from './verdicts/proposal.js';
-import { ACCEPT, type GossipVerdict, ignore, toGossip } from './verdicts/verdict.js';
+import { ACCEPT, type GossipVerdict, toGossip } from './verdicts/verdict.js';
 import { readVote } from './verdicts/vote.js';
-
-export interface DriverOptions {
-  /** The validator key, for the header signature of the blocks it builds; null for an observer. */
-  readonly privateKey: Uint8Array | null;
-  /** Signs this validator's proposals and votes (with double-sign protection); null for an observer. */
-  readonly signer: ConsensusSigner | null;
-  /** TEST ONLY (--byzantine equivocate): sends two versions of each of its messages; else null. */
-  readonly equivocator?: Equivocator | null;
-  readonly blockTimeMs: number;
-  readonly timeouts: Timeouts;
-  /** A node that has waited this long without a step of its own re-sends its messages of the height (ResendSchedule). */
-  readonly rebroadcastMs: number;
-  /** A block whose timestamp is further ahead of this node's clock is refused. */
-  readonly maxClockDriftSec: number;
-}
-
-/** What the driver runs on, built by the composition root (node/node.ts). */
-export interface DriverDeps {
-  readonly service: ChainService;
-  /** null for a node without p2p. */
-  readonly network: P2PNetwork | null;
-  readonly sync: Pick<BlockSync, 'active' | 'catchUp'> | null;
-  readonly metrics: NodeMetrics;
-  readonly logger: Logger;
-  /** Every timer and the clock (realTicker in the node, ManualTicker in tests). */
-  readonly ticker: Ticker;
-}
 
 type Pending = GossipVerdict | Promise<GossipVerdict>;
 
@@ -65,15 +34,8 @@ export class ConsensusDriver {
   private height = 0;
   private validators: Validator[] = [];
   private heightStartedAt = 0;
-  private lastProgressAt = 0;
-  /** Whether a proposal or vote of the current height has come from a peer. */
-  private heardThisHeight = false;
-  /** When this node last asked a few peers whether they had moved past a silent height. */
-  private askedAt = 0;
   private committing = false;
   private stopped = false;
-  /** The active set of the next height, computed once the current height is committed. */
-  private nextValidators: { height: number; validators: Validator[] } | null = null;
   private stopRebroadcast: Cancel = () => undefined;
   private stopStallCheck: Cancel = () => undefined;
   private readonly next = new NextHeightBuffer();
@@ -81,6 +43,7 @@ export class ConsensusDriver {
   private readonly auth: Authenticity;
   private readonly outbox: Outbox;
   private readonly slots: SlotLog;
+  private readonly catchUp: CatchUp;
 
   constructor(
     private readonly opts: DriverOptions,
@@ -90,32 +53,29 @@ export class ConsensusDriver {
     const now = () => this.now();
     this.blocks = new BlockValidity(service, logger, opts.maxClockDriftSec, now);
     this.auth = new Authenticity(service, logger, now);
-    const chainId = () => service.state.params.chainId;
-    this.outbox = new Outbox(
-      deps.network,
-      opts.equivocator ?? null,
-      opts.signer?.address ?? null,
-      chainId,
-      now,
-    );
+    this.outbox = new Outbox(deps.network, opts, () => service.state.params.chainId, now);
     this.slots = new SlotLog(logger);
+    this.catchUp = new CatchUp(deps.sync, logger, deps.ticker, opts.blockTimeMs, {
+      height: () => this.height,
+      deciding: () => this.deciding,
+      stopped: () => this.stopped,
+      // Before consensus starts (core null), start() enters.
+      synced: () => {
+        if (this.core !== null && !this.committing && service.state.height >= this.height) this.enterHeight();
+      },
+    });
   }
 
   async start(): Promise<void> {
     const { network, ticker } = this.deps;
     network?.subscribe(TOPIC_BLOCKS, (data) => this.count(TOPIC_BLOCKS, this.onBytes(readProposal(data))));
     network?.subscribe(TOPIC_VOTES, (data) => this.count(TOPIC_VOTES, this.onBytes(readVote(data))));
-    // A peer that just joined missed what we sent before: send our current messages now (once
-    // per burst of joins), so a network starting together decides its first block without
-    // waiting for the periodic rebroadcast.
-    network?.onTopicPeerJoined(TOPIC_VOTES, () => {
-      if (ticker.pending('join')) return;
-      ticker.schedule('join', 20, () => {
-        if (this.core && this.deciding && !this.stopped) this.apply(this.core.rebroadcast());
-      });
-    });
+    const resend = () => {
+      if (this.core && this.deciding && !this.stopped) this.apply(this.core.rebroadcast());
+    };
+    network?.onTopicPeerJoined(TOPIC_VOTES, resendOnJoin(ticker, resend));
     const catchUpStarted = this.now();
-    await this.catchUp();
+    await this.catchUp.run();
     this.deps.logger.info('consensus started', {
       height: this.deps.service.state.height + 1,
       catch_up_ms: this.now() - catchUpStarted,
@@ -126,7 +86,7 @@ export class ConsensusDriver {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const key of ['height', 'join', 'behind']) this.deps.ticker.cancel(key);
+    for (const key of ['height', JOIN_TIMER, BEHIND_TIMER]) this.deps.ticker.cancel(key);
     this.stopRebroadcast();
     this.stopStallCheck();
     this.next.drop();
@@ -147,42 +107,9 @@ export class ConsensusDriver {
     return read.kind === 'reject' ? read : this.onMessage(read);
   }
 
-  private async catchUp(askPeers?: number): Promise<void> {
-    const sync = this.deps.sync;
-    if (sync === null || sync.active) return;
-    try {
-      await sync.catchUp(askPeers);
-    } catch (e) {
-      this.deps.logger.warn('sync failed', { error: (e as Error).message });
-    }
-    // A height committed meanwhile (by this run, even one that failed midway, or by another) is
-    // left for the next one: waiting for a run that applies blocks could wait forever once the
-    // peers stop being ahead. Before consensus starts (core null), start() enters.
-    if (
-      !this.stopped &&
-      this.core !== null &&
-      !this.committing &&
-      this.deps.service.state.height >= this.height
-    )
-      this.enterHeight();
-  }
-
   private checkStall(): void {
     if (this.committing) return; // a commit in progress is progress
-    const now = this.now();
-    const { lastProgressAt, askedAt, deciding } = this;
-    const due = onTick({ now, blockTimeMs: this.opts.blockTimeMs, lastProgressAt, askedAt, deciding });
-    if (due.kind === 'stalled') {
-      this.lastProgressAt = now;
-      void this.catchUp();
-    } else if (due.kind === 'silent') {
-      this.deps.logger.debug('nothing of this height for a while: asking peers', {
-        height: this.height,
-        quietMs: due.quietMs,
-      });
-      this.askedAt = now;
-      void this.catchUp(due.askPeers);
-    }
+    this.catchUp.tick();
     this.deps.metrics.peers.set(this.deps.network?.connectedPeers().length ?? 0);
   }
 
@@ -200,8 +127,7 @@ export class ConsensusDriver {
     const paced = previous.height > 0 && previous.height === this.height - 1;
     this.slots.entered(this.height, paced ? this.now() - (previous.startedAt + this.opts.blockTimeMs) : null);
     this.heightStartedAt = this.now();
-    this.lastProgressAt = this.now();
-    this.heardThisHeight = false;
+    this.catchUp.entered();
     const mine = this.validators.some((v) => v.address === this.opts.signer?.address);
     const core = new HeightConsensus({
       chainId: state.params.chainId,
@@ -217,11 +143,9 @@ export class ConsensusDriver {
     this.apply(core.start());
     this.next.release(this.height, (m) => this.onMessage(m));
     this.stopRebroadcast();
-    const resend = new ResendSchedule(this.opts.rebroadcastMs, core.progress, this.now());
-    this.stopRebroadcast = ticker.every(Math.max(10, Math.floor(this.opts.rebroadcastMs / 4)), () => {
-      if (this.core === core && this.deciding && resend.due(core.progress, this.now()))
-        this.apply(core.rebroadcast());
-    });
+    const active = () => this.core === core && this.deciding;
+    const resend = () => this.apply(core.rebroadcast());
+    this.stopRebroadcast = resendWhileQuiet(ticker, this.opts.rebroadcastMs, core, active, resend);
   }
 
   private apply(actions: ConsensusAction[]): void {
@@ -234,11 +158,8 @@ export class ConsensusDriver {
         // Under 'height/': every timer of a height is cancelled when the next one starts.
         this.deps.ticker.schedule(`height/${a.step}/${a.round}`, a.ms, () => {
           if (!this.core || this.height !== a.height || !this.deciding) return;
-          if (a.step === 'propose' && this.core.round === a.round && this.core.step === 'propose')
-            this.slots.noProposal({
-              height: this.height,
-              round: a.round,
-              proposer: this.core.proposerOf(a.round).address,
+          if (a.step === 'propose')
+            this.slots.proposeTimedOut(this.core, this.height, a.round, {
               sinceHeightMs: this.now() - this.heightStartedAt,
               timerLateMs: this.now() - due,
             });
@@ -283,7 +204,7 @@ export class ConsensusDriver {
   private onMessage(m: Message): Pending {
     const where = placeHeight(heightOf(m), { height: this.height, started: this.core !== null });
     if (where !== 'current' && where !== 'next') {
-      if (where.reason === 'far-ahead') void this.catchUp();
+      if (where.reason === 'far-ahead') void this.catchUp.run();
       return where;
     }
     if (where === 'next' || this.core === null) return this.early(m);
@@ -292,8 +213,7 @@ export class ConsensusDriver {
     if (m.kind === 'vote') this.deps.metrics.votes.inc({ kind: m.vote.kind });
     // Decided here, or committed by block sync: passed on all the same (peers may still need it).
     if (!this.deciding) return ACCEPT;
-    this.lastProgressAt = this.now();
-    this.heardThisHeight = true;
+    this.catchUp.heardOne();
     if (m.kind === 'vote') {
       this.apply(this.core.onVote(m.vote));
       this.deps.metrics.consensusRound.set(this.core.round);
@@ -305,38 +225,16 @@ export class ConsensusDriver {
   }
 
   /**
-   * A message for the height after the current one (or before consensus started). Once the
-   * current height is committed, the next height's validators are known: the message is checked
-   * now and, if authentic, passed on at once (a node waiting out the block time would otherwise
-   * hold the next proposer's proposal back from the peers that reach it through this node), and
-   * kept for the core. Before that its verdict waits until the node enters the height. And while
-   * this node is still deciding the current height, a message of the next one shows that others
-   * have decided it: if the decision does not come here soon, block sync fetches it.
+   * A message for the height after the current one (or before consensus started): checked at
+   * once if the current height is committed, else its verdict waits (nextHeightBuffer.ts). While
+   * this node still decides the current height, it shows that others have decided it.
    */
   private early(m: Message): Pending {
     const height = heightOf(m);
     const state = this.deps.service.state;
-    if (height === state.height + 1 && height === this.height + 1 && this.core !== null) {
-      if (this.next.full) return ignore('next-height-full');
-      if (this.nextValidators?.height !== height)
-        this.nextValidators = { height, validators: activeValidators(state) };
-      const verdict = this.auth.check(m, this.nextValidators.validators);
-      if (verdict.kind === 'accept') this.next.keep(m);
-      return verdict;
-    }
-    if (height === this.height + 1 && this.deciding) this.syncIfStillDeciding();
+    if (height === state.height + 1 && height === this.height + 1 && this.core !== null)
+      return this.next.checkNow(m, state, (msg, set) => this.auth.check(msg, set));
+    if (height === this.height + 1 && this.deciding) this.catchUp.nextHeightSeen();
     return this.next.defer(m);
-  }
-
-  private syncIfStillDeciding(): void {
-    const { ticker, logger } = this.deps;
-    if (ticker.pending('behind')) return;
-    const height = this.height;
-    ticker.schedule('behind', behindGraceMs(this.heardThisHeight, this.heightStartedAt, this.now()), () => {
-      if (this.height === height && this.deciding && !this.stopped) {
-        logger.info('peers are past this height: block sync', { height });
-        void this.catchUp();
-      }
-    });
   }
 }

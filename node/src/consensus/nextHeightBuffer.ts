@@ -5,7 +5,9 @@
  * nodes still wait out the block time, and the peers that reach the proposer only through such a
  * node would not see its proposal before their propose timeout.
  */
+import { activeValidators, type ChainState, type Validator } from '../chain/index.js';
 import { heightOf, type Message } from './message.js';
+import type { SignedVerdict } from './verdicts/signed.js';
 import { type GossipVerdict, ignore } from './verdicts/verdict.js';
 
 const MAX_KEPT = 1000;
@@ -15,14 +17,24 @@ type Kept = Message & { settle: (verdict: Pending) => void };
 
 export class NextHeightBuffer {
   private kept: Kept[] = [];
+  /** The active set of the next height, computed once the current height is committed. */
+  private validators: { height: number; validators: Validator[] } | null = null;
 
   get full(): boolean {
     return this.kept.length >= MAX_KEPT;
   }
 
-  /** Keeps a message whose verdict is already given (checked against the next height's set). */
-  keep(m: Message): void {
-    this.kept.push({ ...m, settle: () => undefined });
+  /**
+   * A message of the height after `state`'s last block, once that block is committed: its
+   * validators are known, so it is checked now and, if authentic, kept and passed on at once.
+   */
+  checkNow(m: Message, state: ChainState, check: (m: Message, set: Validator[]) => SignedVerdict): Pending {
+    if (this.full) return ignore('next-height-full');
+    const height = heightOf(m);
+    if (this.validators?.height !== height) this.validators = { height, validators: activeValidators(state) };
+    const verdict = check(m, this.validators.validators);
+    if (verdict.kind === 'accept') this.kept.push({ ...m, settle: () => undefined });
+    return verdict;
   }
 
   /** Keeps a message; its verdict comes when the node enters its height. */

@@ -7,18 +7,24 @@ import type { Vote } from '../chain/index.js';
 import { encodeProposal, encodeVote } from '../p2p/messages.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
+import type { DriverOptions } from './driverOptions.js';
 import type { Equivocator } from './equivocator.js';
 import type { Proposal } from './types.js';
 
 export class Outbox {
+  private readonly equivocator: Equivocator | null;
+  /** This validator's address; null for an observer. */
+  private readonly myAddress: string | null;
+
   constructor(
     private readonly network: P2PNetwork | null,
-    private readonly equivocator: Equivocator | null,
-    /** This validator's address; null for an observer. */
-    private readonly myAddress: string | null,
+    opts: Pick<DriverOptions, 'equivocator' | 'signer'>,
     private readonly chainId: () => string,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.equivocator = opts.equivocator ?? null;
+    this.myAddress = opts.signer?.address ?? null;
+  }
 
   proposal(p: Proposal): void {
     this.send(TOPIC_BLOCKS, p, p.proposer, encodeProposal, (e, id, m) => e.twinProposal(id, m));
