@@ -20,6 +20,7 @@ import {
 } from '../../src/chain/index.js';
 import { CheckedSigner } from '../../src/consensus/checkedSigner.js';
 import { ConsensusDriver } from '../../src/consensus/driver.js';
+import type { DriverDeps } from '../../src/consensus/driverOptions.js';
 import { NEVER_SIGNED } from '../../src/consensus/privValidatorState.js';
 import { ManualTicker } from '../../src/consensus/ticker.js';
 import type { Proposal } from '../../src/consensus/types.js';
@@ -120,7 +121,7 @@ describe('ConsensusDriver', () => {
       {
         service: h.service,
         network: net as unknown as P2PNetwork,
-        sync: sync as ConstructorParameters<typeof ConsensusDriver>[1]['sync'],
+        sync: sync as DriverDeps['sync'],
         metrics: createMetrics(),
         logger,
         ticker,

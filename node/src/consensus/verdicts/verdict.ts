@@ -17,7 +17,7 @@ export type IgnoreReason =
   | 'stopped';
 
 export type RejectReason =
-  /** Bytes that do not decode as the topic's message. */
+  /** JSON that is not the topic's message (bytes that are not JSON throw: rejected by p2p/network.ts). */
   | 'malformed'
   /** Signed by no validator of the message's height. */
   | 'unknown-validator'

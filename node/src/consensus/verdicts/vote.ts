@@ -1,7 +1,8 @@
 /**
  * Gossip checks of a vote (/chain/votes/1.0.0): [REJECT] bytes that are no vote (p2p/messages.ts
  * says why); then its height (height.ts) and, at the height being decided or a next height whose
- * validators are known, its signer and signature (signed.ts).
+ * validators are known, its signer and signature (signed.ts). Bytes that are not JSON at all
+ * throw (p2p/messages.ts decodeJson), and the p2p layer rejects what a handler throws.
  */
 import { type Vote, verifyVote } from '../../chain/index.js';
 import { decodeVote } from '../../p2p/messages.js';
