@@ -11,6 +11,7 @@ import { ConsensusDriver } from '../consensus/driver.js';
 import { type ByzantineMode, Equivocator, UncheckedSigner } from '../consensus/equivocator.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { BlockSync } from '../consensus/sync.js';
+import { realTicker } from '../consensus/ticker.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import { P2PNetwork } from '../p2p/network.js';
@@ -168,12 +169,6 @@ export async function startNode(
     await sync.serve();
   }
   const driver = new ConsensusDriver(
-    service,
-    network,
-    sync,
-    metrics,
-    logger.child({ part: 'consensus' }),
-    now,
     {
       privateKey,
       signer,
@@ -183,6 +178,7 @@ export async function startNode(
       rebroadcastMs: 1000,
       maxClockDriftSec: 30,
     },
+    { service, network, sync, metrics, logger: logger.child({ part: 'consensus' }), ticker: realTicker(now) },
   );
   await driver.start();
   const cleanup = setInterval(() => {
