@@ -18,7 +18,8 @@ import type { Logger } from '../util/logger.js';
 import { Follower } from './follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP } from './http/app.js';
 import { Payer } from './payer.js';
-import { DEFAULT_TRANSFER_FEE, type MarketRules, MarketService } from './service.js';
+import { DEFAULT_TRANSFER_FEE, type MarketRules } from './rules.js';
+import { MarketService } from './service.js';
 import { type Books, MarketStore } from './store.js';
 
 export interface MarketConfig {

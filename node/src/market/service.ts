@@ -11,36 +11,22 @@
  * Chain time is the timestamp of the last block the market applied (`books.chain_time`):
  * deadlines, claims and completions are judged by the chain, never by this machine's clock.
  */
-import { minFee, NETWORK_PARAMS, type Tx, txHash, txToJson } from '../chain/index.js';
+import { type Tx, txHash, txToJson } from '../chain/index.js';
 import { applyFollowedBlock, type FollowedBlock } from './block.js';
 import type { Payload } from './challenges.js';
 import { type ListFilter, listPrefix, recount, summaryOf, type TaskSummary } from './listing.js';
 import { LiveTasks, retirable } from './live.js';
 import type { EscrowSigner } from './payouts.js';
+import type { MarketRules } from './rules.js';
 import { settle } from './settle.js';
 import { afterSpentNonce, type PayoutReceipt } from './spentNonce.js';
-import { type ClaimRules, claimExpiry, claimRefusal, DEFAULT_CLAIM_RULES } from './squatting.js';
+import { claimExpiry, claimRefusal } from './squatting.js';
 import type { Books, Change, MarketStore, PaidTotals, Tallies } from './store.js';
 import { addPaid, paidOf } from './tallies.js';
 import { type Terms, taskIdOf } from './terms.js';
 import type { DepositRecord, PayoutRecord, TaskRecord } from './types.js';
 
 export type { FollowedBlock, FollowedTx } from './block.js';
-
-export const DEFAULT_TRANSFER_FEE = minFee('TRANSFER', NETWORK_PARAMS.devnet.minGasPrice);
-
-export interface MarketRules extends ClaimRules {
-  /** A task without a deadline gets created_at + this. */
-  readonly defaultDeadlineSeconds: number;
-  /** A deadline may be at most this far past the chain time when the task is posted. */
-  readonly maxDeadlineSeconds: number;
-}
-
-export const DEFAULT_RULES: MarketRules = {
-  defaultDeadlineSeconds: 86_400,
-  maxDeadlineSeconds: 30 * 86_400,
-  ...DEFAULT_CLAIM_RULES,
-};
 
 export type IntakeResult =
   | { readonly kind: 'task'; readonly task: TaskRecord; readonly created: boolean }

@@ -18,12 +18,8 @@ import { fundedRequest, type TaskOrder } from '../../src/market/client.js';
 import { Follower } from '../../src/market/follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP, type MarketHttpOptions } from '../../src/market/http/app.js';
 import { Payer } from '../../src/market/payer.js';
-import {
-  DEFAULT_RULES,
-  DEFAULT_TRANSFER_FEE,
-  type MarketRules,
-  MarketService,
-} from '../../src/market/service.js';
+import { DEFAULT_RULES, DEFAULT_TRANSFER_FEE, type MarketRules } from '../../src/market/rules.js';
+import { MarketService } from '../../src/market/service.js';
 import { MarketStore } from '../../src/market/store.js';
 import { createMarketMetrics } from '../../src/metrics/market.js';
 import { memoryLogger } from '../../src/util/logger.js';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_RULES } from '../../src/market/service.js';
+import { DEFAULT_RULES } from '../../src/market/rules.js';
 import { key } from '../fixtures.js';
 import {
   claimAs,

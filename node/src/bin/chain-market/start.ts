@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseAmount } from '../../chain/index.js';
 import { defineCommand, duration, integer, text, valueOption } from '../../cli/index.js';
 import { DEFAULT_TRANSFER_FEE, startMarket } from '../../market/process.js';
-import { DEFAULT_RULES } from '../../market/service.js';
+import { DEFAULT_RULES } from '../../market/rules.js';
 import { logFormatOption, processLogger, untilSignal } from '../common.js';
 
 const seconds = (ms: number) => Math.round(ms / 1000);
