@@ -6,105 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
-import { checkManifest, fieldOf, type Manifest, parseManifestText } from '../spec/manifest.js';
+import { checkManifest, type Manifest, parseManifestText } from '../spec/manifest.js';
+import { stepLabel } from './label.js';
 import type { Scenario, ScenarioFile, Step } from './scenario.js';
-import { SCENARIO_SCHEMA, STEP_KINDS, type StepKind } from './schema.js';
-
-// The shapes a oneOf allows, said once for the field (ajv's per-branch errors are noise).
-const ONE_OF_SHAPES: Record<string, string> = {
-  within: '{blocks: N} or {seconds: N}',
-  for: '{blocks: N} or {seconds: N}',
-  at: "{height: N} or {time: '10s'}",
-  wait: '{blocks: N, nodes?: [...]} or {seconds: N}',
-  accounts: 'a count or a list of account names',
-};
-
-let validate: ValidateFunction | null = null;
-
-function describe(e: ErrorObject): string {
-  const field = fieldOf(e.instancePath);
-  const at = field === '' ? '' : `${field}.`;
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'additionalProperties': {
-      const extra = String(p.additionalProperty);
-      const allowed = Object.keys((e.parentSchema as { properties?: object }).properties ?? {});
-      if (/^steps\[\d+\]$/.test(field))
-        return `${field}: unknown step kind "${extra}" (kinds: ${STEP_KINDS.join(', ')}; also at, name)`;
-      if (field.endsWith('.expect'))
-        return `${field}: unknown assertion "${extra}" (assertions: ${allowed.join(', ')})`;
-      return `${at}${extra} is not a field here (fields: ${allowed.join(', ') || 'none'})`;
-    }
-    case 'required':
-      return `${at}${String(p.missingProperty)} is required`;
-    case 'enum':
-      return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}, got ${JSON.stringify(e.data)}`;
-    case 'type':
-      return `${field || 'the file'} must be ${String(p.type)}, got ${JSON.stringify(e.data)}`;
-    case 'pattern':
-      return field.endsWith('.time')
-        ? `${field} must be a duration like 500ms, 10s or 2m, got ${JSON.stringify(e.data)}`
-        : /\.(stake|amount|fund|balance|atLeast|atMost|power)$/.test(field)
-          ? `${field} must be an amount like 1.5coin or wei digits, got ${JSON.stringify(e.data)}`
-          : `${field} must be letters, digits, dots, dashes and underscores, got ${JSON.stringify(e.data)}`;
-    case 'minProperties':
-    case 'maxProperties':
-      return `${field} takes exactly one assertion`;
-    default:
-      return `${field || 'the file'} ${e.message ?? 'is invalid'}`;
-  }
-}
-
-/**
- * The branch of a oneOf the data meant: the one whose required fields it has (`wait: {blocks: 0}`
- * meant the blocks form), or null when that is not clear.
- */
-function meantBranch(e: ErrorObject): number | null {
-  const branches = e.schema as { required?: string[] }[];
-  const data = e.data as Record<string, unknown> | null;
-  if (data === null || typeof data !== 'object' || !Array.isArray(branches)) return null;
-  const fits = branches.flatMap((b, i) =>
-    (b.required ?? []).length > 0 && b.required!.every((k) => k in data) ? [i] : [],
-  );
-  return fits.length === 1 ? fits[0]! : null;
-}
-
-/**
- * The schema's problems, one per field: a failed oneOf reports the errors of the branch the data
- * meant, or else says the shapes it takes, once (ajv's per-branch errors are noise).
- */
-function schemaProblems(value: unknown): string[] {
-  validate ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile(SCENARIO_SCHEMA);
-  if (validate(value)) return [];
-  const errors = (validate.errors ?? []).filter((e) => !e.instancePath.startsWith('/manifest'));
-  const problems = new Set<string>();
-  // Errors inside a failed oneOf's branches: kept only for the branch the data meant.
-  const dropped = new Set<ErrorObject>();
-  for (const o of errors.filter((e) => e.keyword === 'oneOf')) {
-    const meant = meantBranch(o);
-    // The same schema path recurs for every step: a branch error is this oneOf's only under its data.
-    const under = (e: ErrorObject) =>
-      e.instancePath === o.instancePath || e.instancePath.startsWith(`${o.instancePath}/`);
-    const inBranches = errors.filter(
-      (e) => e !== o && under(e) && e.schemaPath.startsWith(`${o.schemaPath}/`),
-    );
-    for (const e of inBranches)
-      if (meant === null || !e.schemaPath.startsWith(`${o.schemaPath}/${meant}/`)) dropped.add(e);
-    if (meant !== null) dropped.add(o);
-  }
-  for (const e of errors) {
-    if (dropped.has(e)) continue;
-    if (e.keyword === 'oneOf') {
-      const field = fieldOf(e.instancePath);
-      const last = field.split('.').at(-1) ?? field;
-      problems.add(`${field} must be ${ONE_OF_SHAPES[last] ?? 'one of the shapes docs/SCENARIOS.md gives'}`);
-    } else problems.add(describe(e));
-  }
-  return [...problems];
-}
+import { STEP_KINDS, type StepKind } from './schema.js';
+import { isPlainObject, schemaProblems } from './schemaCheck.js';
 
 function nodeNamesOf(m: Manifest): string[] {
   const v = m.validators ?? 4;
@@ -142,66 +50,62 @@ function nodeRefs(kind: StepKind, step: Step): [string, string][] {
   return refs;
 }
 
-export function stepLabel(i: number, kind: StepKind, step: Step): string {
-  if (step.name !== undefined) return `steps[${i}] ${step.name}`;
-  const body = step[kind] as Record<string, unknown> | unknown[];
-  let what: string;
-  if (kind === 'partition') what = (body as string[][]).map((g) => `[${g.join(', ')}]`).join(' ');
-  else if (kind === 'expect') what = Object.keys(body)[0] ?? '';
-  else if (kind === 'wait')
-    what = 'blocks' in body ? `${body.blocks} blocks` : `${(body as { seconds: number }).seconds} s`;
-  else if (kind === 'tx') what = `${(body as { type: string }).type} from ${(body as { from: string }).from}`;
-  else
-    what = String((body as { node?: string; name?: string }).node ?? (body as { name?: string }).name ?? '');
-  return `steps[${i}] ${kind}${what === '' ? '' : ` ${what}`}`;
+/** A manifest inline or by path (relative to `baseDir`), checked by the manifest's own checker. */
+async function manifestOf(
+  manifest: unknown,
+  baseDir: string,
+): Promise<{ manifest: Manifest; problems: string[] }> {
+  if (typeof manifest === 'string' && manifest !== '') {
+    const path = resolve(baseDir, manifest);
+    try {
+      return { manifest: parseManifestText(await readFile(path, 'utf8'), path), problems: [] };
+    } catch (e) {
+      return { manifest: {}, problems: [`manifest: ${(e as Error).message}`] };
+    }
+  }
+  if (!isPlainObject(manifest)) return { manifest: {}, problems: [] }; // absent, or named by the schema
+  const checked = checkManifest(manifest);
+  return checked.ok
+    ? { manifest: checked.manifest, problems: [] }
+    : { manifest: {}, problems: checked.problems.map((p) => `manifest.${p}`) };
 }
 
 /**
- * Checks a parsed scenario; reads a manifest given by path (relative to `baseDir`). Returns the
- * scenario, or every problem.
+ * Checks a parsed scenario (any value at all: it never throws on a shape); reads a manifest given
+ * by path (relative to `baseDir`). Returns the scenario, or every problem. The rules past the
+ * schema look only at the parts the schema accepted, so they can trust those parts' types.
  */
 export async function checkScenario(
   value: unknown,
   source: string,
   baseDir: string,
 ): Promise<{ ok: true; scenario: Scenario } | { ok: false; problems: string[] }> {
-  const problems = schemaProblems(value);
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
+  const verdict = schemaProblems(value);
+  const problems = [...verdict.problems];
+  if (!isPlainObject(value))
     return {
       ok: false,
       problems: problems.length > 0 ? problems : ['the file must be an object with steps'],
     };
-  const file = value as ScenarioFile;
+  const file = value as unknown as ScenarioFile;
+  const fromManifest = await manifestOf(value.manifest, baseDir);
+  problems.push(...fromManifest.problems);
+  const manifest = fromManifest.manifest;
 
-  let manifest: Manifest = {};
   // A manifest with problems names no nodes for sure: the steps' node names are not checked then.
-  const manifestProblems = problems.length;
-  if (typeof file.manifest === 'string') {
-    const path = resolve(baseDir, file.manifest);
-    try {
-      manifest = parseManifestText(await readFile(path, 'utf8'), path);
-    } catch (e) {
-      problems.push(`manifest: ${(e as Error).message}`);
-    }
-  } else if (file.manifest !== undefined) {
-    const checked = checkManifest(file.manifest);
-    if (checked.ok) manifest = checked.manifest;
-    else problems.push(...checked.problems.map((p) => `manifest.${p}`));
-  }
-
-  const nodesKnown = problems.length === manifestProblems;
+  const nodesKnown = fromManifest.problems.length === 0 && !verdict.refused('/manifest');
   const known = nodeNamesOf(manifest);
   const unknown = (path: string, name: string) =>
     !nodesKnown || known.includes(name)
       ? []
       : [`${path}: unknown node "${name}" (nodes: ${known.join(', ')})`];
   const steps: Scenario['steps'][number][] = [];
-  const stepList = Array.isArray(file.steps) ? file.steps : [];
-  stepList.forEach((step, i) => {
-    if (step === null || typeof step !== 'object') return;
-    const kinds = STEP_KINDS.filter((k) => k in step);
+  const stepList: unknown[] = Array.isArray(value.steps) ? value.steps : [];
+  stepList.forEach((raw, i) => {
+    if (!isPlainObject(raw)) return; // named by the schema
+    const kinds = STEP_KINDS.filter((k) => k in raw);
     // A key that is no kind was named by the schema already ("unknown step kind").
-    const unnamed = Object.keys(step).some(
+    const unnamed = Object.keys(raw).some(
       (k) => k !== 'at' && k !== 'name' && !(STEP_KINDS as string[]).includes(k),
     );
     if (kinds.length !== 1) {
@@ -214,25 +118,27 @@ export async function checkScenario(
       return;
     }
     const kind = kinds[0]!;
-    try {
-      for (const [path, name] of nodeRefs(kind, step)) problems.push(...unknown(`steps[${i}].${path}`, name));
-      if (kind === 'partition') {
-        const all: string[] = (step.partition ?? []).flat();
-        const twice = all.find((n, j) => all.indexOf(n) !== j);
-        if (twice !== undefined) problems.push(`steps[${i}].partition: ${twice} is in two groups`);
-      }
-    } catch {
-      // A shape the schema already named: nothing more to say about its nodes.
+    const add = raw.add;
+    if (kind === 'add')
+      known.push(isPlainObject(add) && typeof add.name === 'string' ? add.name : `validator-${known.length}`);
+    if (verdict.refused(`/steps/${i}`)) return; // its problems are named; nothing here trusts it
+    const step = raw as Step;
+    for (const [path, name] of nodeRefs(kind, step)) problems.push(...unknown(`steps[${i}].${path}`, name));
+    if (kind === 'partition') {
+      const all: string[] = (step.partition ?? []).flat();
+      const twice = all.find((n, j) => all.indexOf(n) !== j);
+      if (twice !== undefined) problems.push(`steps[${i}].partition: ${twice} is in two groups`);
     }
-    if (kind === 'add') known.push(step.add?.name ?? `validator-${known.length}`);
     steps.push({ kind, step, label: stepLabel(i, kind, step) });
   });
-  file.load?.nodes?.forEach((n, i) => {
-    problems.push(...unknown(`load.nodes[${i}]`, n));
-  });
-  file.invariants?.byzantine?.forEach((n, i) => {
-    problems.push(...unknown(`invariants.byzantine[${i}]`, n));
-  });
+  if (!verdict.refused('/load/nodes'))
+    file.load?.nodes?.forEach((n, i) => {
+      problems.push(...unknown(`load.nodes[${i}]`, n));
+    });
+  if (!verdict.refused('/invariants/byzantine'))
+    file.invariants?.byzantine?.forEach((n, i) => {
+      problems.push(...unknown(`invariants.byzantine[${i}]`, n));
+    });
 
   if (problems.length > 0) return { ok: false, problems: [...new Set(problems)].sort(byField) };
   return {

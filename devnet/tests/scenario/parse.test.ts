@@ -228,6 +228,52 @@ describe('scenario files: every problem names its field', () => {
     );
   });
 
+  test('a file of 14 problems, one of them a list given as a text: exit 2 and all 14 named', async () => {
+    const bad = join(dir, 'fourteen.yaml');
+    await writeFile(
+      bad,
+      [
+        'name: bad file!',
+        'manifest: { validators: 4, block_time: fast }',
+        'runtime: vm',
+        'load: { rate: -1, acounts: 3, duration: 10 }',
+        'invariants: { byzantine: validator-3 }',
+        'steps:',
+        '  - kil: { node: validator-1 }',
+        '  - expect: { heigth: { atLeast: 3 } }',
+        '  - wait: { blocks: 0 }',
+        '  - at: { height: 0 }',
+        '    heal: {}',
+        '  - tx: { type: SEND, from: account-0 }',
+        '  - expect: { synced: { within: { minutes: 1 } } }',
+        '  - partition: [[validator-0], [validator-0]]',
+        '  - pause: {}',
+        '',
+      ].join('\n'),
+    );
+    const r = await devnetCli(['test', bad, '--runtime', 'process']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stderr, /internal error/);
+    assert.match(r.stderr, /fourteen\.yaml has 14 problems:/);
+    for (const field of [
+      'invariants.byzantine must be a list, got "validator-3"',
+      'load.acounts',
+      'load.rate',
+      'manifest.block_time',
+      'name must',
+      'runtime must',
+      'steps[0]: unknown step kind',
+      'steps[1].expect: unknown assertion',
+      'steps[2].wait.blocks',
+      'steps[3].at.height',
+      'steps[4].tx.type',
+      'steps[5].expect.synced.within',
+      'steps[6].partition: validator-0 is in two groups',
+      'steps[7].pause.node is required',
+    ])
+      assert.ok(r.stderr.includes(`  - ${field}`), `${field} in:\n${r.stderr}`);
+  });
+
   test('devnet test on a bad file exits 2 naming the field, before any devnet starts', async () => {
     const bad = join(dir, 'bad.yaml');
     await writeFile(bad, 'steps:\n  - restart: { node: validator-9 }\n');
