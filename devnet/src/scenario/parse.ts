@@ -10,45 +10,12 @@ import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
 import { checkManifest, type Manifest, parseManifestText } from '../spec/manifest.js';
 import { stepLabel } from './label.js';
+import { nodeMetricNames } from './metricNames.js';
+import { knownNetwork, unknownName } from './network.js';
+import { loadProblems, stepProblems } from './rules.js';
 import type { Scenario, ScenarioFile, Step } from './scenario.js';
-import { STEP_KINDS, type StepKind } from './schema.js';
+import { STEP_KINDS, STEP_META } from './schema.js';
 import { isPlainObject, schemaProblems } from './schemaCheck.js';
-
-function nodeNamesOf(m: Manifest): string[] {
-  const v = m.validators ?? 4;
-  return typeof v === 'number'
-    ? Array.from({ length: v }, (_, i) => `validator-${i}`)
-    : v.map((x, i) => x.name ?? `validator-${i}`);
-}
-
-/** The field paths in a step that name nodes, with the names. */
-function nodeRefs(kind: StepKind, step: Step): [string, string][] {
-  const body = step[kind] as unknown;
-  const refs: [string, string][] = [];
-  const list = (path: string, names: unknown) => {
-    if (Array.isArray(names))
-      names.forEach((n, i) => {
-        refs.push([`${path}[${i}]`, String(n)]);
-      });
-  };
-  if (kind === 'partition')
-    (body as string[][]).forEach((g, i) => {
-      list(`partition[${i}]`, g);
-    });
-  else if (kind === 'expect') {
-    const [assertion, arg] = Object.entries(body as Record<string, Record<string, unknown>>)[0]!;
-    list(`expect.${assertion}.nodes`, arg.nodes);
-    if (typeof arg.node === 'string') refs.push([`expect.${assertion}.node`, arg.node]);
-    const other = arg.other as { node?: string } | undefined;
-    if (typeof other?.node === 'string') refs.push([`expect.${assertion}.other.node`, other.node]);
-  } else if (body !== null && typeof body === 'object') {
-    const o = body as Record<string, unknown>;
-    if (kind !== 'add' && kind !== 'tx' && typeof o.node === 'string') refs.push([`${kind}.node`, o.node]);
-    if (kind === 'tx' && typeof o.node === 'string') refs.push(['tx.node', o.node]);
-    list(`${kind}.nodes`, o.nodes);
-  }
-  return refs;
-}
 
 /** A manifest inline or by path (relative to `baseDir`), checked by the manifest's own checker. */
 async function manifestOf(
@@ -92,52 +59,50 @@ export async function checkScenario(
   problems.push(...fromManifest.problems);
   const manifest = fromManifest.manifest;
 
-  // A manifest with problems names no nodes for sure: the steps' node names are not checked then.
-  const nodesKnown = fromManifest.problems.length === 0 && !verdict.refused('/manifest');
-  const known = nodeNamesOf(manifest);
-  const unknown = (path: string, name: string) =>
-    !nodesKnown || known.includes(name)
-      ? []
-      : [`${path}: unknown node "${name}" (nodes: ${known.join(', ')})`];
+  // A manifest with problems names no nodes for sure: the steps' names are not checked then.
+  const known = knownNetwork(manifest, fromManifest.problems.length === 0 && !verdict.refused('/manifest'));
+  if (known.problem !== null) problems.push(known.problem);
+  const net = known.net;
   const steps: Scenario['steps'][number][] = [];
   const stepList: unknown[] = Array.isArray(value.steps) ? value.steps : [];
-  stepList.forEach((raw, i) => {
-    if (!isPlainObject(raw)) return; // named by the schema
+  for (const [i, raw] of stepList.entries()) {
+    if (!isPlainObject(raw)) continue; // named by the schema
     const kinds = STEP_KINDS.filter((k) => k in raw);
     // A key that is no kind was named by the schema already ("unknown step kind").
     const unnamed = Object.keys(raw).some(
-      (k) => k !== 'at' && k !== 'name' && !(STEP_KINDS as string[]).includes(k),
+      (k) => !STEP_META.includes(k) && !(STEP_KINDS as string[]).includes(k),
     );
     if (kinds.length !== 1) {
-      if (kinds.length === 0 && unnamed) return;
+      if (kinds.length === 0 && unnamed) continue;
       problems.push(
         kinds.length === 0
           ? `steps[${i}]: no step kind (one of ${STEP_KINDS.join(', ')})`
           : `steps[${i}]: one step kind per step, found ${kinds.join(', ')}`,
       );
-      return;
+      continue;
     }
     const kind = kinds[0]!;
-    const add = raw.add;
-    if (kind === 'add')
-      known.push(isPlainObject(add) && typeof add.name === 'string' ? add.name : `validator-${known.length}`);
-    if (verdict.refused(`/steps/${i}`)) return; // its problems are named; nothing here trusts it
-    const step = raw as Step;
-    for (const [path, name] of nodeRefs(kind, step)) problems.push(...unknown(`steps[${i}].${path}`, name));
-    if (kind === 'partition') {
-      const all: string[] = (step.partition ?? []).flat();
-      const twice = all.find((n, j) => all.indexOf(n) !== j);
-      if (twice !== undefined) problems.push(`steps[${i}].partition: ${twice} is in two groups`);
+    if (verdict.refused(`/steps/${i}`)) {
+      // Its problems are named, and nothing here trusts it; a node it adds is known after it still.
+      const add = raw.add;
+      if (kind === 'add')
+        net.nodes.push(
+          isPlainObject(add) && typeof add.name === 'string' ? add.name : `validator-${net.nodes.length}`,
+        );
+      continue;
     }
+    const step = raw as Step;
+    problems.push(...(await stepProblems(net, i, kind, step, nodeMetricNames)));
     steps.push({ kind, step, label: stepLabel(i, kind, step) });
-  });
-  if (!verdict.refused('/load/nodes'))
+  }
+  if (file.load !== undefined && !verdict.refused('/load')) problems.push(...loadProblems(net, file.load));
+  else if (!verdict.refused('/load/nodes'))
     file.load?.nodes?.forEach((n, i) => {
-      problems.push(...unknown(`load.nodes[${i}]`, n));
+      problems.push(...unknownName(net, `load.nodes[${i}]`, n, ['node']));
     });
   if (!verdict.refused('/invariants/byzantine'))
     file.invariants?.byzantine?.forEach((n, i) => {
-      problems.push(...unknown(`invariants.byzantine[${i}]`, n));
+      problems.push(...unknownName(net, `invariants.byzantine[${i}]`, n, ['node']));
     });
 
   if (problems.length > 0) return { ok: false, problems: [...new Set(problems)].sort(byField) };

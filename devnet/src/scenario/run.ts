@@ -15,6 +15,7 @@ import type { LoadReport } from '../testkit/load.js';
 import { Testnet } from '../testkit/testnet.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
+import { txStep } from './txStep.js';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
@@ -94,21 +95,9 @@ async function execute(net: Testnet, kind: StepKind, step: Step): Promise<void> 
     case 'add':
       await net.add(step.add ?? {});
       return;
-    case 'tx': {
-      const { type, status, ...rest } = step.tx!;
-      const want = status ?? 'confirmed';
-      const r = await net.tx(type, { ...rest, wait: true });
-      const got =
-        r.receipt?.status ??
-        `not decided (submitted: ${r.submit.status}${r.submit.error ? `, ${r.submit.error}` : ''})`;
-      if (got !== want)
-        throw await net.net.failureNow(
-          r.node,
-          `the ${type} ${r.tx_hash} ${want}`,
-          `${got}${r.receipt?.error ? `: ${r.receipt.error}` : ''}`,
-        );
+    case 'tx':
+      await txStep(net, step.tx!);
       return;
-    }
     case 'wait': {
       const w = step.wait!;
       if ('seconds' in w) await pause(w.seconds * 1000);

@@ -3,7 +3,7 @@ import type { NodeOp } from '../operations/nodeOp.js';
 import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import type { LoadOptions } from '../testkit/load.js';
-import type { StepKind } from './schema.js';
+import type { StepKind, TxStepStatus } from './schema.js';
 
 export type Trigger = { readonly height: number } | { readonly time: string };
 
@@ -15,8 +15,14 @@ export type Step = {
   readonly partition?: readonly (readonly string[])[];
   readonly heal?: Record<string, never>;
   readonly add?: { readonly name?: string; readonly stake?: string };
-  /** `devnet tx` as data; status: the receipt expected (default confirmed). */
-  readonly tx?: Omit<TxOptions, 'wait' | 'rewardAddress'> & { readonly status?: 'confirmed' | 'failed' };
+  /**
+   * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or
+   * `rejected` by the node at admission; error: what the reason contains, or matches.
+   */
+  readonly tx?: Omit<TxOptions, 'wait'> & {
+    readonly status?: TxStepStatus;
+    readonly error?: string | { readonly matches: string };
+  };
   readonly wait?:
     | { readonly blocks: number; readonly nodes?: readonly string[] }
     | { readonly seconds: number };

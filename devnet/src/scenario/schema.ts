@@ -11,6 +11,10 @@ import { TX_STATUSES } from '../testkit/expect/txs.js';
 import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
 import { LOAD_TX_TYPES } from '../testkit/load.js';
 
+/** What a tx step expects of its transaction: confirmed, failed in a block, or rejected at admission. */
+export const TX_STEP_STATUSES = ['confirmed', 'failed', 'rejected'] as const;
+export type TxStepStatus = (typeof TX_STEP_STATUSES)[number];
+
 export const SCHEMA_ID = 'https://chain-devnet.dev/schema/scenario.schema.json';
 
 const NODE = { type: 'string', minLength: 1 } as const;
@@ -175,9 +179,28 @@ const STEP_KINDS_SCHEMA = {
         amount: AMOUNT,
         name: { type: 'string' },
         commission: { type: 'string' },
+        rewardAddress: NODE,
         memo: { type: 'string' },
+        taskId: {
+          type: 'string',
+          pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+          description: 'SUBMIT_RESULT: the market task (a lowercase UUID)',
+        },
+        resultHash: {
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
+          description: "SUBMIT_RESULT: the result's hash (64 lowercase hex)",
+        },
         node: NODE,
-        status: { enum: ['confirmed', 'failed'], description: 'the receipt expected (default confirmed)' },
+        status: {
+          enum: [...TX_STEP_STATUSES],
+          description:
+            'what becomes of it (default confirmed): failed in a block, or rejected by the node at admission',
+        },
+        error: {
+          description: 'with failed or rejected: a text the reason contains, or {matches: REGEX}',
+          oneOf: [{ type: 'string' }, object({ matches: { type: 'string' } }, ['matches'])],
+        },
       },
       ['type', 'from'],
     ),
@@ -202,6 +225,8 @@ const STEP_KINDS_SCHEMA = {
 
 export type StepKind = keyof typeof STEP_KINDS_SCHEMA;
 export const STEP_KINDS = Object.keys(STEP_KINDS_SCHEMA) as StepKind[];
+/** A step's fields besides its kind. */
+export const STEP_META: readonly string[] = ['at', 'name'];
 
 export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
