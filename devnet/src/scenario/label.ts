@@ -7,7 +7,7 @@ export function stepLabel(i: number, kind: StepKind, step: Step): string {
   const body = step[kind] as Record<string, unknown> | unknown[];
   let what: string;
   if (kind === 'partition') what = (body as string[][]).map((g) => `[${g.join(', ')}]`).join(' ');
-  else if (kind === 'expect') what = Object.keys(body)[0] ?? '';
+  else if (kind === 'expect' || kind === 'market') what = Object.keys(body)[0] ?? '';
   else if (kind === 'wait')
     what = 'blocks' in body ? `${body.blocks} blocks` : `${(body as { seconds: number }).seconds} s`;
   else if (kind === 'tx') what = `${(body as { type: string }).type} from ${(body as { from: string }).from}`;

@@ -6,6 +6,7 @@
 import { ACCOUNT_PREFIX, isAddress, isHex, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
 import type { Manifest } from '../spec/manifest.js';
 import { buildNetworkSpec } from '../spec/networkSpec.js';
+import { hasReference } from './refs.js';
 
 export interface KnownNetwork {
   /** Whether the manifest was fine: names are checked only against a manifest that is. */
@@ -44,7 +45,8 @@ export function unknownName(
   name: string,
   kinds: readonly ('node' | 'account' | 'key' | 'address' | 'validatorAddress')[],
 ): string[] {
-  if (!net.sure) return [];
+  // A reference (`${pay.from}`) is known only when the step runs; refs.ts checks it.
+  if (!net.sure || hasReference(name)) return [];
   if (kinds.includes('node') && net.nodes.includes(name)) return [];
   if (kinds.includes('account') && net.accounts.includes(name)) return [];
   if (kinds.includes('key') && isHex(name, 32)) return [];

@@ -12,6 +12,7 @@ import { checkManifest, type Manifest, parseManifestText } from '../spec/manifes
 import { stepLabel } from './label.js';
 import { nodeMetricNames } from './metricNames.js';
 import { knownNetwork, unknownName } from './network.js';
+import { type Named, referenceProblems } from './refs.js';
 import { loadProblems, stepProblems } from './rules.js';
 import type { Scenario, ScenarioFile, Step } from './scenario.js';
 import { STEP_KINDS, STEP_META } from './schema.js';
@@ -65,6 +66,9 @@ export async function checkScenario(
   const net = known.net;
   const steps: Scenario['steps'][number][] = [];
   const stepList: unknown[] = Array.isArray(value.steps) ? value.steps : [];
+  // Results named with `as`: those of the steps before the one checked, and every one in the file.
+  const named = new Map<string, Named>();
+  const asOf = (raw: unknown) => (isPlainObject(raw) && typeof raw.as === 'string' ? raw.as : null);
   for (const [i, raw] of stepList.entries()) {
     if (!isPlainObject(raw)) continue; // named by the schema
     const kinds = STEP_KINDS.filter((k) => k in raw);
@@ -82,6 +86,21 @@ export async function checkScenario(
       continue;
     }
     const kind = kinds[0]!;
+    const as = asOf(raw);
+    if (!verdict.refused(`/steps/${i}`)) {
+      const later = new Set(
+        stepList
+          .slice(i)
+          .map(asOf)
+          .filter((n) => n !== null),
+      );
+      problems.push(...referenceProblems(i, raw, kind, named, later));
+    }
+    if (as !== null) {
+      const first = named.get(as);
+      if (first !== undefined) problems.push(`steps[${i}].as: ${as} already names steps[${first.index}]`);
+      else named.set(as, { index: i, kind });
+    }
     if (verdict.refused(`/steps/${i}`)) {
       // Its problems are named, and nothing here trusts it; a node it adds is known after it still.
       const add = raw.add;

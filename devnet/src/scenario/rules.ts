@@ -6,7 +6,9 @@
  * accepted, so it trusts the part's types; every problem names its field path.
  */
 import { parseAmount, rateToPpm } from '@chain-devnet/node/chain';
+import { type ChallengeType, fieldRule, PAYLOAD_FIELDS, type Payload } from '@chain-devnet/node/market';
 import { TX_FIELDS } from '../operations/tx.js';
+import type { MarketStep } from './marketSteps.js';
 import { type KnownNetwork, unknownName } from './network.js';
 import type { ScenarioLoad, Step } from './scenario.js';
 import type { StepKind } from './schema.js';
@@ -135,6 +137,45 @@ async function expectProblems(
   return out;
 }
 
+const NO_MARKET = 'the devnet runs no market: set market: true in the manifest (docs/MARKET.md)';
+
+function payloadProblems(path: string, challenge: ChallengeType, payload: Payload): Problems {
+  const fields = PAYLOAD_FIELDS[challenge];
+  const out: Problems = [];
+  for (const f of fields)
+    if (f.required && payload[f.name] === undefined)
+      out.push(`${path}.${f.name} is required for ${challenge}`);
+  for (const [k, v] of Object.entries(payload)) {
+    const f = fields.find((x) => x.name === k);
+    if (f === undefined)
+      out.push(
+        `${path}.${k} is not a field of ${challenge} (fields: ${fields.map((x) => x.name).join(', ')})`,
+      );
+    else if (
+      f.kind === 'string'
+        ? typeof v !== 'string' || v === ''
+        : typeof v !== 'number' || v < f.min || v > f.max || (f.kind === 'integer' && !Number.isInteger(v))
+    )
+      out.push(`${path}.${k} ${fieldRule(f)}, got ${JSON.stringify(v)}`);
+  }
+  return out;
+}
+
+function marketProblems(net: KnownNetwork, path: string, m: MarketStep): Problems {
+  if (!net.market) return [`${path}: ${NO_MARKET}`];
+  if ('post' in m) {
+    const p = m.post;
+    return [
+      ...unknownName(net, `${path}.post.from`, p.from, ['account']),
+      ...(parseAmount(p.reward) === 0n ? [`${path}.post.reward must be more than 0`] : []),
+      ...(p.payload === undefined
+        ? []
+        : payloadProblems(`${path}.post.payload`, p.challenge ?? 'inference', p.payload)),
+    ];
+  }
+  return unknownName(net, `${path}.claim.worker`, m.claim.worker, ['account']);
+}
+
 /** The problems of one step the schema accepted; an `add` makes its node known to the steps after it. */
 export async function stepProblems(
   net: KnownNetwork,
@@ -172,8 +213,11 @@ export async function stepProblems(
       return txProblems(net, path, step.tx!);
     case 'wait':
       return nodeList(net, `${path}.nodes`, (step.wait as { nodes?: string[] }).nodes);
+    case 'market':
+      return marketProblems(net, path, step.market!);
     case 'expect': {
       const [assertion, arg] = Object.entries(step.expect!)[0]!;
+      if (assertion === 'task') return net.market ? [] : [`steps[${i}].expect.task: ${NO_MARKET}`];
       return expectProblems(net, `steps[${i}].expect`, assertion, arg, metricNames);
     }
     default:

@@ -3,14 +3,21 @@ import type { NodeOp } from '../operations/nodeOp.js';
 import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import type { LoadOptions } from '../testkit/load.js';
+import type { MarketStep } from './marketSteps.js';
 import type { StepKind, TxStepStatus } from './schema.js';
 
+/**
+ * When a step runs. In the file a height may also be a reference to an earlier step's result
+ * (`${h.height}`, refs.ts); the runner resolves every reference before a step runs.
+ */
 export type Trigger = { readonly height: number } | { readonly time: string };
 
 /** One step of the timeline: exactly one kind key (STEP_KINDS), `at` and `name` optional. */
 export type Step = {
   readonly name?: string;
   readonly at?: Trigger;
+  /** Names what the step produced, for the steps after it (refs.ts). */
+  readonly as?: string;
 } & { readonly [K in NodeOp]?: { readonly node: string } } & {
   readonly partition?: readonly (readonly string[])[];
   readonly heal?: Record<string, never>;
@@ -27,6 +34,7 @@ export type Step = {
     | { readonly blocks: number; readonly nodes?: readonly string[] }
     | { readonly seconds: number };
   readonly expect?: Readonly<Record<string, Record<string, unknown>>>;
+  readonly market?: MarketStep;
 };
 
 export interface ScenarioLoad extends LoadOptions {

@@ -5,6 +5,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { fieldOf } from '../spec/manifest.js';
+import { REF_PATTERN } from './refs.js';
 import { SCENARIO_SCHEMA, STEP_KINDS } from './schema.js';
 import { shown } from './shown.js';
 
@@ -17,6 +18,9 @@ const ONE_OF_SHAPES: Record<string, string> = {
   accounts: 'a count or a list of account names',
   manifest: 'a path to a manifest file or a manifest object',
   error: 'a text the reason contains or {matches: REGEX}',
+  taskId: 'a lowercase UUID or a reference like ${name.task}',
+  task: 'a lowercase UUID or a reference like ${name.task}',
+  resultHash: '64 lowercase hex digits or a reference like ${name.field}',
   market: '{post: {...}} or {claim: {...}}',
 };
 
@@ -43,13 +47,19 @@ function describe(e: ErrorObject): string {
     case 'type':
       return `${field || 'the file'} must be ${p.type === 'array' ? 'a list' : `${String(p.type)}`}, got ${shown(e.data)}`;
     case 'pattern':
+      if (p.pattern === REF_PATTERN)
+        return `${field} must be a number or a reference like \${name.height}, got ${shown(e.data)}`;
       return field.endsWith('.time')
         ? `${field} must be a duration like 500ms, 10s or 2m, got ${shown(e.data)}`
         : /\.(stake|amount|fund|balance|atLeast|atMost|power|reward)$/.test(field)
           ? `${field} must be an amount like 1.5coin or wei digits, got ${shown(e.data)}`
           : field.endsWith('.deadline')
             ? `${field} must be a duration like 25s or 2m, got ${shown(e.data)}`
-            : `${field} must match ${String(p.pattern)}, got ${shown(e.data)}`;
+            : field.endsWith('.as')
+              ? `${field} must be letters, digits and underscores, starting with a letter, got ${shown(e.data)}`
+              : field === 'name'
+                ? `${field} must be letters, digits, dots, dashes and underscores, got ${shown(e.data)}`
+                : `${field} must match ${String(p.pattern)}, got ${shown(e.data)}`;
     case 'minProperties':
     case 'maxProperties':
       return field.endsWith('.market')
@@ -69,7 +79,9 @@ function meantBranch(e: ErrorObject): number | null {
   const data = e.data as unknown;
   if (!Array.isArray(branches)) return null;
   const typeOf = Array.isArray(data) ? 'array' : data === null ? 'null' : typeof data;
-  const byType = branches.flatMap((b, i) => (b.type === typeOf ? [i] : []));
+  const byType = branches.flatMap((b, i) =>
+    b.type === typeOf || (b.type === 'integer' && typeOf === 'number') ? [i] : [],
+  );
   if (typeOf !== 'object') return byType.length === 1 ? byType[0]! : null;
   const record = data as Record<string, unknown>;
   const fits = branches.flatMap((b, i) =>
@@ -98,7 +110,9 @@ export function schemaProblems(value: unknown): SchemaVerdict {
   const problems = new Set<string>();
   // Errors inside a failed oneOf's branches: kept only for the branch the data meant.
   const dropped = new Set<ErrorObject>();
-  for (const o of errors.filter((e) => e.keyword === 'oneOf')) {
+  // anyOf: a field that takes its form or a reference (schema.ts orRef), said the same way.
+  const either = (e: ErrorObject) => e.keyword === 'oneOf' || e.keyword === 'anyOf';
+  for (const o of errors.filter(either)) {
     const meant = meantBranch(o);
     // The same schema path recurs for every step: a branch error is this oneOf's only under its data.
     const under = (e: ErrorObject) =>
@@ -114,7 +128,7 @@ export function schemaProblems(value: unknown): SchemaVerdict {
     if (dropped.has(e)) continue;
     // A manifest object is checked by the manifest's own checker, which names its fields.
     if (e.instancePath === '/manifest' && isPlainObject((value as { manifest?: unknown }).manifest)) continue;
-    if (e.keyword === 'oneOf') {
+    if (either(e)) {
       const field = fieldOf(e.instancePath);
       const last = (field.split('.').at(-1) ?? field).replace(/\[\d+\]$/, '');
       problems.add(`${field} must be ${ONE_OF_SHAPES[last] ?? 'one of the shapes docs/SCENARIOS.md gives'}`);
