@@ -24,17 +24,31 @@ export function knownNetwork(
 ): { net: KnownNetwork; problem: string | null } {
   const market = manifest.market === true;
   if (!sure) return { net: { sure, nodes: [], accounts: [], market }, problem: null };
+  const key = JSON.stringify(manifest);
+  let built = recent.get(key);
+  if (built === undefined) {
+    built = build(manifest);
+    // A few recent manifests: a run of devnet test over many files with one manifest (and the
+    // property test's thousands) derives each network's keys once.
+    if (recent.size >= 32) recent.delete(recent.keys().next().value!);
+    recent.set(key, built);
+  }
+  return 'problem' in built
+    ? { net: { sure: false, nodes: [], accounts: [], market }, problem: built.problem }
+    : { net: { sure, nodes: [...built.nodes], accounts: built.accounts, market }, problem: null };
+}
+
+type Built =
+  | { readonly nodes: readonly string[]; readonly accounts: readonly string[] }
+  | { readonly problem: string };
+const recent = new Map<string, Built>();
+
+function build(manifest: Manifest): Built {
   try {
     const spec = buildNetworkSpec({ manifest, genesisTime: 0 });
-    return {
-      net: { sure, nodes: spec.nodes.map((n) => n.name), accounts: spec.accounts.map((a) => a.name), market },
-      problem: null,
-    };
+    return { nodes: spec.nodes.map((n) => n.name), accounts: spec.accounts.map((a) => a.name) };
   } catch (e) {
-    return {
-      net: { sure: false, nodes: [], accounts: [], market },
-      problem: `manifest: ${(e as Error).message.replace(/\n\s*-\s*/g, ' ')}`,
-    };
+    return { problem: `manifest: ${(e as Error).message.replace(/\n\s*-\s*/g, ' ')}` };
   }
 }
 
