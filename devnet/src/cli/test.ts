@@ -57,7 +57,9 @@ export async function cmdTest(args: string[], help: () => number): Promise<numbe
   const problems: string[] = [];
   for (const f of files)
     try {
-      scenarios.push(await loadScenarioFile(f));
+      scenarios.push(
+        await loadScenarioFile(f, runtime === undefined ? {} : { runtime: runtime as RuntimeChoice }),
+      );
     } catch (e) {
       if (!(e instanceof DevnetError)) throw e;
       problems.push(e.message);

@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
-import { checkManifest, type Manifest, parseManifestText } from '../spec/manifest.js';
+import { swarmSettings } from '../operations/up.js';
+import { checkManifest, type Manifest, parseManifestText, type RuntimeChoice } from '../spec/manifest.js';
 import { stepLabel } from './label.js';
 import { nodeMetricNames } from './metricNames.js';
 import { knownNetwork, unknownName } from './network.js';
@@ -17,6 +18,11 @@ import { loadProblems, stepProblems } from './rules.js';
 import type { Scenario, ScenarioFile, Step } from './scenario.js';
 import { STEP_KINDS, STEP_META } from './schema.js';
 import { isPlainObject, schemaProblems } from './schemaCheck.js';
+
+export interface CheckOptions {
+  /** The runtime the file will run on when a flag says (devnet test --runtime). */
+  readonly runtime?: RuntimeChoice;
+}
 
 /** A manifest inline or by path (relative to `baseDir`), checked by the manifest's own checker. */
 async function manifestOf(
@@ -47,6 +53,7 @@ export async function checkScenario(
   value: unknown,
   source: string,
   baseDir: string,
+  o: CheckOptions = {},
 ): Promise<{ ok: true; scenario: Scenario } | { ok: false; problems: string[] }> {
   const verdict = schemaProblems(value);
   const problems = [...verdict.problems];
@@ -63,6 +70,12 @@ export async function checkScenario(
   // A manifest with problems names no nodes for sure: the steps' names are not checked then.
   const known = knownNetwork(manifest, fromManifest.problems.length === 0 && !verdict.refused('/manifest'));
   if (known.problem !== null) problems.push(known.problem);
+  // Refused by devnet up on any runtime but swarm (the one --runtime, the file or its manifest says).
+  const runtime =
+    o.runtime ?? (verdict.refused('/runtime') ? undefined : file.runtime) ?? manifest.runtime ?? 'auto';
+  if (known.net.sure && runtime !== 'swarm')
+    for (const s of swarmSettings(manifest))
+      problems.push(`manifest.${s.split(' ')[0]}: for the swarm runtime only (this file runs on ${runtime})`);
   const net = known.net;
   const steps: Scenario['steps'][number][] = [];
   const stepList: unknown[] = Array.isArray(value.steps) ? value.steps : [];
@@ -139,7 +152,12 @@ function scenarioNameOf(source: string): string {
 }
 
 /** Scenario text (JSON when the name ends in .json or the text starts with `{`, else YAML), checked. */
-export async function parseScenarioText(text: string, source: string, baseDir: string): Promise<Scenario> {
+export async function parseScenarioText(
+  text: string,
+  source: string,
+  baseDir: string,
+  o: CheckOptions = {},
+): Promise<Scenario> {
   const json = source.endsWith('.json') || text.trimStart().startsWith('{');
   let value: unknown;
   try {
@@ -150,7 +168,7 @@ export async function parseScenarioText(text: string, source: string, baseDir: s
       `${source} is not valid ${json ? 'JSON' : 'YAML'}: ${(e as Error).message}`,
     );
   }
-  const checked = await checkScenario(value, source, baseDir);
+  const checked = await checkScenario(value, source, baseDir, o);
   if (!checked.ok)
     throw new DevnetError(
       'BAD_SCENARIO',
@@ -160,12 +178,12 @@ export async function parseScenarioText(text: string, source: string, baseDir: s
 }
 
 /** A scenario file, read and checked; a manifest path in it is relative to the file. */
-export async function loadScenarioFile(path: string): Promise<Scenario> {
+export async function loadScenarioFile(path: string, o: CheckOptions = {}): Promise<Scenario> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
     throw new DevnetError('BAD_SCENARIO', `cannot read ${path}: ${(e as Error).message}`);
   }
-  return parseScenarioText(text, path, dirname(resolve(path)));
+  return parseScenarioText(text, path, dirname(resolve(path)), o);
 }

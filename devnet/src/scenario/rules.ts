@@ -7,8 +7,17 @@
  */
 import { parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { type ChallengeType, fieldRule, PAYLOAD_FIELDS, type Payload } from '@chain-devnet/node/market';
+import { parseDuration } from '@chain-devnet/node/util';
 import { TX_FIELDS } from '../operations/tx.js';
+import { MAX_NODES } from '../spec/ports.js';
 import type { MarketStep } from './marketSteps.js';
+
+/**
+ * The market as a devnet runs it refuses a deadline further than its default --max-deadline, 30
+ * days (node/src/market/service.ts, docs/MARKET.md; not exported by the market's package).
+ */
+const MAX_DEADLINE_MS = 720 * 3_600_000;
+
 import { type KnownNetwork, unknownName } from './network.js';
 import type { ScenarioLoad, Step } from './scenario.js';
 import type { StepKind } from './schema.js';
@@ -165,7 +174,11 @@ function marketProblems(net: KnownNetwork, path: string, m: MarketStep): Problem
   if (!net.market) return [`${path}: ${NO_MARKET}`];
   if ('post' in m) {
     const p = m.post;
+    const deadline = p.deadline === undefined ? 0 : (parseDuration(p.deadline) ?? 0);
     return [
+      ...(deadline > MAX_DEADLINE_MS
+        ? [`${path}.post.deadline must be at most 720h (the market's longest), got ${p.deadline}`]
+        : []),
       ...unknownName(net, `${path}.post.from`, p.from, ['account']),
       ...(parseAmount(p.reward) === 0n ? [`${path}.post.reward must be more than 0`] : []),
       ...(p.payload === undefined
@@ -206,6 +219,10 @@ export async function stepProblems(
         out.push(`${path}.name must be lowercase letters, digits and dashes, got ${JSON.stringify(name)}`);
       else if (name !== undefined && net.sure && [...net.nodes, ...net.accounts].includes(name))
         out.push(`${path}.name: ${name} is taken in this devnet`);
+      if (net.sure && net.nodes.length >= MAX_NODES)
+        out.push(`${path}: a devnet has at most ${MAX_NODES} nodes`);
+      if (stake !== undefined && net.sure && net.accounts.length === 0)
+        out.push(`${path}.stake: no account to fund the stake from (the manifest funds none)`);
       net.nodes.push(name ?? `validator-${net.nodes.length}`);
       return out;
     }

@@ -244,6 +244,24 @@ describe('scenario files: every problem names its field', () => {
       'steps[0].add.name: validator-1 is taken in this devnet',
     ],
     [
+      'a swarm setting on a runtime that is not swarm',
+      'manifest: { validators: 2, registry: "r.example:5000" }\nruntime: process\n',
+      '  - heal: {}\n',
+      'manifest.registry: for the swarm runtime only (this file runs on process)',
+    ],
+    [
+      'a stake for an added node with no account to fund it',
+      'manifest: { validators: 2, developer_accounts: 0 }\n',
+      '  - add: { stake: 100coin }\n',
+      'steps[0].add.stake: no account to fund the stake from (the manifest funds none)',
+    ],
+    [
+      'a market deadline past the longest',
+      'manifest: { validators: 2, market: true }\n',
+      '  - market: { post: { from: account-0, reward: 1coin, deadline: 800h } }\n',
+      "steps[0].market.post.deadline must be at most 720h (the market's longest), got 800h",
+    ],
+    [
       'a manifest devnet up refuses',
       'manifest: { validators: 2, accounts: [{ name: validator-0, balance: 1coin }] }\n',
       '  - heal: {}\n',
