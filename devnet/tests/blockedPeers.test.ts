@@ -1,12 +1,14 @@
 /**
  * The blocked-peers lists every runtime's disconnect, connect and partition write (no node runs
- * here: the lists are files, and what each node would refuse is read back from them).
+ * here: the lists are files, and what each node would refuse, the devnet's nodes and a stranger,
+ * is read back from them with the node's own parser).
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parseBlockedPeers, refuses } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../src/errors.js';
 import { Layout } from '../src/layout.js';
 import { BlockedPeers } from '../src/runtime/blockedPeers.js';
@@ -24,12 +26,15 @@ describe('blocked-peers lists', () => {
   let copied: string[] = [];
   let blocked: BlockedPeers;
 
-  /** The names each node refuses, from its list on disk. */
+  /** The names each node refuses (its peers', and `stranger` for a peer outside the devnet), from its file on disk. */
   const refused = async (): Promise<Record<string, string[]>> => {
     const out: Record<string, string[]> = {};
     for (const p of ALL) {
-      const ids = JSON.parse(await readFile(blocked.file(p.name), 'utf8')) as string[];
-      out[p.name] = ids.map((id) => id.replace('peer-', ''));
+      const rule = parseBlockedPeers(await readFile(blocked.file(p.name), 'utf8'));
+      assert.ok(rule !== null, `${p.name}'s file is one of the two forms`);
+      out[p.name] = [...ALL.filter((o) => o.name !== p.name).map((o) => o.name), 'stranger'].filter((n) =>
+        refuses(rule, `peer-${n}`),
+      );
     }
     return out;
   };
@@ -44,16 +49,17 @@ describe('blocked-peers lists', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  test('disconnect cuts one node off both ways; every list is handed on (onWrite)', async () => {
+  test('disconnect cuts one node off both ways, and from every stranger; every list is handed on (onWrite)', async () => {
     copied = [];
     await blocked.disconnect('a', ALL);
-    assert.deepEqual(await refused(), { a: ['b', 'c', 'd'], b: ['a'], c: ['a'], d: ['a'] });
+    assert.deepEqual(await refused(), { a: ['b', 'c', 'd', 'stranger'], b: ['a'], c: ['a'], d: ['a'] });
+    assert.equal(await readFile(blocked.file('a'), 'utf8'), '{"allow":[]}\n', 'every peer');
     assert.deepEqual(copied, ['a', 'b', 'c', 'd']);
     assert.equal(await blocked.isDisconnected('a'), true);
     assert.equal(await blocked.isDisconnected('b'), false);
   });
 
-  test('a partition adds to a disconnect, and connect leaves the partition in force', async () => {
+  test('a partition adds to a disconnect (each side talks to its own nodes only), and connect leaves the partition in force', async () => {
     await blocked.partition(
       [
         ['a', 'b'],
@@ -62,22 +68,32 @@ describe('blocked-peers lists', () => {
       ALL,
     );
     assert.deepEqual(await refused(), {
-      a: ['b', 'c', 'd'],
-      b: ['a', 'c', 'd'],
-      c: ['a', 'b'],
-      d: ['a', 'b'],
+      a: ['b', 'c', 'd', 'stranger'],
+      b: ['a', 'c', 'd', 'stranger'],
+      c: ['a', 'b', 'stranger'],
+      d: ['a', 'b', 'stranger'],
     });
     await blocked.connect('a', ALL);
-    assert.deepEqual(await refused(), { a: ['c', 'd'], b: ['c', 'd'], c: ['a', 'b'], d: ['a', 'b'] });
+    assert.deepEqual(await refused(), {
+      a: ['c', 'd', 'stranger'],
+      b: ['c', 'd', 'stranger'],
+      c: ['a', 'b', 'stranger'],
+      d: ['a', 'b', 'stranger'],
+    });
     assert.equal(await blocked.isDisconnected('a'), false);
   });
 
   test('healing leaves a disconnect in force; healed and connected, nobody refuses anybody', async () => {
     await blocked.disconnect('d', ALL);
     await blocked.partition(null, ALL);
-    assert.deepEqual(await refused(), { a: ['d'], b: ['d'], c: ['d'], d: ['a', 'b', 'c'] });
+    assert.deepEqual(await refused(), { a: ['d'], b: ['d'], c: ['d'], d: ['a', 'b', 'c', 'stranger'] });
     await blocked.connect('d', ALL);
     assert.deepEqual(await refused(), { a: [], b: [], c: [], d: [] });
+    assert.equal(
+      await readFile(blocked.file('a'), 'utf8'),
+      '[]\n',
+      'the first form, when it lists whom to refuse',
+    );
   });
 
   test('an unknown node is refused with UNKNOWN_NODE, and no list changes', async () => {

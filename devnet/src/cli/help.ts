@@ -122,7 +122,8 @@ round robin).
   update-validator  [--name N] [--commission RATE] [--reward-address ADDR]
 
 --from is a funded account (account-0 …), a node name (its validator key), or a 64-hex private
-key. Amounts: 1.5coin, 100coins, 2500wei. Waits for the receipt and prints it.
+key; never the task market's accounts (market, market-worker: their keys are the market's).
+Amounts: 1.5coin, 100coins, 2500wei. Waits for the receipt and prints it.
 `,
   compose: `devnet compose [--validators N] [--seed S] [--block-time D] [--base-port P] [--output DIR]
 

@@ -14,7 +14,8 @@ import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
 export interface AccountJson {
   readonly name: string;
   readonly address: string;
-  readonly private_key: string;
+  /** Null for a service's account (the market's escrow, its worker): its key is the service's. */
+  readonly private_key: string | null;
   /** Wei, decimal. */
   readonly balance: string;
 }

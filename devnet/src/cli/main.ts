@@ -21,7 +21,7 @@ import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx } from '../operations/tx.js';
 import { up } from '../operations/up.js';
 import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
-import type { SpecFlags } from '../spec/networkSpec.js';
+import { isServiceAccount, type SpecFlags } from '../spec/networkSpec.js';
 import { panelState, startPanel } from '../ui/panelProcess.js';
 import { servePanel } from '../ui/serve.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
@@ -48,7 +48,7 @@ function accountsJson(d: Devnet): AccountJson[] {
   return d.spec.accounts.map((a) => ({
     name: a.name,
     address: a.key.address,
-    private_key: a.key.private_key,
+    private_key: isServiceAccount(a.name) ? null : a.key.private_key,
     balance: a.balance.toString(),
   }));
 }
@@ -187,7 +187,9 @@ async function cmdUp(args: string[]): Promise<number> {
   out('Funded accounts (development keys: never use them on a real network):');
   for (const a of d.spec.accounts)
     out(
-      `  ${a.name.padEnd(12)} ${a.key.address}  ${formatCoins(a.balance)} coin\n  ${''.padEnd(12)} private key ${a.key.private_key}`,
+      `  ${a.name.padEnd(12)} ${a.key.address}  ${formatCoins(a.balance)} coin\n  ${''.padEnd(12)} ${
+        isServiceAccount(a.name) ? "the task market's (not a sender)" : `private key ${a.key.private_key}`
+      }`,
     );
   out('');
   out(`Next: devnet status · devnet tx send --from account-0 --to account-1 --amount 1coin · devnet down`);

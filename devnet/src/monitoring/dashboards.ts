@@ -5,11 +5,11 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoPath } from '../repo.js';
+import { dashboardsPath } from '../repo.js';
 
-/** dashboards/json of this checkout (the source and the compiled module resolve the same). */
+/** dashboards/json as this package carries it (the build's copy, also where the package is installed). */
 export function dashboardsDir(): string {
-  return repoPath('dashboards', 'json');
+  return dashboardsPath('json');
 }
 
 /** The part of Grafana's dashboard model this module reads. */

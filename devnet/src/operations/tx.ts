@@ -18,6 +18,7 @@ import { buildTx } from '@chain-devnet/node/client';
 import { ACCOUNT_PREFIX, hexToBytes, isAddress, isHex, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { isServiceAccount, senderAccounts } from '../spec/networkSpec.js';
 
 export interface TxOptions {
   readonly type: TxType;
@@ -88,16 +89,30 @@ export interface TxOutcome {
   readonly receipt: ReceiptAnswer | null;
 }
 
-/** A key by name: a funded account (account-0, …), a node (its validator key), or 64 hex digits. */
+/**
+ * A key by name: a funded account (account-0, …), a node (its validator key), or 64 hex digits.
+ * Never a service's account (the market's escrow, its worker), by name or by key: its key
+ * belongs to that service, and a transaction from it takes a nonce the service allocated.
+ */
 export function keyOf(devnet: Devnet, from: string): Uint8Array {
-  const account = devnet.spec.accounts.find((a) => a.name === from);
+  const service = devnet.spec.accounts.find(
+    (a) => isServiceAccount(a.name) && (a.name === from || a.key.private_key === from),
+  );
+  if (service !== undefined)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--from ${service.name}: that account's key belongs to the devnet's task market (its nonces are the market's: docs/MARKET.md); send from a developer account`,
+    );
+  const account = senderAccounts(devnet.spec).find((a) => a.name === from);
   if (account !== undefined) return hexToBytes(account.key.private_key, 32);
   const node = devnet.nodes.find((n) => n.name === from);
   if (node !== undefined) return hexToBytes(node.key.private_key, 32);
   if (isHex(from, 32)) return hexToBytes(from, 32);
   throw new DevnetError(
     'BAD_FLAG',
-    `--from ${from}: not an account (${devnet.spec.accounts.map((a) => a.name).join(', ')}), a node name, or a 64-hex private key`,
+    `--from ${from}: not an account (${senderAccounts(devnet.spec)
+      .map((a) => a.name)
+      .join(', ')}), a node name, or a 64-hex private key`,
   );
 }
 

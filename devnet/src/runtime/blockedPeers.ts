@@ -1,7 +1,8 @@
 /**
  * Disconnect, connect and partition through the node's fault injection: each node started with
- * --fault-injection refuses the peer ids listed in <home>/blocked_peers.json (re-read twice a
- * second). What is in force lives on this machine: a mark in the home of each node cut off, and
+ * --fault-injection refuses the peers <home>/blocked_peers.json says (re-read twice a second): a
+ * node cut off refuses every peer ({"allow": []}), a node in a partition every peer but those on
+ * its side, any other node the nodes cut off (partition.ts). What is in force lives on this machine: a mark in the home of each node cut off, and
  * the partition's groups in layout.partitionFile. After any change every node's list is written
  * again from all of it (partition.ts says who refuses whom), so a connect never undoes a
  * partition's refusal nor a heal a disconnect's. A runtime whose nodes read their home elsewhere
@@ -78,10 +79,7 @@ export class BlockedPeers {
     const cut = new Set<string>();
     for (const p of all) if (await this.isDisconnected(p.name)) cut.add(p.name);
     for (const me of all) {
-      await writeBlockedPeers(
-        this.layout.nodeHome(me.name),
-        refusedBy(me.name, all, cut, groups).map((p) => p.peerId),
-      );
+      await writeBlockedPeers(this.layout.nodeHome(me.name), refusedBy(me.name, all, cut, groups));
       await this.onWrite(me.name);
     }
   }

@@ -1,16 +1,16 @@
 /**
- * Files the monitors need, taken from the repository: the dashboards and the Grafana
- * provisioning in dashboards/. Containers mount them as they are (the provider reads
+ * Files the monitors need: the dashboards and the Grafana provisioning of dashboards/, as this
+ * package carries them (dist/dashboards). Containers mount them as they are (the provider reads
  * /var/lib/grafana/dashboards); a Grafana process on the host gets a copy of the provisioning
- * whose dashboard provider points at the repository's dashboards/json instead.
+ * whose dashboard provider points at the package's dashboards/json instead.
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoPath } from '../repo.js';
+import { dashboardsPath } from '../repo.js';
 
 /** Writes Grafana provisioning for a host process into `dir`; returns `dir`. */
 export async function grafanaProvisioning(dir: string, dashboardsDir: string): Promise<string> {
-  const source = repoPath('dashboards', 'provisioning');
+  const source = dashboardsPath('provisioning');
   await mkdir(join(dir, 'datasources'), { recursive: true });
   await mkdir(join(dir, 'dashboards'), { recursive: true });
   await copyFile(join(source, 'datasources', 'prometheus.yml'), join(dir, 'datasources', 'prometheus.yml'));

@@ -2,6 +2,7 @@
  * What a partition and the disconnected nodes mean for each node: the peers it refuses. Shared by
  * the runtimes that cut nodes off with the node's blocked-peers file.
  */
+import type { PeerRefusal } from '@chain-devnet/node/testnet';
 import type { PeerInfo } from './runtime.js';
 
 export type Groups = readonly (readonly string[])[];
@@ -11,15 +12,24 @@ export function apart(groups: Groups, a: string, b: string): boolean {
   return groups.find((g) => g.includes(a)) !== groups.find((g) => g.includes(b));
 }
 
-/** The peers `me` refuses: every other when it is cut off, the cut-off ones, those the partition keeps apart. */
+/**
+ * The peers `me` refuses. A node cut off refuses every peer, a stranger too (a list of the
+ * devnet's nodes left any other peer free to talk to it, and to serve it block sync). While a
+ * partition is in force a node talks only to the nodes on its side that are not cut off (an
+ * allow-list, so a stranger is refused there too). Otherwise it refuses the nodes cut off.
+ */
 export function refusedBy(
   me: string,
   all: readonly PeerInfo[],
   cut: ReadonlySet<string>,
   groups: Groups | null,
-): PeerInfo[] {
-  return all.filter(
-    (p) =>
-      p.name !== me && (cut.has(me) || cut.has(p.name) || (groups !== null && apart(groups, me, p.name))),
-  );
+): PeerRefusal {
+  if (cut.has(me)) return { allowOnly: true, peers: [] };
+  const others = all.filter((p) => p.name !== me);
+  if (groups !== null)
+    return {
+      allowOnly: true,
+      peers: others.filter((p) => !cut.has(p.name) && !apart(groups, me, p.name)).map((p) => p.peerId),
+    };
+  return { allowOnly: false, peers: others.filter((p) => cut.has(p.name)).map((p) => p.peerId) };
 }

@@ -1,16 +1,22 @@
 /**
  * Chooses and builds a runtime. `auto` means Docker when an engine answers on its socket within
  * a second, local processes otherwise; the caller says which was chosen and why. Swarm is only
- * ever asked for (--runtime swarm): the engine must be a swarm manager.
+ * ever asked for (--runtime swarm): the engine must be a swarm manager. The packages installed
+ * outside this repository run processes only (repo.ts, imageCheckout).
  */
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
+import { checkoutRoot, imageCheckout } from '../repo.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import { ProcessRuntime } from './process/processRuntime.js';
 import type { Runtime, RuntimeKind } from './runtime.js';
 
 export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: RuntimeKind; why: string }> {
   if (choice === 'process') return { kind: 'process', why: 'asked for with --runtime process' };
+  if (choice === 'auto' && checkoutRoot() === null)
+    return { kind: 'process', why: 'installed as a package: the node image is built from a checkout' };
+  // Refused before anything is made, not when the image is built.
+  imageCheckout();
   // dockerode is loaded only when Docker may be used.
   const { dockerAnswers } = await import('./docker/engine.js');
   const engine = await dockerAnswers();

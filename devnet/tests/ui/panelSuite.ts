@@ -358,7 +358,7 @@ export function panelSuite(o: PanelSuiteOptions): void {
     });
 
     test('no private key reaches the page or its stream', async () => {
-      const keys = up.accounts.map((a) => a.private_key);
+      const keys = up.accounts.flatMap((a) => a.private_key ?? []);
       for (const n of up.nodes) {
         const file = JSON.parse(
           await readFile(join(home, 'nodes', n.name, 'validator_key.json'), 'utf8'),

@@ -36,6 +36,9 @@ start options:
   --default-deadline D  the deadline of a task posted without one, after its creation (default 24h)
   --max-deadline D      the latest deadline accepted, after the chain time (default 720h)
   --funding-wait D      how long POST /tasks waits for its payment to be final (default 20s)
+  --claim-window D      a claim with no result in a block within D (chain time) lapses: the task
+                        is pending again and that worker may not claim it again (default 1h)
+  --max-claims N        tasks one worker may hold in progress at once (default 8)
   --log-format F        json (default) or pretty
 
 worker options:
@@ -99,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
       'default-deadline': { type: 'string' },
       'max-deadline': { type: 'string' },
       'funding-wait': { type: 'string' },
+      'claim-window': { type: 'string' },
+      'max-claims': { type: 'string' },
       market: { type: 'string' },
       'min-time-left': { type: 'string' },
       'log-format': { type: 'string' },
@@ -137,6 +142,9 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`);
   const fee = values.fee === undefined ? DEFAULT_TRANSFER_FEE : parseAmount(values.fee);
   if (fee === null) throw new UsageError(`--fee must be an amount such as 21000000wei, got ${values.fee}`);
+  const maxClaims = Number(values['max-claims'] ?? DEFAULT_RULES.maxClaimsPerWorker);
+  if (!Number.isInteger(maxClaims) || maxClaims < 1 || maxClaims > 1_000_000)
+    throw new UsageError(`--max-claims must be an integer from 1 to 1000000, got ${values['max-claims']}`);
   const crash = process.env.CHAIN_MARKET_CRASH_AFTER_SENDS;
   const market = await startMarket({
     home: resolve(values.home ?? '.chain-market'),
@@ -153,6 +161,8 @@ async function main(argv: string[]): Promise<number> {
         DEFAULT_RULES.defaultDeadlineSeconds,
       ),
       maxDeadlineSeconds: seconds('max-deadline', values['max-deadline'], DEFAULT_RULES.maxDeadlineSeconds),
+      claimWindowSeconds: seconds('claim-window', values['claim-window'], DEFAULT_RULES.claimWindowSeconds),
+      maxClaimsPerWorker: maxClaims,
     },
     fundingWaitMs: ms('funding-wait', values['funding-wait'], 20_000),
     maxLagBlocks: 10,

@@ -49,6 +49,8 @@ export const BLOCK_ERROR_CODES = [
   'BAD_GAS',
   'NO_ACTIVE_VALIDATORS',
   'UPGRADE_UNSUPPORTED',
+  /** A block's commit that does not prove it final: see commitProblem. */
+  'BAD_COMMIT',
   'MALFORMED',
 ] as const;
 

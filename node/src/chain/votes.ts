@@ -75,19 +75,42 @@ export function quorum(n: number): number {
 }
 
 /**
- * Null when `commit` holds valid precommits for its block from more than 2/3 of `validators`
- * (the active set for that height); otherwise why not. Duplicate and unknown signers don't count.
+ * Null when `commit` is well formed for `validators` (the active set of its height): every entry
+ * names a distinct validator of that set, and together they are more than 2/3 of it; otherwise
+ * what is wrong. The signatures are not checked here (see commitProblem).
+ *
+ * Extra entries (an unknown signer, a validator repeated) are refused rather than skipped: an
+ * honest node never builds such a commit, and whatever a node stores is served as the block's
+ * commit (GET /block/{h}/commit, block sync), whose every entry the task market pays.
+ */
+export function commitShapeProblem(commit: Commit, validators: readonly Validator[]): string | null {
+  const active = new Set(validators.map((v) => v.address));
+  const seen = new Set<string>();
+  for (const s of commit.signatures) {
+    if (!active.has(s.validator))
+      return `${s.validator} is not an active validator at height ${commit.height}`;
+    if (seen.has(s.validator)) return `${s.validator} signs more than once`;
+    seen.add(s.validator);
+  }
+  const need = quorum(validators.length);
+  return seen.size >= need
+    ? null
+    : `commit has ${seen.size} precommits, needs ${need} of ${validators.length}`;
+}
+
+/**
+ * Null when `commit` is well formed for `validators` (commitShapeProblem) and every entry is a
+ * valid precommit signature by its validator for the commit's block; otherwise what is wrong.
  */
 export function commitProblem(
   chainId: string,
   commit: Commit,
   validators: readonly Validator[],
 ): string | null {
+  const shape = commitShapeProblem(commit, validators);
+  if (shape !== null) return shape;
   const byAddress = new Map(validators.map((v) => [v.address, v]));
-  const counted = new Set<string>();
   for (const s of commit.signatures) {
-    const v = byAddress.get(s.validator);
-    if (v === undefined || counted.has(s.validator)) continue;
     const vote: Vote = {
       kind: 'precommit',
       height: commit.height,
@@ -95,13 +118,10 @@ export function commitProblem(
       blockHash: commit.blockHash,
       ...s,
     };
-    if (!verifyVote(chainId, vote, v.pubKey)) return `invalid precommit signature from ${s.validator}`;
-    counted.add(s.validator);
+    if (!verifyVote(chainId, vote, byAddress.get(s.validator)!.pubKey))
+      return `invalid precommit signature from ${s.validator}`;
   }
-  const need = quorum(validators.length);
-  return counted.size >= need
-    ? null
-    : `commit has ${counted.size} valid precommits, needs ${need} of ${validators.length}`;
+  return null;
 }
 
 export const PROPOSAL_DOMAIN = 'chain-proposal/v1';

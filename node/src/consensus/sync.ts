@@ -1,8 +1,11 @@
 /**
  * Block sync over the request/response protocol /chain/sync/1.0.0: serves status and ranges of
  * blocks with their commits from the store, and catches a node up that is behind (restarted,
- * late, partitioned): ask connected peers their height, fetch missing blocks in batches,
- * check each commit against the active set of its height, execute, store.
+ * late, partitioned): ask connected peers their height, fetch missing blocks in batches from the
+ * highest that answered, check each commit against the active set of its height, execute, store.
+ * Every request is bounded; a peer that fails one (no answer in time, a malformed answer, a height
+ * it claimed and cannot serve, a block or commit refused) is left for the next candidate and
+ * scored down (PeerStanding), so later runs skip it for a while.
  */
 import { BlockError, blockToJson } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
@@ -18,21 +21,38 @@ import {
 import type { P2PNetwork } from '../p2p/network.js';
 import { SYNC_PROTOCOL } from '../p2p/protocol.js';
 import type { Logger } from '../util/logger.js';
+import { HeightPoll } from './heightPoll.js';
+import { PeerStanding } from './peerStanding.js';
 
 /** A sync run still going after this long is reported, with the step it is at. */
 const SLOW_RUN_MS = 10_000;
+
+export interface SyncTimeouts {
+  /** Bound of a status request. */
+  readonly statusMs: number;
+  /** Bound of a request for up to MAX_SYNC_BLOCKS blocks (an honest peer reads them from its store). */
+  readonly blocksMs: number;
+}
+
+export const DEFAULT_SYNC_TIMEOUTS: SyncTimeouts = { statusMs: 3000, blocksMs: 8000 };
 
 export class BlockSync {
   private running: Promise<number> | null = null;
   /** The step the current run is at, for the report of a slow run. */
   private step = 'idle';
+  /** Peers that failed a request, skipped for a while. */
+  readonly standing: PeerStanding;
 
   constructor(
     private readonly service: ChainService,
     private readonly network: P2PNetwork,
     private readonly metrics: NodeMetrics,
     private readonly logger: Logger,
-  ) {}
+    private readonly timeouts: SyncTimeouts = DEFAULT_SYNC_TIMEOUTS,
+    now: () => number = Date.now,
+  ) {
+    this.standing = new PeerStanding(now);
+  }
 
   async serve(): Promise<void> {
     await this.network.serve(SYNC_PROTOCOL, async (request) => {
@@ -77,37 +97,31 @@ export class BlockSync {
     return this.running !== null;
   }
 
-  /**
-   * Heights of connected peers (up to `askPeers` of them), as they answer. It resolves at the
-   * first answer ahead of this node, without waiting for the rest: the slowest of 20 peers on a
-   * loaded machine took up to the 3 s timeout, and a node that lost a height's messages waited
-   * that long to fetch it. Otherwise it resolves when all have answered (or failed).
-   */
-  private peerHeights(askPeers: number): Promise<{ peer: string; height: number }[]> {
-    const peers = randomPick(this.network.connectedPeers(), askPeers);
-    const ours = this.service.state.height;
-    const answers: { peer: string; height: number }[] = [];
-    const sorted = () => [...answers].sort((a, b) => b.height - a.height);
-    return new Promise((resolve) => {
-      let pending = peers.length;
-      if (pending === 0) resolve([]);
-      for (const peer of peers) {
-        void this.peerHeight(peer).then((height) => {
-          pending--;
-          if (height !== null) answers.push({ peer, height });
-          if ((height !== null && height > ours) || pending === 0) resolve(sorted());
-        });
-      }
-    });
+  /** Scores `peer` down for a failed request and logs it. */
+  private failed(peer: string, reason: string): void {
+    const skippedMs = this.standing.failed(peer, reason);
+    this.logger.warn('sync peer failed', { peer, reason, skipped_ms: skippedMs });
   }
 
+  /**
+   * A peer's height, or null: an answer without one (a peer not ready) costs it nothing; no answer
+   * in time, or a malformed one, scores it down.
+   */
   private async peerHeight(peer: string): Promise<number | null> {
     try {
       const res = decodeJson(
-        await this.network.request(peer, SYNC_PROTOCOL, encodeJson({ type: 'status' }), 3000),
-      ) as { height?: unknown };
-      return typeof res.height === 'number' ? res.height : null;
-    } catch {
+        await this.network.request(
+          peer,
+          SYNC_PROTOCOL,
+          encodeJson({ type: 'status' }),
+          this.timeouts.statusMs,
+        ),
+      ) as { height?: unknown; error?: unknown };
+      if (Number.isSafeInteger(res.height) && (res.height as number) >= 0) return res.height as number;
+      if (typeof res.error !== 'string') this.failed(peer, 'malformed status answer');
+      return null;
+    } catch (e) {
+      this.failed(peer, `status: ${(e as Error).message}`);
       return null;
     }
   }
@@ -116,22 +130,31 @@ export class BlockSync {
     let applied = 0;
     for (let attempt = 0; attempt < 3; attempt++) {
       this.step = 'asking peers their height';
-      const peers = await this.peerHeights(askPeers);
-      const ours = this.service.state.height;
-      const ahead = peers.filter((p) => p.height > ours);
-      if (ahead.length === 0) return applied;
-      this.metrics.syncing.set(1);
-      this.logger.info('syncing', { from: ours + 1, to: ahead[0]!.height, peers: ahead.length });
+      // Peers in a backoff are not asked: a liar is skipped by the runs after the one it failed.
+      const usable = this.network.connectedPeers().filter((p) => this.standing.usable(p));
+      const poll = new HeightPoll(randomPick(usable, askPeers), (p) => this.peerHeight(p));
       let fetched = 0;
-      for (const { peer, height } of ahead) {
+      let synced = false;
+      for (;;) {
+        const candidate = await poll.next(this.service.state.height);
+        if (candidate === null) break;
+        const { peer, height } = candidate;
+        this.metrics.syncing.set(1);
+        this.logger.info('syncing', { from: this.service.state.height + 1, to: height, peer });
+        const before = this.service.state.height;
         try {
-          fetched = await this.fetchFrom(peer, height);
+          fetched += await this.fetchFrom(peer, height);
+          this.standing.succeeded(peer);
+          synced = true;
           break;
         } catch (e) {
-          this.logger.warn('sync from peer failed', { peer, error: (e as Error).message });
+          fetched += Math.max(0, this.service.state.height - before);
+          this.failed(peer, (e as Error).message);
         }
       }
       applied += fetched;
+      // Nobody ahead (or nobody that could serve what it claimed): done for now.
+      if (!synced && fetched === 0) return applied;
       // One block fetched is a height whose messages were lost, and consensus is waiting to go
       // on; a longer fetch (a restart, a partition) may have let the network move on meanwhile,
       // so ask again. (A round where nobody is ahead waits for every peer asked.)
@@ -140,6 +163,7 @@ export class BlockSync {
     return applied;
   }
 
+  /** Fetches and commits blocks from `peer` up to `target`; throws when it cannot serve them. */
   private async fetchFrom(peer: string, target: number): Promise<number> {
     let applied = 0;
     while (this.service.state.height < target) {
@@ -150,11 +174,11 @@ export class BlockSync {
         peer,
         SYNC_PROTOCOL,
         encodeJson({ type: 'blocks', from, to }),
-        15_000,
+        this.timeouts.blocksMs,
       );
       const blocks = decodeBlocksResponse(bytes);
       if (typeof blocks === 'string') throw new Error(`malformed sync response: ${blocks}`);
-      if (blocks.length === 0) throw new Error(`peer had no block ${from}`);
+      if (blocks.length === 0) throw new Error(`claimed height ${target} but had no block ${from}`);
       for (const { block, commit } of blocks) {
         this.step = `committing block ${block.header.height}`;
         try {
@@ -164,10 +188,12 @@ export class BlockSync {
           }
         } catch (e) {
           if (e instanceof BlockError)
-            throw new Error(`block ${block.header.height} from ${peer} refused: ${e.message}`);
+            throw new Error(`block ${block.header.height} refused (${e.code}): ${e.message}`);
           throw e;
         }
       }
+      // Blocks of other heights than asked move nothing: without this the same request repeats.
+      if (this.service.state.height < from) throw new Error(`served no block ${from}`);
     }
     return applied;
   }

@@ -94,12 +94,10 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
     await store.close();
     throw e;
   }
-  for (const t of service.allTasks())
-    for (const p of t.payouts)
-      if (p.status === 'confirmed') {
-        metrics.payouts.inc({ share: p.share });
-        metrics.payoutWei.inc({ share: p.share }, Number(p.amount));
-      }
+  for (const [share, { count, wei }] of Object.entries(service.paid())) {
+    metrics.payouts.inc({ share }, count);
+    metrics.payoutWei.inc({ share }, Number(wei));
+  }
 
   const crashAfterSends = status.network === 'devnet' ? c.crashAfterSends : null;
   if (c.crashAfterSends !== null && crashAfterSends === null)
@@ -109,15 +107,7 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
     void payer.run();
   });
   metrics.readFrom({
-    taskCounts: () => {
-      const counts = new Map<string, number>();
-      for (const t of service.list({}))
-        counts.set(
-          `${t.status}/${t.challenge_type}`,
-          (counts.get(`${t.status}/${t.challenge_type}`) ?? 0) + 1,
-        );
-      return counts;
-    },
+    taskCounts: () => service.taskCounts(),
     followedHeight: () => service.books.cursor,
     followLag: () => follower.lag,
     floatWei: () => service.float(),

@@ -1,14 +1,42 @@
 /**
- * Fault injection: <home>/blocked_peers.json holds peer ids this node refuses to talk to (the
- * devnet's disconnect/connect and the partition tests write it). Honoured only when the node
- * runs with --fault-injection: a file left behind in a home must not silently cut off a node
- * started by hand.
+ * Fault injection: <home>/blocked_peers.json says which peers this node refuses to talk to (the
+ * devnet's disconnect/connect/partition and the partition tests write it), in one of two forms:
+ *   ["<peer id>", …]               refuse these peers (the first form; still valid)
+ *   {"allow": ["<peer id>", …]}    refuse every peer but these ({"allow": []}: every peer)
+ * Honoured only when the node runs with --fault-injection: a file left behind in a home must not
+ * silently cut off a node started by hand.
  */
 import { access, readFile } from 'node:fs/promises';
 import type { P2PNetwork } from '../p2p/network.js';
+import type { PeerRefusal } from '../p2p/peerRefusal.js';
 import type { Logger } from '../util/logger.js';
 
 export const BLOCKED_PEERS_FILE = 'blocked_peers.json';
+
+const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** The file's rule, or null when its text is neither form. */
+export function parseBlockedPeers(text: string): PeerRefusal | null {
+  let j: unknown;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (isIdList(j)) return { allowOnly: false, peers: j };
+  if (typeof j === 'object' && j !== null && !Array.isArray(j)) {
+    const keys = Object.keys(j);
+    const allow = (j as { allow?: unknown }).allow;
+    if (keys.length === 1 && isIdList(allow)) return { allowOnly: true, peers: allow };
+  }
+  return null;
+}
+
+/** The file's text for `rule` (the array form when it lists the refused peers), sorted, one id each. */
+export function formatBlockedPeers(rule: PeerRefusal): string {
+  const ids = [...new Set(rule.peers)].sort();
+  return `${JSON.stringify(rule.allowOnly ? { allow: ids } : ids)}\n`;
+}
 
 /** Polled twice a second; a missing file means nobody is blocked. */
 export function watchBlockedPeers(path: string, network: P2PNetwork, logger: Logger): NodeJS.Timeout {
@@ -19,17 +47,15 @@ export function watchBlockedPeers(path: string, network: P2PNetwork, logger: Log
       .then(async (text) => {
         if (text === last) return;
         last = text;
-        let ids: unknown;
-        try {
-          ids = JSON.parse(text);
-        } catch {
-          ids = null;
-        }
-        if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) {
-          logger.warn('blocked_peers.json must be a JSON array of peer ids; ignored', { path });
+        const rule = parseBlockedPeers(text);
+        if (rule === null) {
+          logger.warn(
+            'blocked_peers.json must be a JSON array of peer ids or {"allow": [peer ids]}; ignored',
+            { path },
+          );
           return;
         }
-        await network.setBlocked(ids);
+        await network.setRefused(rule);
       })
       .catch((e: unknown) => logger.error('blocked peers update failed', { error: e as Error }));
   }, 500);

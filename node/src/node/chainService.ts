@@ -16,6 +16,7 @@ import {
   type ChainState,
   type Commit,
   commitProblem,
+  commitShapeProblem,
   type Equivocation,
   epochAt,
   fullStateDiff,
@@ -279,15 +280,20 @@ export class ChainService implements RpcBackend {
 
   /**
    * Commits a block this node's consensus decided. Its commit was assembled from precommits the
-   * driver authenticated one by one as they arrived, so they are not verified again here; `known`
-   * is the execution result already computed when the block was validated or built.
-   * Returns false when the block is not the next one (already committed, e.g. by sync).
+   * driver authenticated one by one as they arrived, so their signatures are not verified again
+   * here, but its shape is (distinct validators of the active set, a quorum): nothing else is ever
+   * stored. `known` is the execution result already computed when the block was validated or
+   * built. Returns false when the block is not the next one (already committed, e.g. by sync).
    */
   commitDecided(block: Block, commit: Commit, known?: BlockResult): Promise<boolean> {
     return this.commitNext(block, commit, false, known);
   }
 
-  /** Commits a block fetched from a peer: its commit is checked against the active set of its height. */
+  /**
+   * Commits a block fetched from a peer: its commit must hold only valid precommits of distinct
+   * validators of the active set of its height, more than 2/3 of it (commitProblem); a commit with
+   * any other entry is refused (BlockError BAD_COMMIT), never cleaned.
+   */
   commitSynced(block: Block, commit: Commit): Promise<boolean> {
     return this.commitNext(block, commit, true);
   }
@@ -295,7 +301,7 @@ export class ChainService implements RpcBackend {
   private commitNext(
     block: Block,
     commit: Commit,
-    verifyCommit: boolean,
+    verifySignatures: boolean,
     known?: BlockResult,
   ): Promise<boolean> {
     return this.serialized(async () => {
@@ -304,13 +310,14 @@ export class ChainService implements RpcBackend {
       const hash = blockHash(block.header);
       if (commit.blockHash !== hash || commit.height !== block.header.height)
         throw new BlockError(
-          'MALFORMED',
+          'BAD_COMMIT',
           `commit is for ${commit.blockHash} at ${commit.height}, not this block`,
         );
-      if (verifyCommit) {
-        const problem = commitProblem(state.params.chainId, commit, activeValidators(state));
-        if (problem !== null) throw new BlockError('MALFORMED', `commit refused: ${problem}`);
-      }
+      const active = activeValidators(state);
+      const problem = verifySignatures
+        ? commitProblem(state.params.chainId, commit, active)
+        : commitShapeProblem(commit, active);
+      if (problem !== null) throw new BlockError('BAD_COMMIT', `commit refused: ${problem}`);
       await this.commitBlock(block, commit, known ?? this.validateBlock(block));
       return true;
     });

@@ -27,6 +27,7 @@ import { createLibp2p } from 'libp2p';
 import { withDeadline } from '../util/deadline.js';
 import type { Logger } from '../util/logger.js';
 import type { PeerKey } from './peerKey.js';
+import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
 
 /**
@@ -97,6 +98,8 @@ export class P2PNetwork {
   >();
 
   private stopped = false;
+  /** The peers refused (fault injection), read by the connection gater. */
+  private refusal: PeerRefusal = REFUSE_NONE;
   private redialTimer: NodeJS.Timeout | null = null;
   /** Peers this node has been connected to: the bootstrap peers among them are redialled when lost. */
   private readonly everConnected = new Set<string>();
@@ -106,7 +109,6 @@ export class P2PNetwork {
   private constructor(
     private readonly node: Libp2p<Services>,
     private readonly logger: Logger,
-    private readonly blocked: Set<string>,
     /** The bootstrap peers, parsed once: their addresses and peer ids. */
     private readonly bootstrapPeers: readonly { addr: Multiaddr; id: string }[],
   ) {}
@@ -131,9 +133,9 @@ export class P2PNetwork {
       } catch (e) {
         throw new Error(`announce address ${addr} is not a multiaddr without /p2p/: ${(e as Error).message}`);
       }
-    // Peers this node refuses (fault injection: a partition between local processes).
-    const blocked = new Set<string>();
-    const denied = async (peer: PeerId) => blocked.has(peer.toString());
+    // Peers this node refuses (fault injection: disconnect and partition), set by setRefused.
+    let net: P2PNetwork | null = null;
+    const denied = async (peer: PeerId) => net?.refuses(peer.toString()) ?? false;
     const node = await createLibp2p({
       // Started below, once the DHT's table refresh is staggered.
       start: false,
@@ -196,7 +198,7 @@ export class P2PNetwork {
         }),
       },
     });
-    const net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, blocked, bootstrapPeers);
+    net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, bootstrapPeers);
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     if (!staggerTableRefresh(node.services.dht))
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
@@ -389,19 +391,23 @@ export class P2PNetwork {
     });
   }
 
+  /** Whether fault injection refuses `peer`. */
+  refuses(peer: string): boolean {
+    return refuses(this.refusal, peer);
+  }
+
   /**
-   * Replaces the set of refused peers: connections to newly refused ones are closed at once, and
+   * Replaces which peers are refused: connections to peers now refused are closed at once, and
    * bootstrap peers no longer refused are dialed again.
    */
-  async setBlocked(peerIds: readonly string[]): Promise<void> {
-    const next = new Set(peerIds);
-    const unblocked = [...this.blocked].filter((p) => !next.has(p));
-    this.blocked.clear();
-    for (const p of next) this.blocked.add(p);
-    for (const p of next) await this.node.hangUp(peerIdFromString(p)).catch(() => undefined);
+  async setRefused(rule: PeerRefusal): Promise<void> {
+    const before = this.refusal;
+    this.refusal = rule;
+    for (const p of this.connectedPeers())
+      if (this.refuses(p)) await this.node.hangUp(peerIdFromString(p)).catch(() => undefined);
     for (const peer of this.bootstrapPeers)
-      if (unblocked.includes(peer.id)) await this.dialBootstrapPeer(peer);
-    this.logger.info('blocked peers set', { blocked: [...next] });
+      if (refuses(before, peer.id) && !this.refuses(peer.id)) await this.dialBootstrapPeer(peer);
+    this.logger.info('blocked peers set', { allow_only: rule.allowOnly, peers: [...rule.peers] });
   }
 
   /**
@@ -442,7 +448,7 @@ export class P2PNetwork {
       if (
         this.everConnected.has(peer.id) &&
         !connected.has(peer.id) &&
-        !this.blocked.has(peer.id) &&
+        !this.refuses(peer.id) &&
         !this.dialling.has(peer.id)
       ) {
         this.dialling.add(peer.id);

@@ -112,6 +112,12 @@ export class ChainStore {
     await batch.write();
   }
 
+  /**
+   * Stores a block with its commit, receipts and state changes in one batch. Its one caller,
+   * ChainService, has checked the commit (distinct verified validators of the height's active
+   * set: docs/PROTOCOL.md), since what is stored here is what GET /block/{h}/commit and block
+   * sync serve without another look.
+   */
   async writeBlock(w: BlockWrite): Promise<void> {
     const h = w.block.header.height;
     const batch = this.db.batch();

@@ -9,10 +9,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GenesisJson } from '../chain/index.js';
-import { BLOCKED_PEERS_FILE } from '../node/blockedPeers.js';
+import { BLOCKED_PEERS_FILE, formatBlockedPeers } from '../node/blockedPeers.js';
 import { type KeyFile, writeKeyFile } from '../node/keyFile.js';
 import type { NodeFile } from '../node/nodeFile.js';
 import { type PeerKey, writePeerKey } from '../p2p/peerKey.js';
+import type { PeerRefusal } from '../p2p/peerRefusal.js';
 
 export interface HomeFiles {
   readonly genesis: GenesisJson;
@@ -39,7 +40,7 @@ export async function writeNodeFile(home: string, nodeFile: NodeFile): Promise<v
   await writeFile(join(home, 'node.json'), json(nodeFile));
 }
 
-/** <home>/blocked_peers.json: the peer ids the node refuses (read twice a second with --fault-injection). */
-export async function writeBlockedPeers(home: string, peerIds: readonly string[]): Promise<void> {
-  await writeFile(join(home, BLOCKED_PEERS_FILE), `${JSON.stringify([...new Set(peerIds)].sort())}\n`);
+/** <home>/blocked_peers.json: the peers the node refuses (read twice a second with --fault-injection). */
+export async function writeBlockedPeers(home: string, rule: PeerRefusal): Promise<void> {
+  await writeFile(join(home, BLOCKED_PEERS_FILE), formatBlockedPeers(rule));
 }

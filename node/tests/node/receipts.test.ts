@@ -70,7 +70,7 @@ describe('receipts', () => {
       );
       await assert.rejects(
         h.service.commitSynced(block, { height: 1, round: 0, blockHash: hash, signatures: [one] }),
-        /commit has 1 valid precommits, needs 2 of 2/,
+        /commit has 1 precommits, needs 2 of 2/,
       );
       assert.equal(h.service.state.height, 0);
     } finally {

@@ -3,9 +3,10 @@
  * name, a second bridge network with inter-container traffic off that only carries the ports
  * published on 127.0.0.1 (so a node cut off the p2p network keeps its RPC), and per node one
  * container and one volume (/data). Everything carries the labels io.chain-devnet.devnet=<id>
- * and io.chain-devnet.home=<home>, which is how later commands and `down` find it. Pause and
- * disconnect are the engine's own pause and network disconnect; a partition is each node's
- * blocked-peers file (the node's fault injection), copied into its volume.
+ * and io.chain-devnet.home=<home>, which is how later commands and `down` find it. Pause is the
+ * engine's own pause; disconnect is the engine's network disconnect plus the node's fault
+ * injection refusing every peer; a partition is each node's blocked-peers file (the node's fault
+ * injection), copied into its volume.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import {
   MARKET_SERVICE_NAME,
   renderPrometheusConfig,
 } from '../../monitoring/prometheusConfig.js';
-import { repoPath } from '../../repo.js';
+import { dashboardsPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
 import { localEndpoint, localServiceUrl } from '../localEndpoint.js';
@@ -232,14 +233,22 @@ export class DockerRuntime implements Runtime {
     await (await this.requireContainer(name, 'resume')).unpause();
   }
 
-  async disconnectNode(name: string, _all: readonly PeerInfo[]): Promise<void> {
+  /**
+   * The engine's network disconnect, and the node's fault injection refusing every peer (its
+   * blocked-peers file, copied into its volume): off the p2p network a stranger could still reach
+   * the node some other way (a published port, another network), and the file says what is cut
+   * whatever the engine does.
+   */
+  async disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
     const c = await this.requireContainer(name, 'disconnect');
+    await this.blocked.disconnect(name, all);
     if (await this.isDisconnected(name)) return;
     await this.d.getNetwork(this.p2pNetwork).disconnect({ Container: c.id, Force: true });
   }
 
-  async connectNode(name: string, _all: readonly PeerInfo[]): Promise<void> {
+  async connectNode(name: string, all: readonly PeerInfo[]): Promise<void> {
     const c = await this.requireContainer(name, 'connect');
+    await this.blocked.connect(name, all);
     if (!(await this.isDisconnected(name))) return;
     await this.d
       .getNetwork(this.p2pNetwork)
@@ -247,9 +256,9 @@ export class DockerRuntime implements Runtime {
   }
 
   /**
-   * Each node's blocked_peers.json (the peers its group keeps apart, or none), written in its home
-   * on the host and copied into its volume, where the node reads it twice a second. Disconnect is
-   * the engine's network disconnect, so no node here is ever marked cut off in the lists.
+   * Each node's blocked_peers.json (partition.ts: what the partition and the nodes cut off mean for
+   * it), written in its home on the host and copied into its volume, where the node reads it twice
+   * a second.
    */
   async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
     await this.blocked.partition(groups, all);
@@ -388,10 +397,10 @@ export class DockerRuntime implements Runtime {
       await this.d
         .getNetwork(this.p2pNetwork)
         .connect({ Container: g.id, EndpointConfig: { Aliases: ['grafana'] } });
-      await g.putArchive(tar.pack(repoPath('dashboards', 'provisioning')), {
+      await g.putArchive(tar.pack(dashboardsPath('provisioning')), {
         path: '/etc/grafana/provisioning',
       });
-      await g.putArchive(tar.pack(repoPath('dashboards', 'json')), { path: '/var/lib/grafana/dashboards' });
+      await g.putArchive(tar.pack(dashboardsPath('json')), { path: '/var/lib/grafana/dashboards' });
       await g.start();
       grafana = `http://127.0.0.1:${spec.monitoringPorts.grafana}`;
       progress(`grafana: ${grafana}`);

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
-import { repoRoot } from '../../repo.js';
+import { imageCheckout } from '../../repo.js';
 import type { Progress } from '../runtime.js';
 import {
   buildFromFolder,
@@ -79,7 +79,7 @@ export function reachedPackages(
 }
 
 async function localNodeBase(tag: string): Promise<void> {
-  const root = repoRoot();
+  const root = imageCheckout();
   const addon = join(root, 'node_modules/classic-level/prebuilds/linux-x64/classic-level.glibc.node');
   await buildHostImage(
     tag,
@@ -89,7 +89,7 @@ async function localNodeBase(tag: string): Promise<void> {
 }
 
 export async function ensureNodeImage(progress: Progress): Promise<string> {
-  const root = repoRoot();
+  const root = imageCheckout();
   const caches = (await readdir(join(root, 'node/dist/bundle')).catch(() => []))
     .filter((f) => /^chain-(node|market)\./.test(f) && f.endsWith('.v8cache'))
     .map((f) => `node/dist/bundle/${f}`);

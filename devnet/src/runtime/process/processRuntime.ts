@@ -23,7 +23,7 @@ import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { MARKET_JOB, renderPrometheusConfig } from '../../monitoring/prometheusConfig.js';
-import { nodePackagePath, repoPath } from '../../repo.js';
+import { dashboardsPath, nodePackagePath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BlockedPeers } from '../blockedPeers.js';
 import { localEndpoint, localServiceUrl } from '../localEndpoint.js';
@@ -257,10 +257,7 @@ export class ProcessRuntime implements Runtime {
       notes.push('Grafana skipped: it needs Prometheus');
     } else {
       const gdir = join(dir, 'grafana');
-      const provisioning = await grafanaProvisioning(
-        join(gdir, 'provisioning'),
-        repoPath('dashboards', 'json'),
-      );
+      const provisioning = await grafanaProvisioning(join(gdir, 'provisioning'), dashboardsPath('json'));
       const address = spec.monitoringPorts.grafana;
       const args = grafanaBin.endsWith('grafana-server') ? [] : ['server'];
       const homepath = process.env.GRAFANA_HOME ?? '/usr/share/grafana';

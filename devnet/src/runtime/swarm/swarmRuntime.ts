@@ -36,7 +36,7 @@ import {
   MARKET_SERVICE_NAME,
   renderSwarmPrometheusConfig,
 } from '../../monitoring/prometheusConfig.js';
-import { repoPath } from '../../repo.js';
+import { dashboardsPath } from '../../repo.js';
 import type { NetworkSpec, NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE, BlockedPeers } from '../blockedPeers.js';
 import { docker } from '../docker/engine.js';
@@ -708,8 +708,8 @@ export class SwarmRuntime implements Runtime {
 
     const g = await grafanaImage(progress);
     if ('note' in g) return { prometheus: prometheusUrl, grafana: null, notes: [...notes, g.note] };
-    const provisioning = repoPath('dashboards', 'provisioning');
-    const dashboards = repoPath('dashboards', 'json');
+    const provisioning = dashboardsPath('provisioning');
+    const dashboards = dashboardsPath('json');
     const files: { source: string; target: string }[] = [
       {
         source: join(provisioning, 'datasources', 'prometheus.yml'),
