@@ -5,7 +5,7 @@
  */
 import { ACCOUNT_PREFIX, isAddress, isHex, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
 import type { Manifest } from '../spec/manifest.js';
-import { buildNetworkSpec } from '../spec/networkSpec.js';
+import { buildNetworkSpec, isServiceAccount } from '../spec/networkSpec.js';
 import { hasReference } from './refs.js';
 
 export interface KnownNetwork {
@@ -14,6 +14,8 @@ export interface KnownNetwork {
   /** The nodes so far (a step's `add` appends). */
   readonly nodes: string[];
   readonly accounts: readonly string[];
+  /** The accounts a step may send from: all but the services' (the market's escrow and worker). */
+  readonly senders: readonly string[];
   readonly market: boolean;
 }
 
@@ -23,7 +25,7 @@ export function knownNetwork(
   sure: boolean,
 ): { net: KnownNetwork; problem: string | null } {
   const market = manifest.market === true;
-  if (!sure) return { net: { sure, nodes: [], accounts: [], market }, problem: null };
+  if (!sure) return { net: { sure, nodes: [], accounts: [], senders: [], market }, problem: null };
   const key = JSON.stringify(manifest);
   let built = recent.get(key);
   if (built === undefined) {
@@ -34,8 +36,17 @@ export function knownNetwork(
     recent.set(key, built);
   }
   return 'problem' in built
-    ? { net: { sure: false, nodes: [], accounts: [], market }, problem: built.problem }
-    : { net: { sure, nodes: [...built.nodes], accounts: built.accounts, market }, problem: null };
+    ? { net: { sure: false, nodes: [], accounts: [], senders: [], market }, problem: built.problem }
+    : {
+        net: {
+          sure,
+          nodes: [...built.nodes],
+          accounts: built.accounts,
+          senders: built.accounts.filter((a) => !isServiceAccount(a)),
+          market,
+        },
+        problem: null,
+      };
 }
 
 type Built =
@@ -57,12 +68,13 @@ export function unknownName(
   net: KnownNetwork,
   path: string,
   name: string,
-  kinds: readonly ('node' | 'account' | 'key' | 'address' | 'validatorAddress')[],
+  kinds: readonly ('node' | 'account' | 'sender' | 'key' | 'address' | 'validatorAddress')[],
 ): string[] {
   // A reference (`${pay.from}`) is known only when the step runs; refs.ts checks it.
   if (!net.sure || hasReference(name)) return [];
   if (kinds.includes('node') && net.nodes.includes(name)) return [];
   if (kinds.includes('account') && net.accounts.includes(name)) return [];
+  if (kinds.includes('sender') && net.senders.includes(name)) return [];
   if (kinds.includes('key') && isHex(name, 32)) return [];
   if (kinds.includes('address') && isAddress(name, ACCOUNT_PREFIX)) return [];
   if (kinds.includes('validatorAddress') && isAddress(name, VALIDATOR_PREFIX)) return [];
@@ -70,6 +82,9 @@ export function unknownName(
     return [`${path}: unknown node "${name}" (nodes: ${net.nodes.join(', ')})`];
   const what = [
     kinds.includes('account') ? `an account (${net.accounts.join(', ')})` : null,
+    kinds.includes('sender')
+      ? `an account to send from (${net.senders.join(', ')}${net.senders.length < net.accounts.length ? "; the market's own are its service's" : ''})`
+      : null,
     kinds.includes('node') ? `a node (${net.nodes.join(', ')})` : null,
     kinds.includes('key') ? 'a 64-hex private key' : null,
     kinds.includes('address') ? 'a coin1… address' : null,

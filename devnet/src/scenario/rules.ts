@@ -63,7 +63,7 @@ function txProblems(net: KnownNetwork, path: string, tx: NonNullable<Step['tx']>
       out.push(
         `${path}.${f} is not a field of ${tx.type} (${tx.type} takes ${fields.allowed.join(', ') || 'none of to, amount, …'})`,
       );
-  out.push(...unknownName(net, `${path}.from`, tx.from, ['account', 'node', 'key']));
+  out.push(...unknownName(net, `${path}.from`, tx.from, ['sender', 'node', 'key']));
   if (tx.to !== undefined && fields.allowed.includes('to'))
     out.push(
       ...unknownName(
@@ -179,14 +179,14 @@ function marketProblems(net: KnownNetwork, path: string, m: MarketStep): Problem
       ...(deadline > MAX_DEADLINE_MS
         ? [`${path}.post.deadline must be at most 720h (the market's longest), got ${p.deadline}`]
         : []),
-      ...unknownName(net, `${path}.post.from`, p.from, ['account']),
+      ...unknownName(net, `${path}.post.from`, p.from, ['sender']),
       ...(parseAmount(p.reward) === 0n ? [`${path}.post.reward must be more than 0`] : []),
       ...(p.payload === undefined
         ? []
         : payloadProblems(`${path}.post.payload`, p.challenge ?? 'inference', p.payload)),
     ];
   }
-  return unknownName(net, `${path}.claim.worker`, m.claim.worker, ['account']);
+  return unknownName(net, `${path}.claim.worker`, m.claim.worker, ['sender']);
 }
 
 /** The problems of one step the schema accepted; an `add` makes its node known to the steps after it. */
@@ -254,7 +254,7 @@ export function loadProblems(net: KnownNetwork, load: ScenarioLoad): Problems {
     out.push('load.mix needs a weight above 0');
   if (Array.isArray(load.accounts))
     (load.accounts as readonly string[]).forEach((a, i) => {
-      out.push(...unknownName(net, `load.accounts[${i}]`, a, ['account']));
+      out.push(...unknownName(net, `load.accounts[${i}]`, a, ['sender']));
     });
   return out;
 }

@@ -104,6 +104,10 @@ describe('every example in the docs is checked, and the runnable ones run', () =
     }
   });
 
+  test('JSON blocks are JSON', () => {
+    for (const b of of('json')) assert.doesNotThrow(() => JSON.parse(b.text), b.where);
+  });
+
   test('the manifest is one devnet up builds', () => {
     for (const b of of('manifest')) {
       const checked = checkManifest(parseYaml(b.text));

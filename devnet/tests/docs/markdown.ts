@@ -2,12 +2,18 @@
  * The code blocks of a markdown page, each with the marker before it that says how a test checks
  * it: `<!-- example: KIND [run] [(a note)] -->` on the line before the fence. Kinds: scenario (a
  * whole file), steps (a fragment of a timeline), manifest, ts (`ts fragment`: code that uses a
- * `net`), cli (command lines), output and text (what a program prints, a folder's layout).
+ * `net`), cli (command lines), json, output and text (what a program prints, a folder's layout).
  */
 import { readFile } from 'node:fs/promises';
 import { repoPath } from '../../src/repo.js';
 
-export const KINDS = ['scenario', 'steps', 'manifest', 'ts', 'cli', 'output', 'text'] as const;
+export const KINDS = ['scenario', 'steps', 'manifest', 'ts', 'cli', 'json', 'output', 'text'] as const;
+
+/**
+ * The kind of a block without a marker, by its language: command lines are checked as cli, JSON
+ * is parsed. (The install section of TESTKIT.md, kept by the packaging work, has such blocks.)
+ */
+const BY_LANGUAGE: Readonly<Record<string, Kind>> = { sh: 'cli', json: 'json' };
 export type Kind = (typeof KINDS)[number];
 
 export interface DocBlock {
@@ -36,7 +42,7 @@ export async function docBlocks(page: string): Promise<DocBlock[]> {
       where: `${page}:${i + 1}`,
       page,
       lang: open[1]!,
-      kind: marker?.[1] ?? null,
+      kind: marker?.[1] ?? BY_LANGUAGE[open[1]!] ?? null,
       rest: marker?.[2] ?? '',
       text: `${lines.slice(i + 1, end).join('\n')}\n`,
     });

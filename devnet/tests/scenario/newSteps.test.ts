@@ -84,7 +84,16 @@ describe('issue 25: the new steps are checked with the file', () => {
     ]);
   });
 
-  test('market steps need a devnet with the market, and a payload of the challenge', async () => {
+  test("market steps need a devnet with the market, and a payload of the challenge; the market's accounts send nothing", async () => {
+    assert.match(
+      (
+        await problemsOf(
+          '  - tx: { type: TRANSFER, from: market, to: account-1, amount: 1coin }\n',
+          MARKET_HEAD,
+        )
+      )[0] ?? '',
+      /^steps\[0\]\.tx\.from: "market" is not an account to send from \(account-0, account-1, account-2; the market's own/,
+    );
     const post = '  - market: { post: { from: account-1, reward: 1coin } }\n';
     assert.deepEqual(await problemsOf(post), [
       'steps[0].market: the devnet runs no market: set market: true in the manifest (docs/MARKET.md)',
@@ -96,7 +105,7 @@ describe('issue 25: the new steps are checked with the file', () => {
         MARKET_HEAD,
       ),
       [
-        'steps[0].market.post.from: "nobody" is not an account (account-0, account-1, account-2, market, market-worker)',
+        'steps[0].market.post.from: "nobody" is not an account to send from (account-0, account-1, account-2; the market\'s own are its service\'s)',
         'steps[0].market.post.payload.colour is not a field of rendering (fields: scene_uri, width, height, frames, samples_per_pixel)',
         'steps[0].market.post.payload.frames is required for rendering',
         'steps[0].market.post.payload.height is required for rendering',

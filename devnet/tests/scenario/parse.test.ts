@@ -151,7 +151,7 @@ describe('scenario files: every problem names its field', () => {
       'a load of accounts the devnet does not fund',
       'load: { count: 5, accounts: [account-0, nobody] }\n',
       '  - heal: {}\n',
-      /^load\.accounts\[1\]: "nobody" is not an account \(account-0, account-1, account-2\)/,
+      /^load\.accounts\[1\]: "nobody" is not an account to send from \(account-0, account-1, account-2\)/,
     ],
     [
       'a load mix of no weight',
@@ -181,7 +181,7 @@ describe('scenario files: every problem names its field', () => {
       'a sender with no key',
       '',
       '  - tx: { type: UNJAIL, from: nobody }\n',
-      /^steps\[0\]\.tx\.from: "nobody" is not an account \(account-0/,
+      /^steps\[0\]\.tx\.from: "nobody" is not an account to send from \(account-0/,
     ],
     [
       'a delegation to no validator',
