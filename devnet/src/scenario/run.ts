@@ -187,7 +187,17 @@ export async function runScenario(s: Scenario, o: RunOptions): Promise<ScenarioR
       say(`  ▶ ${label}${when}`);
       try {
         await net.step(label, async () => {
-          const step = resolveReferences(asWritten, results);
+          // The parts the check looked for references in: the kind's data and the trigger (a
+          // name is the label, as written).
+          const { [kind]: body, at: trigger } = resolveReferences(
+            { [kind]: asWritten[kind], at: asWritten.at },
+            results,
+          );
+          const step: Step = {
+            ...asWritten,
+            [kind]: body,
+            ...(trigger === undefined ? {} : { at: trigger }),
+          };
           if (step.at !== undefined) await waitTrigger(net, step.at, began);
           const produced = await execute(net, kind, step);
           if (step.as !== undefined) results.set(step.as, { kind, produced });

@@ -27,6 +27,8 @@ steps:
   - add: { name: late }
     as: late
   - stop: { node: "\${late}" }
+  - name: a name is a label, \${nothing} in it stays as written
+    heal: {}
 `;
 
 describe('issue 25 steps on the process runtime', () => {
@@ -51,6 +53,7 @@ describe('issue 25 steps on the process runtime', () => {
       'steps[3] expect tx',
       'steps[5] back to the sender of ${pay}',
       'steps[7] stop ${late}',
+      'steps[8] a name is a label, ${nothing} in it stays as written',
       'steps[0] a task posted, its reward paid into the escrow',
       'steps[1] market claim',
       'steps[2] the result committed on chain',
