@@ -13,7 +13,7 @@ import { checkManifest, type Manifest, parseManifestText, type RuntimeChoice } f
 import { stepLabel } from './label.js';
 import { nodeMetricNames } from './metricNames.js';
 import { knownNetwork, unknownName } from './network.js';
-import { type Named, referenceProblems } from './refs.js';
+import { type Named, producerOf, referenceProblems } from './refs.js';
 import { loadProblems, stepProblems } from './rules.js';
 import type { Scenario, ScenarioFile, Step } from './scenario.js';
 import { STEP_KINDS, STEP_META } from './schema.js';
@@ -112,7 +112,7 @@ export async function checkScenario(
     if (as !== null) {
       const first = named.get(as);
       if (first !== undefined) problems.push(`steps[${i}].as: ${as} already names steps[${first.index}]`);
-      else named.set(as, { index: i, kind });
+      else named.set(as, { index: i, kind: producerOf(kind, raw[kind]) });
     }
     if (verdict.refused(`/steps/${i}`)) {
       // Its problems are named, and nothing here trusts it; a node it adds is known after it still.

@@ -9,14 +9,22 @@
 /** A step kind (schema.ts's StepKind; a plain string here, as the schema reads this file). */
 type StepKind = string;
 
-/** What each kind of step produces, its default field first. Every step also gives `height`. */
-export const PRODUCES: Readonly<Record<StepKind, readonly string[]>> = {
+/** What each kind of step produces, its default field first (a market step: by its action). */
+const PRODUCES: Readonly<Record<StepKind, readonly string[]>> = {
   tx: ['hash', 'height', 'from'],
   add: ['node', 'height'],
-  market: ['task', 'hash', 'height', 'worker'],
+  'market post': ['task', 'hash', 'height'],
+  'market claim': ['task', 'worker', 'height'],
 };
 
-export const fieldsOf = (kind: StepKind): readonly string[] => PRODUCES[kind] ?? ['height'];
+/** The kind a step's results are known by: `market post`, `market claim`, or the kind. */
+export function producerOf(kind: StepKind, body: unknown): string {
+  if (kind !== 'market' || body === null || typeof body !== 'object') return kind;
+  return `market ${Object.keys(body)[0] ?? ''}`;
+}
+
+/** The fields a producer gives; every step gives `height` (its default when it gives nothing else). */
+export const fieldsOf = (producer: string): readonly string[] => PRODUCES[producer] ?? ['height'];
 
 /** A step's results, by field. */
 export type Produced = Readonly<Record<string, string | number>>;
@@ -47,7 +55,8 @@ export const hasReference = (text: string): boolean => /\$\{[^}]*\}/.test(text);
 
 export interface Named {
   readonly index: number;
-  readonly kind: StepKind;
+  /** producerOf the step. */
+  readonly kind: string;
 }
 
 /**
@@ -96,7 +105,7 @@ function strays(value: unknown, at: string): string[] {
 /** A value with every reference replaced by what the named step produced. */
 export function resolveReferences<T>(
   value: T,
-  results: ReadonlyMap<string, { kind: StepKind; produced: Produced }>,
+  results: ReadonlyMap<string, { kind: string; produced: Produced }>,
 ): T {
   const lookup = (name: string, field: string | undefined): string | number => {
     const r = results.get(name);

@@ -14,7 +14,7 @@ import type { Expectations } from '../testkit/expect/index.js';
 import type { LoadReport } from '../testkit/load.js';
 import { Testnet } from '../testkit/testnet.js';
 import { expectTask, marketStep, type TaskExpectation } from './marketSteps.js';
-import { type Produced, resolveReferences } from './refs.js';
+import { type Produced, producerOf, resolveReferences } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
 import { txStep } from './txStep.js';
@@ -175,7 +175,7 @@ export async function runScenario(s: Scenario, o: RunOptions): Promise<ScenarioR
     const { minConfirmed, ...loadOptions } = s.file.load ?? {};
     const load = s.file.load === undefined ? null : await net.load(loadOptions);
     const began = Date.now();
-    const results = new Map<string, { kind: StepKind; produced: Produced }>();
+    const results = new Map<string, { kind: string; produced: Produced }>();
     for (const { kind, step: asWritten, label } of s.steps) {
       if (!ok) {
         cases.push({ label, outcome: 'skipped', ms: 0, reason: 'an earlier step failed' });
@@ -200,7 +200,7 @@ export async function runScenario(s: Scenario, o: RunOptions): Promise<ScenarioR
           };
           if (step.at !== undefined) await waitTrigger(net, step.at, began);
           const produced = await execute(net, kind, step);
-          if (step.as !== undefined) results.set(step.as, { kind, produced });
+          if (step.as !== undefined) results.set(step.as, { kind: producerOf(kind, step[kind]), produced });
         });
         cases.push({ label, outcome: 'passed', ms: Date.now() - t });
         say(`  ✔ ${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);

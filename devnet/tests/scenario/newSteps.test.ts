@@ -101,6 +101,13 @@ describe('issue 25: the new steps are checked with the file', () => {
     assert.deepEqual(await problemsOf(post, MARKET_HEAD), []);
     assert.deepEqual(
       await problemsOf(
+        `${post}    as: t\n  - market: { claim: { task: "\${t}", worker: account-2 } }\n    as: c\n  - expect: { tx: { hash: "\${c.hash}", status: confirmed } }\n  - expect: { tx: { hash: "\${t.hash}", status: confirmed } }\n`,
+        MARKET_HEAD,
+      ),
+      ['steps[2].expect.tx.hash: ${c.hash}: steps[1] (market claim) gives task, worker, height, not hash'],
+    );
+    assert.deepEqual(
+      await problemsOf(
         '  - market: { post: { from: nobody, reward: 1coin, challenge: rendering, payload: { width: 0, colour: red } } }\n',
         MARKET_HEAD,
       ),
