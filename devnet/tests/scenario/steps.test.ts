@@ -45,7 +45,12 @@ describe('issue 25 steps on the process runtime', () => {
     await writeFile(file, HANDED_ON);
     const market = repoPath('devnet', 'scenarios', 'market.yaml');
     const t0 = Date.now();
-    const r = await devnetCli(['test', file, market, '--runtime', 'process'], { timeoutMs: 200_000 });
+    const r = await devnetCli(
+      ['test', file, market, '--runtime', 'process', '--logs-dir', join(dir, 'logs')],
+      {
+        timeoutMs: 200_000,
+      },
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     for (const label of [
       'steps[0] UNJAIL of a validator that is not jailed is refused at admission',
@@ -73,7 +78,9 @@ describe('issue 25 steps on the process runtime', () => {
       'manifest: { validators: 4, block_time: 400ms, monitoring: false }\nsteps:\n' +
         '  - tx: { type: TRANSFER, from: account-0, to: account-1, amount: 1coin, status: rejected }\n',
     );
-    const r = await devnetCli(['test', file, '--runtime', 'process'], { timeoutMs: 100_000 });
+    const r = await devnetCli(['test', file, '--runtime', 'process', '--logs-dir', join(dir, 'logs')], {
+      timeoutMs: 100_000,
+    });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /expected the TRANSFER [0-9a-f]{64} rejected; found confirmed/);
   });
