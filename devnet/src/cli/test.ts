@@ -68,7 +68,9 @@ async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[])
   const problems: string[] = [];
   for (const f of files)
     try {
-      scenarios.push(await loadScenarioFile(f));
+      scenarios.push(
+        await loadScenarioFile(f, runtime === undefined ? {} : { runtime: runtime as RuntimeChoice }),
+      );
     } catch (e) {
       if (!(e instanceof DevnetError)) throw e;
       problems.push(e.message);

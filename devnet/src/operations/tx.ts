@@ -2,7 +2,17 @@
  * `devnet tx …`: signs a transaction with one of the devnet's keys (a funded account or a node's
  * validator key, by name) or a hex key, sends it to a running node and waits for its receipt.
  */
-import { formatCoins, parseAmount, rateToPpm, type TxPayload, type TxType } from '@chain-devnet/node/chain';
+import {
+  formatCoins,
+  PAYLOAD_FIELDS,
+  type PayloadField,
+  parseAmount,
+  RECIPIENT_KIND,
+  rateToPpm,
+  TX_TYPES,
+  type TxPayload,
+  type TxType,
+} from '@chain-devnet/node/chain';
 import type { ReceiptAnswer, RpcClient } from '@chain-devnet/node/client';
 import { buildTx } from '@chain-devnet/node/client';
 import { ACCOUNT_PREFIX, hexToBytes, isAddress, isHex, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
@@ -19,10 +29,57 @@ export interface TxOptions {
   readonly commission?: string;
   readonly rewardAddress?: string;
   readonly memo?: string;
+  /** SUBMIT_RESULT: the market task (a lowercase UUID) and the result's hash (64 hex). */
+  readonly taskId?: string;
+  readonly resultHash?: string;
   /** Node whose RPC receives it; default: the first node that answers. */
   readonly node?: string;
   readonly wait: boolean;
 }
+
+/** The fields of TxOptions a transaction type's data comes from. */
+export type TxField =
+  | 'to'
+  | 'amount'
+  | 'name'
+  | 'commission'
+  | 'rewardAddress'
+  | 'memo'
+  | 'taskId'
+  | 'resultHash';
+
+/** The option each payload field of the chain comes from. */
+const PAYLOAD_OPTION: Readonly<Record<PayloadField, TxField>> = {
+  memo: 'memo',
+  name: 'name',
+  commissionPpm: 'commission',
+  rewardAddress: 'rewardAddress',
+  taskId: 'taskId',
+  resultHash: 'resultHash',
+};
+
+/** The types that move an amount (a TRANSFER, a stake, a delegation): it is required and not 0. */
+const AMOUNT_TYPES: readonly TxType[] = ['TRANSFER', 'STAKE', 'UNSTAKE', 'DELEGATE', 'UNDELEGATE'];
+
+/**
+ * What each type takes, from the chain's own tables (RECIPIENT_KIND, PAYLOAD_FIELDS): `devnet tx`
+ * and the scenario file's tx step both read it, so every type is expressible and nothing else.
+ */
+export const TX_FIELDS: Readonly<Record<TxType, { required: TxField[]; allowed: TxField[] }>> =
+  Object.fromEntries(
+    TX_TYPES.map((t) => {
+      const recipient: TxField[] = RECIPIENT_KIND[t] === 'none' ? [] : ['to'];
+      const amount: TxField[] = AMOUNT_TYPES.includes(t) ? ['amount'] : [];
+      const payload = PAYLOAD_FIELDS[t];
+      return [
+        t,
+        {
+          required: [...recipient, ...amount, ...payload.required.map((f) => PAYLOAD_OPTION[f])],
+          allowed: [...recipient, ...amount, ...payload.allowed.map((f) => PAYLOAD_OPTION[f])],
+        },
+      ];
+    }),
+  ) as Record<TxType, { required: TxField[]; allowed: TxField[] }>;
 
 export interface TxOutcome {
   readonly tx_hash: string;
@@ -113,11 +170,12 @@ export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
     if (o.to === undefined) throw new DevnetError('BAD_FLAG', '--validator is required');
     to = validatorAddressOf(devnet, o.to);
   }
-  const needsAmount = ['TRANSFER', 'STAKE', 'UNSTAKE', 'DELEGATE', 'UNDELEGATE'].includes(o.type);
-  const amount = needsAmount ? amountOf(o.amount, true) : undefined;
+  const amount = TX_FIELDS[o.type].required.includes('amount') ? amountOf(o.amount, true) : undefined;
   const payload: { -readonly [K in keyof TxPayload]: TxPayload[K] } = {};
   if (o.name !== undefined) payload.name = o.name;
   if (o.memo !== undefined) payload.memo = o.memo;
+  if (o.taskId !== undefined) payload.taskId = o.taskId;
+  if (o.resultHash !== undefined) payload.resultHash = o.resultHash;
   if (o.rewardAddress !== undefined) payload.rewardAddress = accountAddressOf(devnet, o.rewardAddress);
   if (o.commission !== undefined) {
     const ppm = rateToPpm(Number(o.commission));
