@@ -68,9 +68,7 @@ async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[])
   const problems: string[] = [];
   for (const f of files)
     try {
-      scenarios.push(
-        await loadScenarioFile(f, runtime === undefined ? {} : { runtime: runtime as RuntimeChoice }),
-      );
+      scenarios.push(await loadScenarioFile(f, runtime === undefined ? {} : { runtime }));
     } catch (e) {
       if (!(e instanceof DevnetError)) throw e;
       problems.push(e.message);
