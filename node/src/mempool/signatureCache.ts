@@ -1,6 +1,7 @@
 /**
  * Remembers transactions whose signature was verified, so each signature is checked once per
- * node (signature checks are the throughput ceiling: a few hundred per second per core).
+ * node (signature checks are the throughput ceiling: a few hundred to two thousand per second
+ * per core in pure JS, about 15,000 with libsecp256k1; docs/BENCHMARKS.md).
  * Keyed by tx_hash alone: it covers the signature (signing bytes || signature), so a copy of a
  * known transaction with any other signature has another hash and is checked on its own.
  * Bounded: the oldest entries are forgotten first.
