@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pause } from '@chain-devnet/node/harness';
 import { median } from '@chain-devnet/node/util';
-import type { StatusJson } from '../src/cli/json.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import type { StatusJson } from '../src/jsonShapes.js';
 
 const { values } = parseArgs({
   options: {

@@ -21,9 +21,9 @@ import { parseArgs } from 'node:util';
 import { RpcClient } from '@chain-devnet/node/client';
 import { waitForOrNull } from '@chain-devnet/node/harness';
 import { median, parseDuration } from '@chain-devnet/node/util';
-import type { UpJson } from '../src/cli/json.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import type { UpJson } from '../src/jsonShapes.js';
 
 const { values } = parseArgs({
   options: {

@@ -4,8 +4,9 @@
  * devnet's plan, whether a Docker engine answers, and a swarm of several engines on this machine
  * for tests of the swarm runtime.
  */
-export type * from './cli/json.js';
+
 export * from './harness/cli.js';
 export * from './harness/docker.js';
 export * from './harness/ports.js';
 export * from './harness/swarm.js';
+export type * from './jsonShapes.js';

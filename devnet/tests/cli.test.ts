@@ -9,9 +9,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { ErrorJson, StatusJson } from '../src/cli/json.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import type { ErrorJson, StatusJson } from '../src/jsonShapes.js';
 
 describe('devnet command line', () => {
   let dir = '';

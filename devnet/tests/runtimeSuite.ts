@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
 import { portFree, processesMentioning, waitFor } from '@chain-devnet/node/harness';
-import type { AddJson, StatusJson, TxJson, UpJson } from '../src/cli/json.js';
 import { Devnet } from '../src/devnet.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import type { AddJson, StatusJson, TxJson, UpJson } from '../src/jsonShapes.js';
 import type { RuntimeKind } from '../src/runtime/runtime.js';
 import { allPorts } from '../src/spec/ports.js';
 

@@ -3,10 +3,19 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadGenesis, parseAmount } from '@chain-devnet/node/chain';
 import { generateNetwork } from '@chain-devnet/node/testnet';
+import type { Devnet } from '../src/devnet.js';
 import { DevnetError } from '../src/errors.js';
+import { keyOf } from '../src/operations/tx.js';
 import { checkManifest, parseManifestText } from '../src/spec/manifest.js';
-import { buildNetworkSpec, mergeFlags, nodeStartFlags } from '../src/spec/networkSpec.js';
+import {
+  buildNetworkSpec,
+  isServiceAccount,
+  mergeFlags,
+  nodeStartFlags,
+  senderAccounts,
+} from '../src/spec/networkSpec.js';
 import { allPorts, monitoringPorts, nodePorts, uiPort } from '../src/spec/ports.js';
+import { panelInfo } from '../src/ui/poller.js';
 
 const T = 1_790_000_000;
 
@@ -287,6 +296,36 @@ describe('the task market (market: true, --market)', () => {
     const all = allPorts(8000, 64, true, true, true);
     assert.equal(new Set(all).size, all.length, 'the market shares no port, even with 64 nodes');
     assert.ok(all.includes(9093));
+  });
+
+  test("the market's accounts are listed, never offered as senders (their keys are the market's)", () => {
+    const spec = buildNetworkSpec({ manifest: { market: true }, genesisTime: T });
+    assert.deepEqual(
+      senderAccounts(spec).map((a) => a.name),
+      ['account-0', 'account-1', 'account-2'],
+    );
+    assert.ok(
+      isServiceAccount('market') && isServiceAccount('market-worker') && !isServiceAccount('account-0'),
+    );
+    const devnet = { spec, nodes: [] } as unknown as Devnet;
+    const escrow = spec.accounts.find((a) => a.name === 'market')!;
+    for (const from of ['market', 'market-worker', escrow.key.private_key])
+      assert.throws(
+        () => keyOf(devnet, from),
+        (e: unknown) => e instanceof DevnetError && /key belongs to the devnet's task market/.test(e.message),
+        from,
+      );
+    assert.equal(keyOf(devnet, 'account-0').length, 32);
+    // The panel's transfer form offers the senders only.
+    const panel = {
+      ...devnet,
+      layout: { home: '/h' },
+      state: { runtime: 'process', monitoring: {} },
+    } as unknown as Devnet;
+    assert.deepEqual(
+      panelInfo(panel, 'prometheus', 1_000).accounts.map((a) => a.name),
+      ['account-0', 'account-1', 'account-2'],
+    );
   });
 
   test('market must be a boolean; an account named market clashes with the escrow', () => {

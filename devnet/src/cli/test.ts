@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { choice, defineCommand, flag, text, type Values } from '@chain-devnet/node/cli';
 import { stringify as toYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
 import { batchSeeds, generateScenario } from '../scenario/generate.js';
@@ -14,39 +14,50 @@ import { junitXml } from '../scenario/junit.js';
 import { loadScenarioFile } from '../scenario/parse.js';
 import { runScenario, type ScenarioResult } from '../scenario/run.js';
 import { SCENARIO_SCHEMA } from '../scenario/schema.js';
-import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
+import { RUNTIME_CHOICES } from '../spec/manifest.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-export async function cmdTest(args: string[], help: () => number): Promise<number> {
-  const { values: v, positionals: files } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      runtime: { type: 'string' },
-      junit: { type: 'string' },
-      keep: { type: 'boolean' },
-      'logs-dir': { type: 'string' },
-      generate: { type: 'string' },
-      seed: { type: 'string' },
-      out: { type: 'string' },
-      schema: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (v.help) return help();
+const TEST_OPTIONS = {
+  runtime: choice(`${RUNTIME_CHOICES.join(', ')}: overrides the file's and its manifest's`, RUNTIME_CHOICES, {
+    valueName: 'R',
+  }),
+  junit: text('a JUnit report: one testsuite per file, one testcase per step', { valueName: 'OUT.xml' }),
+  keep: flag('leave each devnet running (its home is printed; devnet down --home removes it)'),
+  'logs-dir': text("where a failed run keeps every node's log (default ./testkit-logs)", {
+    valueName: 'DIR',
+  }),
+  generate: text(
+    'write N random scenarios (faults at random heights under load, valid by construction) to --out, named from the seed',
+    { valueName: 'N' },
+  ),
+  seed: text("the generator's seed: the same seed writes the same files", { valueName: 'S' }),
+  out: text('where --generate writes', { valueName: 'DIR', default: '.' }),
+  schema: flag("print the scenario file's JSON Schema (devnet/schema/scenario.schema.json)"),
+};
+
+export const testCommand = defineCommand({
+  name: 'test',
+  summary:
+    'run scenario files (faults, load, assertions; docs/SCENARIOS.md), each on its own devnet; --generate N --seed S writes random ones',
+  options: TEST_OPTIONS,
+  positionals: [{ name: 'FILE', description: 'scenario files, YAML or JSON', variadic: true }],
+  details: `Also: devnet test --generate N --seed S [--out DIR], and devnet test --schema.
+
+Runs each scenario file (YAML or JSON: a manifest, a load, a timeline of steps; docs/SCENARIOS.md) on a devnet of its own, printing each step as it runs, then checks the chain's invariants and tears the devnet down. Every file is checked before the first devnet starts.
+
+Exit status: 0 every scenario passed, 1 one failed, 2 a bad file or flag (nothing ran).`,
+  run: ({ values, positionals }) => cmdTest(values, positionals),
+});
+
+async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[]): Promise<number> {
   if (v.schema) {
     out(JSON.stringify(SCENARIO_SCHEMA, null, 2));
     return 0;
   }
-  if (v.generate !== undefined) return generate(v.generate, v.seed, v.out ?? '.');
+  if (v.generate !== undefined) return generate(v.generate, v.seed, v.out);
 
   const runtime = v.runtime;
-  if (runtime !== undefined && !(RUNTIME_CHOICES as readonly string[]).includes(runtime))
-    throw new DevnetError(
-      'BAD_FLAG',
-      `--runtime must be one of ${RUNTIME_CHOICES.join(', ')}, got ${runtime}`,
-    );
   if (files.length === 0)
     throw new DevnetError(
       'BAD_FLAG',
@@ -57,7 +68,7 @@ export async function cmdTest(args: string[], help: () => number): Promise<numbe
   const problems: string[] = [];
   for (const f of files)
     try {
-      scenarios.push(await loadScenarioFile(f));
+      scenarios.push(await loadScenarioFile(f, runtime === undefined ? {} : { runtime }));
     } catch (e) {
       if (!(e instanceof DevnetError)) throw e;
       problems.push(e.message);
@@ -68,8 +79,8 @@ export async function cmdTest(args: string[], help: () => number): Promise<numbe
   const results: ScenarioResult[] = [];
   for (const s of scenarios) {
     const r = await runScenario(s, {
-      ...(runtime === undefined ? {} : { runtime: runtime as RuntimeChoice }),
-      keep: v.keep ?? false,
+      ...(runtime === undefined ? {} : { runtime }),
+      keep: v.keep,
       ...(v['logs-dir'] === undefined ? {} : { keepLogsDir: v['logs-dir'] }),
       print: out,
     });

@@ -1,7 +1,7 @@
 /**
  * The devnet command run as a user runs it: the bundled CLI (npm's `devnet` bin,
  * devnet/dist/bundle/devnet.mjs, made by npm run build) in its own process, through the node
- * package's spawner; its output for people, or parsed from --json (the shapes of cli/json.ts).
+ * package's spawner; its output for people, or parsed from --json (the shapes of jsonShapes.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { type RunResult, runProgram, runProgramSync } from '@chain-devnet/node/harness';
@@ -27,7 +27,7 @@ export function devnetCli(args: readonly string[], o: CliOptions = {}): Promise<
 }
 
 /**
- * `devnet ARGS… --json`, parsed as T (one of the shapes of cli/json.ts); fails with what the
+ * `devnet ARGS… --json`, parsed as T (one of the shapes of jsonShapes.ts); fails with what the
  * command said when it exits with an error or prints no JSON.
  */
 export async function devnetJson<T>(args: readonly string[], o: CliOptions = {}): Promise<T> {

@@ -4,8 +4,8 @@
  * it), then everything the runtime made for the devnet.
  */
 import type { Layout } from '../layout.js';
+import { stopPanel } from '../panel/process.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { stopPanel } from '../ui/panelProcess.js';
 
 /** What was removed, a line each. */
 export async function takeDown(layout: Layout, runtime: Runtime, keepData: boolean): Promise<string[]> {

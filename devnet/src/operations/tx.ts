@@ -2,12 +2,23 @@
  * `devnet tx …`: signs a transaction with one of the devnet's keys (a funded account or a node's
  * validator key, by name) or a hex key, sends it to a running node and waits for its receipt.
  */
-import { formatCoins, parseAmount, rateToPpm, type TxPayload, type TxType } from '@chain-devnet/node/chain';
+import {
+  formatCoins,
+  PAYLOAD_FIELDS,
+  type PayloadField,
+  parseAmount,
+  RECIPIENT_KIND,
+  rateToPpm,
+  TX_TYPES,
+  type TxPayload,
+  type TxType,
+} from '@chain-devnet/node/chain';
 import type { ReceiptAnswer, RpcClient } from '@chain-devnet/node/client';
 import { buildTx } from '@chain-devnet/node/client';
 import { ACCOUNT_PREFIX, hexToBytes, isAddress, isHex, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { isServiceAccount, senderAccounts } from '../spec/networkSpec.js';
 
 export interface TxOptions {
   readonly type: TxType;
@@ -18,10 +29,57 @@ export interface TxOptions {
   readonly commission?: string;
   readonly rewardAddress?: string;
   readonly memo?: string;
+  /** SUBMIT_RESULT: the market task (a lowercase UUID) and the result's hash (64 hex). */
+  readonly taskId?: string;
+  readonly resultHash?: string;
   /** Node whose RPC receives it; default: the first node that answers. */
   readonly node?: string;
   readonly wait: boolean;
 }
+
+/** The fields of TxOptions a transaction type's data comes from. */
+export type TxField =
+  | 'to'
+  | 'amount'
+  | 'name'
+  | 'commission'
+  | 'rewardAddress'
+  | 'memo'
+  | 'taskId'
+  | 'resultHash';
+
+/** The option each payload field of the chain comes from. */
+const PAYLOAD_OPTION: Readonly<Record<PayloadField, TxField>> = {
+  memo: 'memo',
+  name: 'name',
+  commissionPpm: 'commission',
+  rewardAddress: 'rewardAddress',
+  taskId: 'taskId',
+  resultHash: 'resultHash',
+};
+
+/** The types that move an amount (a TRANSFER, a stake, a delegation): it is required and not 0. */
+const AMOUNT_TYPES: readonly TxType[] = ['TRANSFER', 'STAKE', 'UNSTAKE', 'DELEGATE', 'UNDELEGATE'];
+
+/**
+ * What each type takes, from the chain's own tables (RECIPIENT_KIND, PAYLOAD_FIELDS): `devnet tx`
+ * and the scenario file's tx step both read it, so every type is expressible and nothing else.
+ */
+export const TX_FIELDS: Readonly<Record<TxType, { required: TxField[]; allowed: TxField[] }>> =
+  Object.fromEntries(
+    TX_TYPES.map((t) => {
+      const recipient: TxField[] = RECIPIENT_KIND[t] === 'none' ? [] : ['to'];
+      const amount: TxField[] = AMOUNT_TYPES.includes(t) ? ['amount'] : [];
+      const payload = PAYLOAD_FIELDS[t];
+      return [
+        t,
+        {
+          required: [...recipient, ...amount, ...payload.required.map((f) => PAYLOAD_OPTION[f])],
+          allowed: [...recipient, ...amount, ...payload.allowed.map((f) => PAYLOAD_OPTION[f])],
+        },
+      ];
+    }),
+  ) as Record<TxType, { required: TxField[]; allowed: TxField[] }>;
 
 export interface TxOutcome {
   readonly tx_hash: string;
@@ -31,16 +89,30 @@ export interface TxOutcome {
   readonly receipt: ReceiptAnswer | null;
 }
 
-/** A key by name: a funded account (account-0, …), a node (its validator key), or 64 hex digits. */
+/**
+ * A key by name: a funded account (account-0, …), a node (its validator key), or 64 hex digits.
+ * Never a service's account (the market's escrow, its worker), by name or by key: its key
+ * belongs to that service, and a transaction from it takes a nonce the service allocated.
+ */
 export function keyOf(devnet: Devnet, from: string): Uint8Array {
-  const account = devnet.spec.accounts.find((a) => a.name === from);
+  const service = devnet.spec.accounts.find(
+    (a) => isServiceAccount(a.name) && (a.name === from || a.key.private_key === from),
+  );
+  if (service !== undefined)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--from ${service.name}: that account's key belongs to the devnet's task market (its nonces are the market's: docs/MARKET.md); send from a developer account`,
+    );
+  const account = senderAccounts(devnet.spec).find((a) => a.name === from);
   if (account !== undefined) return hexToBytes(account.key.private_key, 32);
   const node = devnet.nodes.find((n) => n.name === from);
   if (node !== undefined) return hexToBytes(node.key.private_key, 32);
   if (isHex(from, 32)) return hexToBytes(from, 32);
   throw new DevnetError(
     'BAD_FLAG',
-    `--from ${from}: not an account (${devnet.spec.accounts.map((a) => a.name).join(', ')}), a node name, or a 64-hex private key`,
+    `--from ${from}: not an account (${senderAccounts(devnet.spec)
+      .map((a) => a.name)
+      .join(', ')}), a node name, or a 64-hex private key`,
   );
 }
 
@@ -98,11 +170,12 @@ export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
     if (o.to === undefined) throw new DevnetError('BAD_FLAG', '--validator is required');
     to = validatorAddressOf(devnet, o.to);
   }
-  const needsAmount = ['TRANSFER', 'STAKE', 'UNSTAKE', 'DELEGATE', 'UNDELEGATE'].includes(o.type);
-  const amount = needsAmount ? amountOf(o.amount, true) : undefined;
+  const amount = TX_FIELDS[o.type].required.includes('amount') ? amountOf(o.amount, true) : undefined;
   const payload: { -readonly [K in keyof TxPayload]: TxPayload[K] } = {};
   if (o.name !== undefined) payload.name = o.name;
   if (o.memo !== undefined) payload.memo = o.memo;
+  if (o.taskId !== undefined) payload.taskId = o.taskId;
+  if (o.resultHash !== undefined) payload.resultHash = o.resultHash;
   if (o.rewardAddress !== undefined) payload.rewardAddress = accountAddressOf(devnet, o.rewardAddress);
   if (o.commission !== undefined) {
     const ppm = rateToPpm(Number(o.commission));

@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { startMarketServices } from '../market.js';
+import { panelUrl, startPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
-import { panelUrl, startPanel } from '../ui/panelProcess.js';
 import { takeDown } from './down.js';
 
 export interface UpOptions {
@@ -50,15 +50,20 @@ export async function loadManifest(path: string | null): Promise<Manifest> {
   return parseManifestText(text, path);
 }
 
-/** Placement, engines and a registry mean something on the swarm runtime only: elsewhere they are a mistake. */
-function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
-  const given = [
+/** The settings of a manifest that mean something on the swarm runtime only (placement, engines, a registry). */
+export function swarmSettings(m: Manifest): string[] {
+  return [
     ...(m.registry === undefined ? [] : ['registry (--registry)']),
     ...(m.engines === undefined ? [] : ['engines']),
     ...(Array.isArray(m.validators)
       ? m.validators.flatMap((v, i) => (v.placement === undefined ? [] : [`validators[${i}].placement`]))
       : []),
   ];
+}
+
+/** Placement, engines and a registry mean something on the swarm runtime only: elsewhere they are a mistake. */
+function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
+  const given = swarmSettings(m);
   if (given.length > 0)
     throw new DevnetError(
       'BAD_MANIFEST',

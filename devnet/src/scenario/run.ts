@@ -13,8 +13,11 @@ import { TestkitError } from '../testkit/errors.js';
 import type { Expectations } from '../testkit/expect/index.js';
 import type { LoadReport } from '../testkit/load.js';
 import { Testnet } from '../testkit/testnet.js';
+import { expectTask, marketStep, type TaskExpectation } from './marketSteps.js';
+import { type Produced, producerOf, resolveReferences } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
+import { txStep } from './txStep.js';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
@@ -61,11 +64,7 @@ async function waitTrigger(net: Testnet, at: Trigger, began: number): Promise<vo
     if (ms > 0) await pause(ms);
     return;
   }
-  const highest = async () => {
-    const hs = await Promise.all(net.names().map((n) => net.net.heightOf(n)));
-    return Math.max(0, ...hs.filter((h): h is number => h !== null));
-  };
-  const first = await highest();
+  const first = await highest(net);
   const deadline = Date.now() + net.within(Math.max(0, at.height - first) + 5);
   let top = first;
   while (top < at.height) {
@@ -76,52 +75,56 @@ async function waitTrigger(net: Testnet, at: Trigger, began: number): Promise<vo
         `the highest node at ${top}`,
       );
     await pause(100);
-    top = await highest();
+    top = await highest(net);
   }
 }
 
-async function execute(net: Testnet, kind: StepKind, step: Step): Promise<void> {
+/** The highest height a node answers now (0 when none does). */
+async function highest(net: Testnet): Promise<number> {
+  const hs = await Promise.all(net.names().map((n) => net.net.heightOf(n)));
+  return Math.max(0, ...hs.filter((h): h is number => h !== null));
+}
+
+/** Runs one step (its references resolved); what it produced, for the steps after it (refs.ts). */
+async function execute(net: Testnet, kind: StepKind, step: Step): Promise<Produced> {
   if ((NODE_OPS as readonly string[]).includes(kind)) {
     const { node } = step[kind as NodeOp]!;
     await net.fault({ op: kind as NodeOp, node });
-    return;
+    return { height: await highest(net) };
   }
   switch (kind) {
     case 'partition':
-      return net.partition(step.partition!);
+      await net.partition(step.partition!);
+      break;
     case 'heal':
-      return net.heal();
-    case 'add':
-      await net.add(step.add ?? {});
-      return;
-    case 'tx': {
-      const { type, status, ...rest } = step.tx!;
-      const want = status ?? 'confirmed';
-      const r = await net.tx(type, { ...rest, wait: true });
-      const got =
-        r.receipt?.status ??
-        `not decided (submitted: ${r.submit.status}${r.submit.error ? `, ${r.submit.error}` : ''})`;
-      if (got !== want)
-        throw await net.net.failureNow(
-          r.node,
-          `the ${type} ${r.tx_hash} ${want}`,
-          `${got}${r.receipt?.error ? `: ${r.receipt.error}` : ''}`,
-        );
-      return;
+      await net.heal();
+      break;
+    case 'add': {
+      const r = await net.add(step.add ?? {});
+      return { node: r.name, height: r.height };
     }
+    case 'tx': {
+      const r = await txStep(net, step.tx!);
+      return { hash: r.tx_hash, from: r.from, height: r.receipt?.block_height ?? (await highest(net)) };
+    }
+    case 'market':
+      return marketStep(net, step.market!);
     case 'wait': {
       const w = step.wait!;
       if ('seconds' in w) await pause(w.seconds * 1000);
       else await net.waitBlocks(w.blocks, w.nodes);
-      return;
+      break;
     }
     case 'expect': {
       const [assertion, arg] = Object.entries(step.expect!)[0]!;
+      // The market's task is not the chain's: asked of the market (marketSteps.ts).
+      if (assertion === 'task') return expectTask(net, arg as unknown as TaskExpectation);
       const call = net.expect[assertion as keyof Expectations] as (a: unknown) => Promise<unknown>;
       await call.call(net.expect, arg);
-      return;
+      break;
     }
   }
+  return { height: await highest(net) };
 }
 
 const failed = (label: string, ms: number, e: unknown): CaseResult => ({
@@ -172,23 +175,32 @@ export async function runScenario(s: Scenario, o: RunOptions): Promise<ScenarioR
     const { minConfirmed, ...loadOptions } = s.file.load ?? {};
     const load = s.file.load === undefined ? null : await net.load(loadOptions);
     const began = Date.now();
-    for (const { kind, step, label } of s.steps) {
+    const results = new Map<string, { kind: string; produced: Produced }>();
+    for (const { kind, step: asWritten, label } of s.steps) {
       if (!ok) {
         cases.push({ label, outcome: 'skipped', ms: 0, reason: 'an earlier step failed' });
         continue;
       }
       const t = Date.now();
-      const when =
-        step.at === undefined
-          ? ''
-          : 'height' in step.at
-            ? ` (at height ${step.at.height})`
-            : ` (at ${step.at.time})`;
+      const at = asWritten.at;
+      const when = at === undefined ? '' : 'height' in at ? ` (at height ${at.height})` : ` (at ${at.time})`;
       say(`  ▶ ${label}${when}`);
       try {
         await net.step(label, async () => {
+          // The parts the check looked for references in: the kind's data and the trigger (a
+          // name is the label, as written).
+          const { [kind]: body, at: trigger } = resolveReferences(
+            { [kind]: asWritten[kind], at: asWritten.at },
+            results,
+          );
+          const step: Step = {
+            ...asWritten,
+            [kind]: body,
+            ...(trigger === undefined ? {} : { at: trigger }),
+          };
           if (step.at !== undefined) await waitTrigger(net, step.at, began);
-          await execute(net, kind, step);
+          const produced = await execute(net, kind, step);
+          if (step.as !== undefined) results.set(step.as, { kind: producerOf(kind, step[kind]), produced });
         });
         cases.push({ label, outcome: 'passed', ms: Date.now() - t });
         say(`  ✔ ${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);

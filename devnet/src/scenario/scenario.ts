@@ -3,24 +3,38 @@ import type { NodeOp } from '../operations/nodeOp.js';
 import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import type { LoadOptions } from '../testkit/load.js';
-import type { StepKind } from './schema.js';
+import type { MarketStep } from './marketSteps.js';
+import type { StepKind, TxStepStatus } from './schema.js';
 
+/**
+ * When a step runs. In the file a height may also be a reference to an earlier step's result
+ * (`${h.height}`, refs.ts); the runner resolves every reference before a step runs.
+ */
 export type Trigger = { readonly height: number } | { readonly time: string };
 
 /** One step of the timeline: exactly one kind key (STEP_KINDS), `at` and `name` optional. */
 export type Step = {
   readonly name?: string;
   readonly at?: Trigger;
+  /** Names what the step produced, for the steps after it (refs.ts). */
+  readonly as?: string;
 } & { readonly [K in NodeOp]?: { readonly node: string } } & {
   readonly partition?: readonly (readonly string[])[];
   readonly heal?: Record<string, never>;
   readonly add?: { readonly name?: string; readonly stake?: string };
-  /** `devnet tx` as data; status: the receipt expected (default confirmed). */
-  readonly tx?: Omit<TxOptions, 'wait' | 'rewardAddress'> & { readonly status?: 'confirmed' | 'failed' };
+  /**
+   * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or
+   * `rejected` by the node at admission; error: what the reason contains, or matches.
+   */
+  readonly tx?: Omit<TxOptions, 'wait'> & {
+    readonly status?: TxStepStatus;
+    readonly error?: string | { readonly matches: string };
+  };
   readonly wait?:
     | { readonly blocks: number; readonly nodes?: readonly string[] }
     | { readonly seconds: number };
   readonly expect?: Readonly<Record<string, Record<string, unknown>>>;
+  readonly market?: MarketStep;
 };
 
 export interface ScenarioLoad extends LoadOptions {

@@ -4,18 +4,32 @@
  * keeps the two equal). The manifest is the devnet's own (spec/manifest.ts), inline or a path.
  */
 import { TX_TYPES } from '@chain-devnet/node/chain';
+import { CHALLENGE_TYPES, TASK_STATUSES } from '@chain-devnet/node/market';
 import { NODE_OPS } from '../operations/nodeOp.js';
 import { MANIFEST_SCHEMA, RUNTIME_CHOICES } from '../spec/manifest.js';
 import { COMPARISONS } from '../testkit/expect/metrics.js';
 import { TX_STATUSES } from '../testkit/expect/txs.js';
 import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
 import { LOAD_TX_TYPES } from '../testkit/load.js';
+import { REF_PATTERN } from './refs.js';
+
+/** What a tx step expects of its transaction: confirmed, failed in a block, or rejected at admission. */
+export const TX_STEP_STATUSES = ['confirmed', 'failed', 'rejected'] as const;
+export type TxStepStatus = (typeof TX_STEP_STATUSES)[number];
 
 export const SCHEMA_ID = 'https://chain-devnet.dev/schema/scenario.schema.json';
 
 const NODE = { type: 'string', minLength: 1 } as const;
 const NODES = { type: 'array', items: NODE, minItems: 1 } as const;
 const COUNT = { type: 'integer', minimum: 0 } as const;
+/** A reference to an earlier step's result (`${pay.hash}`), where a field takes one in place of its form. */
+const REF = { type: 'string', pattern: REF_PATTERN } as const;
+const orRef = (s: object) => ({ anyOf: [s, REF] });
+const TASK_ID = orRef({
+  type: 'string',
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+  description: 'a market task (a lowercase UUID)',
+});
 const AMOUNT = { type: 'string', pattern: '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$' } as const;
 const WITHIN = {
   description: 'A bound: {blocks: N} (block time x 3 per block plus a margin) or {seconds: N}.',
@@ -43,7 +57,7 @@ const NODE_OP_STEPS = Object.fromEntries(
 );
 
 const EXPECTATIONS = {
-  height: object({ atLeast: COUNT, nodes: NODES, within: WITHIN }, ['atLeast']),
+  height: object({ atLeast: orRef(COUNT), nodes: NODES, within: WITHIN }, ['atLeast']),
   synced: object({ nodes: NODES, maxLag: COUNT, within: WITHIN }),
   stalled: object(
     {
@@ -120,6 +134,10 @@ const EXPECTATIONS = {
     within: WITHIN,
   }),
   noLog: object({ contains: { type: 'string' }, matches: { type: 'string' }, nodes: NODES, for: WITHIN }),
+  task: {
+    description: "The market's task (a devnet with market: true) has this status.",
+    ...object({ task: TASK_ID, status: { enum: [...TASK_STATUSES] }, within: WITHIN }, ['task', 'status']),
+  },
 } as const;
 
 export const EXPECT_KINDS = Object.keys(EXPECTATIONS) as (keyof typeof EXPECTATIONS)[];
@@ -175,9 +193,24 @@ const STEP_KINDS_SCHEMA = {
         amount: AMOUNT,
         name: { type: 'string' },
         commission: { type: 'string' },
+        rewardAddress: NODE,
         memo: { type: 'string' },
+        taskId: TASK_ID,
+        resultHash: orRef({
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
+          description: "SUBMIT_RESULT: the result's hash (64 lowercase hex)",
+        }),
         node: NODE,
-        status: { enum: ['confirmed', 'failed'], description: 'the receipt expected (default confirmed)' },
+        status: {
+          enum: [...TX_STEP_STATUSES],
+          description:
+            'what becomes of it (default confirmed): failed in a block, or rejected by the node at admission',
+        },
+        error: {
+          description: 'with failed or rejected: a text the reason contains, or {matches: REGEX}',
+          oneOf: [{ type: 'string' }, object({ matches: { type: 'string' } }, ['matches'])],
+        },
       },
       ['type', 'from'],
     ),
@@ -189,6 +222,30 @@ const STEP_KINDS_SCHEMA = {
       object({ blocks: { type: 'integer', minimum: 1 }, nodes: NODES }, ['blocks']),
       object({ seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600 } }, ['seconds']),
     ],
+  },
+  market: {
+    description: "The task market's flow (a devnet with market: true): post a task, or claim one.",
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    properties: {
+      post: object(
+        {
+          from: NODE,
+          reward: AMOUNT,
+          challenge: { enum: [...CHALLENGE_TYPES] },
+          payload: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
+          deadline: {
+            type: 'string',
+            pattern: '^\\d+(\\.\\d+)?(ms|s|m|h)$',
+            description: "chain time the task has from now (default the market's, 24 h)",
+          },
+        },
+        ['from', 'reward'],
+      ),
+      claim: object({ task: TASK_ID, worker: NODE }, ['task', 'worker']),
+    },
   },
   expect: {
     description: 'One assertion of the testkit (docs/TESTKIT.md), waited for within its bound.',
@@ -202,6 +259,8 @@ const STEP_KINDS_SCHEMA = {
 
 export type StepKind = keyof typeof STEP_KINDS_SCHEMA;
 export const STEP_KINDS = Object.keys(STEP_KINDS_SCHEMA) as StepKind[];
+/** A step's fields besides its kind. */
+export const STEP_META: readonly string[] = ['at', 'name', 'as'];
 
 export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -231,11 +290,16 @@ export const SCENARIO_SCHEMA = {
         description: 'Exactly one step kind, an optional trigger (at) and name.',
         properties: {
           name: { type: 'string', minLength: 1 },
+          as: {
+            type: 'string',
+            pattern: '^[A-Za-z][A-Za-z0-9_]*$',
+            description: 'Names what the step produced, for later steps: ${NAME} or ${NAME.field}.',
+          },
           at: {
             description:
               'When: at a height (the highest node reaches it) or a time since the steps began; default right after the previous step.',
             oneOf: [
-              object({ height: { type: 'integer', minimum: 1 } }, ['height']),
+              object({ height: orRef({ type: 'integer', minimum: 1 }) }, ['height']),
               object({ time: { type: 'string', pattern: '^\\d+(\\.\\d+)?(ms|s|m)$' } }, ['time']),
             ],
           },

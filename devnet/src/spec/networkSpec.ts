@@ -36,6 +36,19 @@ export const DEFAULTS = {
  * the sample worker's (it pays its SUBMIT_RESULT fees).
  */
 export const MARKET_ACCOUNTS = { escrow: 'market', worker: 'market-worker' } as const;
+
+/**
+ * Whether an account's key belongs to a service of the devnet (the market's escrow, its sample
+ * worker) rather than to the developer. Such an account is listed by its address, never offered
+ * as a sender (`devnet tx --from`, the panel's transfer form) and its key never printed: a
+ * transfer from the escrow takes the nonce the market gave its next payout (docs/MARKET.md).
+ */
+export const isServiceAccount = (name: string): boolean =>
+  (Object.values(MARKET_ACCOUNTS) as string[]).includes(name);
+
+/** The funded accounts a developer may send from: all but the services'. */
+export const senderAccounts = (spec: Pick<NetworkSpec, 'accounts'>): readonly AccountSpec[] =>
+  spec.accounts.filter((a) => !isServiceAccount(a.name));
 const MARKET_ACCOUNT_BALANCE = coins(1_000_000);
 
 /** What the command line may override; null/undefined means "not given". */

@@ -11,6 +11,7 @@ import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { describeOutcome, sendTx, type TxOptions } from '../operations/tx.js';
+import { senderAccounts } from '../spec/networkSpec.js';
 import type { DevnetSource } from './devnetSource.js';
 import type {
   Activity,
@@ -82,7 +83,7 @@ export class PanelActions {
   }
 
   transfer(r: TransferRequest): Promise<TransferAnswer> {
-    const accounts = this.devnets.last.spec.accounts.map((a) => a.name);
+    const accounts = senderAccounts(this.devnets.last.spec).map((a) => a.name);
     if (!accounts.includes(r.from))
       throw new DevnetError(
         'BAD_FLAG',

@@ -11,7 +11,7 @@
  */
 import { HttpError } from '@chain-devnet/node/http';
 import type Koa from 'koa';
-import { secretMatches } from './secret.js';
+import { secretMatches } from '../panel/secret.js';
 import { SECRET_HEADER } from './shapes.js';
 
 export interface GuardOptions {

@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Devnet, NodeProbe } from '../devnet.js';
+import { senderAccounts } from '../spec/networkSpec.js';
 import { blockRow, proposerOrder } from './blocks.js';
 import type { DevnetSource } from './devnetSource.js';
 import { followLog } from './logFollow.js';
@@ -33,7 +34,7 @@ export function panelInfo(d: Devnet, samplesFrom: PanelInfo['samplesFrom'], poll
     blockTimeMs: d.spec.blockTimeMs,
     prometheus: d.state.monitoring.prometheus,
     grafana: d.state.monitoring.grafana,
-    accounts: d.spec.accounts.map((a) => ({ name: a.name, address: a.key.address })),
+    accounts: senderAccounts(d.spec).map((a) => ({ name: a.name, address: a.key.address })),
     samplesFrom,
     pollMs,
   };

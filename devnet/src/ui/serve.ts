@@ -7,6 +7,7 @@
 import type { Server } from 'node:http';
 import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/node/http';
 import { DevnetError } from '../errors.js';
+import { ensureSecret } from '../panel/secret.js';
 import { PanelActions } from './actions.js';
 import { createPanelApp } from './app.js';
 import { PageAssets } from './assets.js';
@@ -14,7 +15,6 @@ import { DevnetSource } from './devnetSource.js';
 import { EventHub } from './hub.js';
 import { DEFAULT_POLLER_OPTIONS, Poller, panelInfo } from './poller.js';
 import { Sampler } from './sampler.js';
-import { ensureSecret } from './secret.js';
 import { PanelStore } from './store.js';
 
 export interface RunningPanel {

@@ -6,12 +6,11 @@
  * private key: the panel never sends one.
  */
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
-import type { AddJson, NodeOpJson, TxJson } from '../cli/json.js';
 import type { NodeStatus } from '../devnet.js';
+import type { AddJson, NodeOpJson, TxJson } from '../jsonShapes.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
 
-/** The header that carries the panel's secret on every /api request (ui/secret.ts). */
-export const SECRET_HEADER = 'x-devnet-panel-secret';
+export { SECRET_HEADER } from '../panel/header.js';
 
 /** Where the charts' samples come from: the devnet's Prometheus, or the nodes' own /metrics. */
 export type SampleSource = 'prometheus' | 'nodes';

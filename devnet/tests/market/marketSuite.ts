@@ -14,9 +14,9 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { portFree, processesMentioning, waitFor } from '@chain-devnet/node/harness';
 import { fundedRequest, MarketClient, sampleResultHash } from '@chain-devnet/node/market';
-import type { StatusJson, UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
+import type { StatusJson, UpJson } from '../../src/jsonShapes.js';
 import { Layout } from '../../src/layout.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { allPorts } from '../../src/spec/ports.js';
@@ -71,6 +71,24 @@ export function marketSuite(o: MarketSuiteOptions): void {
         upJson.accounts.map((a) => a.name).filter((n) => n.startsWith('market')),
         ['market', 'market-worker'],
       );
+      // The market's accounts are listed by address, their keys not given out, and no sender.
+      for (const name of ['market', 'market-worker']) {
+        assert.equal(upJson.accounts.find((a) => a.name === name)!.private_key, null);
+        const send = await devnetCli([
+          'tx',
+          'send',
+          '--from',
+          name,
+          '--to',
+          'account-1',
+          '--amount',
+          '1coin',
+          '--home',
+          home,
+        ]);
+        assert.notEqual(send.code, 0, send.stdout);
+        assert.match(send.stderr, /key belongs to the devnet's task market/);
+      }
       const info = await new MarketClient(url, 5_000).info();
       assert.equal(info.chain_id, upJson.chain_id);
       assert.equal(info.escrow_address, upJson.accounts.find((a) => a.name === 'market')!.address);
@@ -93,7 +111,7 @@ export function marketSuite(o: MarketSuiteOptions): void {
         payload: { generator: 'tabular', count: 10, seed: 7 },
         reward: coins(3) + 1n,
       };
-      const body = await fundedRequest(rpc, await market.info(), hexToBytes(creator.private_key), order);
+      const body = await fundedRequest(rpc, await market.info(), hexToBytes(creator.private_key!), order);
       const created = await market.createTask(body);
       assert.equal(created.status, 'pending');
       const done = await waitFor('the sample worker to complete the task', 60_000, async () => {

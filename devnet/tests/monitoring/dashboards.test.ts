@@ -15,9 +15,9 @@ import { hexToBytes } from '@chain-devnet/node/crypto';
 import { findOnPath, runProgram, waitFor } from '@chain-devnet/node/harness';
 import { createMarketMetrics, fundedRequest, MarketClient } from '@chain-devnet/node/market';
 import { createMetrics } from '@chain-devnet/node/metrics';
-import type { UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
+import type { UpJson } from '../../src/jsonShapes.js';
 import {
   type DashboardQuery,
   dashboardQueries,
@@ -353,7 +353,7 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
     let firstTx: Tx | null = null;
     for (let a = 0; a < 3; a++) {
       const client = nodes[a]!.client;
-      const privateKey = hexToBytes(accounts[a]!.private_key);
+      const privateKey = hexToBytes(accounts[a]!.private_key!);
       const { nonce } = await client.balance(accounts[a]!.address);
       for (let k = 0; k < 2; k++) {
         const tx = await buildTx(client, {
@@ -378,7 +378,7 @@ describe('a 4-validator devnet scraped by a real Prometheus', () => {
     // A task the sample worker completes, for the market panels (tasks, payouts by share).
     const market = new MarketClient(up.market!, 30_000);
     const task = await market.createTask(
-      await fundedRequest(nodes[0]!.client, await market.info(), hexToBytes(accounts[0]!.private_key), {
+      await fundedRequest(nodes[0]!.client, await market.info(), hexToBytes(accounts[0]!.private_key!), {
         challenge_type: 'inference',
         payload: { model_id: 'm', prompt: 'p', max_tokens: 1 },
         reward: 1000n,

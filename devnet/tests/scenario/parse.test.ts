@@ -139,6 +139,156 @@ describe('scenario files: every problem names its field', () => {
       );
     });
 
+  // Each of these was refused only at run time, once a devnet was up (issue 25): now by the check.
+  const runTimeOnce: [string, string, string, string | RegExp][] = [
+    [
+      'a load with neither duration nor count',
+      'load: { rate: 5 }\n',
+      '  - heal: {}\n',
+      'load needs duration (seconds) or count: a load is always bounded',
+    ],
+    [
+      'a load of accounts the devnet does not fund',
+      'load: { count: 5, accounts: [account-0, nobody] }\n',
+      '  - heal: {}\n',
+      /^load\.accounts\[1\]: "nobody" is not an account to send from \(account-0, account-1, account-2\)/,
+    ],
+    [
+      'a load mix of no weight',
+      'load: { count: 5, mix: { TRANSFER: 0 } }\n',
+      '  - heal: {}\n',
+      'load.mix needs a weight above 0',
+    ],
+    [
+      'a transfer to no one',
+      '',
+      '  - tx: { type: TRANSFER, from: account-0, amount: 1coin }\n',
+      'steps[0].tx.to is required for TRANSFER',
+    ],
+    [
+      'a transfer of nothing',
+      '',
+      '  - tx: { type: TRANSFER, from: account-0, to: account-1 }\n',
+      'steps[0].tx.amount is required for TRANSFER',
+    ],
+    [
+      'a field the type does not take',
+      '',
+      '  - tx: { type: UNJAIL, from: validator-2, amount: 1coin }\n',
+      /^steps\[0\]\.tx\.amount is not a field of UNJAIL/,
+    ],
+    [
+      'a sender with no key',
+      '',
+      '  - tx: { type: UNJAIL, from: nobody }\n',
+      /^steps\[0\]\.tx\.from: "nobody" is not an account to send from \(account-0/,
+    ],
+    [
+      'a delegation to no validator',
+      '',
+      '  - tx: { type: DELEGATE, from: account-0, to: account-1, amount: 1coin }\n',
+      /^steps\[0\]\.tx\.to: "account-1" is not a node/,
+    ],
+    [
+      'a commission above 1',
+      '',
+      '  - tx: { type: UPDATE_VALIDATOR, from: validator-1, commission: "2" }\n',
+      /^steps\[0\]\.tx\.commission must be a rate from 0 to 1/,
+    ],
+    [
+      'an account expectation of nothing',
+      '',
+      '  - expect: { account: { account: account-1 } }\n',
+      'steps[0].expect.account needs balance, atLeast, atMost or nonce',
+    ],
+    [
+      'an account that does not exist',
+      '',
+      '  - expect: { account: { account: acount-1, nonce: 0 } }\n',
+      /^steps\[0\]\.expect\.account\.account: "acount-1" is not an account/,
+    ],
+    [
+      'a validator expectation of nothing',
+      '',
+      '  - expect: { validator: { validator: validator-1 } }\n',
+      'steps[0].expect.validator needs status, jailCount or power',
+    ],
+    [
+      'a metric compared with both',
+      '',
+      '  - expect: { metric: { node: validator-0, metric: chain_block_height, op: ">", value: 1, other: { node: validator-1 } } }\n',
+      'steps[0].expect.metric takes either value or other, not both',
+    ],
+    [
+      'a metric the node does not export',
+      '',
+      '  - expect: { metric: { node: validator-0, metric: chain_height, op: ">=", value: 1 } }\n',
+      /^steps\[0\]\.expect\.metric\.metric: the node exports no metric "chain_height"/,
+    ],
+    [
+      'a log match of both',
+      '',
+      '  - expect: { log: { contains: a, matches: b } }\n',
+      'steps[0].expect.log takes either contains or matches, not both',
+    ],
+    [
+      'a log pattern that is no regular expression',
+      '',
+      '  - expect: { noLog: { matches: "(" } }\n',
+      /^steps\[0\]\.expect\.noLog\.matches is not a regular expression/,
+    ],
+    [
+      'an added node whose name is taken',
+      '',
+      '  - add: { name: validator-1 }\n',
+      'steps[0].add.name: validator-1 is taken in this devnet',
+    ],
+    [
+      'a swarm setting on a runtime that is not swarm',
+      'manifest: { validators: 2, registry: "r.example:5000" }\nruntime: process\n',
+      '  - heal: {}\n',
+      'manifest.registry: for the swarm runtime only (this file runs on process)',
+    ],
+    [
+      'a stake for an added node with no account to fund it',
+      'manifest: { validators: 2, developer_accounts: 0 }\n',
+      '  - add: { stake: 100coin }\n',
+      'steps[0].add.stake: no account to fund the stake from (the manifest funds none)',
+    ],
+    [
+      'a market deadline past the longest',
+      'manifest: { validators: 2, market: true }\n',
+      '  - market: { post: { from: account-0, reward: 1coin, deadline: 800h } }\n',
+      "steps[0].market.post.deadline must be at most 720h (the market's longest), got 800h",
+    ],
+    [
+      'a manifest devnet up refuses',
+      'manifest: { validators: 2, accounts: [{ name: validator-0, balance: 1coin }] }\n',
+      '  - heal: {}\n',
+      /^manifest: .*validator-0 is used twice/,
+    ],
+  ];
+  for (const [what, head, steps, expected] of runTimeOnce)
+    test(`found by the check, not at run time: ${what}`, async () => {
+      const problems = await problemsOf(
+        steps,
+        `${head.startsWith('manifest') ? '' : HEAD.split('\n')[0]}\n${head}steps:\n`,
+      );
+      assert.ok(
+        problems.some((p) => (typeof expected === 'string' ? p === expected : expected.test(p))),
+        `expected ${expected}, got:\n${problems.join('\n')}`,
+      );
+    });
+
+  test('a load with neither duration nor count: devnet test exits 2, no devnet starts', async () => {
+    const bad = join(dir, 'unbounded.yaml');
+    await writeFile(bad, 'manifest: { validators: 2 }\nload: { rate: 5 }\nsteps:\n  - heal: {}\n');
+    const r = await devnetCli(['test', bad, '--runtime', 'process']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /- load needs duration \(seconds\) or count/);
+    assert.doesNotMatch(r.stdout, /devnet up|scenario unbounded/);
+  });
+
   test('the manifest names its fields; with a bad one, node names are not guessed', async () => {
     const problems = await problemsOf(
       '  - kill: { node: validator-7 }\n',
@@ -226,6 +376,52 @@ describe('scenario files: every problem names its field', () => {
         e.message ===
           'one.yaml has a problem:\n  - steps[0].kill.node: unknown node "validator-9" (nodes: validator-0, validator-1, validator-2, validator-3)',
     );
+  });
+
+  test('a file of 14 problems, one of them a list given as a text: exit 2 and all 14 named', async () => {
+    const bad = join(dir, 'fourteen.yaml');
+    await writeFile(
+      bad,
+      [
+        'name: bad file!',
+        'manifest: { validators: 4, block_time: fast }',
+        'runtime: vm',
+        'load: { rate: -1, acounts: 3, duration: 10 }',
+        'invariants: { byzantine: validator-3 }',
+        'steps:',
+        '  - kil: { node: validator-1 }',
+        '  - expect: { heigth: { atLeast: 3 } }',
+        '  - wait: { blocks: 0 }',
+        '  - at: { height: 0 }',
+        '    heal: {}',
+        '  - tx: { type: SEND, from: account-0 }',
+        '  - expect: { synced: { within: { minutes: 1 } } }',
+        '  - partition: [[validator-0], [validator-0]]',
+        '  - pause: {}',
+        '',
+      ].join('\n'),
+    );
+    const r = await devnetCli(['test', bad, '--runtime', 'process']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stderr, /internal error/);
+    assert.match(r.stderr, /fourteen\.yaml has 14 problems:/);
+    for (const field of [
+      'invariants.byzantine must be a list, got "validator-3"',
+      'load.acounts',
+      'load.rate',
+      'manifest.block_time',
+      'name must',
+      'runtime must',
+      'steps[0]: unknown step kind',
+      'steps[1].expect: unknown assertion',
+      'steps[2].wait.blocks',
+      'steps[3].at.height',
+      'steps[4].tx.type',
+      'steps[5].expect.synced.within',
+      'steps[6].partition: validator-0 is in two groups',
+      'steps[7].pause.node is required',
+    ])
+      assert.ok(r.stderr.includes(`  - ${field}`), `${field} in:\n${r.stderr}`);
   });
 
   test('devnet test on a bad file exits 2 naming the field, before any devnet starts', async () => {

@@ -18,9 +18,9 @@ import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
 import { portFree, processesMentioning, waitFor } from '@chain-devnet/node/harness';
 import type { Browser, Page } from 'playwright-core';
-import type { StatusJson, UpJson } from '../../src/cli/json.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
+import type { StatusJson, UpJson } from '../../src/jsonShapes.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import {
   artifactsDir,
@@ -358,7 +358,7 @@ export function panelSuite(o: PanelSuiteOptions): void {
     });
 
     test('no private key reaches the page or its stream', async () => {
-      const keys = up.accounts.map((a) => a.private_key);
+      const keys = up.accounts.flatMap((a) => a.private_key ?? []);
       for (const n of up.nodes) {
         const file = JSON.parse(
           await readFile(join(home, 'nodes', n.name, 'validator_key.json'), 'utf8'),

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Layout } from '../../src/layout.js';
-import { ensureSecret, readSecret, secretFile, secretMatches } from '../../src/ui/secret.js';
+import { ensureSecret, readSecret, secretFile, secretMatches } from '../../src/panel/secret.js';
 import { SECRET, startTestPanel, type TestPanel, withSecret } from './panelHttp.js';
 
 const KILL = { method: 'POST', path: '/api/nodes/validator-2/kill' } as const;

@@ -1,6 +1,7 @@
 /**
  * A small client of the node's RPC, used by the CLIs, the devnet, tests and the end-to-end
- * suite: one typed method per endpoint, answering the shapes of rpc/answers.ts. It parses the
+ * suite: one typed method per endpoint, answering the shapes of rpc/answers.ts, its URL built
+ * from the route table the server registers (rpc/routes.ts). It parses the
  * JSON that the node writes (integers of any size stay exact: big ones come back as bigint).
  */
 import { type Tx, type TxJson, txToJson } from '../chain/index.js';
@@ -20,69 +21,80 @@ import type {
   UnbondingAnswer,
   ValidatorsAnswer,
 } from '../rpc/answers.js';
+import { type RouteName, type RouteParams, RPC_ROUTES, routePath } from '../rpc/routes.js';
 import { JsonHttpClient } from './jsonHttp.js';
 
 export { RpcError } from './jsonHttp.js';
 
 export class RpcClient extends JsonHttpClient {
+  /** Route `name` of the node's table (rpc/routes.ts) with its parameters; `body` for a POST. */
+  private route<T, N extends RouteName = RouteName>(
+    name: N,
+    params: RouteParams<N>,
+    body?: unknown,
+  ): Promise<T> {
+    const path = routePath(name, params);
+    return RPC_ROUTES[name].method === 'POST' ? this.post<T>(path, body) : this.get<T>(path);
+  }
+
   status(): Promise<StatusAnswer> {
-    return this.get('/status');
+    return this.route('status', {});
   }
 
   block(height: number): Promise<BlockAnswer> {
-    return this.get(`/block/${height}`);
+    return this.route('block', { height });
   }
 
   /** GET /block/{height}/commit: an extension of this node (docs/PROTOCOL.md). */
   commit(height: number): Promise<CommitAnswer> {
-    return this.get(`/block/${height}/commit`);
+    return this.route('commit', { height });
   }
 
   balance(address: string): Promise<BalanceAnswer> {
-    return this.get(`/balance/${address}`);
+    return this.route('balance', { address });
   }
 
   validators(): Promise<ValidatorsAnswer> {
-    return this.get('/validators');
+    return this.route('validators', {});
   }
 
   delegations(delegator: string): Promise<DelegationsAnswer> {
-    return this.get(`/delegator/${delegator}/delegations`);
+    return this.route('delegations', { address: delegator });
   }
 
   rewards(delegator: string): Promise<RewardsAnswer> {
-    return this.get(`/delegator/${delegator}/rewards`);
+    return this.route('rewards', { address: delegator });
   }
 
   unbonding(delegator: string): Promise<UnbondingAnswer> {
-    return this.get(`/delegator/${delegator}/unbonding`);
+    return this.route('unbonding', { address: delegator });
   }
 
   /** GET /supply: an extension of this node (docs/PROTOCOL.md). */
   supply(): Promise<SupplyAnswer> {
-    return this.get('/supply');
+    return this.route('supply', {});
   }
 
   snapshots(): Promise<SnapshotsAnswer> {
-    return this.get('/snapshots');
+    return this.route('snapshots', {});
   }
 
   snapshot(height: number): Promise<SnapshotAnswer> {
-    return this.get(`/snapshots/${height}`);
+    return this.route('snapshot', { height });
   }
 
   /** The Prometheus text exposition of /metrics. */
   metrics(): Promise<string> {
-    return this.request('GET', '/metrics');
+    return this.request(RPC_ROUTES.metrics.method, routePath('metrics', {}));
   }
 
   async sendTx(tx: Tx | TxJson): Promise<SubmitAnswer> {
     const json = 'tx_type' in tx ? tx : txToJson(tx);
-    return this.post<SubmitAnswer>('/tx/send', json);
+    return this.route('sendTx', {}, json);
   }
 
   receipt(hash: string): Promise<ReceiptAnswer> {
-    return this.get(`/tx/${hash}/receipt`);
+    return this.route('receipt', { hash });
   }
 
   /**

@@ -1,3 +1,4 @@
+// long: one pure state machine (Tendermint for one height) whose transitions read best together in one file.
 /**
  * Tendermint consensus for one height (Buchman, Kwon, Milosevic, "The latest gossip on BFT
  * consensus", 2018, Algorithm 1), as a deterministic state machine: proposals, votes and

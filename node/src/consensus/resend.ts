@@ -9,8 +9,11 @@
  * slower than a second were re-sent by all, which made them slower still (about 400 vote
  * messages per height reached a node instead of 42, 17 heights a minute instead of about 56).
  *
- * Pure (time comes in), so the consensus simulation follows the same rule as the driver.
+ * Pure (time comes in), so the consensus simulation follows the same rule as the driver; the
+ * functions below run it, and the re-send to a joining peer, on the driver's ticker.
  */
+import type { Cancel, Ticker } from './ticker.js';
+
 export class ResendSchedule {
   private seen: number;
   private since: number;
@@ -35,4 +38,35 @@ export class ResendSchedule {
     this.since = now;
     return true;
   }
+}
+
+/**
+ * Runs a ResendSchedule on the ticker for one height's core: `send` when it is due, asked every
+ * quietMs / 4 (at least 10 ms) while `active()` holds.
+ */
+export function resendWhileQuiet(
+  ticker: Ticker,
+  quietMs: number,
+  core: { readonly progress: number },
+  active: () => boolean,
+  send: () => void,
+): Cancel {
+  const schedule = new ResendSchedule(quietMs, core.progress, ticker.now());
+  return ticker.every(Math.max(10, Math.floor(quietMs / 4)), () => {
+    if (active() && schedule.due(core.progress, ticker.now())) send();
+  });
+}
+
+/** The ticker key of the re-send to a joining peer (the driver cancels it when it stops). */
+export const JOIN_TIMER = 'join';
+
+/**
+ * A peer that just joined missed what we sent before: the returned handler re-sends our current
+ * messages 20 ms after a join, once per burst of joins, so a network starting together decides its
+ * first block without waiting for the periodic re-send.
+ */
+export function resendOnJoin(ticker: Ticker, send: () => void): () => void {
+  return () => {
+    if (!ticker.pending(JOIN_TIMER)) ticker.schedule(JOIN_TIMER, 20, send);
+  };
 }

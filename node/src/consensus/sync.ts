@@ -23,6 +23,7 @@ import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
 import { HeightPoll } from './heightPoll.js';
 import { PeerStanding } from './peerStanding.js';
+import { realTicker, type Ticker } from './ticker.js';
 
 /** A sync run still going after this long is reported, with the step it is at. */
 const SLOW_RUN_MS = 10_000;
@@ -49,9 +50,10 @@ export class BlockSync {
     private readonly metrics: NodeMetrics,
     private readonly logger: Logger,
     private readonly timeouts: SyncTimeouts = DEFAULT_SYNC_TIMEOUTS,
-    now: () => number = Date.now,
+    /** Its clock and the slow-run watch; the watch does not keep the process alive. */
+    private readonly ticker: Ticker = realTicker(Date.now, { unref: true }),
   ) {
-    this.standing = new PeerStanding(now);
+    this.standing = new PeerStanding(() => ticker.now());
   }
 
   async serve(): Promise<void> {
@@ -79,13 +81,12 @@ export class BlockSync {
    */
   catchUp(askPeers = Number.POSITIVE_INFINITY): Promise<number> {
     if (this.running !== null) return this.running;
-    const started = Date.now();
-    const watch = setInterval(
-      () => this.logger.warn('sync run still going', { ms: Date.now() - started, step: this.step }),
-      SLOW_RUN_MS,
-    ).unref();
+    const started = this.ticker.now();
+    const stopWatch = this.ticker.every(SLOW_RUN_MS, () =>
+      this.logger.warn('sync run still going', { ms: this.ticker.now() - started, step: this.step }),
+    );
     this.running = this.run(askPeers).finally(() => {
-      clearInterval(watch);
+      stopWatch();
       this.running = null;
       this.step = 'idle';
       this.metrics.syncing.set(0);

@@ -3,16 +3,19 @@
  * s must be in the lower half of the curve order (no malleable twins). The digest is signed as is
  * (no second hash): callers pass SHA-256 of the signing bytes.
  *
- * Two checks with the same answer for every input: `verifyDigest` recovers the key from the
- * signature and compares it; `verifyDigestForKnownKey` is several times faster for a key that
- * verifies many signatures (a validator's), from multiples of the key computed once.
+ * Checks go to the verifier in use (activeVerifier.ts) after the form checks of signatureForm.ts;
+ * every verifier gives the same answer for every input. `verifyDigest` is for any key;
+ * `verifyDigestForKnownKey` for keys that verify many signatures (validators'), where the pure-JS
+ * verifier keeps tables of the key's multiples.
  */
 import * as secp from '@noble/secp256k1';
-import { bytesToHex, hexToBytes, isHex } from './hex.js';
-import { PUBLIC_KEY_BYTES } from './keys.js';
+import { currentVerifier } from './activeVerifier.js';
+import { bytesToHex } from './hex.js';
+import { checkItem, checkSignature, SIGNATURE_BYTES } from './signatureForm.js';
+import { recoversTo } from './verifier.js';
 import './nobleSetup.js';
 
-export const SIGNATURE_BYTES = 65;
+export { SIGNATURE_BYTES };
 
 export function signDigest(digest: Uint8Array, privateKey: Uint8Array): Uint8Array {
   // noble's recovered format is v || r || s; the protocol's is r || s || v.
@@ -29,177 +32,26 @@ export function signDigestHex(digest: Uint8Array, privateKey: Uint8Array): strin
 
 /** The compressed public key that produced `signature` over `digest`, or null if none did. */
 export function recoverPublicKey(digest: Uint8Array, signature: Uint8Array): Uint8Array | null {
-  if (signature.length !== SIGNATURE_BYTES || digest.length !== 32) return null;
-  const v = signature[64]!;
-  if (v !== 0 && v !== 1) return null;
-  const nobleSig = new Uint8Array(SIGNATURE_BYTES);
-  nobleSig[0] = v;
-  nobleSig.set(signature.subarray(0, 64), 1);
-  try {
-    const parsed = secp.Signature.fromBytes(nobleSig, 'recovered');
-    if (parsed.hasHighS()) return null;
-    const key = secp.recoverPublicKey(nobleSig, digest, { prehash: false });
-    return key.length === PUBLIC_KEY_BYTES ? key : null;
-  } catch {
-    return null;
-  }
+  const checked = checkSignature(digest, signature);
+  return checked === null ? null : currentVerifier().recover(checked);
 }
 
 /** True when `signatureHex` is a valid signature of `digest` by `publicKeyHex`. */
 export function verifyDigest(digest: Uint8Array, signatureHex: string, publicKeyHex: string): boolean {
-  if (!isHex(signatureHex, SIGNATURE_BYTES) || !isHex(publicKeyHex, PUBLIC_KEY_BYTES)) return false;
-  const recovered = recoverPublicKey(digest, hexToBytes(signatureHex));
-  return recovered !== null && bytesToHex(recovered) === publicKeyHex;
-}
-
-const N = secp.Point.CURVE().n;
-
-/*
- * Fixed-base multiplication in signed windows of `bits` bits: the table of a point P holds
- * d·2^(bits·w)·P for d = 1..2^(bits-1) in each window w (one more window for the carry out of
- * the top one), and n·P is then at most one addition per window instead of ~256 doublings and
- * ~128 additions. A 4-bit table has 65 windows of 8 points (520 points, about the work of one key
- * recovery to build); an 8-bit table 33 windows of 128 (4,224 points, about 20 ms, ~1 MB).
- */
-interface FixedBaseTable {
-  readonly bits: number;
-  readonly points: readonly secp.Point[];
-}
-
-function fixedBaseTable(p: secp.Point, bits: number): FixedBaseTable {
-  const half = 1 << (bits - 1);
-  const windows = Math.floor(256 / bits) + 1;
-  const points: secp.Point[] = [];
-  let base = p;
-  for (let w = 0; w < windows; w++) {
-    let multiple = base;
-    points.push(multiple);
-    for (let d = 2; d <= half; d++) {
-      multiple = multiple.add(base);
-      points.push(multiple);
-    }
-    base = multiple.double();
-  }
-  return { bits, points };
-}
-
-/** scalar·P from P's table, for 0 <= scalar < 2^256. Variable time: public values only. */
-function fixedBaseMultiply(table: FixedBaseTable, scalar: bigint): secp.Point {
-  const { bits, points } = table;
-  const half = 1 << (bits - 1);
-  const windows = Math.floor(256 / bits) + 1;
-  const mask = BigInt((1 << bits) - 1);
-  const shift = BigInt(bits);
-  let n = scalar;
-  let acc = secp.Point.ZERO;
-  for (let w = 0; w < windows; w++) {
-    let digit = Number(n & mask);
-    n >>= shift;
-    if (digit > half) {
-      digit -= 1 << bits;
-      n += 1n;
-    }
-    if (digit !== 0) {
-      const q = points[w * half + Math.abs(digit) - 1]!;
-      acc = acc.add(digit < 0 ? q.negate() : q);
-    }
-  }
-  return acc;
-}
-
-/*
- * A key's table starts at 4-bit windows (cheap to build: a validator seen once costs little)
- * and is rebuilt with 8-bit windows once the key has verified WIDEN_AFTER signatures: 33
- * additions per check instead of 65. With 21 validators every node checks about 42 votes a
- * second, and these checks were a third of an idle node's CPU.
- */
-const WIDEN_AFTER = 64;
-/*
- * At most one table is widened per WIDEN_SPACING checks (about 20 ms of work each): every key of
- * a validator set reaches WIDEN_AFTER at about the same height, and widening 21 tables at once
- * on 21 nodes took about 4 s of both cores (a visible stall of the chain).
- */
-const WIDEN_SPACING = 32;
-let checksSinceWidening = WIDEN_SPACING;
-interface KeyEntry {
-  table: FixedBaseTable;
-  uses: number;
-}
-
-/** Tables of the keys verified last; null for a key that is not a curve point. */
-const KNOWN_KEYS = 128;
-const keyTables = new Map<string, KeyEntry | null>();
-
-function keyTable(publicKeyHex: string): FixedBaseTable | null {
-  let entry = keyTables.get(publicKeyHex);
-  if (entry !== undefined) {
-    keyTables.delete(publicKeyHex);
-  } else {
-    try {
-      entry = { table: fixedBaseTable(secp.Point.fromBytes(hexToBytes(publicKeyHex)), 4), uses: 0 };
-    } catch {
-      entry = null;
-    }
-    if (keyTables.size >= KNOWN_KEYS) keyTables.delete(keyTables.keys().next().value!);
-  }
-  keyTables.set(publicKeyHex, entry);
-  if (entry === null) return null;
-  entry.uses++;
-  checksSinceWidening++;
-  if (entry.table.bits < 8 && entry.uses >= WIDEN_AFTER && checksSinceWidening >= WIDEN_SPACING) {
-    entry.table = fixedBaseTable(entry.table.points[0]!, 8);
-    checksSinceWidening = 0;
-  }
-  return entry.table;
-}
-
-/*
- * The generator's table, with windows of BASE_BITS bits (2.7 MB, about 65 ms to build): 26
- * additions per multiplication by G, where noble's own (8-bit windows, with a dummy addition for
- * every zero window to keep its timing flat, which public values do not need) costs 33. Built
- * after BASE_TABLE_AFTER checks, not at the first: a node's first checks are on the way to its
- * first block (devnet up), and a process that checks few signatures never needs it.
- */
-const BASE_BITS = 10;
-const BASE_TABLE_AFTER = 256;
-let knownKeyChecks = 0;
-let generatorTable: FixedBaseTable | null = null;
-
-function multiplyBase(scalar: bigint): secp.Point {
-  if (generatorTable === null && ++knownKeyChecks >= BASE_TABLE_AFTER)
-    generatorTable = fixedBaseTable(secp.Point.BASE, BASE_BITS);
-  return generatorTable === null
-    ? secp.Point.BASE.multiply(scalar, false)
-    : fixedBaseMultiply(generatorTable, scalar);
+  const item = checkItem({ digest, signatureHex, publicKeyHex });
+  return item !== null && recoversTo(currentVerifier().recover, item);
 }
 
 /**
  * The same answer as `verifyDigest` for every input, for keys that verify many signatures: the
- * validators' (votes, proposals, block headers). Instead of recovering a key it checks that
- * R = (e/s)·G + (r/s)·P is the point with x = r and the parity v, which holds exactly when
- * recovery from (r, s, v) gives P. The first signature of a key also builds its table (about one
- * recovery's work), widened after WIDEN_AFTER signatures; the last 128 keys keep theirs. Not meant for keys that outsiders choose
- * freely (transaction senders): each new key would pay for a table.
+ * validators' (votes, proposals, block headers). Not meant for keys that outsiders choose freely
+ * (transaction senders): the pure-JS verifier builds a table for each new key.
  */
 export function verifyDigestForKnownKey(
   digest: Uint8Array,
   signatureHex: string,
   publicKeyHex: string,
 ): boolean {
-  if (digest.length !== 32 || !isHex(signatureHex, SIGNATURE_BYTES) || !isHex(publicKeyHex, PUBLIC_KEY_BYTES))
-    return false;
-  const signature = hexToBytes(signatureHex);
-  const v = signature[64]!;
-  const r = secp.etc.bytesToNumberBE(signature.subarray(0, 32));
-  const s = secp.etc.bytesToNumberBE(signature.subarray(32, 64));
-  // The checks recovery makes: v in {0, 1}, 1 <= r, s < n, and s in the lower half (low-s).
-  if ((v !== 0 && v !== 1) || r === 0n || r >= N || s === 0n || s > N >> 1n) return false;
-  const table = keyTable(publicKeyHex);
-  if (table === null) return false;
-  const sInverse = secp.etc.invert(s, N);
-  const e = secp.etc.bytesToNumberBE(digest) % N;
-  const point = multiplyBase((e * sInverse) % N).add(fixedBaseMultiply(table, (r * sInverse) % N));
-  if (point.is0()) return false;
-  const { x, y } = point.toAffine();
-  return x === r && Number(y & 1n) === v;
+  const item = checkItem({ digest, signatureHex, publicKeyHex });
+  return item !== null && currentVerifier().verifyKnownKey(item);
 }

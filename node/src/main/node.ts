@@ -12,6 +12,7 @@ import type { MigrationRegistry, Tx } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { BlockSync } from '../consensus/sync.js';
+import { realTicker } from '../consensus/ticker.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';
 import { byzantineValidator } from '../faults/byzantine.js';
@@ -143,12 +144,6 @@ export async function startNode(
       await sync.serve();
     }
     const driver = new ConsensusDriver(
-      service,
-      network,
-      sync,
-      metrics,
-      logger.child({ part: 'consensus' }),
-      now,
       {
         privateKey,
         signer,
@@ -157,6 +152,14 @@ export async function startNode(
         timeouts: DEFAULT_TIMEOUTS,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
+      },
+      {
+        service,
+        network,
+        sync,
+        metrics,
+        logger: logger.child({ part: 'consensus' }),
+        ticker: realTicker(now),
       },
     );
     await driver.start();

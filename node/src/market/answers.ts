@@ -56,6 +56,8 @@ export interface TaskAnswer {
   readonly creator_address: string;
   readonly funding_tx_hash: string;
   readonly worker_address: string | null;
+  /** Extension: when the claim lapses without a result (chain time); null when unclaimed. */
+  readonly claim_expires_at: number | null;
   readonly failure: { readonly reason: 'deadline' | 'reported'; readonly failed_at: number } | null;
   readonly result_tx_hash: string | null;
   readonly result_height: number | null;
@@ -84,6 +86,8 @@ export interface ClaimAnswer {
   readonly status: 'in_progress';
   readonly worker_address: string;
   readonly claimed_at: number;
+  /** Extension: chain time after which the claim lapses without a result (docs/MARKET.md, "Claims"). */
+  readonly claim_expires_at: number;
 }
 
 /** POST /tasks/{task_id}/fail */
@@ -101,4 +105,8 @@ export interface MarketInfoAnswer {
   readonly height: number;
   readonly default_deadline_seconds: number;
   readonly max_deadline_seconds: number;
+  /** A claim lapses without a result within this (chain time, at most the deadline). */
+  readonly claim_window_seconds: number;
+  /** Tasks one worker may hold in progress at once. */
+  readonly max_claims_per_worker: number;
 }

@@ -105,14 +105,50 @@ export class Follower {
     let signers: FollowedBlock['signers'] = null;
     if (needSigners) {
       const [commit, { validators }] = await Promise.all([this.rpc.commit(height), this.rpc.validators()]);
-      const rewards = new Map(validators.map((v) => [v.address, v.reward_address]));
-      signers = commit.signatures.map((s) => {
-        const reward = rewards.get(s.validator);
-        if (reward === undefined)
-          throw new Error(`signer ${s.validator} of block ${height} is not in /validators`);
-        return { validator: s.validator, reward_address: reward };
-      });
+      const judged = commitSigners(commit.signatures, validators);
+      for (const v of judged.repeated)
+        this.logger.warn('a validator signs a commit more than once: counted once', { height, validator: v });
+      for (const v of judged.unknown)
+        this.logger.warn('a signer of a commit is not a validator: left out of the validators share', {
+          height,
+          validator: v,
+        });
+      signers = judged.signers;
     }
     return { height, timestamp: parsed.block.header.timestamp, txs, signers };
   }
+}
+
+/**
+ * The validators a commit pays (docs/MARKET.md, "The split"): each validator once, in the order
+ * of its first signature, and only a signer that is a validator (GET /validators) with a reward
+ * address; the others are named, to be logged, and left out. Whatever a node serves, one
+ * validator never takes two shares, and an unknown signer never halts the market. Pure.
+ */
+export function commitSigners(
+  signatures: readonly { readonly validator: string }[],
+  validators: readonly { readonly address: string; readonly reward_address: string }[],
+): {
+  signers: { validator: string; reward_address: string }[];
+  repeated: string[];
+  unknown: string[];
+} {
+  const rewards = new Map(validators.map((v) => [v.address, v.reward_address]));
+  const seen = new Set<string>();
+  const out = {
+    signers: [] as { validator: string; reward_address: string }[],
+    repeated: [] as string[],
+    unknown: [] as string[],
+  };
+  for (const { validator } of signatures) {
+    if (seen.has(validator)) {
+      out.repeated.push(validator);
+      continue;
+    }
+    seen.add(validator);
+    const reward = rewards.get(validator);
+    if (reward === undefined) out.unknown.push(validator);
+    else out.signers.push({ validator, reward_address: reward });
+  }
+  return out;
 }

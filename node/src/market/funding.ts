@@ -64,7 +64,7 @@ export async function settleFunding(
   let sent = false;
   try {
     for (;;) {
-      const now = service.task(task.task_id);
+      const now = await service.task(task.task_id);
       if (now === undefined)
         return { kind: 'refused', detail: `funding failed on chain: ${await failure(rpc, hash)}` };
       if (now.status !== 'funding') return { kind: 'task', task: now, created };

@@ -11,10 +11,11 @@
  * Test-only crash point: with `crashAfterSends` set, the process SIGKILLs itself right after
  * that many payouts were received by the node (faults/marketCrash.ts).
  */
-import type { RpcClient } from '../client/rpcClient.js';
+import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { crashIfDue } from '../faults/marketCrash.js';
 import type { Logger } from '../util/logger.js';
 import type { MarketService } from './service.js';
+import type { PayoutRecord } from './types.js';
 
 export interface PayerOptions {
   readonly window: number;
@@ -61,13 +62,46 @@ export class Payer {
         return;
       }
       this.sentAt.set(p.tx_hash, this.now());
-      if (answer.status === 'rejected')
-        // Already pending, or already in a block (its nonce used): the follower will see it.
-        this.logger.debug('a payout was refused by the node', { tx_hash: p.tx_hash, error: answer.error });
+      if (answer.status === 'rejected') await this.refused(p, answer.error ?? '');
       else {
         this.sends++;
         crashIfDue(this.opts.crashAfterSends, this.sends, this.logger);
       }
     }
+  }
+
+  /**
+   * A refusal. Already pending is the usual one (a resend). A nonce below the escrow's account
+   * nonce is spent: by this payout (in a block the follower will see, or saw without knowing
+   * it) or by another transaction; the service tells which from the payout's receipt, read after
+   * the account nonce. Anything else is worth a warning: the payout waits.
+   */
+  private async refused(p: PayoutRecord, error: string): Promise<void> {
+    if (error.includes('already pending')) {
+      this.logger.debug('a payout is already pending at the node', { tx_hash: p.tx_hash });
+      return;
+    }
+    try {
+      const accountNonce = (await this.rpc.balance(this.service.escrow.address)).nonce;
+      if (p.nonce < accountNonce) {
+        const receipt = await this.rpc.receipt(p.tx_hash).catch((e: unknown) => {
+          if (e instanceof RpcError && e.status === 404) return null;
+          throw e;
+        });
+        await this.service.payoutNonceSpent(p.tx_hash, receipt);
+        return;
+      }
+    } catch (e) {
+      this.logger.warn('checking a refused payout failed; it is sent again later', {
+        tx_hash: p.tx_hash,
+        error: (e as Error).message,
+      });
+      return;
+    }
+    this.logger.warn('a payout was refused by the node; it is sent again later', {
+      tx_hash: p.tx_hash,
+      nonce: p.nonce,
+      error,
+    });
   }
 }

@@ -66,13 +66,19 @@ export function planPayouts(
     }));
 }
 
-/** The same payment signed again (a later timestamp: another hash), for one that failed in a block. */
-export function resign(escrow: EscrowSigner, taskId: string, p: PayoutRecord): PayoutRecord {
+/**
+ * The same payment signed again (another hash), the old hash kept in `replaced`: with the same
+ * nonce and a later timestamp for one that failed in a block, or with a fresh nonce for one
+ * whose nonce another transaction from the escrow took. Either way the old signature can never
+ * execute, so the payment stays one.
+ */
+export function resign(escrow: EscrowSigner, taskId: string, p: PayoutRecord, nonce = p.nonce): PayoutRecord {
   const timestamp = p.tx.timestamp + 1;
   const part = { share: p.share, to: p.to_address, amount: BigInt(p.amount) };
   return {
     ...p,
-    ...signPayout(escrow, taskId, part, p.nonce, timestamp),
+    nonce,
+    ...signPayout(escrow, taskId, part, nonce, timestamp),
     replaced: [...p.replaced, p.tx_hash],
   };
 }

@@ -18,7 +18,8 @@ import type { Logger } from '../util/logger.js';
 import { Follower } from './follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP } from './http/app.js';
 import { Payer } from './payer.js';
-import { DEFAULT_TRANSFER_FEE, type MarketRules, MarketService } from './service.js';
+import { DEFAULT_TRANSFER_FEE, type MarketRules } from './rules.js';
+import { MarketService } from './service.js';
 import { type Books, MarketStore } from './store.js';
 
 export interface MarketConfig {
@@ -94,12 +95,10 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
     await store.close();
     throw e;
   }
-  for (const t of service.allTasks())
-    for (const p of t.payouts)
-      if (p.status === 'confirmed') {
-        metrics.payouts.inc({ share: p.share });
-        metrics.payoutWei.inc({ share: p.share }, Number(p.amount));
-      }
+  for (const [share, { count, wei }] of Object.entries(service.paid())) {
+    metrics.payouts.inc({ share }, count);
+    metrics.payoutWei.inc({ share }, Number(wei));
+  }
 
   const crashAfterSends = status.network === 'devnet' ? c.crashAfterSends : null;
   if (c.crashAfterSends !== null && crashAfterSends === null)
@@ -109,15 +108,7 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
     void payer.run();
   });
   metrics.readFrom({
-    taskCounts: () => {
-      const counts = new Map<string, number>();
-      for (const t of service.list({}))
-        counts.set(
-          `${t.status}/${t.challenge_type}`,
-          (counts.get(`${t.status}/${t.challenge_type}`) ?? 0) + 1,
-        );
-      return counts;
-    },
+    taskCounts: () => service.taskCounts(),
     followedHeight: () => service.books.cursor,
     followLag: () => follower.lag,
     floatWei: () => service.float(),

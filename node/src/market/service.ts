@@ -5,47 +5,28 @@
  * failure writes its payout plan in the same batch (unless the float cannot pay the fees yet:
  * then at a later block). What the market answered is on disk before the answer.
  *
+ * Memory holds the live tasks only (live.ts); a settled task whose payouts are all confirmed
+ * leaves it, and reads (GET /tasks, GET /tasks/{id}) find it in the store.
+ *
  * Chain time is the timestamp of the last block the market applied (`books.chain_time`):
  * deadlines, claims and completions are judged by the chain, never by this machine's clock.
  */
-import { minFee, NETWORK_PARAMS, type Tx, txHash, txToJson } from '../chain/index.js';
-import { floatOf } from './books.js';
+import { type Tx, txHash, txToJson } from '../chain/index.js';
+import { applyFollowedBlock, type FollowedBlock } from './block.js';
 import type { Payload } from './challenges.js';
-import { type EscrowSigner, planPayouts, resign } from './payouts.js';
-import { splitReward } from './split.js';
-import type { Books, MarketStore } from './store.js';
+import { type ListFilter, listPrefix, recount, summaryOf, type TaskSummary } from './listing.js';
+import { LiveTasks, retirable } from './live.js';
+import type { EscrowSigner } from './payouts.js';
+import type { MarketRules } from './rules.js';
+import { settle } from './settle.js';
+import { afterSpentNonce, type PayoutReceipt } from './spentNonce.js';
+import { claimExpiry, claimRefusal } from './squatting.js';
+import type { Books, Change, MarketStore, PaidTotals, Tallies } from './store.js';
+import { addPaid, paidOf } from './tallies.js';
 import { type Terms, taskIdOf } from './terms.js';
-import { type DepositRecord, isLive, type PayoutRecord, type TaskRecord, type TaskStatus } from './types.js';
+import type { DepositRecord, PayoutRecord, TaskRecord } from './types.js';
 
-export const DEFAULT_TRANSFER_FEE = minFee('TRANSFER', NETWORK_PARAMS.devnet.minGasPrice);
-
-export interface MarketRules {
-  /** A task without a deadline gets created_at + this. */
-  readonly defaultDeadlineSeconds: number;
-  /** A deadline may be at most this far past the chain time when the task is posted. */
-  readonly maxDeadlineSeconds: number;
-}
-
-export const DEFAULT_RULES: MarketRules = {
-  defaultDeadlineSeconds: 86_400,
-  maxDeadlineSeconds: 30 * 86_400,
-};
-
-/** A transaction of a followed block, with its outcome where the market needed it. */
-export interface FollowedTx {
-  readonly tx: Tx;
-  readonly hash: string;
-  /** 'confirmed' or 'failed' (in the block); null when the market did not ask (not its business). */
-  readonly outcome: 'confirmed' | 'failed' | null;
-}
-
-export interface FollowedBlock {
-  readonly height: number;
-  readonly timestamp: number;
-  readonly txs: readonly FollowedTx[];
-  /** The commit's signers and their reward addresses, fetched when a SUBMIT_RESULT names a known task. */
-  readonly signers: readonly { readonly validator: string; readonly reward_address: string }[] | null;
-}
+export type { FollowedBlock, FollowedTx } from './block.js';
 
 export type IntakeResult =
   | { readonly kind: 'task'; readonly task: TaskRecord; readonly created: boolean }
@@ -62,24 +43,27 @@ export interface ServiceEvents {
   warn?(msg: string, fields: Record<string, unknown>): void;
 }
 
-/** Compare by creation (chain time, then id): the order of GET /tasks. */
-const byCreation = (a: TaskRecord, b: TaskRecord) =>
-  a.created_at! - b.created_at! || (a.task_id < b.task_id ? -1 : a.task_id > b.task_id ? 1 : 0);
-
 export class MarketService {
-  private readonly tasks = new Map<string, TaskRecord>();
-  private readonly deposits = new Map<string, DepositRecord>();
-  /** Tasks (not funding) in creation order. */
-  private listed: TaskRecord[] = [];
+  private readonly live: LiveTasks;
+  /** Payments into the escrow no task has named yet, and their sum (owed). */
+  private readonly openDeposits = new Map<string, DepositRecord>();
+  private openOwed = 0n;
+  private readonly counts: Map<string, number>;
+  private readonly paidTotals: Record<string, { count: number; wei: string }>;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly store: MarketStore,
     private booksNow: Books,
+    tallies: Tallies,
     readonly escrow: EscrowSigner,
     readonly rules: MarketRules,
     private readonly events: ServiceEvents,
-  ) {}
+  ) {
+    this.live = new LiveTasks(escrow.fee);
+    this.counts = new Map(Object.entries(tallies.counts));
+    this.paidTotals = { ...tallies.paid };
+  }
 
   /** Loads the store; `books` is used only for a store that has none yet (its first start). */
   static async open(
@@ -98,10 +82,21 @@ export class MarketService {
       throw new Error(
         `the market's store belongs to escrow ${books.escrow} on ${books.chain_id}, not ${escrow.address} on ${escrow.chainId}: use another --home`,
       );
-    const s = new MarketService(store, books, escrow, rules, events);
-    for (const t of await store.allTasks()) s.tasks.set(t.task_id, t);
-    for (const d of await store.allDeposits()) s.deposits.set(d.tx_hash, d);
-    s.listed = [...s.tasks.values()].filter((t) => t.status !== 'funding').sort(byCreation);
+    await store.upgrade(paidOf, (t) => !retirable(t));
+    const s = new MarketService(store, books, await store.tallies(), escrow, rules, events);
+    for (const t of await store.liveTasks()) {
+      // A claim recorded before claims could lapse lapses one window after it was taken.
+      const w = t.worker;
+      s.live.put(
+        w === null || w.expires_at !== undefined
+          ? t
+          : { ...t, worker: { ...w, expires_at: claimExpiry(w.claimed_at, t.deadline!, rules) } },
+      );
+    }
+    for (const d of await store.openDeposits()) {
+      s.openDeposits.set(d.tx_hash, d);
+      s.openOwed += BigInt(d.amount);
+    }
     return s;
   }
 
@@ -109,42 +104,59 @@ export class MarketService {
     return this.booksNow;
   }
 
-  task(id: string): TaskRecord | undefined {
-    return this.tasks.get(id);
+  /** A task, live or settled (from the store). */
+  async task(id: string): Promise<TaskRecord | undefined> {
+    return this.live.get(id) ?? (await this.store.task(id)) ?? undefined;
   }
 
-  /** Tasks (funding excluded) in creation order, filtered. */
-  list(filter: { status?: TaskStatus; challenge_type?: string }): TaskRecord[] {
-    return this.listed.filter(
-      (t) =>
-        (filter.status === undefined || t.status === filter.status) &&
-        (filter.challenge_type === undefined || t.challenge_type === filter.challenge_type),
-    );
+  /** A task's payload (kept apart from it: types.ts). */
+  async payload(id: string): Promise<Payload | null> {
+    return this.store.payload(id);
   }
 
-  allTasks(): Iterable<TaskRecord> {
-    return this.tasks.values();
+  /** GET /tasks: one page in creation order, and how many match. */
+  async list(
+    filter: ListFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ tasks: TaskSummary[]; total: number }> {
+    return {
+      tasks: await this.store.page(filter, offset, limit),
+      total: this.counts.get(listPrefix(filter)) ?? 0,
+    };
+  }
+
+  /** Tasks by `status/challenge_type` (the tasks gauge). */
+  taskCounts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [prefix, n] of this.counts)
+      if (prefix.startsWith('st!') && n > 0) out.set(prefix.slice(3, -1).replace('!', '/'), n);
+    return out;
+  }
+
+  /** Confirmed payouts by share since the store began. */
+  paid(): PaidTotals {
+    return this.paidTotals;
+  }
+
+  /** How many tasks memory holds (the live ones). */
+  get liveCount(): number {
+    return this.live.size;
   }
 
   /** Whether a SUBMIT_RESULT for this task id concerns the market (the follower fetches more then). */
   knows(taskId: string): boolean {
-    return this.tasks.has(taskId);
+    return this.live.get(taskId) !== undefined;
   }
 
+  /** The float: the escrow's balance less everything it owes. */
   float(): bigint {
-    return floatOf(
-      BigInt(this.booksNow.balance),
-      this.tasks.values(),
-      this.deposits.values(),
-      this.escrow.fee,
-    );
+    return BigInt(this.booksNow.balance) - this.live.owed - this.openOwed;
   }
 
   /** Every planned payout not yet in a block, in nonce order. */
   unpaid(): PayoutRecord[] {
-    const out: PayoutRecord[] = [];
-    for (const t of this.tasks.values()) for (const p of t.payouts) if (p.status === 'planned') out.push(p);
-    return out.sort((a, b) => a.nonce - b.nonce);
+    return this.live.unpaid();
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -153,16 +165,36 @@ export class MarketService {
     return next;
   }
 
-  private put(t: TaskRecord): void {
-    const before = this.tasks.get(t.task_id);
-    this.tasks.set(t.task_id, t);
-    if (t.status === 'funding') return;
-    if (before === undefined || before.status === 'funding') {
-      // Usually the newest: insert from the end.
-      let i = this.listed.length;
-      while (i > 0 && byCreation(this.listed[i - 1]!, t) > 0) i--;
-      this.listed.splice(i, 0, t);
-    } else this.listed[this.listed.indexOf(before)] = t;
+  /**
+   * Writes changed tasks (with the listing and tallies they change) and whatever else `extra`
+   * carries, then takes them into memory: a task that is settled and paid leaves it.
+   */
+  private async commit(
+    tasks: readonly TaskRecord[],
+    extra: Omit<Change, 'tasks' | 'listed' | 'retire' | 'tallies'> = {},
+    paid: readonly PayoutRecord[] = [],
+  ): Promise<void> {
+    const listed = tasks.map((t) => ({ before: summaryOf(this.live.get(t.task_id)), after: summaryOf(t) }));
+    const counts = new Map(this.counts);
+    for (const l of listed) recount(counts, l.before, l.after);
+    const totals = { ...this.paidTotals };
+    for (const p of paid) addPaid(totals, p);
+    const retire = tasks.filter(retirable).map((t) => t.task_id);
+    await this.store.write({
+      ...extra,
+      tasks,
+      listed,
+      retire,
+      tallies: { counts: Object.fromEntries(counts), paid: totals },
+    });
+    for (const [k, v] of counts) this.counts.set(k, v);
+    Object.assign(this.paidTotals, totals);
+    const retired = new Set(retire);
+    for (const t of tasks) {
+      if (retired.has(t.task_id)) this.live.remove(t.task_id);
+      else this.live.put(t);
+    }
+    for (const p of paid) this.events.paid?.(p);
   }
 
   private pendingFrom(t: TaskRecord, d: DepositRecord): TaskRecord {
@@ -184,9 +216,9 @@ export class MarketService {
     return this.serialized(async () => {
       const hash = txHash(funding, this.escrow.chainId);
       const id = taskIdOf(hash);
-      const existing = this.tasks.get(id);
+      const existing = await this.task(id);
       if (existing !== undefined) return { kind: 'task', task: existing, created: false };
-      const deposit = this.deposits.get(hash);
+      const deposit = this.openDeposits.get(hash);
       // Only money not yet paid can still be turned away; a deadline already past then fails the
       // task at the next block, and its creator is refunded.
       if (deposit === undefined && terms.deadline !== null) {
@@ -202,7 +234,6 @@ export class MarketService {
       const funded: TaskRecord = {
         task_id: id,
         challenge_type: terms.challengeType,
-        payload: terms.payload as Payload,
         reward: terms.reward.toString(),
         terms_deadline: terms.deadline,
         status: 'funding',
@@ -217,9 +248,11 @@ export class MarketService {
       };
       const task = deposit === undefined ? funded : this.pendingFrom(funded, deposit);
       const deposits = deposit === undefined ? [] : [{ ...deposit, task_id: id }];
-      await this.store.write({ tasks: [task], deposits });
-      for (const d of deposits) this.deposits.set(d.tx_hash, d);
-      this.put(task);
+      await this.commit([task], { deposits, payloads: [{ task_id: id, payload: terms.payload as Payload }] });
+      for (const d of deposits) {
+        this.openDeposits.delete(d.tx_hash);
+        this.openOwed -= BigInt(d.amount);
+      }
       return { kind: 'task', task, created: true };
     });
   }
@@ -227,16 +260,16 @@ export class MarketService {
   /** The funding transaction was refused or failed: no task (only while it is still funding). */
   abandonFunding(id: string): Promise<void> {
     return this.serialized(async () => {
-      if (this.tasks.get(id)?.status !== 'funding') return;
+      if (this.live.get(id)?.status !== 'funding') return;
       await this.store.write({ removeTasks: [id] });
-      this.tasks.delete(id);
+      this.live.remove(id);
     });
   }
 
   /** A valid claim (signature checked by the caller): pending -> in_progress; again by the same worker: the same. */
   claim(id: string, worker: { address: string; pub_key: string }): Promise<ClaimResult> {
     return this.serialized(async () => {
-      const t = this.tasks.get(id);
+      const t = await this.task(id);
       if (t === undefined || t.status === 'funding') return { kind: 'not_found' };
       if (t.status === 'in_progress' && t.worker?.address === worker.address) return { kind: 'ok', task: t };
       if (t.status !== 'pending')
@@ -247,6 +280,8 @@ export class MarketService {
               ? 'Task already claimed by another worker'
               : `Task is ${t.status}: it cannot be claimed`,
         };
+      const refusal = claimRefusal(t, worker.address, this.live.heldBy(worker.address), this.rules);
+      if (refusal !== null) return { kind: 'conflict', detail: refusal };
       const claimed: TaskRecord = {
         ...t,
         status: 'in_progress',
@@ -255,10 +290,10 @@ export class MarketService {
           pub_key: worker.pub_key,
           claimed_height: this.booksNow.cursor,
           claimed_at: this.booksNow.chain_time,
+          expires_at: claimExpiry(this.booksNow.chain_time, t.deadline!, this.rules),
         },
       };
-      await this.store.write({ tasks: [claimed] });
-      this.put(claimed);
+      await this.commit([claimed]);
       return { kind: 'ok', task: claimed };
     });
   }
@@ -266,7 +301,7 @@ export class MarketService {
   /** The claiming worker's signed report (checked by the caller): in_progress -> failed, refund planned. */
   reportFailure(id: string, workerAddress: string): Promise<ClaimResult> {
     return this.serialized(async () => {
-      const t = this.tasks.get(id);
+      const t = await this.task(id);
       if (t === undefined || t.status === 'funding') return { kind: 'not_found' };
       if (t.status === 'failed' && t.failure?.reason === 'reported' && t.worker?.address === workerAddress)
         return { kind: 'ok', task: t };
@@ -277,201 +312,77 @@ export class MarketService {
         };
       if (t.worker?.address !== workerAddress)
         return { kind: 'conflict', detail: 'Only the worker that claimed the task can report it failed' };
-      const failed = this.fail(t, 'reported');
-      const planned = this.settle(failed);
-      await this.store.write({ tasks: [planned.task], books: planned.books });
-      this.booksNow = planned.books;
-      this.put(planned.task);
-      return { kind: 'ok', task: planned.task };
+      const failed: TaskRecord = {
+        ...t,
+        status: 'failed',
+        failure: { reason: 'reported', failed_at: this.booksNow.chain_time, height: this.booksNow.cursor },
+      };
+      // Its reward is owed until planned: the float is the same with it failed.
+      const s = settle(failed, this.escrow, this.booksNow, this.float());
+      if (!s.planned)
+        this.events.warn?.('the float cannot pay the fees of a settlement: it waits', {
+          task_id: id,
+          float: this.float().toString(),
+          fees: s.fees.toString(),
+        });
+      const task = s.planned ? s.task : failed;
+      const books = s.planned ? s.books : this.booksNow;
+      await this.commit([task], { books });
+      this.booksNow = books;
+      return { kind: 'ok', task };
     });
   }
 
-  private fail(t: TaskRecord, reason: 'deadline' | 'reported'): TaskRecord {
-    return {
-      ...t,
-      status: 'failed',
-      failure: { reason, failed_at: this.booksNow.chain_time, height: this.booksNow.cursor },
-    };
-  }
-
   /**
-   * The payout plan of a completed or failed task, when the float covers its fees: the split
-   * (completed) or the refund (failed), nonces allocated from the books. Unchanged otherwise.
+   * The node refused a planned payout for its nonce and the escrow's account nonce is past it
+   * (the payer read that, then the payout's `receipt`): see spentNonce.ts.
    */
-  private settle(
-    t: TaskRecord,
-    books: Books = this.booksNow,
-    float: bigint = this.float(),
-  ): { task: TaskRecord; books: Books } {
-    const reward = BigInt(t.reward);
-    const parts =
-      t.status === 'completed'
-        ? splitReward(
-            reward,
-            t.result!.worker_address,
-            t.result!.validators.map((v) => v.reward_address),
-          )
-        : [{ share: 'refund' as const, to: t.funding.from_address, amount: reward }];
-    const count = BigInt(parts.filter((p) => p.amount > 0n).length);
-    if (float < count * this.escrow.fee) {
-      this.events.warn?.('the float cannot pay the fees of a settlement: it waits', {
-        task_id: t.task_id,
-        float: float.toString(),
-        fees: (count * this.escrow.fee).toString(),
-      });
-      return { task: t, books };
-    }
-    const payouts = planPayouts(this.escrow, t.task_id, parts, books.next_nonce, books.chain_time);
-    return {
-      task: { ...t, payouts },
-      books: { ...books, next_nonce: books.next_nonce + payouts.length },
-    };
+  payoutNonceSpent(hash: string, receipt: PayoutReceipt | null): Promise<void> {
+    return this.serialized(async () => {
+      const t = this.live.get(this.live.payoutOwner({ hash }) ?? '');
+      if (t === undefined) return;
+      const r = afterSpentNonce(t, hash, receipt, this.booksNow, this.escrow, (msg, fields) =>
+        this.events.warn?.(msg, fields),
+      );
+      if (r === null) return;
+      await this.commit([r.task], { books: r.books }, r.paid);
+      this.booksNow = r.books;
+    });
   }
 
   /**
    * Applies one block (the next after the cursor): payments into the escrow, payouts out of it,
-   * SUBMIT_RESULTs that complete tasks, then the deadlines; one batch with the new cursor.
+   * SUBMIT_RESULTs that complete tasks, then the deadlines and lapsed claims, then the plans;
+   * one batch with the new cursor (block.ts).
    */
   applyBlock(b: FollowedBlock): Promise<void> {
     return this.serialized(async () => {
       if (b.height !== this.booksNow.cursor + 1)
         throw new Error(`block ${b.height} is not the next after the market's ${this.booksNow.cursor}`);
-      const changed = new Map<string, TaskRecord>();
-      const newDeposits: DepositRecord[] = [];
-      const get = (id: string) => changed.get(id) ?? this.tasks.get(id);
-      const set = (t: TaskRecord) => changed.set(t.task_id, t);
-      let balance = BigInt(this.booksNow.balance);
-      const escrow = this.escrow.address;
-      const byPayoutHash = new Map<string, TaskRecord>();
-      for (const t of this.tasks.values())
-        for (const p of t.payouts) if (p.status === 'planned') byPayoutHash.set(p.tx_hash, t);
-      const removed: string[] = [];
-
-      for (const { tx, hash, outcome } of b.txs) {
-        if (tx.type === 'TRANSFER' && tx.to === escrow && outcome !== null) {
-          const funding = [...this.tasks.values()].find(
-            (t) => t.status === 'funding' && t.funding.tx_hash === hash,
-          );
-          if (outcome === 'failed') {
-            // The payment failed: no task (its POST answers so; a retry finds no task and no money).
-            if (funding !== undefined) removed.push(funding.task_id);
-            continue;
-          }
-          balance += tx.amount;
-          const memo = tx.payload.memo ?? '';
-          // A payment without a market memo tops up the float.
-          if (!memo.startsWith('market:')) continue;
-          const d: DepositRecord = {
-            tx_hash: hash,
-            from_address: tx.from,
-            amount: tx.amount.toString(),
-            memo,
-            height: b.height,
-            timestamp: b.timestamp,
-            task_id: funding?.task_id ?? null,
-          };
-          newDeposits.push(d);
-          if (funding !== undefined) set(this.pendingFrom(funding, d));
-          continue;
-        }
-        if (tx.from === escrow && outcome !== null) {
-          const owner = byPayoutHash.get(hash);
-          if (outcome === 'confirmed') balance -= tx.amount + tx.fee;
-          if (owner === undefined) {
-            if (outcome === 'confirmed')
-              this.events.warn?.('a transfer from the escrow that the market did not plan', {
-                tx_hash: hash,
-              });
-            continue;
-          }
-          const t = get(owner.task_id)!;
-          const payouts = t.payouts.map((p) => {
-            if (p.tx_hash !== hash) return p;
-            if (outcome === 'failed') {
-              this.events.warn?.('a payout failed in a block: signed again with the same nonce', {
-                task_id: t.task_id,
-                tx_hash: hash,
-              });
-              return resign(this.escrow, t.task_id, p);
-            }
-            const paid = { ...p, status: 'confirmed' as const, height: b.height };
-            this.events.paid?.(paid);
-            return paid;
-          });
-          set({ ...t, payouts });
-          continue;
-        }
-        if (tx.type === 'SUBMIT_RESULT' && outcome === 'confirmed') {
-          const t = get(tx.payload.taskId!);
-          if (
-            t === undefined ||
-            t.status !== 'in_progress' ||
-            t.worker?.address !== tx.from ||
-            b.timestamp > t.deadline!
-          )
-            continue;
-          if (b.signers === null)
-            throw new Error(`block ${b.height} completes a task but came without its signers`);
-          const done: TaskRecord = {
-            ...t,
-            status: 'completed',
-            result: {
-              result_hash: tx.payload.resultHash!,
-              worker_address: tx.from,
-              completed_at: b.timestamp,
-              height: b.height,
-              tx_hash: hash,
-              validators: b.signers,
-            },
-          };
-          set(done);
-        }
+      const c = applyFollowedBlock(
+        {
+          live: this.live,
+          openOwed: this.openOwed,
+          books: this.booksNow,
+          escrow: this.escrow,
+          pendingFrom: (t, d) => this.pendingFrom(t, d),
+          warn: (msg, fields) => this.events.warn?.(msg, fields),
+        },
+        b,
+      );
+      try {
+        await this.commit(c.tasks, { deposits: c.deposits, books: c.books, removeTasks: c.removed }, c.paid);
+      } catch (e) {
+        c.restore();
+        throw e;
       }
-
-      // Deadlines: a task still pending or in progress after a block past its deadline fails.
-      for (const t of [...this.tasks.values(), ...changed.values()]) {
-        const now = get(t.task_id)!;
-        if (isLive(now) && now.deadline! < b.timestamp) set(this.failAt(now, b));
-      }
-
-      // Plans, in task order, each from the books as the ones before left them.
-      let books: Books = {
-        ...this.booksNow,
-        cursor: b.height,
-        chain_time: b.timestamp,
-        balance: balance.toString(),
-      };
-      const all = () =>
-        [...new Map([...this.tasks, ...changed]).values()].filter((t) => !removed.includes(t.task_id));
-      const deposits = () => [
-        ...new Map([...this.deposits, ...newDeposits.map((d) => [d.tx_hash, d] as const)]).values(),
-      ];
-      for (const t of all()) {
-        if ((t.status !== 'completed' && t.status !== 'failed') || t.payouts.length > 0) continue;
-        const float = floatOf(balance, all(), deposits(), this.escrow.fee);
-        const planned = this.settle(t, books, float);
-        books = planned.books;
-        set(planned.task);
-      }
-
-      await this.store.write({
-        tasks: [...changed.values()],
-        deposits: newDeposits,
-        books,
-        removeTasks: removed,
-      });
-      this.booksNow = books;
-      for (const id of removed) this.tasks.delete(id);
-      for (const d of newDeposits) this.deposits.set(d.tx_hash, d);
-      for (const t of changed.values()) this.put(t);
+      this.booksNow = c.books;
+      for (const id of c.removed) this.live.remove(id);
+      for (const d of c.deposits)
+        if (d.task_id === null) {
+          this.openDeposits.set(d.tx_hash, d);
+          this.openOwed += BigInt(d.amount);
+        }
     });
-  }
-
-  private failAt(t: TaskRecord, b: { height: number; timestamp: number }): TaskRecord {
-    return {
-      ...t,
-      status: 'failed',
-      failure: { reason: 'deadline', failed_at: b.timestamp, height: b.height },
-    };
   }
 }

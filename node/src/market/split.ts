@@ -40,3 +40,21 @@ export function splitReward(
     { share: 'treasury', to: TREASURY_ADDRESS, amount: treasury },
   ];
 }
+
+/**
+ * The parts with no payout to the escrow itself: a share whose recipient is the escrow (a
+ * validator whose reward_address is the escrow, which the chain allows) goes to the treasury
+ * instead. A transfer from the escrow to itself would move nothing and cost a fee, and paying
+ * one's own account is no payment of a share (docs/MARKET.md, "The split"). The sum is unchanged.
+ */
+export function withoutSelfPayment(parts: readonly SharePart[], escrow: string): SharePart[] {
+  if (parts.every((p) => p.to !== escrow)) return [...parts];
+  const diverted = parts.reduce((sum, p) => (p.to === escrow ? sum + p.amount : sum), 0n);
+  const kept = parts.filter((p) => p.to !== escrow);
+  const treasury = kept.findIndex((p) => p.share === 'treasury');
+  if (treasury >= 0) {
+    const t = kept[treasury]!;
+    kept[treasury] = { ...t, amount: t.amount + diverted };
+  } else kept.push({ share: 'treasury', to: TREASURY_ADDRESS, amount: diverted });
+  return kept;
+}

@@ -4,7 +4,7 @@
  * Amounts in wei are decimal strings.
  */
 import type { TxJson } from '../chain/index.js';
-import type { ChallengeType, Payload } from './challenges.js';
+import type { ChallengeType } from './challenges.js';
 import type { Share } from './split.js';
 
 /** The specification's four states. */
@@ -29,10 +29,13 @@ export interface PayoutRecord {
   readonly replaced: readonly string[];
 }
 
+/**
+ * A task as the market acts on it. Its payload (up to 16 KiB of prompt) is not part of it: the
+ * store keeps it apart, written once at intake, so memory holds none (docs/MARKET.md, "Memory").
+ */
 export interface TaskRecord {
   readonly task_id: string;
   readonly challenge_type: ChallengeType;
-  readonly payload: Payload;
   /** Wei. */
   readonly reward: string;
   /** The deadline of the terms, or null (the market's default applies from created_at). */
@@ -53,7 +56,15 @@ export interface TaskRecord {
     /** The market's chain height when the claim was taken: only a SUBMIT_RESULT above it counts (the market applies later blocks only). */
     readonly claimed_height: number;
     readonly claimed_at: number;
+    /**
+     * Chain time after which the claim lapses without a result (docs/MARKET.md, "Claims"):
+     * claimed_at + the claim window, at most the deadline. Absent in records written before the
+     * rule: the store's loader fills it in.
+     */
+    readonly expires_at: number;
   } | null;
+  /** Workers whose claim of this task lapsed: none of them may claim it again. */
+  readonly lapsed?: readonly string[];
   readonly result: {
     readonly result_hash: string;
     readonly worker_address: string;

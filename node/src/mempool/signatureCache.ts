@@ -1,6 +1,7 @@
 /**
  * Remembers transactions whose signature was verified, so each signature is checked once per
- * node (signature checks are the throughput ceiling: a few hundred per second per core).
+ * node (signature checks are the throughput ceiling: a few hundred to two thousand per second
+ * per core in pure JS, about 15,000 with libsecp256k1; docs/BENCHMARKS.md).
  * Keyed by tx_hash alone: it covers the signature (signing bytes || signature), so a copy of a
  * known transaction with any other signature has another hash and is checked on its own.
  * Bounded: the oldest entries are forgotten first.
@@ -12,6 +13,7 @@
 import { type Tx, type TxFailure, txFailure, txSigningDigest } from '../chain/index.js';
 import { accountAddressOf } from '../crypto/address.js';
 import { type SignedDigest, verifyDigestBatch } from '../crypto/batchVerify.js';
+import { installVerifierFromEnvironment } from './verifierChoice.js';
 
 /** A transaction with its hash: txHash(tx, chainId), which covers its signature. */
 export interface HashedTx {
@@ -31,11 +33,17 @@ export class SignatureCache {
   /** Signatures checked so far (each distinct one once, batched or not): chain_signature_checks_total. */
   checks = 0;
 
-  /** `onChecks(n)`: n more signatures were checked (the node counts them in its metrics). */
+  /**
+   * `onChecks(n)`: n more signatures were checked (the node counts them in its metrics). The
+   * first cache of a process installs the verifier CHAIN_NODE_VERIFIER asks for and logs it
+   * (verifierChoice.ts): a node builds its cache at start.
+   */
   constructor(
     private readonly capacity = 200_000,
     private readonly onChecks: (n: number) => void = () => {},
-  ) {}
+  ) {
+    installVerifierFromEnvironment();
+  }
 
   /** Verifies (or recalls) the signature; returns the failure or null. */
   check(tx: Tx, hash: string, chainId: string): TxFailure | null {

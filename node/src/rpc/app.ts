@@ -1,10 +1,11 @@
 /**
  * The RPC: a Koa app with the specification's endpoints, testable through app.callback()
- * with no port opened. Order of middleware: errors (first, so nothing escapes as a stack
- * trace), metrics, routes, then 404/405 as JSON. Every error body is {"detail": "..."}.
+ * with no port opened. Its routes are rpc/routes.ts's table (which the client reads too), one
+ * handler each. Order of middleware: errors (first, so nothing escapes as a stack trace),
+ * metrics, routes, then 404/405 as JSON. Every error body is {"detail": "..."}.
  */
 import { METHODS } from 'node:http';
-import { Router } from '@koa/router';
+import { Router, type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
@@ -17,6 +18,7 @@ import type { Logger } from '../util/logger.js';
 import type { SnapshotsAnswer, SubmitAnswer } from './answers.js';
 import type { RpcBackend } from './backend.js';
 import { invalidTx, notInitialized } from './refusals.js';
+import { type RouteName, RPC_ROUTES, routeNames } from './routes.js';
 import { txBodyProblem } from './schemas.js';
 import {
   balanceView,
@@ -64,98 +66,95 @@ export function createRpcApp(
     return backend.state;
   };
 
-  router.get('/status', (ctx) => sendJson(ctx, 200, statusView(ready(), backend.mempoolSize)));
+  const handlers: { readonly [N in RouteName]: RouterMiddleware } = {
+    status: (ctx) => sendJson(ctx, 200, statusView(ready(), backend.mempoolSize)),
 
-  router.get('/block/:height', async (ctx) => {
-    ready();
-    const block = await backend.blockJson(heightParam(ctx.params.height));
-    if (block === null) throw new HttpError(404, 'Block not found');
-    sendJson(ctx, 200, block);
-  });
+    block: async (ctx) => {
+      ready();
+      const block = await backend.blockJson(heightParam(ctx.params.height));
+      if (block === null) throw new HttpError(404, 'Block not found');
+      sendJson(ctx, 200, block);
+    },
 
-  router.get('/block/:height/commit', async (ctx) => {
-    ready();
-    const commit = await backend.commit(heightParam(ctx.params.height));
-    if (commit === null) throw new HttpError(404, 'Commit not found');
-    sendJson(ctx, 200, commitView(commit));
-  });
+    commit: async (ctx) => {
+      ready();
+      const commit = await backend.commit(heightParam(ctx.params.height));
+      if (commit === null) throw new HttpError(404, 'Commit not found');
+      sendJson(ctx, 200, commitView(commit));
+    },
 
-  router.get('/balance/:address', (ctx) =>
-    sendJson(ctx, 200, balanceView(ready(), accountParam(ctx.params.address))),
-  );
-  router.get('/validators', (ctx) => sendJson(ctx, 200, validatorsView(ready())));
-  router.get('/delegator/:address/delegations', (ctx) =>
-    sendJson(ctx, 200, delegationsView(ready(), accountParam(ctx.params.address))),
-  );
-  router.get('/delegator/:address/rewards', (ctx) =>
-    sendJson(ctx, 200, rewardsView(ready(), accountParam(ctx.params.address))),
-  );
-  router.get('/delegator/:address/unbonding', (ctx) =>
-    sendJson(ctx, 200, unbondingView(ready(), accountParam(ctx.params.address))),
-  );
+    balance: (ctx) => sendJson(ctx, 200, balanceView(ready(), accountParam(ctx.params.address))),
+    validators: (ctx) => sendJson(ctx, 200, validatorsView(ready())),
+    delegations: (ctx) => sendJson(ctx, 200, delegationsView(ready(), accountParam(ctx.params.address))),
+    rewards: (ctx) => sendJson(ctx, 200, rewardsView(ready(), accountParam(ctx.params.address))),
+    unbonding: (ctx) => sendJson(ctx, 200, unbondingView(ready(), accountParam(ctx.params.address))),
 
-  router.get('/supply', (ctx) => sendJson(ctx, 200, supplyView(ready())));
+    supply: (ctx) => sendJson(ctx, 200, supplyView(ready())),
 
-  router.get('/snapshots', async (ctx) => {
-    ready();
-    sendJson(ctx, 200, {
-      snapshots: (await backend.snapshots()).map(snapshotListItem),
-    } satisfies SnapshotsAnswer);
-  });
-
-  router.get('/snapshots/:height', async (ctx) => {
-    ready();
-    const height = heightParam(ctx.params.height);
-    let record: Awaited<ReturnType<RpcBackend['snapshot']>>;
-    try {
-      record = await backend.snapshot(height);
-    } catch (e) {
-      // A snapshot whose file is missing or does not hash to its recorded value is not served.
-      throw new HttpError(500, `Snapshot ${height} failed verification`, (e as Error).message);
-    }
-    if (record === null) throw new HttpError(404, 'Snapshot not found');
-    sendJson(ctx, 200, snapshotDetail(record));
-  });
-
-  router.get('/evidence', (ctx) => {
-    ready();
-    sendJson(ctx, 200, { evidence: backend.evidence() });
-  });
-
-  router.get('/metrics', async (ctx) => {
-    ctx.status = 200;
-    ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
-  });
-
-  router.post('/tx/send', async (ctx) => {
-    ready();
-    if (!ctx.is('application/json')) throw invalidTx('Content-Type must be application/json');
-    const raw = await readBody(ctx.req, opts.maxBodyBytes);
-    const body = parseJson(raw, invalidTx);
-    const problem = txBodyProblem(body);
-    if (problem) throw invalidTx(problem);
-    // Settles after the admission batch this transaction joined (its signature checked with the others').
-    const outcome = await backend.submit(body, raw.length);
-    if (outcome.kind === 'malformed') throw invalidTx(outcome.reason);
-    if (outcome.kind === 'rejected')
+    snapshots: async (ctx) => {
+      ready();
       sendJson(ctx, 200, {
-        tx_hash: outcome.hash,
-        status: 'rejected',
-        error: outcome.message,
-      } satisfies SubmitAnswer);
-    else sendJson(ctx, 200, { tx_hash: outcome.hash, status: 'received' } satisfies SubmitAnswer);
-  });
+        snapshots: (await backend.snapshots()).map(snapshotListItem),
+      } satisfies SnapshotsAnswer);
+    },
 
-  router.get('/tx/:hash/receipt', async (ctx) => {
-    ready();
-    const hash = ctx.params.hash ?? '';
-    if (!isHex(hash, 32))
-      throw new HttpError(400, 'Invalid transaction hash: expected 64 lowercase hex characters');
-    const receipt = await backend.receipt(hash);
-    if (receipt === null) throw new HttpError(404, 'Transaction not found');
-    sendJson(ctx, 200, receipt);
-  });
+    snapshot: async (ctx) => {
+      ready();
+      const height = heightParam(ctx.params.height);
+      let record: Awaited<ReturnType<RpcBackend['snapshot']>>;
+      try {
+        record = await backend.snapshot(height);
+      } catch (e) {
+        // A snapshot whose file is missing or does not hash to its recorded value is not served.
+        throw new HttpError(500, `Snapshot ${height} failed verification`, (e as Error).message);
+      }
+      if (record === null) throw new HttpError(404, 'Snapshot not found');
+      sendJson(ctx, 200, snapshotDetail(record));
+    },
+
+    evidence: (ctx) => {
+      ready();
+      sendJson(ctx, 200, { evidence: backend.evidence() });
+    },
+
+    metrics: async (ctx) => {
+      ctx.status = 200;
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.registry.metrics();
+    },
+
+    sendTx: async (ctx) => {
+      ready();
+      if (!ctx.is('application/json')) throw invalidTx('Content-Type must be application/json');
+      const raw = await readBody(ctx.req, opts.maxBodyBytes);
+      const body = parseJson(raw, invalidTx);
+      const problem = txBodyProblem(body);
+      if (problem) throw invalidTx(problem);
+      // Settles after the admission batch this transaction joined (its signature checked with the others').
+      const outcome = await backend.submit(body, raw.length);
+      if (outcome.kind === 'malformed') throw invalidTx(outcome.reason);
+      if (outcome.kind === 'rejected')
+        sendJson(ctx, 200, {
+          tx_hash: outcome.hash,
+          status: 'rejected',
+          error: outcome.message,
+        } satisfies SubmitAnswer);
+      else sendJson(ctx, 200, { tx_hash: outcome.hash, status: 'received' } satisfies SubmitAnswer);
+    },
+
+    receipt: async (ctx) => {
+      ready();
+      const hash = ctx.params.hash ?? '';
+      if (!isHex(hash, 32))
+        throw new HttpError(400, 'Invalid transaction hash: expected 64 lowercase hex characters');
+      const receipt = await backend.receipt(hash);
+      if (receipt === null) throw new HttpError(404, 'Transaction not found');
+      sendJson(ctx, 200, receipt);
+    },
+  };
+  // In the table's order: every route of rpc/routes.ts, which the client builds its URLs from.
+  for (const name of routeNames())
+    router.register(RPC_ROUTES[name].path, [RPC_ROUTES[name].method], handlers[name]);
 
   app.use(
     edgeMiddleware(logger, opts, (route, method, status, seconds) =>

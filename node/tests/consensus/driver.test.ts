@@ -1,6 +1,9 @@
 /**
  * The consensus driver between gossip and the core, with a real ChainService (four validators)
  * and a network stub that records what is published and hands messages in as gossipsub does.
+ * Time is a ManualTicker over the harness's clock: a test moves it (`ticker.advance`) and the
+ * driver's timers fire then, in order, so nothing here sleeps or depends on the machine's speed.
+ * Only the store's disk writes are waited for, by yielding to the event loop (`until`).
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
@@ -17,10 +20,10 @@ import {
 } from '../../src/chain/index.js';
 import { CheckedSigner } from '../../src/consensus/checkedSigner.js';
 import { ConsensusDriver } from '../../src/consensus/driver.js';
+import type { DriverDeps } from '../../src/consensus/driverOptions.js';
 import { NEVER_SIGNED } from '../../src/consensus/privValidatorState.js';
-import type { BlockSync } from '../../src/consensus/sync.js';
+import { ManualTicker } from '../../src/consensus/ticker.js';
 import type { Proposal } from '../../src/consensus/types.js';
-import { pause, waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { decodeJson, encodeProposal, encodeVote } from '../../src/p2p/messages.js';
 import type { P2PNetwork, Verdict } from '../../src/p2p/network.js';
@@ -62,13 +65,33 @@ const countingSync = () => ({
   },
 });
 
+/** One turn of the event loop: pending I/O callbacks and every queued promise job run. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Yields to the event loop until `cond` holds (the store's disk writes); throws naming `what`. */
+async function until(what: string, cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000_000; i++) {
+    if (cond()) return;
+    await turn();
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
 const PENDING = Symbol('pending');
-const settled = <T>(p: T | Promise<T>, ms = 30) =>
-  Promise.race([Promise.resolve(p), new Promise<typeof PENDING>((r) => setTimeout(() => r(PENDING), ms))]);
+/** The verdict, or PENDING when it is still not given after the promise jobs queued now have run. */
+const settled = async <T>(p: T | Promise<T>) => {
+  let result: T | typeof PENDING = PENDING;
+  void Promise.resolve(p).then((v) => {
+    result = v;
+  });
+  await turn();
+  return result;
+};
 
 describe('ConsensusDriver', () => {
   let h: Harness;
   let driver: ConsensusDriver;
+  let ticker: ManualTicker;
   afterEach(async () => {
     await driver?.stop();
     await h?.close();
@@ -82,13 +105,8 @@ describe('ConsensusDriver', () => {
     );
     const net = new StubNetwork();
     const logger = memoryLogger();
+    ticker = new ManualTicker(h.clock);
     driver = new ConsensusDriver(
-      h.service,
-      net as unknown as P2PNetwork,
-      sync as BlockSync | null,
-      createMetrics(),
-      logger,
-      () => h.clock.now,
       {
         privateKey: active[me]!.privateKey,
         signer: new CheckedSigner(active[me]!.privateKey, NEVER_SIGNED, {
@@ -99,6 +117,14 @@ describe('ConsensusDriver', () => {
         timeouts,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
+      },
+      {
+        service: h.service,
+        network: net as unknown as P2PNetwork,
+        sync: sync as DriverDeps['sync'],
+        metrics: createMetrics(),
+        logger,
+        ticker,
       },
     );
     await driver.start();
@@ -127,7 +153,13 @@ describe('ConsensusDriver', () => {
     );
     assert.equal(await settled(early), PENDING, 'no verdict before height 2');
     await decideHeightOne(net, active, vote, proposal);
-    assert.equal(await settled(early, 2000), 'accept', 'passed on once the node is at height 2');
+    assert.equal(
+      await settled(early),
+      PENDING,
+      'height 1 committed; height 2 starts a block time after 1 did',
+    );
+    ticker.advance(50);
+    assert.equal(await settled(early), 'accept', 'passed on once the node is at height 2');
   });
 
   it('once block sync has committed the height, its consensus no longer acts (a proposer would build on the wrong state)', async () => {
@@ -168,13 +200,15 @@ describe('ConsensusDriver', () => {
   it('a missed slot is explained in the log: the proposer that did not deliver, and its proposal arriving later (once)', async () => {
     const { net, active, proposal, logger } = await setup(0, 50, { ...LONG, propose: () => 30 });
     const timedOut = () => logger.lines.filter((l) => l.msg === 'no proposal in time');
-    await waitFor('the missed slot in the log', 1_000, async () => timedOut().length > 0, { pollMs: 10 });
+    ticker.advance(29);
+    assert.equal(timedOut().length, 0, 'not before the propose timeout');
+    ticker.advance(1);
     assert.equal(timedOut().length, 1);
     const [line] = timedOut();
     assert.equal(line!.height, 1);
     assert.equal(line!.round, 0);
     assert.equal(line!.proposer, active[1]!.validator, 'height 1, round 0 is active[1]');
-    assert.equal(typeof line!.timerLateMs, 'number');
+    assert.equal(line!.timerLateMs, 0, 'the manual ticker fires each timer when it is due');
     assert.equal(typeof line!.sinceHeightMs, 'number');
     const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
     const late = () => logger.lines.filter((l) => l.msg === 'proposal after its propose timeout');
@@ -201,7 +235,7 @@ describe('ConsensusDriver', () => {
           await net.deliver(TOPIC_VOTES, vote(k, { kind, height: 1, round: 0, blockHash: hash })),
           'accept',
         );
-    await waitFor('height 1 committed', 500, async () => h.service.state.height >= 1, { pollMs: 5 });
+    await until('height 1 committed', () => h.service.state.height >= 1);
     assert.equal(h.service.state.height, 1);
   }
 
@@ -234,7 +268,9 @@ describe('ConsensusDriver', () => {
       'unverifiable before height 1 is committed: its verdict waits',
     );
     assert.equal(sync.catchUps, before, 'not at once: the decision may be a hop behind');
-    await waitFor('a block sync', 2_000, async () => sync.catchUps !== before, { pollMs: 10 });
+    ticker.advance(399);
+    assert.equal(sync.catchUps, before, 'not within the grace time');
+    ticker.advance(1);
     assert.equal(sync.catchUps, before + 1);
     assert.ok(logger.lines.some((l) => l.msg === 'peers are past this height: block sync' && l.height === 1));
   });
@@ -243,12 +279,12 @@ describe('ConsensusDriver', () => {
     const sync = countingSync();
     const { net, active, vote } = await setup(0, 50, LONG, sync);
     const before = sync.catchUps;
-    h.clock.now += 500;
+    ticker.advance(500);
     void net.deliver(
       TOPIC_VOTES,
       vote(active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
     );
-    await pause(20);
+    ticker.advance(0);
     assert.equal(sync.catchUps, before + 1, 'nothing of height 1 heard in 500 ms: no grace');
 
     await driver.stop();
@@ -260,14 +296,14 @@ describe('ConsensusDriver', () => {
       TOPIC_VOTES,
       second.vote(second.active[1]!, { kind: 'prevote', height: 1, round: 0, blockHash: null }),
     );
-    h.clock.now += 500;
+    ticker.advance(500);
     void second.net.deliver(
       TOPIC_VOTES,
       second.vote(second.active[3]!, { kind: 'prevote', height: 2, round: 0, blockHash: null }),
     );
-    await pause(20);
+    ticker.advance(399);
     assert.equal(heard.catchUps, heardBefore, 'a vote of height 1 came: the decision may be a hop behind');
-    await waitFor('a block sync', 2_000, async () => heard.catchUps !== heardBefore, { pollMs: 10 });
+    ticker.advance(1);
     assert.equal(heard.catchUps, heardBefore + 1);
   });
 
@@ -275,18 +311,19 @@ describe('ConsensusDriver', () => {
     const sync = countingSync();
     await setup(0, 50, LONG, sync);
     const before = sync.catchUps; // the one at start
-    await pause(400);
+    ticker.advance(1000);
     assert.equal(sync.catchUps, before, 'not while the height has just begun');
-    h.clock.now += 1100;
-    await waitFor('a block sync', 1_000, async () => sync.catchUps !== before, { pollMs: 10 });
+    ticker.advance(250); // the next check, 1250 ms into the silence
     assert.equal(sync.catchUps, before + 1);
     assert.equal(
       sync.askPeers.at(-1),
       4,
       'a few peers, not all: every node asks while a stopped proposer is waited for',
     );
-    await pause(400);
+    ticker.advance(1000);
     assert.equal(sync.catchUps, before + 1, 'once a second at most');
+    ticker.advance(250);
+    assert.equal(sync.catchUps, before + 2, 'and again a second later');
   });
 
   it('two different signed votes or proposals of one validator for one step are evidence: kept once per pair, counted, logged and served by GET /evidence; a re-sent identical one is not', async () => {
@@ -319,7 +356,7 @@ describe('ConsensusDriver', () => {
     assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(proposer, twin)), 'accept');
     // Each pair is written to the store, counted, then logged: wait for both logs (bounded).
     const warned = () => logger.lines.filter((l) => String(l.msg).startsWith('equivocation'));
-    for (let i = 0; i < 300 && warned().length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('both pairs logged', () => warned().length >= 2);
 
     const served = (await h.request('GET', '/evidence')).json() as { evidence: Equivocation[] };
     assert.deepEqual(

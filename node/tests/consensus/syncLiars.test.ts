@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { BlockSync, DEFAULT_SYNC_TIMEOUTS } from '../../src/consensus/sync.js';
+import { ManualTicker } from '../../src/consensus/ticker.js';
 import { freeBasePort, waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { memoryLogger } from '../../src/util/logger.js';
@@ -47,7 +48,7 @@ describe('block sync with peers that lie about their height', { timeout: 120_000
       createMetrics(),
       memoryLogger(),
       DEFAULT_SYNC_TIMEOUTS,
-      () => 0,
+      new ManualTicker({ now: 0 }),
     );
     await waitFor('the node connected to every liar', 15_000, async () => {
       const connected = behind.network.connectedPeers();

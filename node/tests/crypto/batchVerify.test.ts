@@ -5,7 +5,8 @@ import { batchEquationHolds, type SignedDigest, verifyDigestBatch } from '../../
 import { sha256 } from '../../src/crypto/hash.js';
 import { bytesToHex } from '../../src/crypto/hex.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../../src/crypto/keys.js';
-import { signDigest, verifyDigest } from '../../src/crypto/signature.js';
+import { signDigest, verifyDigest, verifyDigestForKnownKey } from '../../src/crypto/signature.js';
+import { VERIFIERS, withVerifier } from './verifiers.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const hex32 = (n: bigint) => n.toString(16).padStart(64, '0');
@@ -182,6 +183,26 @@ describe('verifyDigestBatch', () => {
       }
     }
   });
+
+  for (const verifier of VERIFIERS) {
+    it(`${verifier.name}: every kind of forgery is refused and valid ones pass, through every entry point`, () =>
+      withVerifier(verifier, () => {
+        const valid = KEYS.map((_k, i) => signed(i, sha256(utf8(`each verifier ${i}`)), 'valid'));
+        const forged = KINDS.map((kind) => signed(5, sha256(utf8(`each verifier ${kind}`)), kind));
+        const items = [...valid, ...forged];
+        const expected = items.map((_x, i) => i < valid.length || KINDS[i - valid.length] === 'valid');
+        assert.deepEqual(verifyDigestBatch(items), expected);
+        for (const [i, { digest, signatureHex, publicKeyHex }] of items.entries()) {
+          const at = i < valid.length ? `valid ${i}` : KINDS[i - valid.length];
+          assert.equal(verifyDigest(digest, signatureHex, publicKeyHex), expected[i], `verifyDigest ${at}`);
+          assert.equal(
+            verifyDigestForKnownKey(digest, signatureHex, publicKeyHex),
+            expected[i],
+            `known key ${at}`,
+          );
+        }
+      }));
+  }
 
   it('gives an empty answer for an empty batch', () => {
     assert.deepEqual(verifyDigestBatch([]), []);

@@ -42,6 +42,8 @@ describe('POST /tasks: funded on chain, then pending', () => {
       height: m.h.service.state.height,
       default_deadline_seconds: 86_400,
       max_deadline_seconds: 30 * 86_400,
+      claim_window_seconds: 3_600,
+      max_claims_per_worker: 8,
     } satisfies MarketInfoAnswer);
   });
 
@@ -286,7 +288,7 @@ describe('POST /tasks: funded on chain, then pending', () => {
     );
     const id = taskIdOf(fundingHash(body.funding));
     assert.equal((await m.request('GET', `/tasks/${id}`)).status, 404);
-    assert.equal(m.service.task(id), undefined, 'nothing kept');
+    assert.equal(await m.service.task(id), undefined, 'nothing kept');
   });
 
   it('413 for a body over 64 KiB, 415 for another Content-Type, 400 for bad JSON', async () => {

@@ -5,23 +5,21 @@
  * service, follower, payer, HTTP app), but driven step by step: the test produces a block, the
  * follower applies it (`step`), the payer sends. Requests go to the app with no port opened.
  */
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { coins, type Tx } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { buildTx } from '../../src/client/txBuilder.js';
-import type { CreateTaskRequest } from '../../src/market/answers.js';
+import type { CreateTaskAnswer, CreateTaskRequest, TaskAnswer } from '../../src/market/answers.js';
+import { signStatement } from '../../src/market/claims.js';
 import { fundedRequest, type TaskOrder } from '../../src/market/client.js';
 import { Follower } from '../../src/market/follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP, type MarketHttpOptions } from '../../src/market/http/app.js';
 import { Payer } from '../../src/market/payer.js';
-import {
-  DEFAULT_RULES,
-  DEFAULT_TRANSFER_FEE,
-  type MarketRules,
-  MarketService,
-} from '../../src/market/service.js';
+import { DEFAULT_RULES, DEFAULT_TRANSFER_FEE, type MarketRules } from '../../src/market/rules.js';
+import { MarketService } from '../../src/market/service.js';
 import { MarketStore } from '../../src/market/store.js';
 import { createMarketMetrics } from '../../src/metrics/market.js';
 import { memoryLogger } from '../../src/util/logger.js';
@@ -44,6 +42,8 @@ export interface MarketHarness {
   follower: Follower;
   payer: Payer;
   readonly dir: string;
+  /** The market's log (the service's warnings too). */
+  readonly logger: ReturnType<typeof memoryLogger>;
   /** Whether the app answers writes (a test sets a reason to see the 503). */
   unavailable: string | null;
   /** A request to the market's app (the node harness's request, aimed at the market). */
@@ -61,9 +61,39 @@ export interface MarketHarness {
     from: TestKey,
     t: Omit<Parameters<typeof buildTx>[1], 'privateKey' | 'chainId' | 'timestamp'>,
   ): Promise<Tx>;
-  /** Closes the market's store and opens everything again from it: a restart. */
-  restart(): Promise<void>;
+  /** Closes the market's store and opens everything again from it: a restart (`between` runs while it is closed). */
+  restart(between?: (storePath: string) => Promise<void>): Promise<void>;
   close(): Promise<void>;
+}
+
+export const CHAIN = 'chain-devnet-1';
+export const balanceOf = (m: MarketHarness, a: string): bigint =>
+  m.h.service.state.accounts.get(a)?.balance ?? 0n;
+export const taskOf = async (m: MarketHarness, id: string): Promise<TaskAnswer> =>
+  (await m.request('GET', `/tasks/${id}`)).json() as TaskAnswer;
+
+/** A task funded by CREATOR (the market's answer checked): its id. */
+export async function newTask(m: MarketHarness, reward = coins(1), deadline?: number): Promise<string> {
+  const res = await m.create(await m.order({ reward, ...(deadline === undefined ? {} : { deadline }) }));
+  assert.equal(res.status, 201, res.text);
+  return (res.json() as CreateTaskAnswer).task_id;
+}
+
+/** POST /tasks/{id}/claim signed by `who`. */
+export const claimAs = (m: MarketHarness, id: string, who: TestKey): Promise<Response> =>
+  m.request('POST', `/tasks/${id}/claim`, signStatement('claim', CHAIN, id, who.privateKey));
+
+/** A SUBMIT_RESULT from `who` for task `id`, sent to the node (received). */
+export async function submitResult(
+  m: MarketHarness,
+  who: TestKey,
+  id: string,
+  resultHash = 'ab'.repeat(32),
+): Promise<Tx> {
+  const tx = await m.sign(who, { type: 'SUBMIT_RESULT', payload: { taskId: id, resultHash } });
+  const sent = await m.rpc.sendTx(tx);
+  assert.equal(sent.status, 'received', sent.error);
+  return tx;
 }
 
 export const INFERENCE = { model_id: 'llama-3-8b', prompt: 'Say hi', max_tokens: 16, temperature: 0.5 };
@@ -89,14 +119,20 @@ export async function makeMarketHarness(
   let store: MarketStore;
   const open = async () => {
     store = await MarketStore.open(join(dir, 'market-data'));
-    const service = await MarketService.open(store, escrow, o.rules ?? DEFAULT_RULES, async () => ({
-      chain_id: chainId,
-      escrow: ESCROW.account,
-      cursor: h.service.state.height,
-      balance: (h.service.state.accounts.get(ESCROW.account)?.balance ?? 0n).toString(),
-      next_nonce: h.service.state.accounts.get(ESCROW.account)?.nonce ?? 0,
-      chain_time: h.service.state.lastTimestamp,
-    }));
+    const service = await MarketService.open(
+      store,
+      escrow,
+      o.rules ?? DEFAULT_RULES,
+      async () => ({
+        chain_id: chainId,
+        escrow: ESCROW.account,
+        cursor: h.service.state.height,
+        balance: (h.service.state.accounts.get(ESCROW.account)?.balance ?? 0n).toString(),
+        next_nonce: h.service.state.accounts.get(ESCROW.account)?.nonce ?? 0,
+        chain_time: h.service.state.lastTimestamp,
+      }),
+      { warn: (msg, fields) => logger.warn(msg, fields) },
+    );
     const follower = new Follower(rpc, service, logger, { pollMs: 1_000, maxBlocksPerPoll: 50 });
     const payer = new Payer(rpc, service, logger, { window: 32, resendMs: 0, crashAfterSends: null });
     return { service, follower, payer };
@@ -107,6 +143,7 @@ export async function makeMarketHarness(
     h,
     rpc,
     dir,
+    logger,
     ...parts,
     unavailable: null,
     request: (method, path, body, headers) => injectInto(handler(), method, path, body, headers),
@@ -143,9 +180,10 @@ export async function makeMarketHarness(
       ),
     create: (body) => m.stepUntil(m.request('POST', '/tasks', body)),
     sign: (from, t) => buildTx(rpc, { ...t, privateKey: from.privateKey, chainId, timestamp: 1_700_000_000 }),
-    async restart() {
+    async restart(between) {
       await m.follower.stop();
       await store.close();
+      await between?.(join(dir, 'market-data'));
       Object.assign(m, await open());
       app = null;
     },

@@ -17,7 +17,7 @@ import {
   txHash,
   txToJson,
 } from '../../src/chain/index.js';
-import type { ClaimAnswer, CreateTaskAnswer, TaskAnswer, TaskListAnswer } from '../../src/market/answers.js';
+import type { ClaimAnswer, CreateTaskAnswer, TaskListAnswer } from '../../src/market/answers.js';
 import { signStatement } from '../../src/market/claims.js';
 import { MarketClient } from '../../src/market/client.js';
 import { splitReward } from '../../src/market/split.js';
@@ -25,31 +25,24 @@ import { sampleResultHash, workTask, worthClaiming } from '../../src/market/work
 import { memoryLogger } from '../../src/util/logger.js';
 import { key } from '../fixtures.js';
 import {
+  balanceOf,
+  CHAIN,
   CREATOR,
   ESCROW,
   FEE,
   type MarketHarness,
   makeMarketHarness,
+  newTask,
   OTHER_WORKER,
+  taskOf as task,
   VALIDATOR,
   WORKER,
 } from './marketHarness.js';
 
-const CHAIN = 'chain-devnet-1';
 const SUBMIT_FEE = 80_000_000n;
 const RESULT = 'ab'.repeat(32);
 
-const balanceOf = (m: MarketHarness, a: string) => m.h.service.state.accounts.get(a)?.balance ?? 0n;
-
-async function newTask(m: MarketHarness, reward = coins(1), deadline?: number): Promise<string> {
-  const res = await m.create(await m.order({ reward, ...(deadline === undefined ? {} : { deadline }) }));
-  assert.equal(res.status, 201, res.text);
-  return (res.json() as CreateTaskAnswer).task_id;
-}
-
 const claim = (m: MarketHarness, id: string, body: object) => m.request('POST', `/tasks/${id}/claim`, body);
-const task = async (m: MarketHarness, id: string) =>
-  (await m.request('GET', `/tasks/${id}`)).json() as TaskAnswer;
 
 async function submitResult(
   m: MarketHarness,
@@ -167,6 +160,7 @@ describe('claims', () => {
       status: 'in_progress',
       worker_address: WORKER.account,
       claimed_at: m.service.books.chain_time,
+      claim_expires_at: m.service.books.chain_time + 3_600,
     } satisfies ClaimAnswer);
     const again = await claim(m, id, signStatement('claim', CHAIN, id, WORKER.privateKey));
     assert.equal(again.status, 200);
@@ -533,6 +527,7 @@ describe('GET /tasks and GET /tasks/{task_id}', () => {
         creator_address: CREATOR.account,
         funding_tx_hash: '',
         worker_address: null,
+        claim_expires_at: null,
         failure: null,
         result_tx_hash: null,
         result_height: null,

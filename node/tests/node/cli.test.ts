@@ -92,7 +92,7 @@ describe('chain-node', () => {
   it('explains bad flags, a missing genesis and an existing genesis', async () => {
     const badFlag = await chainNode(['start', '--bogus']);
     assert.equal(badFlag.code, 2);
-    assert.match(badFlag.stderr, /Unknown option '--bogus'.*\n.*--help/s);
+    assert.match(badFlag.stderr, /unknown option --bogus.*\n.*--help/s);
     const badDuration = await chainNode(['init', '--home', '/tmp/never', '--block-time', 'soon']);
     assert.equal(badDuration.code, 2);
     assert.match(badDuration.stderr, /--block-time must be a duration such as 500ms or 2s/);
@@ -178,7 +178,7 @@ describe('chain-node', () => {
     );
     const unknown = await chainNode(['start', '--home', home, '--byzantine', 'lie']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /--byzantine must be one of equivocate, got "lie"/);
+    assert.match(unknown.stderr, /--byzantine must be one of equivocate, got lie/);
   });
 
   it('--fail-point is fault injection: refused without --fault-injection, and an unknown point is a usage error', async () => {
@@ -189,6 +189,6 @@ describe('chain-node', () => {
     assert.match(refused.stderr, /--fail-point lock-recorded is fault injection: it needs --fault-injection/);
     const unknown = await chainNode([...start, 'anywhere', '--fault-injection']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /--fail-point must be one of lock-recorded, got "anywhere"/);
+    assert.match(unknown.stderr, /--fail-point must be one of lock-recorded, got anywhere/);
   });
 });

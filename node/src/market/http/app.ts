@@ -23,7 +23,7 @@ import { type Statement, statementProblem, type WorkerSignature } from '../claim
 import { checkFunding, type FundingOutcome, settleFunding } from '../funding.js';
 import type { MarketService } from '../service.js';
 import type { Terms } from '../terms.js';
-import type { TaskRecord } from '../types.js';
+import type { TaskRecord, TaskStatus } from '../types.js';
 import { parseListQuery } from './query.js';
 import { createTaskProblem, payloadProblem, rewardOf, statementShapeProblem } from './schemas.js';
 import { listView, taskView } from './views.js';
@@ -72,8 +72,8 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
     return parseJson(raw, (reason) => bad(reason));
   };
 
-  const found = (id: string): TaskRecord => {
-    const t = service.task(id);
+  const found = async (id: string): Promise<TaskRecord> => {
+    const t = await service.task(id);
     if (t === undefined || t.status === 'funding') throw new HttpError(404, 'Task not found');
     return t;
   };
@@ -87,6 +87,8 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
       height: b.cursor,
       default_deadline_seconds: service.rules.defaultDeadlineSeconds,
       max_deadline_seconds: service.rules.maxDeadlineSeconds,
+      claim_window_seconds: service.rules.claimWindowSeconds,
+      max_claims_per_worker: service.rules.maxClaimsPerWorker,
     } satisfies MarketInfoAnswer);
   });
 
@@ -140,25 +142,28 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
       case 'task':
         sendJson(ctx, outcome.created ? 201 : 200, {
           task_id: outcome.task.task_id,
-          status: taskView(outcome.task).status,
+          status: outcome.task.status as TaskStatus,
           created_at: outcome.task.created_at!,
         } satisfies CreateTaskAnswer);
     }
   });
 
-  router.get('/tasks', (ctx) => {
+  router.get('/tasks', async (ctx) => {
     const q = parseListQuery(ctx.query);
     if (typeof q === 'string') throw bad(q);
     const filter = {
       ...(q.status === undefined ? {} : { status: q.status }),
       ...(q.challenge_type === undefined ? {} : { challenge_type: q.challenge_type }),
     };
-    sendJson(ctx, 200, listView(service.list(filter), q.limit, q.offset));
+    sendJson(ctx, 200, listView(await service.list(filter, q.offset, q.limit), q.limit, q.offset));
   });
 
-  router.get('/tasks/:task_id', (ctx) =>
-    sendJson(ctx, 200, taskView(found(taskIdParam(ctx.params.task_id)))),
-  );
+  router.get('/tasks/:task_id', async (ctx) => {
+    const t = await found(taskIdParam(ctx.params.task_id));
+    const payload = await service.payload(t.task_id);
+    if (payload === null) throw new Error(`task ${t.task_id} has no payload in the store`);
+    sendJson(ctx, 200, taskView(t, payload));
+  });
 
   /** A worker's signed statement about a task: its shape, then its signature (403 when forged). */
   const statement = async (ctx: Koa.Context, kind: Statement, id: string): Promise<WorkerSignature> => {
@@ -167,7 +172,7 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
     if (shape !== null) throw bad(shape);
     const s = body as WorkerSignature;
     if (!isAddress(s.worker_address, ACCOUNT_PREFIX)) throw bad('worker_address must be a coin1 address');
-    found(id);
+    await found(id);
     const problem = statementProblem(kind, service.escrow.chainId, id, s);
     if (problem !== null) throw new HttpError(403, problem.detail);
     writable();
@@ -185,6 +190,7 @@ export function createMarketApp(deps: MarketHttpDeps, opts: MarketHttpOptions = 
       status: 'in_progress',
       worker_address: r.task.worker!.address,
       claimed_at: r.task.worker!.claimed_at,
+      claim_expires_at: r.task.worker!.expires_at,
     } satisfies ClaimAnswer);
   });
 

@@ -1,9 +1,11 @@
 /** The market's answers built from its records (answers.ts shapes). */
 import type { PayoutAnswer, TaskAnswer, TaskListAnswer } from '../answers.js';
+import type { Payload } from '../challenges.js';
+import type { TaskSummary } from '../listing.js';
 import type { TaskRecord, TaskStatus } from '../types.js';
 
 /** A task that is past `funding`: every field set at that transition is there. */
-export function taskView(t: TaskRecord): TaskAnswer {
+export function taskView(t: TaskRecord, payload: Payload): TaskAnswer {
   return {
     task_id: t.task_id,
     status: t.status as TaskStatus,
@@ -17,13 +19,14 @@ export function taskView(t: TaskRecord): TaskAnswer {
           },
         }),
     challenge_type: t.challenge_type,
-    payload: t.payload,
+    payload,
     reward: t.reward,
     deadline: t.deadline!,
     created_at: t.created_at!,
     creator_address: t.funding.from_address,
     funding_tx_hash: t.funding.tx_hash,
     worker_address: t.worker?.address ?? null,
+    claim_expires_at: t.worker?.expires_at ?? null,
     failure: t.failure === null ? null : { reason: t.failure.reason, failed_at: t.failure.failed_at },
     result_tx_hash: t.result?.tx_hash ?? null,
     result_height: t.result?.height ?? null,
@@ -40,15 +43,20 @@ export function taskView(t: TaskRecord): TaskAnswer {
   };
 }
 
-export function listView(tasks: readonly TaskRecord[], limit: number, offset: number): TaskListAnswer {
+/** One page of GET /tasks (the store's summaries from `offset`) and the filter's total. */
+export function listView(
+  page: { readonly tasks: readonly TaskSummary[]; readonly total: number },
+  limit: number,
+  offset: number,
+): TaskListAnswer {
   return {
-    tasks: tasks.slice(offset, offset + limit).map((t) => ({
+    tasks: page.tasks.map((t) => ({
       task_id: t.task_id,
       challenge_type: t.challenge_type,
-      status: t.status as TaskStatus,
+      status: t.status,
       reward: t.reward,
     })),
-    total: tasks.length,
+    total: page.total,
     limit,
     offset,
   };

@@ -25,8 +25,8 @@ import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
 import { devnetPackagePath } from '../repo.js';
+import { SECRET_HEADER } from './header.js';
 import { ensureSecret, readSecret } from './secret.js';
-import { SECRET_HEADER } from './shapes.js';
 
 /** The devnet command as people run it (npm's bin), which the panel process runs as `ui --serve`. */
 const DEVNET_PROGRAM = devnetPackagePath('dist', 'bundle', 'devnet.mjs');

@@ -3,18 +3,19 @@
  * them (main.ts) and for whoever parses them (tests, benchmarks, the e2e suite, a chain team's
  * scripts through `@chain-devnet/devnet`). Field names are the printed ones.
  */
-import type { NodeStatus } from '../devnet.js';
-import type { DevnetErrorCode } from '../errors.js';
-import type { MarketStatus } from '../market.js';
-import type { AddResult } from '../operations/add.js';
-import type { TxOutcome } from '../operations/tx.js';
-import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
+import type { NodeStatus } from './devnet.js';
+import type { DevnetErrorCode } from './errors.js';
+import type { MarketStatus } from './market.js';
+import type { AddResult } from './operations/add.js';
+import type { TxOutcome } from './operations/tx.js';
+import type { MonitoringEndpoints, RuntimeKind } from './runtime/runtime.js';
 
 /** A funded account with its development key (`up`, `status`). */
 export interface AccountJson {
   readonly name: string;
   readonly address: string;
-  readonly private_key: string;
+  /** Null for a service's account (the market's escrow, its worker): its key is the service's. */
+  readonly private_key: string | null;
   /** Wei, decimal. */
   readonly balance: string;
 }

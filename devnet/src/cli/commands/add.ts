@@ -1,0 +1,43 @@
+/** `devnet add`: a new node joins the running devnet (with --stake it becomes a validator). */
+import { defineCommand, text } from '@chain-devnet/node/cli';
+import { Devnet } from '../../devnet.js';
+import type { AddJson } from '../../jsonShapes.js';
+import { addNode } from '../../operations/add.js';
+import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
+import { out, printJson, progress } from '../output.js';
+
+export const addCommand = defineCommand({
+  name: 'add',
+  summary: 'a new node joins the running devnet (--stake makes it a validator)',
+  options: {
+    name: text('its name (default validator-<i>)', { valueName: 'NAME' }),
+    stake: text("stake it sends, e.g. 100coin (the devnet's minimum stake)", { valueName: 'AMOUNT' }),
+    'fund-from': text('the developer account that funds it (default account-0)', { valueName: 'ACCOUNT' }),
+    placement: text("swarm: the machine it runs on (a swarm node's name or id; default round robin)", {
+      valueName: 'MACHINE',
+    }),
+    home: homeOption,
+    json: jsonOption,
+  },
+  details:
+    "Starts a new node that syncs from its peers. With --stake, the node's account is funded from a " +
+    'developer account and sends STAKE: it becomes ACTIVE at the next eligible epoch boundary.',
+  run: async ({ values: v }) => {
+    const d = await Devnet.open(homeOf(v.home));
+    const r = await addNode(d, {
+      ...(v.name === undefined ? {} : { name: v.name }),
+      ...(v.stake === undefined ? {} : { stake: v.stake }),
+      ...(v['fund-from'] === undefined ? {} : { fundFrom: v['fund-from'] }),
+      ...(v.placement === undefined ? {} : { placement: v.placement }),
+      progress: v.json ? () => undefined : progress,
+    });
+    if (v.json) {
+      const spec = d.node(r.name);
+      printJson<AddJson>({ ...r, address: spec.key.address, validator_address: spec.key.validator_address });
+    } else
+      out(
+        `${r.name} joined at height ${r.height}: ${r.rpc}${r.stake ? ' (staked: ACTIVE from the next eligible epoch boundary)' : ''}`,
+      );
+    return 0;
+  },
+});

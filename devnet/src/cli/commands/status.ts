@@ -1,0 +1,64 @@
+/** `devnet status`: every node's state as the runtime and its RPC see it, then the services. */
+import { defineCommand } from '@chain-devnet/node/cli';
+import { Devnet } from '../../devnet.js';
+import type { StatusJson } from '../../jsonShapes.js';
+import { marketStatus } from '../../market.js';
+import { panelState } from '../../panel/process.js';
+import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
+import { accountsJson, out, printJson } from '../output.js';
+
+export const statusCommand = defineCommand({
+  name: 'status',
+  summary: 'every node: RPC URL, height, last hash, peers, validator state, up or not',
+  options: { home: homeOption, json: jsonOption },
+  details:
+    'Per node: RPC URL, run state, height, last hash, peers, validator status (ACTIVE, INACTIVE, JAILED), ' +
+    "and whether it is disconnected; then the monitoring URLs and the panel's address (devnet ui prints " +
+    'its link, which carries its secret).',
+  run: async ({ values: v }) => {
+    const d = await Devnet.open(homeOf(v.home));
+    const [nodes, ui, market] = await Promise.all([d.status(), panelState(d), marketStatus(d)]);
+    if (v.json) {
+      printJson<StatusJson>({
+        home: d.layout.home,
+        runtime: d.state.runtime,
+        chain_id: d.spec.chainId,
+        block_time_ms: d.spec.blockTimeMs,
+        nodes: nodes.map((n) => {
+          const spec = d.node(n.name);
+          return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
+        }),
+        monitoring: d.state.monitoring,
+        market,
+        ui: ui === null ? null : { url: ui.url, running: ui.running },
+        accounts: accountsJson(d),
+      });
+      return 0;
+    }
+    out(`devnet in ${d.layout.home} on ${d.state.runtime}, chain ${d.spec.chainId}`);
+    const machines = nodes.some((n) => n.machine !== null);
+    const width = Math.max(23, ...nodes.map((n) => n.rpc.length));
+    const machineWidth = Math.max(7, ...nodes.map((n) => (n.machine ?? '').length));
+    const machineColumn = (m: string | null) => (machines ? `${(m ?? '-').padEnd(machineWidth)} ` : '');
+    out(
+      `  ${'NODE'.padEnd(14)} ${'RPC'.padEnd(width)} ${machineColumn('MACHINE')}${'STATE'.padEnd(8)} ${'HEIGHT'.padStart(7)}  ${'LAST HASH'.padEnd(16)} PEERS  VALIDATOR`,
+    );
+    for (const n of nodes) {
+      const state = n.state === 'running' && !n.up ? 'no-rpc' : n.state;
+      out(
+        `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${n.validatorStatus ?? '-'}${n.disconnected ? '  (disconnected)' : ''}`,
+      );
+    }
+    out(
+      `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
+    );
+    if (market !== null)
+      out(
+        `  task market ${market.url} ${market.up ? `at height ${market.height}` : `not answering (${market.state})`} · worker ${market.worker}`,
+      );
+    out(
+      `  panel ${ui === null ? 'off (--no-ui)' : ui.running ? `${ui.url} (devnet ui prints its link)` : `not running (devnet ui --start)`}`,
+    );
+    return 0;
+  },
+});

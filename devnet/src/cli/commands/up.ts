@@ -1,0 +1,110 @@
+/** `devnet up`: bring up N validators (+ monitoring) and wait for every node's first final block. */
+import { formatCoins } from '@chain-devnet/node/chain';
+import { choice, defineCommand, flag, text } from '@chain-devnet/node/cli';
+import type { UpJson } from '../../jsonShapes.js';
+import { up } from '../../operations/up.js';
+import { RUNTIME_CHOICES } from '../../spec/manifest.js';
+import { isServiceAccount } from '../../spec/networkSpec.js';
+import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
+import { accountsJson, out, printJson, progress } from '../output.js';
+import { basePortOption, specFlagsOf, specOptions } from '../specOptions.js';
+
+export const upCommand = defineCommand({
+  name: 'up',
+  summary: 'bring up N validators (+ monitoring) and wait for the first final block',
+  options: {
+    ...specOptions,
+    runtime: choice(
+      'auto (default: docker when an engine answers, else process), docker, process, swarm (the Docker ' +
+        'engine must be a swarm manager; devnet/README.md, "swarm")',
+      RUNTIME_CHOICES,
+      { valueName: 'R' },
+    ),
+    registry: text(
+      'swarm: push the node image to registry R; every machine pulls it from there (default: docker save | ' +
+        'load into each machine whose engine devnet reaches)',
+      { valueName: 'R' },
+    ),
+    'base-port': basePortOption(
+      'node i: RPC P+i, p2p P+1000+i; Prometheus P+1090, Grafana P+1091, the panel P+1092 (default 8000)',
+    ),
+    market: flag(
+      'the task market (docs/MARKET.md) at P+1093 and a sample worker, their accounts (market, ' +
+        'market-worker) funded at genesis',
+    ),
+    'no-ui': flag('no panel (by default one runs on P+1092; its link is printed)'),
+    home: homeOption,
+    json: jsonOption,
+  },
+  details: 'Returns once every node has a final block; the devnet keeps running in the background.',
+  run: async ({ values: v }) => {
+    const flags = specFlagsOf(v);
+    if (v.runtime !== undefined) flags.runtime = v.runtime;
+    if (v['base-port'] !== undefined) flags.basePort = v['base-port'];
+    if (v.registry !== undefined) flags.registry = v.registry;
+    if (v.market) flags.market = true;
+    if (v['no-ui']) flags.ui = false;
+    const r = await up({
+      home: homeOf(v.home),
+      manifestPath: v.manifest ?? null,
+      flags,
+      genesisTime: Math.floor(Date.now() / 1000),
+      progress: v.json ? () => undefined : progress,
+    });
+    const d = r.devnet;
+    const peers = await d.peers();
+    const endpoints = await Promise.all(d.nodes.map((n) => d.endpoint(n.name)));
+    if (v.json) {
+      printJson<UpJson>({
+        home: d.layout.home,
+        runtime: r.runtime,
+        chain_id: d.spec.chainId,
+        elapsed_ms: r.elapsedMs,
+        nodes: d.nodes.map((n, i) => ({
+          name: n.name,
+          rpc: endpoints[i]!.rpc,
+          machine: endpoints[i]!.machine,
+          published: endpoints[i]!.published,
+          p2p_port: n.p2pPort,
+          peer_id: peers[i]!.peerId,
+          address: n.key.address,
+          validator_address: n.key.validator_address,
+        })),
+        monitoring: r.monitoring,
+        market: r.market,
+        ui: r.ui,
+        accounts: accountsJson(d),
+      });
+      return 0;
+    }
+    out(
+      `devnet up: ${d.nodes.length} validators on ${r.runtime} (${r.runtimeWhy}), every node final in ${(r.elapsedMs / 1000).toFixed(1)} s`,
+    );
+    out(`chain ${d.spec.chainId}, block time ${d.spec.blockTimeMs} ms, home ${d.layout.home}`);
+    out('');
+    d.nodes.forEach((n, i) => {
+      const e = endpoints[i]!;
+      out(`  ${n.name.padEnd(14)} ${e.rpc.padEnd(26)} ${n.key.validator_address}`);
+      // Several machines: where each node runs and what is published there.
+      if (e.machine !== null) out(`  ${''.padEnd(14)} on ${e.machine}: ${e.published}`);
+    });
+    if (endpoints.every((e) => e.machine === null)) out('  every port on 127.0.0.1 only');
+    out('');
+    out(`  prometheus     ${r.monitoring.prometheus ?? 'not running'}`);
+    out(`  grafana        ${r.monitoring.grafana ?? 'not running'}`);
+    for (const note of r.monitoring.notes) out(`  note: ${note}`);
+    out(`  panel          ${r.ui ?? 'not running (--no-ui)'}`);
+    if (r.market !== null) out(`  task market    ${r.market}   (a sample worker runs beside it)`);
+    out('');
+    out('Funded accounts (development keys: never use them on a real network):');
+    for (const a of d.spec.accounts)
+      out(
+        `  ${a.name.padEnd(12)} ${a.key.address}  ${formatCoins(a.balance)} coin\n  ${''.padEnd(12)} ${
+          isServiceAccount(a.name) ? "the task market's (not a sender)" : `private key ${a.key.private_key}`
+        }`,
+      );
+    out('');
+    out(`Next: devnet status · devnet tx send --from account-0 --to account-1 --amount 1coin · devnet down`);
+    return 0;
+  },
+});

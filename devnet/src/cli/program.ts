@@ -1,0 +1,40 @@
+/** The devnet program: its commands, one declaration each in commands/ (a table tests read too). */
+import type { Command, Program } from '@chain-devnet/node/cli';
+import { addCommand } from './commands/add.js';
+import { composeCommand } from './commands/compose.js';
+import { downCommand } from './commands/down.js';
+import { k8sCommand } from './commands/k8s.js';
+import { logsCommand } from './commands/logs.js';
+import { nodeCommands } from './commands/node.js';
+import { statusCommand } from './commands/status.js';
+import { txCommand } from './commands/tx.js';
+import { uiCommand } from './commands/ui.js';
+import { upCommand } from './commands/up.js';
+import { testCommand } from './test.js';
+
+const COMMANDS: readonly Command[] = [
+  upCommand,
+  statusCommand,
+  logsCommand,
+  addCommand,
+  ...nodeCommands,
+  txCommand,
+  uiCommand,
+  downCommand,
+  composeCommand,
+  k8sCommand,
+  testCommand,
+];
+
+const jsonCommands = COMMANDS.filter((c) => 'json' in c.options).map((c) => c.name);
+
+export const DEVNET: Program = {
+  name: 'devnet',
+  summary:
+    'a multi-validator chain devnet with Prometheus and Grafana, on Docker, a Docker Swarm or local processes',
+  commands: COMMANDS,
+  defaultCommand: null,
+  notes: `The commands on a devnet take --home DIR, its folder (default ./.devnet, or $DEVNET_HOME); --json prints one JSON object (${jsonCommands.join(', ')}).
+
+Ports from --base-port P (default 8000), all on 127.0.0.1: node i has RPC P+i and p2p P+1000+i; Prometheus P+1090, Grafana P+1091, the panel P+1092, the task market (--market) P+1093.`,
+};

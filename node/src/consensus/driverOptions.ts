@@ -1,0 +1,37 @@
+/** What the consensus driver is built with (main/node.ts): its options and the parts it runs on. */
+import type { NodeMetrics } from '../metrics/metrics.js';
+import type { P2PNetwork } from '../p2p/network.js';
+import type { ChainService } from '../service/chainService.js';
+import type { Logger } from '../util/logger.js';
+import type { Equivocator } from './equivocatorPort.js';
+import type { ConsensusSigner } from './signer.js';
+import type { BlockSync } from './sync.js';
+import type { Ticker } from './ticker.js';
+import type { Timeouts } from './types.js';
+
+export interface DriverOptions {
+  /** The validator key, for the header signature of the blocks it builds; null for an observer. */
+  readonly privateKey: Uint8Array | null;
+  /** Signs this validator's proposals and votes (with double-sign protection); null for an observer. */
+  readonly signer: ConsensusSigner | null;
+  /** TEST ONLY (--byzantine equivocate): sends two versions of each of its messages; else null. */
+  readonly equivocator?: Equivocator | null;
+  readonly blockTimeMs: number;
+  readonly timeouts: Timeouts;
+  /** A node that has waited this long without a step of its own re-sends its messages of the height (ResendSchedule). */
+  readonly rebroadcastMs: number;
+  /** A block whose timestamp is further ahead of this node's clock is refused. */
+  readonly maxClockDriftSec: number;
+}
+
+/** What the driver runs on, built by the composition root (main/node.ts). */
+export interface DriverDeps {
+  readonly service: ChainService;
+  /** null for a node without p2p. */
+  readonly network: P2PNetwork | null;
+  readonly sync: Pick<BlockSync, 'active' | 'catchUp'> | null;
+  readonly metrics: NodeMetrics;
+  readonly logger: Logger;
+  /** Every timer and the clock (realTicker in the node, ManualTicker in tests). */
+  readonly ticker: Ticker;
+}

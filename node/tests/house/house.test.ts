@@ -1,0 +1,98 @@
+/**
+ * The house rules of docs/ARCHITECTURE.md ("Guards"), checked on the sources of every package:
+ * no import cycle between files (type-only imports included), none between folders, and no
+ * source file over 400 lines unless its first line says why (it then starts with
+ * `// long: <why>`, and the list below names it, so a new long file is a decision someone made).
+ * The guard is tested on graphs and files made to break each rule, so it cannot pass by looking
+ * at nothing.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { cycles, folderGraph, importGraph, relativeImports, sourceFiles } from './importGraph.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root (node/dist/tests/house -> four levels up). */
+const ROOT = join(here, '..', '..', '..', '..');
+/** The source folders of every package (the e2e suite's sources are at its top; dist holds no .ts). */
+const SOURCES = ['node/src', 'devnet/src', 'e2e'];
+const MAX_LINES = 400;
+/** Files allowed past MAX_LINES; each says why in its first line (`// long: …`). */
+const LONG_FILES: readonly string[] = ['node/src/consensus/heightConsensus.ts'];
+
+const lineCount = (path: string) => readFileSync(path, 'utf8').split('\n').length;
+
+describe('house rules: cycles and file sizes', () => {
+  for (const folder of SOURCES) {
+    const files = importGraph(ROOT, folder);
+
+    it(`${folder}: no import cycle between files (type imports included)`, () => {
+      assert.deepEqual(cycles(files), [], 'files that import each other in a circle');
+    });
+
+    it(`${folder}: no import cycle between folders`, () => {
+      assert.deepEqual(cycles(folderGraph(files, folder)), [], 'folders that import each other in a circle');
+    });
+  }
+
+  it(`no source file over ${MAX_LINES} lines unless its first line says why`, () => {
+    const long = SOURCES.flatMap((folder) => sourceFiles(join(ROOT, folder)))
+      .filter((f) => lineCount(f) > MAX_LINES)
+      .map((f) => relative(ROOT, f).split('\\').join('/'));
+    const unexplained = long.filter(
+      (f) => !LONG_FILES.includes(f) || !readFileSync(join(ROOT, f), 'utf8').startsWith('// long: '),
+    );
+    assert.deepEqual(unexplained, [], `files over ${MAX_LINES} lines without a reason in their first line`);
+  });
+});
+
+describe('house rules: the guard itself', () => {
+  it('reads every kind of relative import, and nothing in comments', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "export { c } from './c/index.js';",
+      "export * from './d.js';",
+      "import './e.js';",
+      "const f = await import('./f.js');",
+      "import { g } from 'node:fs';",
+      "// import { h } from './h.js';",
+      "/* import { i } from './i.js'; */",
+    ].join('\n');
+    assert.deepEqual(relativeImports(text), [
+      './a.js',
+      '../b.js',
+      './c/index.js',
+      './d.js',
+      './e.js',
+      './f.js',
+    ]);
+  });
+
+  it('finds a cycle of files, and of folders, and none in a chain', () => {
+    const ring = new Map([
+      ['src/x/a.ts', ['src/y/b.ts']],
+      ['src/y/b.ts', ['src/x/deep/c.ts']],
+      ['src/x/deep/c.ts', ['src/root.ts']],
+      ['src/root.ts', []],
+    ]);
+    assert.deepEqual(cycles(ring), []);
+    assert.deepEqual(cycles(folderGraph(ring, 'src')), [['src/x', 'src/y']]);
+    const loop = new Map([...ring, ['src/root.ts', ['src/x/a.ts']]]);
+    assert.deepEqual(cycles(loop), [['src/root.ts', 'src/x/a.ts', 'src/x/deep/c.ts', 'src/y/b.ts']]);
+  });
+
+  it('builds the graph from files on disk (a cycle made in a scratch folder is found)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'house-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+      writeFileSync(join(dir, 'b.ts'), "import { a } from './a.js';\nexport type B = typeof a;\n");
+      assert.deepEqual(cycles(importGraph(dir, '.')), [['a.ts', 'b.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
