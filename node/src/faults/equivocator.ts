@@ -7,10 +7,11 @@
  * splitPublish.ts). Its own consensus sees only the first versions. It signs without the priv-validator state (UncheckedSigner): it is the
  * attacker. Honest nodes must stay safe and live, and report the equivocation (docs/CONSENSUS.md).
  */
+
+import type { Proposal } from '../chain/index.js';
 import { type Block, blockHash, signProposal, signVote, type Vote } from '../chain/index.js';
 import type { Equivocator as EquivocatorPort } from '../consensus/equivocatorPort.js';
 import type { ConsensusSigner, Resume, SignRequest } from '../consensus/signer.js';
-import type { Proposal } from '../consensus/types.js';
 import { validatorAddressOf } from '../crypto/address.js';
 import { sha256, utf8Bytes } from '../crypto/hash.js';
 import { bytesToHex } from '../crypto/hex.js';

@@ -3,6 +3,8 @@
  * by a scheduler the test controls (delays, drops, partitions), timeouts fire in virtual time.
  * No sockets, no clocks: every run with the same seed is the same run.
  */
+
+import type { Proposal } from '../../src/chain/index.js';
 import {
   activeValidators,
   applyBlock,
@@ -21,7 +23,7 @@ import {
 } from '../../src/consensus/privValidatorState.js';
 import { ResendSchedule } from '../../src/consensus/resend.js';
 import type { SignRequest } from '../../src/consensus/signer.js';
-import { type ConsensusAction, DEFAULT_TIMEOUTS, type Proposal } from '../../src/consensus/types.js';
+import { type ConsensusAction, DEFAULT_TIMEOUTS } from '../../src/consensus/types.js';
 import { Equivocator } from '../../src/faults/equivocator.js';
 import { key, type TestKey } from '../fixtures.js';
 
