@@ -43,13 +43,19 @@ describe('blocked-peers lists', () => {
     dir = await mkdtemp(join(tmpdir(), 'blocked-peers-'));
     layout = new Layout(dir);
     for (const p of ALL) await mkdir(layout.nodeHome(p.name), { recursive: true });
-    blocked = new BlockedPeers(layout, async (name) => {
-      copied.push(name);
+    // A runtime whose nodes read their home elsewhere: each list handed on is recorded.
+    blocked = new BlockedPeers(layout, {
+      node: (name) => ({
+        copyHomeFile: async () => {
+          copied.push(name);
+        },
+        cutOff: async () => undefined,
+      }),
     });
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  test('disconnect cuts one node off both ways, and from every stranger; every list is handed on (onWrite)', async () => {
+  test('disconnect cuts one node off both ways, and from every stranger; every list is handed on (copyHomeFile)', async () => {
     copied = [];
     await blocked.disconnect('a', ALL);
     assert.deepEqual(await refused(), { a: ['b', 'c', 'd', 'stranger'], b: ['a'], c: ['a'], d: ['a'] });

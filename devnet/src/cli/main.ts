@@ -255,11 +255,12 @@ async function cmdLogs(args: string[]): Promise<number> {
   if (d.spec.marketPort === null || ![MARKET_SERVICE, WORKER_SERVICE].includes(name)) d.node(name);
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
-  await d.runtime.logs(
-    name,
-    { follow: v.follow === true, tail: intFlag(v, 'tail', 0, 10_000_000) ?? null, signal: ac.signal },
-    process.stdout,
-  );
+  await d.runtime
+    .node(name)
+    .logs(
+      { follow: v.follow === true, tail: intFlag(v, 'tail', 0, 10_000_000) ?? null, signal: ac.signal },
+      process.stdout,
+    );
   return 0;
 }
 

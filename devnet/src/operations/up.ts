@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { startMarketServices } from '../market.js';
+import { startMonitoring } from '../monitoring/monitors.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
@@ -93,9 +94,9 @@ export async function up(o: UpOptions): Promise<UpResult> {
     await devnet.runtime.prepare(o.progress);
     o.progress(`starting ${devnet.nodes.length} validators`);
     const launches = await Promise.all(devnet.nodes.map((n) => devnet.launch(n)));
-    await Promise.all(launches.map((l) => devnet.runtime.startNode(l)));
+    await Promise.all(launches.map((l) => devnet.runtime.node(l.node.name).start(l)));
     const monitoring: MonitoringEndpoints = spec.monitoring
-      ? await devnet.runtime.startMonitoring(spec, devnet.nodes, o.progress)
+      ? await startMonitoring(devnet.runtime, devnet.layout, spec, devnet.nodes, o.progress)
       : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
     await devnet.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
     // Before the wait, so that the nodes' start can be watched.
