@@ -6,10 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { Layout } from '../layout.js';
 import { startMarketServices } from '../market.js';
 import { startMonitoring } from '../monitoring/monitors.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
-import { resolveRuntime } from '../runtime/select.js';
+import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { panelUrl, startPanel } from '../ui/panelProcess.js';
@@ -51,7 +52,7 @@ export async function loadManifest(path: string | null): Promise<Manifest> {
   return parseManifestText(text, path);
 }
 
-/** Placement, engines and a registry mean something on the swarm runtime only: elsewhere they are a mistake. */
+/** Placement, engines and a registry mean something on a runtime of several machines only: elsewhere they are a mistake. */
 function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
   const given = [
     ...(m.registry === undefined ? [] : ['registry (--registry)']),
@@ -74,7 +75,9 @@ export async function up(o: UpOptions): Promise<UpResult> {
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   const { kind, why } = await resolveRuntime(spec.runtime);
   o.progress(`runtime: ${kind} (${why})`);
-  if (kind !== 'swarm') refuseSwarmSettings(manifest, kind);
+  // Asked of a runtime not yet used (its constructor touches nothing): refused before anything is made.
+  if (!(await createRuntime(kind, new Layout(o.home), manifest)).capabilities().machines)
+    refuseSwarmSettings(manifest, kind);
   await checkPortsFree([
     ...spec.nodes.flatMap((n) => [
       { port: n.rpcPort, what: `${n.name} RPC` },

@@ -9,7 +9,7 @@
  * what is done to one node; what it cannot do it says in `capabilities()`. It speaks of nodes,
  * machines and endpoints, never of what a runtime is built on: a Kubernetes runtime would
  * implement it as it is (`devnet k8s` writes manifests for the same devnet today). Faults and
- * monitoring are written once over it (faults.ts, monitoring/monitors.ts).
+ * monitoring are written once over it (blockedPeers.ts, monitoring/monitors.ts).
  */
 import type { Writable } from 'node:stream';
 import type { Peer } from '@chain-devnet/node/testnet';
@@ -124,7 +124,7 @@ export interface NodeHandle {
   copyHomeFile(home: string, file: string): Promise<void>;
   /**
    * What the runtime does beside the node's blocked-peers list when it is cut off (true) or let
-   * back (false) (faults.ts); fails for a node the runtime does not know.
+   * back (false) (blockedPeers.ts); fails for a node the runtime does not know.
    */
   cutOff(cut: boolean): Promise<void>;
 }
@@ -140,7 +140,7 @@ export interface Capabilities {
 /**
  * The provider of a devnet's nodes (zombienet-sdk's Provider and Namespace in one: a runtime
  * serves one devnet). Faults (disconnect, connect, partition) are written once over it
- * (faults.ts), monitoring too (monitoring/monitors.ts).
+ * (blockedPeers.ts), monitoring too (monitoring/monitors.ts).
  */
 export interface Runtime {
   readonly kind: RuntimeKind;

@@ -9,12 +9,9 @@ import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import type { Progress } from '../runtime.js';
 import { docker } from './engine.js';
+import { orNull } from './engineErrors.js';
 import { devnetLabels, devnetName } from './labels.js';
 import { ensureNodeImage } from './nodeImage.js';
-
-export function isNotFound(e: unknown): boolean {
-  return (e as { statusCode?: number }).statusCode === 404;
-}
 
 export class DockerDevnet {
   private image: Promise<string> | null = null;
@@ -53,13 +50,8 @@ export class DockerDevnet {
     return devnetLabels(this.layout, node);
   }
 
-  async inspect(name: string): Promise<Docker.ContainerInspectInfo | null> {
-    try {
-      return await this.d.getContainer(this.name(name)).inspect();
-    } catch (e) {
-      if (isNotFound(e)) return null;
-      throw e;
-    }
+  inspect(name: string): Promise<Docker.ContainerInspectInfo | null> {
+    return orNull(this.d.getContainer(this.name(name)).inspect());
   }
 
   async requireContainer(name: string, what: string): Promise<Docker.Container> {

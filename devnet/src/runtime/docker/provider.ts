@@ -19,7 +19,8 @@ import type {
   ServiceReach,
   ServiceSkipped,
 } from '../runtime.js';
-import { DockerDevnet, isNotFound } from './containers.js';
+import { DockerDevnet } from './containers.js';
+import { isNotFound } from './engineErrors.js';
 import { DockerNode } from './nodeHandle.js';
 import { containerReach, programImage, SERVICE_USER } from './serviceInImage.js';
 import { teardownContainers } from './teardown.js';

@@ -1,7 +1,7 @@
 /**
  * A node (or service) of the process runtime: a detached process, its id in run/<name>.pid and
  * its output in logs/<name>.log. Pause and resume are SIGSTOP and SIGCONT. The node reads its
- * home on this machine, so its blocked-peers list is in force once written (faults.ts).
+ * home on this machine, so its blocked-peers list is in force once written (blockedPeers.ts).
  */
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';

@@ -8,6 +8,7 @@
  * devnet reaches them. Everything carries the devnet's labels; `down` removes it (teardown.ts).
  */
 import type { Layout } from '../../layout.js';
+import { isNotFound } from '../docker/engineErrors.js';
 import { LABEL_DEVNET, LABEL_NODE } from '../docker/labels.js';
 import { containerReach, programImage, SERVICE_USER } from '../docker/serviceInImage.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
@@ -22,7 +23,7 @@ import type {
 } from '../runtime.js';
 import { SwarmNode } from './nodeHandle.js';
 import { createService, LABEL_METRICS_PORT, volumeMount } from './services.js';
-import { isNotFound, STOP_GRACE_MS, SwarmDevnet, type SwarmSettings } from './swarmDevnet.js';
+import { STOP_GRACE_MS, SwarmDevnet, type SwarmSettings } from './swarmDevnet.js';
 import { homeSecrets } from './swarmFiles.js';
 import { bringUp, waitRunning } from './tasks.js';
 import { teardownSwarm } from './teardown.js';

@@ -7,6 +7,7 @@ import type Docker from 'dockerode';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { docker } from '../docker/engine.js';
+import { orNull } from '../docker/engineErrors.js';
 import { devnetLabels, devnetName } from '../docker/labels.js';
 import type { Progress } from '../runtime.js';
 import { type Machine, SwarmMachines } from './swarmEngines.js';
@@ -29,14 +30,6 @@ export interface TaskInfo {
 
 /** How long a node has to stop on SIGTERM before SIGKILL, as on the other runtimes. */
 export const STOP_GRACE_MS = 10_000;
-
-export function isNotFound(e: unknown): boolean {
-  return (e as { statusCode?: number }).statusCode === 404;
-}
-
-export function isConflict(e: unknown): boolean {
-  return (e as { statusCode?: number }).statusCode === 409;
-}
 
 export class SwarmDevnet {
   private machinesLoaded: Promise<SwarmMachines> | null = null;
@@ -76,13 +69,8 @@ export class SwarmDevnet {
     return this.imagePlan;
   }
 
-  async service(name: string): Promise<Docker.Service | null> {
-    try {
-      return (await this.d.getService(this.name(name)).inspect()) as Docker.Service;
-    } catch (e) {
-      if (isNotFound(e)) return null;
-      throw e;
-    }
+  service(name: string): Promise<Docker.Service | null> {
+    return orNull(this.d.getService(this.name(name)).inspect() as Promise<Docker.Service>);
   }
 
   async requireService(name: string, what: string): Promise<Docker.Service> {

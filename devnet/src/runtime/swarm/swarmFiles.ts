@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type Docker from 'dockerode';
+import { isConflict } from '../docker/engineErrors.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
-import { isConflict, type SwarmDevnet } from './swarmDevnet.js';
+import type { SwarmDevnet } from './swarmDevnet.js';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 12);
 

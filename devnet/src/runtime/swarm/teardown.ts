@@ -6,8 +6,9 @@
 import { rm } from 'node:fs/promises';
 import { waitFor } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
+import { isConflict, isNotFound } from '../docker/engineErrors.js';
 import { devnetFilter, LABEL_DEVNET } from '../docker/labels.js';
-import { isConflict, isNotFound, type SwarmDevnet } from './swarmDevnet.js';
+import type { SwarmDevnet } from './swarmDevnet.js';
 import { readLoaded } from './swarmImages.js';
 
 export async function teardownSwarm(sd: SwarmDevnet, keepData: boolean): Promise<string[]> {
