@@ -24,6 +24,8 @@ describe('blocked-peers lists', () => {
   let dir = '';
   let layout: Layout;
   let copied: string[] = [];
+  /** What the runtime was asked to do beside the lists (docker: its network detach). */
+  const cuts: string[] = [];
   let blocked: BlockedPeers;
 
   /** The names each node refuses (its peers', and `stranger` for a peer outside the devnet), from its file on disk. */
@@ -49,7 +51,9 @@ describe('blocked-peers lists', () => {
         copyHomeFile: async () => {
           copied.push(name);
         },
-        cutOff: async () => undefined,
+        cutOff: async (cut) => {
+          cuts.push(`${name} ${cut ? 'cut' : 'back'}`);
+        },
       }),
     });
   });
@@ -87,6 +91,11 @@ describe('blocked-peers lists', () => {
       d: ['a', 'b', 'stranger'],
     });
     assert.equal(await blocked.isDisconnected('a'), false);
+    assert.deepEqual(
+      cuts,
+      ['a cut', 'a back'],
+      'the runtime is told of a disconnect and a connect, not of a partition',
+    );
   });
 
   test('healing leaves a disconnect in force; healed and connected, nobody refuses anybody', async () => {
