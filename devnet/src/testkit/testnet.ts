@@ -348,7 +348,7 @@ export class Testnet {
     const rest = all.filter((n) => !seen.has(n));
     const full = rest.length > 0 ? [...groups, rest] : groups;
     try {
-      await this.devnet.runtime.partition(full, await this.devnet.peers());
+      await this.devnet.faults.partition(full, await this.devnet.peers());
     } catch (e) {
       throw await this.net.failureNow(all[0]!, 'the partition to be made', (e as Error).message, e);
     }
@@ -363,7 +363,7 @@ export class Testnet {
 
   /** Ends a partition: every node talks to every other again (a node disconnected stays so). */
   async heal(): Promise<void> {
-    await this.devnet.runtime.partition(null, await this.devnet.peers());
+    await this.devnet.faults.partition(null, await this.devnet.peers());
     if (this.partitioned) this.log('partition healed');
     this.partitioned = false;
   }
