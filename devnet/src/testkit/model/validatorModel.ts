@@ -5,7 +5,7 @@
  * the delay, deactivation below the minimum stake. It knows, for every height, which set had to
  * propose, so every block of every node can be checked against the schedule, and it predicts
  * each validator's status, jail count and stake, and the wei burned, to compare with the nodes.
- * Part of the testkit's model (model/): it reads the nodes through ModelSource (below), which
+ * Part of the testkit's model (model/): it reads the nodes through ModelSource (source.ts), which
  * the testkit's NetContext satisfies, and imports nothing else of the testkit.
  *
  * Which rule of docs/RULES.md each part models:
@@ -17,38 +17,12 @@
  * - epochTransition: "Epochs" (steps 1 to 6), with "Validators" (activation, deactivation)
  * - checkProposers: "Proposers, slots and uptime"; compareWith: "Validators" and "Epochs"
  */
-import { BURN_ADDRESS, type ChainParams, type Genesis } from '@chain-devnet/node/chain';
-import type { BlockAnswer, ReceiptAnswer, ValidatorAnswer } from '@chain-devnet/node/client';
+import { BURN_ADDRESS, type ChainParams } from '@chain-devnet/node/chain';
+import type { BlockAnswer } from '@chain-devnet/node/client';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
 import { type ActiveSet, sortedSet } from './activeSet.js';
 import { mulPpm, proposerOf, uptimePpm } from './economics.js';
-
-/** The chain reads the model replays from (the testkit's Chain is one). */
-export interface ModelChain {
-  height(name: string): Promise<number>;
-  waitHeight(target: number, names?: readonly string[]): Promise<unknown>;
-  blocksOf(name: string, from: number, to: number): Promise<BlockAnswer[]>;
-  receipt(name: string, hash: string): Promise<ReceiptAnswer | null>;
-  activeSet(name: string): Promise<{ height: number; validators: readonly ValidatorAnswer[] }>;
-}
-
-/**
- * What the model needs of a testnet (the testkit's NetContext is one): the genesis and the
- * parameters, the nodes' names, the chain's reads, and the failure a check throws (naming the
- * step, node and height).
- */
-export interface ModelSource {
-  readonly params: ChainParams;
-  readonly genesis: Genesis;
-  readonly chain: ModelChain;
-  names(): string[];
-  failure(f: {
-    readonly node: string;
-    readonly height: number | null;
-    readonly expected: string;
-    readonly found: string;
-  }): Error;
-}
+import type { ModelChain, ModelSource } from './source.js';
 
 export type ValidatorStatus = 'ACTIVE' | 'INACTIVE' | 'JAILED' | 'EJECTED';
 
