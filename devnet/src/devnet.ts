@@ -10,6 +10,7 @@ import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@c
 import { DevnetError } from './errors.js';
 import { Layout } from './layout.js';
 import { sampleOf } from './monitoring/exposition.js';
+import { BlockedPeers } from './runtime/blockedPeers.js';
 import type {
   NodeEndpoint,
   NodeLaunch,
@@ -71,13 +72,17 @@ export interface NodeProbe {
 export class Devnet {
   private peerCache: PeerInfo[] | null = null;
   private readonly endpoints = new Map<string, Promise<NodeEndpoint>>();
+  /** Disconnect, connect and partition, the same on every runtime. */
+  readonly faults: BlockedPeers;
 
   private constructor(
     readonly layout: Layout,
     public state: DevnetState,
     readonly spec: NetworkSpec,
     readonly runtime: Runtime,
-  ) {}
+  ) {
+    this.faults = new BlockedPeers(layout, runtime);
+  }
 
   static async open(home: string): Promise<Devnet> {
     const layout = new Layout(home);
@@ -118,7 +123,7 @@ export class Devnet {
   endpoint(name: string): Promise<NodeEndpoint> {
     let e = this.endpoints.get(name);
     if (e === undefined) {
-      e = this.runtime.endpoint(this.node(name));
+      e = this.runtime.node(name).endpoint(this.node(name));
       // A failed look-up is asked again next time.
       e.catch(() => this.endpoints.delete(name));
       this.endpoints.set(name, e);
@@ -167,7 +172,7 @@ export class Devnet {
 
   async startNode(name: string): Promise<void> {
     this.endpoints.delete(name);
-    await this.runtime.startNode(await this.launch(this.node(name)));
+    await this.runtime.node(name).start(await this.launch(this.node(name)));
   }
 
   /** Waits until each named node answers with a final block at `minHeight` or above. */
@@ -224,8 +229,8 @@ export class Devnet {
 
   private async probeNode(n: NodeSpec): Promise<NodeProbe> {
     const [state, disconnected, endpoint] = await Promise.all([
-      this.runtime.nodeState(n.name),
-      this.runtime.isDisconnected(n.name),
+      this.runtime.node(n.name).state(),
+      this.faults.isDisconnected(n.name),
       this.endpoint(n.name),
     ]);
     const client = new RpcClient(endpoint.rpc, 2_000);

@@ -47,6 +47,7 @@ export async function startMarketServices(d: Devnet): Promise<string> {
   const node = d.nodes[0]!;
   const market: ServiceLaunch = {
     name: MARKET_SERVICE,
+    program: 'chain-market',
     home: await serviceHome(d, MARKET_SERVICE, MARKET_ACCOUNTS.escrow),
     port,
     args: (r) => [
@@ -65,6 +66,7 @@ export async function startMarketServices(d: Devnet): Promise<string> {
   };
   const worker: ServiceLaunch = {
     name: WORKER_SERVICE,
+    program: 'chain-market',
     home: await serviceHome(d, WORKER_SERVICE, MARKET_ACCOUNTS.worker),
     port: null,
     args: (r) => [
@@ -77,8 +79,9 @@ export async function startMarketServices(d: Devnet): Promise<string> {
       `${r.home}/key.json`,
     ],
   };
-  await d.runtime.startService(market);
-  await d.runtime.startService(worker);
+  // chain-market is part of every runtime's programs: never skipped.
+  await d.runtime.startService(market, () => undefined);
+  await d.runtime.startService(worker, () => undefined);
   const client = new MarketClient(url, 1_000);
   try {
     await waitFor('the task market to answer', d.progressBound(5), async () =>
@@ -109,8 +112,8 @@ export async function marketStatus(d: Devnet): Promise<MarketStatus | null> {
   const url = marketUrl(d);
   if (url === null) return null;
   const [state, worker, info] = await Promise.all([
-    d.runtime.nodeState(MARKET_SERVICE),
-    d.runtime.nodeState(WORKER_SERVICE),
+    d.runtime.node(MARKET_SERVICE).state(),
+    d.runtime.node(WORKER_SERVICE).state(),
     new MarketClient(url, 2_000).info().catch(() => null),
   ]);
   return { url, state, worker, up: info !== null, height: info?.height ?? null };

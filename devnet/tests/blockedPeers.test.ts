@@ -24,6 +24,8 @@ describe('blocked-peers lists', () => {
   let dir = '';
   let layout: Layout;
   let copied: string[] = [];
+  /** What the runtime was asked to do beside the lists (docker: its network detach). */
+  const cuts: string[] = [];
   let blocked: BlockedPeers;
 
   /** The names each node refuses (its peers', and `stranger` for a peer outside the devnet), from its file on disk. */
@@ -43,13 +45,21 @@ describe('blocked-peers lists', () => {
     dir = await mkdtemp(join(tmpdir(), 'blocked-peers-'));
     layout = new Layout(dir);
     for (const p of ALL) await mkdir(layout.nodeHome(p.name), { recursive: true });
-    blocked = new BlockedPeers(layout, async (name) => {
-      copied.push(name);
+    // A runtime whose nodes read their home elsewhere: each list handed on is recorded.
+    blocked = new BlockedPeers(layout, {
+      node: (name) => ({
+        copyHomeFile: async () => {
+          copied.push(name);
+        },
+        cutOff: async (cut) => {
+          cuts.push(`${name} ${cut ? 'cut' : 'back'}`);
+        },
+      }),
     });
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  test('disconnect cuts one node off both ways, and from every stranger; every list is handed on (onWrite)', async () => {
+  test('disconnect cuts one node off both ways, and from every stranger; every list is handed on (copyHomeFile)', async () => {
     copied = [];
     await blocked.disconnect('a', ALL);
     assert.deepEqual(await refused(), { a: ['b', 'c', 'd', 'stranger'], b: ['a'], c: ['a'], d: ['a'] });
@@ -81,6 +91,11 @@ describe('blocked-peers lists', () => {
       d: ['a', 'b', 'stranger'],
     });
     assert.equal(await blocked.isDisconnected('a'), false);
+    assert.deepEqual(
+      cuts,
+      ['a cut', 'a back'],
+      'the runtime is told of a disconnect and a connect, not of a partition',
+    );
   });
 
   test('healing leaves a disconnect in force; healed and connected, nobody refuses anybody', async () => {

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { findOnPath, type RunResult, runProgram } from '@chain-devnet/node/harness';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../src/compose/compose.js';
 import { repoPath } from '../src/repo.js';
-import { CHAIN_NODE_JS } from '../src/runtime/process/processRuntime.js';
+import { CHAIN_NODE_JS } from '../src/runtime/process/programs.js';
 import { buildNetworkSpec } from '../src/spec/networkSpec.js';
 
 /** A program run to its end; it must succeed. */

@@ -261,7 +261,7 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
       const d = await Devnet.open(home);
       const all = await d.peers();
       const others = all.map((p) => p.name).filter((n) => n !== 'validator-1');
-      await d.runtime.partition([['validator-1'], others], all);
+      await d.faults.partition([['validator-1'], others], all);
       const st = await json<StatusJson>('status');
       // A partition is not a disconnect: no node is shown cut off.
       assert.deepEqual(
@@ -279,7 +279,7 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         (await heightOf('validator-1')) <= cut + 1,
         'the node kept apart made no progress of its own',
       );
-      await d.runtime.partition(null, all);
+      await d.faults.partition(null, all);
       const target = (await heightOf('validator-0')) + 1;
       await waitFor(
         'validator-1 to catch up',

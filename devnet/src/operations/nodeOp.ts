@@ -1,6 +1,7 @@
 /**
  * The operations on one running node (`devnet stop|start|kill|pause|resume|restart|disconnect|
- * connect NODE`, and the testkit's node handles): each through the devnet's runtime.
+ * connect NODE`, and the testkit's node handles): each through the node's handle of the devnet's
+ * runtime, disconnect and connect through the faults written once for every runtime.
  */
 import type { Devnet } from '../devnet.js';
 
@@ -18,24 +19,24 @@ export type NodeOp = (typeof NODE_OPS)[number];
 
 export async function nodeOp(d: Devnet, op: NodeOp, name: string): Promise<void> {
   d.node(name);
-  const rt = d.runtime;
+  const node = d.runtime.node(name);
   switch (op) {
     case 'stop':
-      return rt.stopNode(name);
+      return node.stop();
     case 'start':
       return d.startNode(name);
     case 'kill':
-      return rt.killNode(name);
+      return node.kill();
     case 'pause':
-      return rt.pauseNode(name);
+      return node.pause();
     case 'resume':
-      return rt.resumeNode(name);
+      return node.resume();
     case 'restart':
-      await rt.stopNode(name);
+      await node.stop();
       return d.startNode(name);
     case 'disconnect':
-      return rt.disconnectNode(name, await d.peers());
+      return d.faults.disconnect(name, await d.peers());
     case 'connect':
-      return rt.connectNode(name, await d.peers());
+      return d.faults.connect(name, await d.peers());
   }
 }

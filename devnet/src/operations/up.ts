@@ -6,13 +6,15 @@
 import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { Layout } from '../layout.js';
 import { startMarketServices } from '../market.js';
 import { panelUrl, startPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
-import { resolveRuntime } from '../runtime/select.js';
+import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { takeDown } from './down.js';
+import { startMonitoring } from './monitors.js';
 
 export interface UpOptions {
   readonly home: string;
@@ -50,7 +52,7 @@ export async function loadManifest(path: string | null): Promise<Manifest> {
   return parseManifestText(text, path);
 }
 
-/** The settings of a manifest that mean something on the swarm runtime only (placement, engines, a registry). */
+/** The settings of a manifest that mean something on a runtime of several machines only (placement, engines, a registry). */
 export function swarmSettings(m: Manifest): string[] {
   return [
     ...(m.registry === undefined ? [] : ['registry (--registry)']),
@@ -61,7 +63,7 @@ export function swarmSettings(m: Manifest): string[] {
   ];
 }
 
-/** Placement, engines and a registry mean something on the swarm runtime only: elsewhere they are a mistake. */
+/** Placement, engines and a registry mean something on a runtime of several machines only: elsewhere they are a mistake. */
 function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
   const given = swarmSettings(m);
   if (given.length > 0)
@@ -78,7 +80,9 @@ export async function up(o: UpOptions): Promise<UpResult> {
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   const { kind, why } = await resolveRuntime(spec.runtime);
   o.progress(`runtime: ${kind} (${why})`);
-  if (kind !== 'swarm') refuseSwarmSettings(manifest, kind);
+  // Asked of a runtime not yet used (its constructor touches nothing): refused before anything is made.
+  if (!(await createRuntime(kind, new Layout(o.home), manifest)).capabilities().machines)
+    refuseSwarmSettings(manifest, kind);
   await checkPortsFree([
     ...spec.nodes.flatMap((n) => [
       { port: n.rpcPort, what: `${n.name} RPC` },
@@ -98,9 +102,9 @@ export async function up(o: UpOptions): Promise<UpResult> {
     await devnet.runtime.prepare(o.progress);
     o.progress(`starting ${devnet.nodes.length} validators`);
     const launches = await Promise.all(devnet.nodes.map((n) => devnet.launch(n)));
-    await Promise.all(launches.map((l) => devnet.runtime.startNode(l)));
+    await Promise.all(launches.map((l) => devnet.runtime.node(l.node.name).start(l)));
     const monitoring: MonitoringEndpoints = spec.monitoring
-      ? await devnet.runtime.startMonitoring(spec, devnet.nodes, o.progress)
+      ? await startMonitoring(devnet.runtime, devnet.layout, spec, devnet.nodes, o.progress)
       : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
     await devnet.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
     // Before the wait, so that the nodes' start can be watched.

@@ -5,8 +5,9 @@
  * its side, any other node the nodes cut off (partition.ts). What is in force lives on this machine: a mark in the home of each node cut off, and
  * the partition's groups in layout.partitionFile. After any change every node's list is written
  * again from all of it (partition.ts says who refuses whom), so a connect never undoes a
- * partition's refusal nor a heal a disconnect's. A runtime whose nodes read their home elsewhere
- * copies each list there after it is written (`onWrite`).
+ * partition's refusal nor a heal a disconnect's. These are the faults of every runtime, written
+ * once: a runtime only puts each list where its node reads its home (NodeHandle.copyHomeFile)
+ * and does what else it does to cut a node off (NodeHandle.cutOff: docker's network detach).
  */
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +15,12 @@ import { BLOCKED_PEERS_FILE, writeBlockedPeers } from '@chain-devnet/node/testne
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
 import { type Groups, refusedBy } from './partition.js';
-import type { PeerInfo } from './runtime.js';
+import type { NodeHandle, PeerInfo } from './runtime.js';
+
+/** What the faults need of a runtime: each node's handle. */
+export interface FaultTarget {
+  node(name: string): Pick<NodeHandle, 'copyHomeFile' | 'cutOff'>;
+}
 
 export { BLOCKED_PEERS_FILE };
 
@@ -25,8 +31,7 @@ function known(name: string, all: readonly PeerInfo[]): void {
 export class BlockedPeers {
   constructor(
     private readonly layout: Layout,
-    /** Called with a node's name after its list was written on this machine. */
-    private readonly onWrite: (name: string) => Promise<void> = async () => undefined,
+    private readonly runtime: FaultTarget,
   ) {}
 
   file(name: string): string {
@@ -40,12 +45,14 @@ export class BlockedPeers {
 
   async disconnect(name: string, all: readonly PeerInfo[]): Promise<void> {
     known(name, all);
+    await this.runtime.node(name).cutOff(true);
     await writeFile(this.mark(name), '');
     await this.writeAll(all);
   }
 
   async connect(name: string, all: readonly PeerInfo[]): Promise<void> {
     known(name, all);
+    await this.runtime.node(name).cutOff(false);
     await rm(this.mark(name), { force: true });
     await this.writeAll(all);
   }
@@ -80,7 +87,7 @@ export class BlockedPeers {
     for (const p of all) if (await this.isDisconnected(p.name)) cut.add(p.name);
     for (const me of all) {
       await writeBlockedPeers(this.layout.nodeHome(me.name), refusedBy(me.name, all, cut, groups));
-      await this.onWrite(me.name);
+      await this.runtime.node(me.name).copyHomeFile(this.layout.nodeHome(me.name), BLOCKED_PEERS_FILE);
     }
   }
 }

@@ -5,12 +5,16 @@
  * that it cannot find again: the process runtime reads pid files, the docker and swarm runtimes
  * find their containers and services by label.
  *
- * It speaks of nodes, machines and endpoints, never of what a runtime is built on: a Kubernetes
- * runtime would implement it as it is (`devnet k8s` writes manifests for the same devnet today).
+ * As zombienet-sdk's providers: a runtime (provider) gives a handle per node, `node(name)`, with
+ * what is done to one node; what it cannot do it says in `capabilities()`. It speaks of nodes,
+ * machines and endpoints, never of what a runtime is built on: a Kubernetes runtime would
+ * implement it as it is (`devnet k8s` writes manifests for the same devnet today). Faults and
+ * monitoring are written once over it (blockedPeers.ts, monitoring/monitors.ts).
  */
 import type { Writable } from 'node:stream';
 import type { Peer } from '@chain-devnet/node/testnet';
-import type { NetworkSpec, NodeSpec } from '../spec/networkSpec.js';
+import type { SwarmDiscovery } from '../monitoring/prometheusConfig.js';
+import type { NodeSpec } from '../spec/networkSpec.js';
 
 export type RuntimeKind = 'process' | 'docker' | 'swarm';
 
@@ -55,18 +59,28 @@ export interface LogOptions {
 export type Progress = (line: string) => void;
 
 /**
- * A program run beside the nodes: `chain-market ARGS` (the task market, its sample worker;
- * docs/MARKET.md). Once started, stopNode, nodeState and logs take its name as a node's, and
- * teardown removes it with the rest.
+ * What a service runs: chain-market (the task market, its sample worker; docs/MARKET.md), or a
+ * monitor. The runtime knows where each program comes from (a binary on this machine, an image);
+ * what it is given (arguments, environment, the files of its home) is decided once for every
+ * runtime (market.ts, monitoring/monitors.ts).
+ */
+export type ServiceProgram = 'chain-market' | 'prometheus' | 'grafana';
+
+/**
+ * A program run beside the nodes. Once started, `node(name)` gives its handle (stop, state, logs)
+ * as a node's, and teardown removes it with the rest.
  */
 export interface ServiceLaunch {
   readonly name: string;
-  /** Host folder holding what it reads (its key file); its data lives under it too. */
+  readonly program: ServiceProgram;
+  /** Host folder holding what it reads (a key file, a configuration); its data lives under it too. */
   readonly home: string;
   /** Its HTTP port, published on 127.0.0.1 (the same number inside a container); null: none. */
   readonly port: number | null;
-  /** chain-market's arguments, given where this runtime puts `home` and how it reaches the others. */
+  /** Its arguments, given where this runtime puts `home` and how it reaches the others. */
   args(reach: ServiceReach): string[];
+  /** Its environment (beside the runtime's own), given the same. */
+  env?(reach: ServiceReach): Readonly<Record<string, string>>;
 }
 
 /** How a service started by a runtime sees the devnet. */
@@ -81,43 +95,68 @@ export interface ServiceReach {
   service(name: string, port: number): string;
 }
 
-export interface Runtime {
-  readonly kind: RuntimeKind;
-  /** Checks what the runtime needs (engine, image, built node) and gets it ready. */
-  prepare(progress: Progress): Promise<void>;
-  /** Creates (first time) and starts a node; its RPC answers at its endpoint afterwards. */
-  startNode(launch: NodeLaunch): Promise<void>;
+/** Why a service did not start (its program is not to be had here), for people; null: it runs. */
+export type ServiceSkipped = string | null;
+
+/**
+ * One node (or service) of the devnet, by name: what is done to it. A runtime finds the process,
+ * container or service behind the name again each time (by pid file, by label).
+ */
+export interface NodeHandle {
+  readonly name: string;
+  /** Creates (first time) and starts the node; its RPC answers at its endpoint afterwards. */
+  start(launch: NodeLaunch): Promise<void>;
   /** Where the node (started at least once) is reached. */
   endpoint(node: NodeSpec): Promise<NodeEndpoint>;
   /** SIGTERM, then SIGKILL after a grace period. */
-  stopNode(name: string): Promise<void>;
+  stop(): Promise<void>;
   /** SIGKILL at once: a crash. */
-  killNode(name: string): Promise<void>;
-  pauseNode(name: string): Promise<void>;
-  resumeNode(name: string): Promise<void>;
-  /** Cuts the node off from every other node (its RPC stays reachable from the host). */
-  disconnectNode(name: string, all: readonly PeerInfo[]): Promise<void>;
-  connectNode(name: string, all: readonly PeerInfo[]): Promise<void>;
+  kill(): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  state(): Promise<NodeRunState>;
+  logs(options: LogOptions, out: Writable): Promise<void>;
   /**
-   * Splits the network into groups of node names: a node of a group then talks only to the nodes
-   * of its group, and a node in no group (one added later) to no grouped node; null heals it. RPC
-   * stays reachable. disconnectNode is independent of it: a node cut off stays cut off when a
-   * partition heals.
+   * Puts `home/file` (the node's or service's home on this machine) where it reads its home (its
+   * volume, its container); nothing where it reads that folder itself. One with nowhere to put it
+   * yet (no container, not running) is skipped: it gets the file when it starts.
    */
-  partition(groups: readonly (readonly string[])[] | null, all: readonly PeerInfo[]): Promise<void>;
-  nodeState(name: string): Promise<NodeRunState>;
-  /** Whether the node is cut off by disconnectNode. */
-  isDisconnected(name: string): Promise<boolean>;
-  logs(name: string, options: LogOptions, out: Writable): Promise<void>;
-  /** Creates (first time) and starts a service beside the nodes. */
-  startService(s: ServiceLaunch): Promise<void>;
+  copyHomeFile(home: string, file: string): Promise<void>;
+  /**
+   * What the runtime does beside the node's blocked-peers list when it is cut off (true) or let
+   * back (false) (blockedPeers.ts); fails for a node the runtime does not know.
+   */
+  cutOff(cut: boolean): Promise<void>;
+}
+
+/** What a runtime can and cannot do, for callers that would otherwise ask which runtime it is. */
+export interface Capabilities {
+  /** Nodes may run on several machines: the manifest's placement, engines and registry apply. */
+  readonly machines: boolean;
+  /** How Prometheus finds the nodes itself (those that join later too); null: it is given their list. */
+  readonly discovery: SwarmDiscovery | null;
+}
+
+/**
+ * The provider of a devnet's nodes (zombienet-sdk's Provider and Namespace in one: a runtime
+ * serves one devnet). Faults (disconnect, connect, partition) are written once over it
+ * (blockedPeers.ts), monitoring too (monitoring/monitors.ts).
+ */
+export interface Runtime {
+  readonly kind: RuntimeKind;
+  capabilities(): Capabilities;
+  /** Checks what the runtime needs (engine, image, built node) and gets it ready. */
+  prepare(progress: Progress): Promise<void>;
+  /** A node's or a service's handle (nothing is looked up until it is used). */
+  node(name: string): NodeHandle;
+  /** How a service sees the devnet on this runtime, its home being `home` on this machine. */
+  serviceReach(home: string): ServiceReach;
+  /** Creates (first time) and starts a service beside the nodes, or says why it cannot run here. */
+  startService(s: ServiceLaunch, progress: Progress): Promise<ServiceSkipped>;
   /** Where a service's published port answers from this machine (a swarm's: on its manager). */
   serviceUrl(port: number): Promise<string>;
-  startMonitoring(
-    spec: NetworkSpec,
-    nodes: readonly NodeSpec[],
-    progress: Progress,
-  ): Promise<MonitoringEndpoints>;
+  /** For people: where services' ports are published when not on this machine's 127.0.0.1; null: there. */
+  servicesPublishedOn(): Promise<string | null>;
   /** Removes everything the devnet made, on every machine it used. Returns what it removed. */
   teardown(keepData: boolean): Promise<string[]>;
 }

@@ -8,7 +8,7 @@ import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
 import { checkoutRoot, imageCheckout } from '../repo.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
-import { ProcessRuntime } from './process/processRuntime.js';
+import { ProcessRuntime } from './process/provider.js';
 import type { Runtime, RuntimeKind } from './runtime.js';
 
 export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: RuntimeKind; why: string }> {
@@ -46,9 +46,9 @@ export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: Run
 export async function createRuntime(kind: RuntimeKind, layout: Layout, manifest: Manifest): Promise<Runtime> {
   if (kind === 'process') return new ProcessRuntime(layout);
   if (kind === 'swarm') {
-    const { SwarmRuntime } = await import('./swarm/swarmRuntime.js');
+    const { SwarmRuntime } = await import('./swarm/provider.js');
     return new SwarmRuntime(layout, { registry: manifest.registry ?? null, engines: manifest.engines ?? {} });
   }
-  const { DockerRuntime } = await import('./docker/dockerRuntime.js');
+  const { DockerRuntime } = await import('./docker/provider.js');
   return new DockerRuntime(layout);
 }

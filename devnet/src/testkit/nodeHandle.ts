@@ -76,7 +76,7 @@ export class NodeHandle {
 
   /** running, paused, stopped or absent, as the runtime sees it. */
   state(): Promise<NodeRunState> {
-    return this.devnet.runtime.nodeState(this.name);
+    return this.devnet.runtime.node(this.name).state();
   }
 
   status(): Promise<StatusAnswer> {

@@ -18,7 +18,7 @@ export async function readLog(runtime: Runtime, name: string): Promise<string> {
       done();
     },
   });
-  await runtime.logs(name, { follow: false, tail: null }, sink);
+  await runtime.node(name).logs({ follow: false, tail: null }, sink);
   return Buffer.concat(chunks).toString('utf8');
 }
 

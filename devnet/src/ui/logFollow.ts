@@ -91,7 +91,8 @@ export async function followLog(o: FollowOptions): Promise<void> {
     try {
       await o
         .runtime()
-        .logs(o.node, { follow: true, tail: first ? o.tail : RESUME_TAIL, signal: attach.signal }, splitter);
+        .node(o.node)
+        .logs({ follow: true, tail: first ? o.tail : RESUME_TAIL, signal: attach.signal }, splitter);
     } catch {
       // No log yet (a node being added), or the engine refused: tried again below.
     } finally {

@@ -25,7 +25,9 @@ export const logsCommand = defineCommand({
     if (d.spec.marketPort === null || ![MARKET_SERVICE, WORKER_SERVICE].includes(name)) d.node(name);
     const ac = new AbortController();
     process.once('SIGINT', () => ac.abort());
-    await d.runtime.logs(name, { follow: v.follow, tail: v.tail ?? null, signal: ac.signal }, process.stdout);
+    await d.runtime
+      .node(name)
+      .logs({ follow: v.follow, tail: v.tail ?? null, signal: ac.signal }, process.stdout);
     return 0;
   },
 });

@@ -1,0 +1,139 @@
+/**
+ * A node (or service) of the docker runtime: its container devnet-<id>-<name>, found again by
+ * name. Pause is the engine's own pause; a node cut off also leaves the p2p network (cutOff),
+ * beside its blocked-peers list, which is copied into its volume, where the node reads it.
+ */
+import type { Writable } from 'node:stream';
+import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
+import tar from 'tar-fs';
+import type { NodeSpec } from '../../spec/networkSpec.js';
+import { localEndpoint } from '../localEndpoint.js';
+import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
+import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
+import type { DockerDevnet } from './containers.js';
+import { demux, followLogs } from './logStream.js';
+
+const RPC_PORT = CONTAINER_PORTS.rpcPort;
+const P2P_PORT = CONTAINER_PORTS.p2pPort;
+
+export class DockerNode implements NodeHandle {
+  constructor(
+    private readonly dd: DockerDevnet,
+    readonly name: string,
+  ) {}
+
+  async start(l: NodeLaunch): Promise<void> {
+    const { dd, name } = this;
+    const info = await dd.inspect(name);
+    if (info !== null) {
+      const c = dd.d.getContainer(info.Id);
+      if (info.State.Paused) await c.unpause();
+      else if (!info.State.Running) await c.start();
+      return;
+    }
+    const image = await dd.nodeImage();
+    // Peers by container name on the devnet's p2p network (each container also has its node's name as an alias).
+    await writeNodeFile(
+      l.home,
+      nodeFileOf(l.node, l.peers, { containers: true, dnsName: (n) => dd.name(n) }),
+    );
+    const volume = dd.name(name);
+    await dd.d.createVolume({ Name: volume, Labels: dd.labels(name) });
+    const c = await dd.d.createContainer({
+      name: dd.name(name),
+      Hostname: name,
+      Image: image,
+      Cmd: nodeStartArgs(l.node, 'container'),
+      Labels: dd.labels(name),
+      ExposedPorts: { [`${RPC_PORT}/tcp`]: {}, [`${P2P_PORT}/tcp`]: {} },
+      HostConfig: {
+        NetworkMode: dd.portsNetwork,
+        Binds: [`${volume}:${CONTAINER_HOME}`],
+        PortBindings: {
+          [`${RPC_PORT}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: String(l.node.rpcPort) }],
+          [`${P2P_PORT}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: String(l.node.p2pPort) }],
+        },
+        // SIGTERM first, SIGKILL after 10 s, as the process runtime.
+        Init: false,
+      },
+      StopTimeout: 10,
+    });
+    // The node's home (genesis, keys, node.json) goes into its volume before the first start.
+    await dd.joinAndStart(c, name, l.home);
+  }
+
+  async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
+    return localEndpoint(node);
+  }
+
+  async stop(): Promise<void> {
+    const info = await this.dd.inspect(this.name);
+    if (info === null || !info.State.Running) return;
+    const c = this.dd.d.getContainer(info.Id);
+    if (info.State.Paused) await c.unpause();
+    await c.stop({ t: 10 });
+  }
+
+  async kill(): Promise<void> {
+    const c = await this.dd.requireContainer(this.name, 'kill');
+    await c.kill({ signal: 'SIGKILL' });
+    await c.wait({ condition: 'not-running' });
+  }
+
+  async pause(): Promise<void> {
+    await (await this.dd.requireContainer(this.name, 'pause')).pause();
+  }
+
+  async resume(): Promise<void> {
+    await (await this.dd.requireContainer(this.name, 'resume')).unpause();
+  }
+
+  async state(): Promise<NodeRunState> {
+    const info = await this.dd.inspect(this.name);
+    if (info === null) return 'absent';
+    if (info.State.Paused) return 'paused';
+    return info.State.Running ? 'running' : 'stopped';
+  }
+
+  async logs(o: LogOptions, out: Writable): Promise<void> {
+    const c = await this.dd.requireContainer(this.name, 'show the logs of');
+    const tail = o.tail === null ? {} : { tail: o.tail };
+    if (!o.follow) {
+      const buf = await c.logs({ stdout: true, stderr: true, follow: false, ...tail });
+      out.write(demux(buf));
+      return;
+    }
+    const stream = (await c.logs({
+      stdout: true,
+      stderr: true,
+      follow: true,
+      ...tail,
+    })) as NodeJS.ReadableStream & {
+      destroy(): void;
+    };
+    await followLogs(this.dd.d.modem, stream, out, o.signal);
+  }
+
+  /** Copies the file into its volume (one without a container is skipped). */
+  async copyHomeFile(home: string, file: string): Promise<void> {
+    const info = await this.dd.inspect(this.name);
+    if (info === null) return;
+    await this.dd.d
+      .getContainer(info.Id)
+      .putArchive(tar.pack(home, { entries: [file] }), { path: CONTAINER_HOME });
+  }
+
+  /**
+   * Off the p2p network too: there a stranger could still reach the node some other way (a
+   * published port, another network), so the blocked-peers list says what is cut whatever the
+   * engine does, and the engine's detach makes the cut immediate.
+   */
+  async cutOff(cut: boolean): Promise<void> {
+    const c = await this.dd.requireContainer(this.name, cut ? 'disconnect' : 'connect');
+    const info = await c.inspect();
+    const attached = info.NetworkSettings.Networks[this.dd.p2pNetwork] !== undefined;
+    if (cut && attached)
+      await this.dd.d.getNetwork(this.dd.p2pNetwork).disconnect({ Container: c.id, Force: true });
+    else if (!cut && !attached) await this.dd.attach(c, this.name);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * A node (or service) of the process runtime: a detached process, its id in run/<name>.pid and
+ * its output in logs/<name>.log. Pause and resume are SIGSTOP and SIGCONT. The node reads its
+ * home on this machine, so its blocked-peers list is in force once written (blockedPeers.ts).
+ */
+import { existsSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import {
+  procState,
+  readPid,
+  removePidFile,
+  signal,
+  spawnDetached,
+  stopProcess,
+  waitFor,
+} from '@chain-devnet/node/harness';
+import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
+import { DevnetError } from '../../errors.js';
+import type { Layout } from '../../layout.js';
+import { isMonitor, monitorHome } from '../../monitoring/monitorHome.js';
+import type { NodeSpec } from '../../spec/networkSpec.js';
+import { localEndpoint } from '../localEndpoint.js';
+import { tailFile } from '../logTail.js';
+import { nodeStartArgs } from '../nodeCommand.js';
+import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
+import { NODE_PROGRAM } from './programs.js';
+
+/**
+ * The marker that ties a pid to this devnet's process (the home folder is on its command line).
+ * A service's folder exists from its first start; a node never has one (their names are the
+ * devnet's accounts', which never share a node's name).
+ */
+export function marker(layout: Layout, name: string): string {
+  if (isMonitor(name)) return monitorHome(layout, name);
+  const service = layout.serviceHome(name);
+  return existsSync(service) ? service : layout.nodeHome(name);
+}
+
+/** The process's id, or null when it is not running (a pid file left by a process that ended). */
+export async function pidOf(layout: Layout, name: string): Promise<number | null> {
+  const pid = await readPid(layout.pidFile(name));
+  if (pid === null) return null;
+  return (await procState(pid, marker(layout, name))) === 'absent' ? null : pid;
+}
+
+export class ProcessNode implements NodeHandle {
+  constructor(
+    private readonly layout: Layout,
+    readonly name: string,
+  ) {}
+
+  async start(l: NodeLaunch): Promise<void> {
+    if ((await this.state()) === 'running') return;
+    await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
+    await spawnDetached({
+      command: process.execPath,
+      args: [NODE_PROGRAM, ...nodeStartArgs(l.node, { home: l.home })],
+      logFile: this.layout.logFile(this.name),
+      pidFile: this.layout.pidFile(this.name),
+    });
+  }
+
+  async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
+    return localEndpoint(node);
+  }
+
+  private async requirePid(what: string): Promise<number> {
+    const pid = await pidOf(this.layout, this.name);
+    if (pid === null) throw new DevnetError('UNKNOWN_NODE', `${this.name} is not running: cannot ${what} it`);
+    return pid;
+  }
+
+  async stop(): Promise<void> {
+    const pid = await pidOf(this.layout, this.name);
+    if (pid !== null) await stopProcess(pid, marker(this.layout, this.name));
+    await removePidFile(this.layout.pidFile(this.name));
+  }
+
+  async kill(): Promise<void> {
+    const pid = await this.requirePid('kill');
+    signal(pid, 'SIGKILL');
+    await stopProcess(pid, marker(this.layout, this.name), 5_000);
+    await removePidFile(this.layout.pidFile(this.name));
+  }
+
+  async pause(): Promise<void> {
+    await this.signalUntil('pause', 'SIGSTOP', 'stopped');
+  }
+
+  async resume(): Promise<void> {
+    await this.signalUntil('resume', 'SIGCONT', 'running');
+  }
+
+  /**
+   * A signal is delivered when the process is next scheduled, not when kill() returns: on a busy
+   * machine a node read right after `pause` was still running (the testkit's pause test saw it).
+   * The operation ends when the kernel shows the state it asked for (bounded).
+   */
+  private async signalUntil(op: string, sig: NodeJS.Signals, want: 'stopped' | 'running'): Promise<void> {
+    const pid = await this.requirePid(op);
+    signal(pid, sig);
+    const s = await waitFor(`${this.name} ${want} after ${sig}`, 5_000, async () => {
+      const now = await procState(pid, marker(this.layout, this.name));
+      return (now === want || now === 'absent') && now;
+    });
+    if (s === 'absent') throw new DevnetError('UNKNOWN_NODE', `${this.name} exited: cannot ${op} it`);
+  }
+
+  async state(): Promise<NodeRunState> {
+    const pid = await readPid(this.layout.pidFile(this.name));
+    if (pid === null) return 'stopped';
+    const s = await procState(pid, marker(this.layout, this.name));
+    return s === 'absent' ? 'stopped' : s === 'stopped' ? 'paused' : 'running';
+  }
+
+  async logs(o: LogOptions, out: Writable): Promise<void> {
+    await tailFile(this.layout.logFile(this.name), o, out);
+  }
+
+  /** It reads its home on this machine: the file is where it looks already. */
+  async copyHomeFile(): Promise<void> {}
+
+  /** The blocked-peers list is the whole cut. */
+  async cutOff(): Promise<void> {}
+}

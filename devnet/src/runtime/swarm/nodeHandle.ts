@@ -1,0 +1,156 @@
+/**
+ * A node (or service) of the swarm runtime: its service devnet-<id>-<name>. stop scales it to 0
+ * (SIGTERM, SIGKILL after 10 s), start scales it to 1 or, when the replica is there but its task
+ * ended (killed), forces a new task. kill, pause, resume and the blocked-peers list go to the
+ * engine of the machine running the task (swarmEngines.ts); logs come from the manager.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type Docker from 'dockerode';
+import tar from 'tar-fs';
+import type { NodeSpec } from '../../spec/networkSpec.js';
+import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
+import { demux, followLogs } from '../docker/logStream.js';
+import { CONTAINER_HOME } from '../nodeCommand.js';
+import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
+import { createNodeService } from './services.js';
+import { STOP_GRACE_MS, type SwarmDevnet } from './swarmDevnet.js';
+import { bringUp, waitDown, waitRunning } from './tasks.js';
+
+export class SwarmNode implements NodeHandle {
+  constructor(
+    private readonly sd: SwarmDevnet,
+    readonly name: string,
+  ) {}
+
+  async start(l: NodeLaunch): Promise<void> {
+    const { sd, name } = this;
+    const s = await sd.service(name);
+    if (s === null) {
+      await createNodeService(sd, l, () => undefined);
+      await waitRunning(sd, name, new Set());
+      return;
+    }
+    if ((await sd.runningTask(name)) !== null) {
+      // Running: at most paused (which only its machine's engine knows and undoes).
+      const c = await sd.taskContainer(name, `start ${name}`).catch(() => null);
+      if (c !== null && (await c.container.inspect()).State.Paused) await c.container.unpause();
+      return;
+    }
+    await bringUp(sd, name, s);
+    // Its blocked-peers list may have changed while it was down.
+    await this.copyHomeFile(sd.layout.nodeHome(name), BLOCKED_PEERS_FILE);
+  }
+
+  async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
+    const s = await this.sd.service(node.name);
+    const pinned = /^node\.id==(\S+)$/.exec(
+      (s?.Spec?.TaskTemplate as Docker.ContainerTaskSpec | undefined)?.Placement?.Constraints?.[0] ?? '',
+    )?.[1];
+    if (s === null || pinned === undefined)
+      return {
+        rpc: `http://127.0.0.1:${node.rpcPort}`,
+        machine: null,
+        published: 'nothing: the node has no service',
+      };
+    const m = (await this.sd.machines()).byId(pinned);
+    return {
+      rpc: `http://${m.host}:${node.rpcPort}`,
+      machine: m.name,
+      published: `RPC ${node.rpcPort} on every address of ${m.name} (swarm host-mode publishing binds no single address); p2p on the devnet's overlay network only`,
+    };
+  }
+
+  async stop(): Promise<void> {
+    const { sd, name } = this;
+    const s = await sd.service(name);
+    if (s === null) return;
+    const running = await sd.taskContainer(name, `stop ${name}`).catch(() => null);
+    // A frozen container cannot act on SIGTERM.
+    if (running !== null && (await running.container.inspect()).State.Paused)
+      await running.container.unpause();
+    if (s.Spec?.Mode?.Replicated?.Replicas !== 0)
+      await sd.update(s, (spec) => {
+        spec.Mode = { Replicated: { Replicas: 0 } };
+      });
+    await waitDown(sd, name, STOP_GRACE_MS + 30_000);
+  }
+
+  async kill(): Promise<void> {
+    const c = await this.sd.requireContainer(this.name, 'kill');
+    await c.kill({ signal: 'SIGKILL' });
+    await waitDown(this.sd, this.name, 30_000);
+  }
+
+  async pause(): Promise<void> {
+    await (await this.sd.requireContainer(this.name, 'pause')).pause();
+  }
+
+  async resume(): Promise<void> {
+    await (await this.sd.requireContainer(this.name, 'resume')).unpause();
+  }
+
+  async state(): Promise<NodeRunState> {
+    if ((await this.sd.service(this.name)) === null) return 'absent';
+    const t = await this.sd.runningTask(this.name);
+    if (t === null) return 'stopped';
+    // Paused is known only to the machine's engine; without one, a paused node shows as running.
+    const c = await this.sd.taskContainer(this.name, 'see whether it is paused').catch(() => null);
+    if (c === null) return 'running';
+    return (await c.container.inspect()).State.Paused ? 'paused' : 'running';
+  }
+
+  /**
+   * From the manager (service logs: every task's, the current one's and those before a restart),
+   * so no engine address is needed. --tail N is the last N lines over all of them, by time.
+   */
+  async logs(o: LogOptions, out: Writable): Promise<void> {
+    await this.sd.requireService(this.name, 'show the logs of');
+    const service = this.sd.d.getService(this.sd.name(this.name));
+    const tail = o.tail === null ? {} : { tail: o.tail };
+    if (o.follow) {
+      const stream = (await service.logs({
+        stdout: true,
+        stderr: true,
+        follow: true,
+        ...tail,
+      })) as unknown as NodeJS.ReadableStream & { destroy(): void };
+      await followLogs(this.sd.d.modem, stream, out, o.signal);
+      return;
+    }
+    const raw = (await service.logs({
+      stdout: true,
+      stderr: true,
+      follow: false,
+      timestamps: true,
+      ...tail,
+    })) as unknown as Buffer;
+    const lines = demux(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw)))
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const space = line.indexOf(' ');
+        return { at: line.slice(0, space), text: line.slice(space + 1) };
+      })
+      // Stable: lines of one task keep their order.
+      .sort((a, b) => a.at.localeCompare(b.at));
+    const kept = o.tail === null ? lines : lines.slice(Math.max(0, lines.length - o.tail));
+    out.write(kept.map((l) => `${l.text}\n`).join(''));
+  }
+
+  /** Copies the file into its running container (one that is down gets it when it starts). */
+  async copyHomeFile(home: string, file: string): Promise<void> {
+    // No such file was ever written for it: nothing to copy.
+    if (!existsSync(join(home, file))) return;
+    const c = await this.sd.taskContainer(this.name, `change the peers ${this.name} talks to`);
+    if (c === null) return;
+    await c.container.putArchive(tar.pack(home, { entries: [file] }), { path: CONTAINER_HOME });
+  }
+
+  /** The blocked-peers list is the whole cut; the node must have a service. */
+  async cutOff(cut: boolean): Promise<void> {
+    await this.sd.requireService(this.name, cut ? 'disconnect' : 'connect');
+  }
+}
