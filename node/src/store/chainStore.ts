@@ -113,6 +113,33 @@ export class ChainStore {
   }
 
   /**
+   * The first write of a data folder joined by state sync: identity, the block at the snapshot's
+   * height with its commit, and the whole verified state after it, in one batch (the joiner
+   * writes nothing before the state is verified: consensus/snapshotTrust.ts). No block below it.
+   */
+  async initializeAt(
+    identity: ChainIdentity,
+    block: Block,
+    commit: Commit,
+    state: ChainState,
+    diff: StateDiff,
+  ): Promise<void> {
+    const batch = this.db.batch();
+    batch.put('identity', toJsonBytes(identity), { sublevel: this.meta });
+    batch.put(heightKey(state.height), toJsonBytes(blockToJson(block)), { sublevel: this.blocks });
+    batch.put(heightKey(state.height), toJsonBytes(commit), { sublevel: this.commits });
+    batch.put('state_synced_from', toJsonBytes(state.height), { sublevel: this.meta });
+    this.putState(batch, diff, state);
+    await batch.write();
+  }
+
+  /** The height a state-synced store started at; null for a store initialized from genesis. */
+  async stateSyncedFrom(): Promise<number | null> {
+    const raw = await this.meta.get('state_synced_from');
+    return raw === undefined ? null : fromJsonBytes<number>(raw);
+  }
+
+  /**
    * Stores a block with its commit, receipts and state changes in one batch. Its one caller,
    * ChainService, has checked the commit (distinct verified validators of the height's active
    * set: docs/PROTOCOL.md), since what is stored here is what GET /block/{h}/commit and block
