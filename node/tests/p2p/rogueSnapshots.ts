@@ -6,9 +6,9 @@
  * so hash and sizes agree with its own offer but its root is not the committed header's).
  */
 import { decodeSnapshot, encodeSnapshot } from '../../src/chain/index.js';
-import { encodeJson } from '../../src/p2p/messages.js';
+import { decodeJson, encodeJson } from '../../src/p2p/messages.js';
 import type { P2PNetwork } from '../../src/p2p/network.js';
-import { SNAPSHOT_PROTOCOL } from '../../src/p2p/protocol.js';
+import { SNAPSHOT_PROTOCOL, SYNC_PROTOCOL } from '../../src/p2p/protocol.js';
 import {
   chunkCount,
   decodeSnapshotRequest,
@@ -73,5 +73,29 @@ export async function serveLyingSnapshots(
     if (lie === 'corrupt' && req.index === 0) chunk[Math.floor(chunk.length / 2)]! ^= 0xff;
     if (lie === 'oversized' && last) return encodeChunk(new Uint8Array([...chunk, 0]));
     return encodeChunk(chunk);
+  });
+}
+
+/**
+ * Serves block sync and the snapshot protocol by asking `upstream` (a real node) and passing its
+ * answers on, with one byte of every snapshot chunk flipped: a rogue among real nodes. Counts the
+ * chunk requests it passed on.
+ */
+export async function serveCorruptingProxy(
+  network: P2PNetwork,
+  upstream: string,
+  chunkRequests: number[],
+): Promise<void> {
+  await network.serve(SYNC_PROTOCOL, (bytes) => network.request(upstream, SYNC_PROTOCOL, bytes, 8000));
+  await network.serve(SNAPSHOT_PROTOCOL, async (bytes) => {
+    const answer = await network.request(upstream, SNAPSHOT_PROTOCOL, bytes, 8000);
+    const req = decodeSnapshotRequest(bytes);
+    if (typeof req === 'string' || req.type === 'offers') return answer;
+    chunkRequests.push(req.height);
+    const { chunk } = decodeJson(answer) as { chunk?: string };
+    if (chunk === undefined) return answer;
+    const raw = new Uint8Array(Buffer.from(chunk, 'base64'));
+    raw[Math.floor(raw.length / 2)]! ^= 0xff;
+    return encodeChunk(raw);
   });
 }
