@@ -43,16 +43,26 @@ export interface SaveResult {
   readonly elapsedMs: number;
 }
 
-export async function save(d: Devnet, file: string, progress: Progress): Promise<SaveResult> {
+export interface SaveOptions {
+  /** Start the nodes again after the copy when they ran (default true; false: a run about to be torn down). */
+  readonly restart?: boolean;
+}
+
+export async function save(
+  d: Devnet,
+  file: string,
+  progress: Progress,
+  o: SaveOptions = {},
+): Promise<SaveResult> {
   const started = Date.now();
   if (d.runtime.capabilities().machines)
     throw new DevnetError(
       'RUNTIME',
       `devnet save reads every node's data on this machine; this devnet runs on ${d.runtime.kind}, whose volumes are on other machines: not supported yet`,
     );
-  const running = await anyRunning(d);
+  const running = (o.restart ?? true) && (await anyRunning(d));
   const serviceNames = d.spec.marketPort === null ? [] : [MARKET_SERVICE, WORKER_SERVICE];
-  if (running) progress(`stopping ${d.nodes.length} nodes at once for a consistent cut`);
+  progress(`stopping ${d.nodes.length} nodes at once for a consistent cut`);
   await stopAll(d);
   let manifest: ArchiveManifest;
   const heights: Record<string, number | null> = {};

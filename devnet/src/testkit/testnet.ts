@@ -17,6 +17,8 @@ import { marketUrl } from '../market.js';
 import { type AddResult, addNode } from '../operations/add.js';
 import { takeDown } from '../operations/down.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+import { restore } from '../operations/restore.js';
+import { type SaveResult, save } from '../operations/save.js';
 import { sendTx, type TxOptions, type TxOutcome } from '../operations/tx.js';
 import { loadManifest, up } from '../operations/up.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
@@ -28,6 +30,7 @@ import type { Chain } from './chain.js';
 import { type DevAccount, NetContext } from './context.js';
 import { StepError, TestkitError, TestkitUsageError } from './errors.js';
 import { Expectations } from './expect/index.js';
+import { archivedManifest, keepArchive } from './failureArchive.js';
 import { checkInvariants, type InvariantOptions, type InvariantReport } from './invariants/index.js';
 import type { Ledger } from './ledger.js';
 import { Load, type LoadOptions } from './load.js';
@@ -59,6 +62,8 @@ export interface StartOptions {
   readonly spareNodes?: number;
   /** For the invariants at stop: e.g. the validators a Byzantine run expects to equivocate. */
   readonly invariants?: InvariantOptions;
+  /** An archive (`devnet save`, Testnet.save) to restore instead of a manifest (Testnet.restore). */
+  readonly from?: string;
 }
 
 export interface StopOptions {
@@ -142,18 +147,24 @@ export class Testnet {
       throw new TestkitUsageError('start takes a manifest or a manifestFile, not both');
     const registry = new RunRegistry();
     await reapLeftovers(registry, log);
+    if (o.from !== undefined && (o.manifest !== undefined || o.manifestFile !== undefined))
+      throw new TestkitUsageError('restore takes an archive: its manifest is in it');
     const base =
-      o.manifestFile !== undefined
-        ? await loadManifest(o.manifestFile)
-        : requireManifest(o.manifest ?? {}, 'the manifest');
+      o.from !== undefined
+        ? await archivedManifest(o.from)
+        : o.manifestFile !== undefined
+          ? await loadManifest(o.manifestFile)
+          : requireManifest(o.manifest ?? {}, 'the manifest');
     const { kind, why } = await resolveRuntime(o.runtime ?? base.runtime ?? 'auto');
     const monitoring = base.monitoring ?? false;
     const manifest: Manifest = {
       ...base,
       runtime: kind,
       monitoring,
+      // A restored devnet's saved port may still be in use (by the run it was saved from).
       base_port:
-        base.base_port ?? (await freeDevnetBase(manifestValidators(base) + (o.spareNodes ?? 4), monitoring)),
+        (o.from === undefined ? base.base_port : undefined) ??
+        (await freeDevnetBase(manifestValidators(base) + (o.spareNodes ?? 4), monitoring)),
     };
     const tmp = o.home === undefined ? await mkdtemp(join(tmpdir(), `testkit-${kind}-`)) : null;
     const home = resolve(o.home ?? join(tmp!, 'home'));
@@ -179,14 +190,23 @@ export class Testnet {
     try {
       const started = Date.now();
       log(`devnet up on ${kind} (${why}) in ${home}`);
-      const r = await up({
-        home,
-        manifestPath: null,
-        manifest,
-        flags: {},
-        genesisTime: Math.floor(Date.now() / 1000),
-        progress: () => undefined,
-      });
+      const r =
+        o.from === undefined
+          ? await up({
+              home,
+              manifestPath: null,
+              manifest,
+              flags: {},
+              genesisTime: Math.floor(Date.now() / 1000),
+              progress: () => undefined,
+            })
+          : await restore({
+              from: o.from,
+              home,
+              runtime: kind,
+              basePort: manifest.base_port!,
+              progress: log,
+            });
       net = new Testnet(r.devnet, run);
       await net.learnEndpoints();
       net.unregister = onInterrupt((sig) =>
@@ -204,6 +224,21 @@ export class Testnet {
     } finally {
       unregisterEarly();
     }
+  }
+
+  /** A devnet again from its archive (`devnet save`, Testnet.save), on `o.runtime` (default auto). */
+  static restore(
+    file: string,
+    o: Omit<StartOptions, 'from' | 'manifest' | 'manifestFile'> = {},
+  ): Promise<Testnet> {
+    return Testnet.start({ ...o, from: file });
+  }
+
+  /** The whole devnet into one archive (`devnet save`): nodes stopped at once, copied, started again. */
+  async save(file: string): Promise<SaveResult> {
+    const r = await save(this.devnet, file, (l) => this.log(l));
+    this.log(`saved ${file} at heights ${JSON.stringify(r.manifest.heights)}`);
+    return r;
   }
 
   /** A devnet already running (its --home): used as it is, never torn down by this testkit. */
@@ -444,10 +479,11 @@ export class Testnet {
   }
 
   /** Every node's log and the status into a new folder under the run's log folder; its path. */
-  async keepLogs(why = 'failed'): Promise<string> {
+  async keepLogs(why = 'failed', archive: { restart: boolean } | null = null): Promise<string> {
     const dir = join(this.run.logsDir, `${this.run.name}-${this.runtime}-${stamp()}`);
     await keepLogs(this.devnet, dir, { 'why.txt': `${why}\n` });
     this.log(`${why}: every node's log kept in ${dir}`);
+    if (archive !== null) await keepArchive(this.devnet, dir, archive.restart, (l) => this.log(l));
     return dir;
   }
 
@@ -472,9 +508,9 @@ export class Testnet {
           broken = e;
         });
       if (this.failed)
-        await this.keepLogs(broken === null ? (o.why ?? 'the run failed') : (broken as Error).message).catch(
-          (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
-        );
+        await this.keepLogs(broken === null ? (o.why ?? 'the run failed') : (broken as Error).message, {
+          restart: !this.run.owned || o.keep === true,
+        }).catch((e: Error) => this.log(`keeping the logs failed: ${e.message}`));
     } finally {
       if (this.run.owned && o.keep) {
         if (this.run.runId !== null) await new RunRegistry().remove(this.run.runId);
