@@ -109,6 +109,10 @@ async function execute(net: Testnet, kind: StepKind, step: Step): Promise<Produc
     }
     case 'market':
       return marketStep(net, step.market!);
+    case 'save': {
+      const r = await net.save(step.save!);
+      return { height: Math.min(...Object.values(r.manifest.heights).map((h) => h ?? 0)) };
+    }
     case 'wait': {
       const w = step.wait!;
       if ('seconds' in w) await pause(w.seconds * 1000);
