@@ -69,18 +69,8 @@ describe('devnet save and up --from, process to docker to process', {
   }
 
   async function transferConfirmed(home: string): Promise<void> {
-    const r = await devnetJson<TxJson>([
-      'tx',
-      'send',
-      '--from',
-      'account-0',
-      '--to',
-      'account-1',
-      '--amount',
-      '1coin',
-      '--home',
-      home,
-    ]);
+    const send = 'tx send --from account-0 --to account-1 --amount 1coin'.split(' ');
+    const r = await devnetJson<TxJson>([...send, '--home', home]);
     assert.equal(r.receipt?.status, 'confirmed');
   }
 
