@@ -8,13 +8,13 @@ import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { Layout } from '../layout.js';
 import { startMarketServices } from '../market.js';
-import { startMonitoring } from '../monitoring/monitors.js';
 import { panelUrl, startPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { takeDown } from './down.js';
+import { startMonitoring } from './monitors.js';
 
 export interface UpOptions {
   readonly home: string;

@@ -5,11 +5,11 @@
  * before the devnet exists (its node count, for a free base port).
  */
 import { join } from 'node:path';
-import { readArchive } from '../archive/read.js';
-import type { Devnet } from '../devnet.js';
-import { save } from '../operations/save.js';
-import type { Manifest } from '../spec/manifest.js';
-import type { DevnetState } from '../state.js';
+import { readArchive } from '../../archive/read.js';
+import type { Devnet } from '../../devnet.js';
+import { save } from '../../operations/save.js';
+import type { Manifest } from '../../spec/manifest.js';
+import type { DevnetState } from '../../state.js';
 
 /** The archive's file name in a kept-logs folder. */
 export const FAILURE_ARCHIVE = 'devnet.tar.gz';
