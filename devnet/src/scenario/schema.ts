@@ -225,7 +225,7 @@ const STEP_KINDS_SCHEMA = {
   },
   save: {
     description:
-      'devnet save: the whole devnet into one archive FILE (relative to where devnet test runs); devnet up --from FILE reopens it.',
+      'devnet save: the whole devnet into one archive FILE (relative to the scenario file); devnet up --from FILE reopens it.',
     type: 'string',
     minLength: 1,
     pattern: '\\.tar\\.gz$',
