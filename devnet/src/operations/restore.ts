@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { archiveError } from '../archive/format.js';
 import { extractUnder, readArchive } from '../archive/read.js';
+import { DevnetError } from '../errors.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import type { DevnetState } from '../state.js';
@@ -38,6 +39,14 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   }
   if (state.version !== 1 || typeof state.input?.genesisTime !== 'number')
     throw archiveError(o.from, `devnet/devnet.json of version ${String(state.version)} is not known`);
+  // The swarm runtime would start its nodes on volumes of their own, on other machines, not from
+  // the archive's stores: refused before anything is made (auto never chooses it).
+  const choice = o.runtime ?? state.input.manifest.runtime ?? 'auto';
+  if (choice === 'swarm')
+    throw new DevnetError(
+      'RUNTIME',
+      "devnet up --from restores on the process or docker runtime; swarm is not supported yet (its nodes' volumes are on other machines): pass --runtime process or docker",
+    );
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );

@@ -136,6 +136,17 @@ describe('devnet archive reader', () => {
       );
     });
 
+  test('up --from on the swarm runtime is refused before anything is made', async () => {
+    const file = join(dir, 'to-swarm.tar.gz');
+    await craftArchive(file, [manifestOf(files), ...entriesOf(files)]);
+    const home = join(dir, 'swarm-home');
+    await assert.rejects(
+      restore({ from: file, home, runtime: 'swarm', progress: () => undefined }),
+      /swarm is not supported yet/,
+    );
+    assert.equal(existsSync(home), false);
+  });
+
   test('a manifest listing a path that escapes is refused', async () => {
     const listed = [...files, { name: '../outside', body: Buffer.from('x') }];
     await refused(
