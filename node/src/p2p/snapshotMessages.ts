@@ -63,6 +63,8 @@ export const encodeOffers = (offers: readonly SnapshotOffer[]) => encodeJson({ o
 /** Offers within the limits; an offer outside them makes the whole answer malformed. */
 export function decodeOffers(bytes: Uint8Array): SnapshotOffer[] | string {
   const j = parse(bytes);
+  // A peer that cannot answer (`not ready` while its state loads) offers nothing, and is no liar.
+  if (isObject(j) && typeof j.error === 'string') return [];
   if (!isObject(j) || !Array.isArray(j.offers)) return 'answer must be {offers: [...]}';
   if (j.offers.length > MAX_SNAPSHOT_OFFERS) return `more than ${MAX_SNAPSHOT_OFFERS} offers`;
   const out: SnapshotOffer[] = [];
