@@ -18,6 +18,7 @@ import {
   type Commit,
   commitProblem,
   stateRoot,
+  verifyVote,
 } from '../chain/index.js';
 
 export interface SnapshotAnchor {
@@ -43,6 +44,8 @@ export function snapshotTrustProblem(genesis: ChainState, anchor: SnapshotAnchor
   if (root !== block.header.stateRoot)
     return `restored state root ${root} differs from block ${h}'s state_root ${block.header.stateRoot}`;
   if (commit.height !== h || commit.blockHash !== hash) return `commit ${h} is not for block ${h}`;
+  const stored = storedCommitProblem(chainId, commit, state);
+  if (stored !== null) return `commit ${h}: ${stored}`;
   if (next.header.prevHash !== hash) return `block ${h + 1} does not follow block ${h}`;
   const nextHash = blockHash(next.header);
   if (nextCommit.height !== h + 1 || nextCommit.blockHash !== nextHash)
@@ -56,5 +59,31 @@ export function snapshotTrustProblem(genesis: ChainState, anchor: SnapshotAnchor
   ).length;
   if (vouching * 3 <= trusted.length)
     return `only ${vouching} of ${trusted.length} genesis validators signed block ${h + 1} (more than 1/3 needed)`;
+  return null;
+}
+
+/**
+ * Commit h is stored and served again (GET /block/{h}/commit, block sync), so none of its entries
+ * may be junk: each a distinct validator the state at h knows, with a valid precommit signature.
+ * Its quorum is not checked: it is of the set at h−1, which the joiner does not hold; block h's
+ * finality is proven by block h+1 instead.
+ */
+function storedCommitProblem(chainId: string, commit: Commit, state: ChainState): string | null {
+  if (commit.signatures.length === 0) return 'no precommit';
+  const seen = new Set<string>();
+  for (const s of commit.signatures) {
+    const v = state.validators.get(s.validator);
+    if (v === undefined) return `${s.validator} is no validator`;
+    if (seen.has(s.validator)) return `${s.validator} signs more than once`;
+    seen.add(s.validator);
+    const vote = {
+      kind: 'precommit' as const,
+      height: commit.height,
+      round: commit.round,
+      blockHash: commit.blockHash,
+      ...s,
+    };
+    if (!verifyVote(chainId, vote, v.pubKey)) return `invalid precommit signature from ${s.validator}`;
+  }
   return null;
 }

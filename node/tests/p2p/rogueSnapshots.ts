@@ -19,7 +19,8 @@ import {
 } from '../../src/p2p/snapshotMessages.js';
 import type { ChainService } from '../../src/service/chainService.js';
 
-export type SnapshotLie = 'corrupt' | 'missing-chunk' | 'oversized' | 'forged-state';
+/** 'honest' serves the snapshots as they are (for a rogue whose lie is elsewhere, e.g. its commits). */
+export type SnapshotLie = 'honest' | 'corrupt' | 'missing-chunk' | 'oversized' | 'forged-state';
 
 /** The file it serves for the snapshot at `height`, with its offer. */
 async function servedFile(

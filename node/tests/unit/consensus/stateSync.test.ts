@@ -17,14 +17,14 @@ import { createMetrics } from '../../../src/metrics/metrics.js';
 import { memoryLogger } from '../../../src/util/logger.js';
 import { genesisJson, key } from '../../fixtures.js';
 import { type Harness, makeHarness } from '../../node/harness.js';
-import { RoguePeer } from '../../p2p/roguePeer.js';
+import { type Lies, RoguePeer, withInvalidSignature } from '../../p2p/roguePeer.js';
 import type { SnapshotLie } from '../../p2p/rogueSnapshots.js';
 import { addressOf, startNetwork } from '../../p2p/syncPeers.js';
 
 /** Snapshots every 10 blocks (the fixtures' epoch length): the newest at 40, block 41 after it. */
 const BLOCKS = 45;
 
-const REASONS: Record<SnapshotLie, RegExp> = {
+const REASONS: Record<Exclude<SnapshotLie, 'honest'>, RegExp> = {
   corrupt: /snapshot 40 refused: (corrupt gzip|snapshot hash)/,
   'missing-chunk': /chunk 0 of 40: peer says: no chunk 0/,
   oversized: /chunk 0 of 40: chunk 0 has \d+ bytes, not \d+/,
@@ -40,12 +40,12 @@ describe('state sync against a rogue snapshot peer', { timeout: 120_000 }, () =>
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const genesis = loaded.genesis;
 
-  async function setUp(lie: SnapshotLie, rounds: number) {
+  async function setUp(lies: Lies, rounds: number) {
     const chain: Harness = await makeHarness();
     stops.push(() => chain.close());
     for (let i = 0; i < BLOCKS; i++) await chain.produce();
     const base = await freeBasePort((b) => [b, b + 1, b + 2]);
-    const rogue = await RoguePeer.start(chain.service, { snapshot: lie }, { name: 'rogue', port: base + 2 });
+    const rogue = await RoguePeer.start(chain.service, lies, { name: 'rogue', port: base + 2 });
     stops.push(() => rogue.stop());
     const joiner = await makeHarness({}, {}, false);
     stops.push(() => joiner.close());
@@ -74,9 +74,9 @@ describe('state sync against a rogue snapshot peer', { timeout: 120_000 }, () =>
     return { chain, rogue, joiner, network, stateSync, logger, joinHonest };
   }
 
-  for (const lie of Object.keys(REASONS) as SnapshotLie[])
+  for (const lie of Object.keys(REASONS) as (keyof typeof REASONS)[])
     it(`a rogue serving a snapshot with a lie (${lie}) is caught, scored down, and nothing is written`, async () => {
-      const { rogue, joiner, stateSync } = await setUp(lie, 1);
+      const { rogue, joiner, stateSync } = await setUp({ snapshot: lie }, 1);
       assert.equal(await stateSync.run(), null);
       assert.ok(rogue.chunkRequests.length > 0, 'the rogue was asked for chunks');
       const record = stateSync.standing.of(rogue.peerId);
@@ -86,8 +86,24 @@ describe('state sync against a rogue snapshot peer', { timeout: 120_000 }, () =>
       assert.equal(await joiner.store.height(), null);
     });
 
+  it('a rogue serving a good snapshot with a forged commit of its height is caught', async () => {
+    const { rogue, joiner, stateSync } = await setUp(
+      { snapshot: 'honest', forgeCommit: withInvalidSignature },
+      1,
+    );
+    assert.equal(await stateSync.run(), null);
+    assert.match(
+      stateSync.standing.of(rogue.peerId)?.lastReason ?? '',
+      /commit 40: invalid precommit signature/,
+    );
+    assert.equal(await joiner.store.identity(), null, 'nothing written to the store');
+  });
+
   it('after a rogue fails, the joiner restores from an honest peer and follows the chain to its head', async () => {
-    const { chain, rogue, joiner, network, stateSync, logger, joinHonest } = await setUp('forged-state', 60);
+    const { chain, rogue, joiner, network, stateSync, logger, joinHonest } = await setUp(
+      { snapshot: 'forged-state' },
+      60,
+    );
     const running = stateSync.run();
     await waitFor('the rogue scored down', 30_000, async () =>
       stateSync.standing.of(rogue.peerId) !== null ? true : null,
