@@ -15,3 +15,4 @@ export { type PeerRefusal, refuses } from '../p2p/peerRefusal.js';
 export * from './homes.js';
 export * from './network.js';
 export * from './ports.js';
+export { storedHeight } from './storedHeight.js';
