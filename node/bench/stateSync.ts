@@ -22,8 +22,8 @@ import { DEFAULT_MEMPOOL_OPTIONS } from '../src/mempool/mempool.js';
 import { openChainCore } from '../src/service/chainCore.js';
 import { networkPorts } from '../src/testnet/ports.js';
 import { createLogger } from '../src/util/logger.js';
-import { commitAsSoleValidator } from '../tests/node/harness.js';
-import { CHAIN_NODE } from '../tests/node/processes.js';
+import { commitAsSoleValidator } from '../tests/support/harness.js';
+import { CHAIN_NODE } from '../tests/support/processes.js';
 
 const { values } = parseArgs({ options: { blocks: { type: 'string' }, interval: { type: 'string' } } });
 const BLOCKS = Number(values.blocks ?? 20_000);

@@ -16,10 +16,10 @@ import { freeBasePort, waitFor } from '../../../src/harness/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import { memoryLogger } from '../../../src/util/logger.js';
 import { genesisJson, key } from '../../fixtures.js';
-import { type Harness, makeHarness } from '../../node/harness.js';
-import { type Lies, RoguePeer, withInvalidSignature } from '../../p2p/roguePeer.js';
-import type { SnapshotLie } from '../../p2p/rogueSnapshots.js';
-import { addressOf, startNetwork } from '../../p2p/syncPeers.js';
+import { type Harness, makeHarness } from '../../support/harness.js';
+import { type Lies, RoguePeer, withInvalidSignature } from '../../support/roguePeer.js';
+import type { SnapshotLie } from '../../support/rogueSnapshots.js';
+import { addressOf, startNetwork } from '../../support/syncPeers.js';
 
 /** Snapshots every 10 blocks (the fixtures' epoch length): the newest at 40, block 41 after it. */
 const BLOCKS = 45;
