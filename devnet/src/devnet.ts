@@ -30,7 +30,14 @@ import {
   type SpecFlags,
 } from './spec/networkSpec.js';
 import { MAX_NODES } from './spec/ports.js';
-import { type AddedNode, type DevnetState, readState, requireState, writeState } from './state.js';
+import {
+  type AddedNode,
+  type DevnetState,
+  type DevnetStatus,
+  readState,
+  requireState,
+  writeState,
+} from './state.js';
 
 export interface NodeStatus {
   readonly name: string;
@@ -306,6 +313,12 @@ export class Devnet {
     await writeState(this.layout, this.state);
   }
 
+  /** Records that the whole devnet is stopped or running (devnet.json's status). */
+  async saveStatus(status: DevnetStatus): Promise<void> {
+    this.state = { ...this.state, status };
+    await writeState(this.layout, this.state);
+  }
+
   async saveMonitoring(m: DevnetState['monitoring']): Promise<void> {
     this.state = { ...this.state, monitoring: m };
     await writeState(this.layout, this.state);
@@ -333,6 +346,7 @@ export class Devnet {
       added: [],
       createdAt: new Date().toISOString(),
       monitoring: { prometheus: null, grafana: null, notes: [] },
+      status: 'running',
     };
     await writeState(layout, state);
     await writeFile(
