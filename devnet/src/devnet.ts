@@ -29,7 +29,7 @@ import {
   type NodeSpec,
   type SpecFlags,
 } from './spec/networkSpec.js';
-import { MAX_NODES } from './spec/ports.js';
+import { ALL_NODES, MAX_NODES } from './spec/ports.js';
 import {
   type AddedNode,
   type DevnetState,
@@ -294,6 +294,9 @@ export class Devnet {
     const chosen = name ?? `validator-${index}`;
     if (this.nodes.some((n) => n.name === chosen) || this.spec.accounts.some((a) => a.name === chosen))
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: that name is taken in this devnet`);
+    // `all` names every node where an operation has a whole-devnet form (devnet stop, start).
+    if (chosen === ALL_NODES)
+      throw new DevnetError('BAD_FLAG', `--name ${ALL_NODES}: that word means every node`);
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(chosen))
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
     const added: AddedNode = {

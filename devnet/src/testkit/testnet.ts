@@ -16,6 +16,7 @@ import { freeDevnetBase } from '../harness/ports.js';
 import { marketUrl } from '../market.js';
 import { type AddResult, addNode } from '../operations/add.js';
 import { takeDown } from '../operations/down.js';
+import { startAll, stopAll } from '../operations/lifecycle.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { sendTx, type TxOptions, type TxOutcome } from '../operations/tx.js';
 import { loadManifest, up } from '../operations/up.js';
@@ -295,6 +296,23 @@ export class Testnet {
     if (!(NODE_OPS as readonly string[]).includes(f.op))
       throw new TestkitUsageError(`a node operation is one of ${NODE_OPS.join(', ')}, got ${f.op}`);
     return this.node(f.node).op(f.op);
+  }
+
+  /**
+   * The whole devnet stopped, every node gracefully and its services with them (`devnet stop`);
+   * returns the height it stopped at. startAll() resumes it; until then no node answers.
+   */
+  async stopAll(): Promise<number> {
+    const height = await stopAll(this.devnet, (line) => this.log(line));
+    this.log(`devnet stopped at height ${height}`);
+    return height;
+  }
+
+  /** The stopped devnet started again where it stopped, every node at once (`devnet start`). */
+  async startAll(): Promise<void> {
+    await startAll(this.devnet, (line) => this.log(line));
+    await this.learnEndpoints();
+    this.log('devnet started again');
   }
 
   /** Sets the name the following failures carry. */
