@@ -60,8 +60,13 @@ async function topHeight(d: Devnet): Promise<number> {
  * node at once, gracefully. Its files, volumes and containers stay; devnet.json says `stopped`.
  * Returns the height it stopped at (the highest any node had).
  */
-export async function stopAll(d: Devnet, progress: Progress): Promise<number> {
-  await stopPanel(d.layout);
+export async function stopAll(
+  d: Devnet,
+  progress: Progress,
+  o: { readonly panel: boolean } = { panel: true },
+): Promise<number> {
+  // The panel's own stop button leaves it up: it offers the start.
+  if (o.panel) await stopPanel(d.layout);
   for (const s of [WORKER_SERVICE, MARKET_SERVICE, ...MONITORS]) await d.runtime.node(s).stop();
   const height = await topHeight(d);
   progress(`stopping ${d.nodes.length} nodes at height ${height}`);
