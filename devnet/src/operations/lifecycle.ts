@@ -8,9 +8,9 @@
 import type { Devnet } from '../devnet.js';
 import { MARKET_SERVICE, startMarketServices, WORKER_SERVICE } from '../market.js';
 import { MONITORS } from '../monitoring/monitorHome.js';
-import { startMonitoring } from '../monitoring/monitors.js';
 import { panelUrl, startPanel, stopPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress } from '../runtime/runtime.js';
+import { startMonitoring } from './monitors.js';
 
 export interface Started {
   readonly monitoring: MonitoringEndpoints;

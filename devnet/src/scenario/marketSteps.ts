@@ -17,7 +17,7 @@ import {
 } from '@chain-devnet/node/market';
 import { parseDuration } from '@chain-devnet/node/util';
 import type { Within } from '../testkit/bounds.js';
-import type { Testnet } from '../testkit/testnet.js';
+import type { Testnet } from '../testkit/testnet/testnet.js';
 import type { Produced } from './refs.js';
 
 export interface PostTask {

@@ -2,7 +2,7 @@
 import type { NodeOp } from '../operations/nodeOp.js';
 import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
-import type { LoadOptions } from '../testkit/load.js';
+import type { LoadOptions } from '../testkit/load/options.js';
 import type { MarketStep } from './marketSteps.js';
 import type { StepKind, TxStepStatus } from './schema.js';
 

@@ -10,7 +10,7 @@ import { MANIFEST_SCHEMA, RUNTIME_CHOICES } from '../spec/manifest.js';
 import { COMPARISONS } from '../testkit/expect/metrics.js';
 import { TX_STATUSES } from '../testkit/expect/txs.js';
 import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
-import { LOAD_TX_TYPES } from '../testkit/load.js';
+import { LOAD_TX_TYPES } from '../testkit/load/options.js';
 import { REF_PATTERN } from './refs.js';
 
 /** What a tx step expects of its transaction: confirmed, failed in a block, or rejected at admission. */

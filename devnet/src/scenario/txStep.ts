@@ -4,7 +4,7 @@
  * `{status: "rejected", error}`: no receipt ever comes), with the reason's text or pattern.
  */
 import type { TxOutcome } from '../operations/tx.js';
-import type { Testnet } from '../testkit/testnet.js';
+import type { Testnet } from '../testkit/testnet/testnet.js';
 import type { Step } from './scenario.js';
 
 /** What became of the transaction, and the reason the node or the block gave. */

@@ -12,15 +12,9 @@ import {
   type ValidatorsAnswer,
 } from '@chain-devnet/node/client';
 import { waitFor } from '@chain-devnet/node/harness';
-import type { NetContext } from './context.js';
 import { Metrics } from './metrics.js';
-
-/** An active set: consensus addresses in proposer order (byte order of the address). */
-export type ActiveSet = readonly string[];
-
-export function sortedSet(addresses: Iterable<string>): ActiveSet {
-  return [...addresses].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
+import { type ActiveSet, sortedSet } from './model/activeSet.js';
+import type { NetReads } from './net.js';
 
 /** Runs `f` over `items` with at most `width` at a time, in order of results. */
 export async function mapLimit<T, R>(
@@ -44,7 +38,7 @@ export async function mapLimit<T, R>(
 export class Chain {
   private readonly blocks = new Map<string, Map<number, BlockAnswer>>();
 
-  constructor(private readonly net: NetContext) {}
+  constructor(private readonly net: NetReads) {}
 
   status(name: string): Promise<StatusAnswer> {
     return this.net.rpc(name).status();

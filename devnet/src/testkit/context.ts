@@ -13,7 +13,8 @@ import { boundMs, type Within } from './bounds.js';
 import { Chain } from './chain.js';
 import { type FailureFacts, TestkitError, TestkitUsageError } from './errors.js';
 import { Ledger } from './ledger.js';
-import { ValidatorModel } from './validatorModel.js';
+import { ValidatorModel } from './model/validatorModel.js';
+import type { DevAccount, NetReads } from './net.js';
 import { Txs } from './wallet.js';
 
 export interface NodeRef {
@@ -23,13 +24,6 @@ export interface NodeRef {
   /** Its key's account (coin1…) and consensus (coinvalcons1…) addresses. */
   readonly address: string;
   readonly validatorAddress: string;
-}
-
-/** A funded account of the devnet, with its development key. */
-export interface DevAccount {
-  readonly name: string;
-  readonly address: string;
-  readonly privateKey: Uint8Array;
 }
 
 export interface ContextParts {
@@ -43,7 +37,7 @@ export interface ContextParts {
   logLines(name: string): Promise<string[]>;
 }
 
-export class NetContext {
+export class NetContext implements NetReads {
   /** The name failures carry: set by the caller or a scenario runner (Testnet.step). */
   step = 'setup';
   readonly params: ChainParams;

@@ -3,7 +3,7 @@
  * no partition, synced, no validator left jailed (each jailed one sends UNJAIL); and, after a
  * fault, waiting out the epoch it happened in so that its jailings are decided before unjailing.
  */
-import type { Testnet } from './testnet.js';
+import type { Testnet } from './testnet/testnet.js';
 
 async function unjail(net: Testnet, name: string): Promise<void> {
   const r = await net.tx('UNJAIL', { from: name });

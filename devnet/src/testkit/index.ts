@@ -10,9 +10,8 @@ export type { TxOutcome } from '../operations/tx.js';
 export type { NodeRunState, RuntimeKind } from '../runtime/runtime.js';
 export type { Manifest } from '../spec/manifest.js';
 export { boundMs, checkWithin, describeWithin, slowdown, type Within } from './bounds.js';
-export { type ActiveSet, Chain, sortedSet } from './chain.js';
-export { type ContextParts, type DevAccount, NetContext, type NodeRef } from './context.js';
-export * from './economics.js';
+export { Chain } from './chain.js';
+export { type ContextParts, NetContext, type NodeRef } from './context.js';
 export { type FailureFacts, StepError, TestkitError, TestkitUsageError } from './errors.js';
 export * from './expect/index.js';
 export { ready, recover } from './health.js';
@@ -23,23 +22,21 @@ export {
   type InvariantReport,
 } from './invariants/index.js';
 export { type ConfirmedTx, Ledger } from './ledger.js';
-export {
-  LOAD_TX_TYPES,
-  Load,
-  type LoadOptions,
-  type LoadReport,
-  type LoadTx,
-  type LoadTxType,
-  percentile,
-} from './load.js';
+export { Load } from './load/load.js';
+export { LOAD_TX_TYPES, type LoadOptions, type LoadTxType } from './load/options.js';
+export { type LoadReport, type LoadTx, percentile } from './load/report.js';
 export { type LineMatch, type LogMarks, lineMatcher } from './logs.js';
 export { Metrics } from './metrics.js';
-export { NodeHandle } from './nodeHandle.js';
-export { type DevnetTx, type StartOptions, type StopOptions, Testnet, withTestnet } from './testnet.js';
+export { type ActiveSet, sortedSet } from './model/activeSet.js';
+export * from './model/economics.js';
 export {
   type EpochEvent,
   type ModelValidator,
   ValidatorModel,
   type ValidatorStatus,
-} from './validatorModel.js';
+} from './model/validatorModel.js';
+export type { DevAccount } from './net.js';
+export { NodeHandle } from './nodeHandle.js';
+export type { DevnetTx, StartOptions, StopOptions } from './testnet/options.js';
+export { Testnet, withTestnet } from './testnet/testnet.js';
 export { COIN, type Sent, type TxSpec, Txs, Wallet } from './wallet.js';

@@ -4,11 +4,12 @@
  * rules' fixed fees. Every transaction seen confirmed goes into the run's ledger.
  */
 import { randomBytes } from 'node:crypto';
-import { type Tx, txHash } from '@chain-devnet/node/chain';
+import { type ChainParams, type Tx, txHash } from '@chain-devnet/node/chain';
 import { buildTx, type SubmitAnswer, type TxRequest } from '@chain-devnet/node/client';
 import { accountAddressOf, isValidPrivateKey, publicKeyHexOf } from '@chain-devnet/node/crypto';
-import type { DevAccount, NetContext } from './context.js';
-import { feeOf } from './economics.js';
+import type { Chain } from './chain.js';
+import { feeOf } from './model/economics.js';
+import type { DevAccount, NetReads } from './net.js';
 
 export const COIN = 10n ** 18n;
 
@@ -44,8 +45,15 @@ export interface Sent {
   readonly submit: SubmitAnswer;
 }
 
+/** What the wallet needs of a testnet (NetContext is one): the reads, the parameters, the funded accounts, the chain's confirmation. */
+export interface WalletNet extends NetReads {
+  readonly params: ChainParams;
+  readonly accounts: readonly DevAccount[];
+  readonly chain: Pick<Chain, 'confirmedEverywhere'>;
+}
+
 export class Txs {
-  constructor(private readonly net: NetContext) {}
+  constructor(private readonly net: WalletNet) {}
 
   /** Signs a transaction (nonce from `node` unless given; the type's fixed fee unless given). */
   build(from: Wallet, spec: TxSpec, node: string): Promise<Tx> {

@@ -8,7 +8,7 @@
  */
 import { RpcError, type SupplyAnswer } from '@chain-devnet/node/client';
 import type { NetContext } from '../context.js';
-import { blockReward } from '../economics.js';
+import { blockReward } from '../model/economics.js';
 import type { Scope } from './scope.js';
 
 /** The nodes checked; null when no node serves /supply (another implementation). */

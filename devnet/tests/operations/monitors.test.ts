@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { Layout } from '../../src/layout.js';
-import { startMonitoring } from '../../src/monitoring/monitors.js';
+import { startMonitoring } from '../../src/operations/monitors.js';
 import type {
   Capabilities,
   NodeHandle,

@@ -18,8 +18,8 @@
 import type { Tx } from '@chain-devnet/node/chain';
 import type { ReceiptAnswer } from '@chain-devnet/node/client';
 import { pause } from '@chain-devnet/node/harness';
-import type { NetContext } from './context.js';
-import type { Wallet } from './wallet.js';
+import type { NetContext } from '../context.js';
+import type { Wallet } from '../wallet.js';
 
 /** One transaction in flight. */
 export interface Flight {

@@ -5,13 +5,24 @@
  * the delay, deactivation below the minimum stake. It knows, for every height, which set had to
  * propose, so every block of every node can be checked against the schedule, and it predicts
  * each validator's status, jail count and stake, and the wei burned, to compare with the nodes.
+ * Part of the testkit's model (model/): it reads the nodes through ModelSource (source.ts), which
+ * the testkit's NetContext satisfies, and imports nothing else of the testkit.
+ *
+ * Which rule of docs/RULES.md each part models:
+ * - setFor, the segments: "Proposers, slots and uptime" (the set after the previous block)
+ * - apply, slot counting: "Proposers, slots and uptime"
+ * - apply, STAKE / UNSTAKE (the jailed penalty) / UNJAIL / UPDATE_VALIDATOR: "Validators"
+ * - apply, TRANSFER to the burn address: "Burning and the treasury"
+ * - burnedAfter: "Supply" (what is burned: slashing, unjail fees, the penalty, burn transfers)
+ * - epochTransition: "Epochs" (steps 1 to 6), with "Validators" (activation, deactivation)
+ * - checkProposers: "Proposers, slots and uptime"; compareWith: "Validators" and "Epochs"
  */
 import { BURN_ADDRESS, type ChainParams } from '@chain-devnet/node/chain';
 import type { BlockAnswer } from '@chain-devnet/node/client';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
-import { type ActiveSet, type Chain, sortedSet } from './chain.js';
-import type { NetContext } from './context.js';
+import { type ActiveSet, sortedSet } from './activeSet.js';
 import { mulPpm, proposerOf, uptimePpm } from './economics.js';
+import type { ModelChain, ModelSource } from './source.js';
 
 export type ValidatorStatus = 'ACTIVE' | 'INACTIVE' | 'JAILED' | 'EJECTED';
 
@@ -59,7 +70,7 @@ export class ValidatorModel {
   private burned = 0n;
   readonly events: EpochEvent[] = [];
 
-  constructor(private readonly net: NetContext) {
+  constructor(private readonly net: ModelSource) {
     for (const g of net.genesis.state.validators.values()) {
       const address = g.address;
       this.validators.set(address, {
@@ -83,7 +94,7 @@ export class ValidatorModel {
     return this.net.params;
   }
 
-  private get chain(): Chain {
+  private get chain(): ModelChain {
     return this.net.chain;
   }
 

@@ -3,12 +3,21 @@
  * (docs/RULES.md, the specification): fees per type, block reward, reward split, proposer of a
  * (height, round), proposer slots and uptime. The invariants and the scenarios compute
  * expectations with these from the blocks every node serves, and compare them with what every
- * node reports: a second reading of the rules, not the node's own code.
+ * node reports: a second reading of the rules, not the node's own code. Part of the testkit's
+ * model (model/): it depends on nothing else of the testkit.
+ *
+ * Which rule of docs/RULES.md each models:
+ * - BASE_GAS, feeOf: "Accounts and fees" (fixed fees, base_gas x min_gas_price)
+ * - blockReward: "Rewards" (10 coins >> floor(h / halving interval))
+ * - epochOfBlock: "Rewards" (the reward history's epoch, floor((h-1)/L)) and "Epochs"
+ * - mulPpm: the parts-per-million products of "Rewards", "Epochs" and "Validators"
+ * - proposerOf, countSlots, uptimePpm: "Proposers, slots and uptime" and "Epochs" (step 1)
+ * - splitReward: "Rewards" (commission, delegators' floors, the leftover to the validator)
  */
 
 import type { ChainParams } from '@chain-devnet/node/chain';
 import type { BlockAnswer } from '@chain-devnet/node/client';
-import type { ActiveSet } from './chain.js';
+import type { ActiveSet } from './activeSet.js';
 
 export const BASE_GAS: Readonly<Record<string, bigint>> = {
   TRANSFER: 21_000n,

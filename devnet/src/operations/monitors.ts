@@ -7,6 +7,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Layout } from '../layout.js';
+import { writeGrafanaHome } from '../monitoring/grafanaHome.js';
+import { monitorHome } from '../monitoring/monitorHome.js';
+import {
+  MARKET_JOB,
+  MARKET_SERVICE_NAME,
+  renderPrometheusConfig,
+  renderSwarmPrometheusConfig,
+} from '../monitoring/prometheusConfig.js';
 import type {
   MonitoringEndpoints,
   Progress,
@@ -15,14 +23,6 @@ import type {
   ServiceReach,
 } from '../runtime/runtime.js';
 import type { NetworkSpec, NodeSpec } from '../spec/networkSpec.js';
-import { writeGrafanaHome } from './grafanaHome.js';
-import { monitorHome } from './monitorHome.js';
-import {
-  MARKET_JOB,
-  MARKET_SERVICE_NAME,
-  renderPrometheusConfig,
-  renderSwarmPrometheusConfig,
-} from './prometheusConfig.js';
 
 const CONFIG_FILE = 'prometheus.yml';
 

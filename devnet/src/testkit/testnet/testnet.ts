@@ -5,92 +5,36 @@
  * by stop() (after the invariants), on SIGINT and SIGTERM, and at the next start when a killed
  * run left it behind. A failed run keeps every node's log in a folder it names.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ChainParams, TxType } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
-import { Devnet, type NodeStatus } from '../devnet.js';
-import { freeDevnetBase } from '../harness/ports.js';
-import { marketUrl } from '../market.js';
-import { type AddResult, addNode } from '../operations/add.js';
-import { takeDown } from '../operations/down.js';
-import { startAll, stopAll } from '../operations/lifecycle.js';
-import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
-import { sendTx, type TxOptions, type TxOutcome } from '../operations/tx.js';
-import { loadManifest, up } from '../operations/up.js';
-import type { RuntimeKind } from '../runtime/runtime.js';
-import { resolveRuntime } from '../runtime/select.js';
-import { type Manifest, type RuntimeChoice, requireManifest } from '../spec/manifest.js';
-import { DEFAULTS } from '../spec/networkSpec.js';
-import type { Within } from './bounds.js';
-import type { Chain } from './chain.js';
-import { type DevAccount, NetContext } from './context.js';
-import { StepError, TestkitError, TestkitUsageError } from './errors.js';
-import { Expectations } from './expect/index.js';
-import { checkInvariants, type InvariantOptions, type InvariantReport } from './invariants/index.js';
-import type { Ledger } from './ledger.js';
-import { Load, type LoadOptions } from './load.js';
-import type { LogMarks } from './logs.js';
-import { NodeHandle } from './nodeHandle.js';
-import { defaultLogsDir, keepLogs, logLines, stamp } from './nodeLogs.js';
-import { reapLeftovers } from './reaper.js';
-import { processStart, RunRegistry } from './registry.js';
-import { onInterrupt } from './signals.js';
-import type { ValidatorModel } from './validatorModel.js';
-import type { Txs } from './wallet.js';
-
-export interface StartOptions {
-  /** The devnet's manifest (devnet/README.md, "Manifest"), as an object… */
-  readonly manifest?: Manifest;
-  /** …or a file (JSON or YAML). */
-  readonly manifestFile?: string;
-  /** Overrides the manifest's; default the manifest's, else auto (Docker when an engine answers). */
-  readonly runtime?: RuntimeChoice;
-  /** The devnet's folder; default a new one under the OS temp folder (removed at stop). */
-  readonly home?: string;
-  /** Where a failed run keeps its logs: TESTKIT_LOGS_DIR, else ./testkit-logs. */
-  readonly keepLogsDir?: string;
-  /** A name for its folders and lines; default "testnet". */
-  readonly name?: string;
-  /** Progress lines; default: printed as `# [name] …` (a test runner's diagnostic). */
-  readonly log?: (line: string) => void;
-  /** Ports kept free for nodes added later (Testnet.add), when the manifest has no base_port; default 4. */
-  readonly spareNodes?: number;
-  /** For the invariants at stop: e.g. the validators a Byzantine run expects to equivocate. */
-  readonly invariants?: InvariantOptions;
-}
-
-export interface StopOptions {
-  /** The run failed (the caller's test threw): logs kept, invariants not checked. */
-  readonly failed?: boolean;
-  /** Why, for the kept logs' why.txt; default "the run failed". */
-  readonly why?: string;
-  /** Check the invariants first (default true, unless failed). */
-  readonly invariants?: boolean;
-  /**
-   * Leave the devnet running in its home (`devnet test --keep`): not torn down, and no longer
-   * recorded for the reaper; `devnet down --home HOME` removes it.
-   */
-  readonly keep?: boolean;
-}
-
-/** A devnet-key transaction: `devnet tx` as options (from: an account name, a node name or a hex key). */
-export type DevnetTx = Omit<TxOptions, 'type' | 'wait'> & { readonly wait?: boolean };
-
-const manifestValidators = (m: Manifest) =>
-  typeof m.validators === 'number' ? m.validators : (m.validators?.length ?? DEFAULTS.validators);
-
-interface Run {
-  readonly owned: boolean;
-  readonly name: string;
-  readonly logsDir: string;
-  readonly tmp: string | null;
-  readonly runId: string | null;
-  readonly log: (line: string) => void;
-  readonly invariants: InvariantOptions;
-}
+import type { Devnet, NodeStatus } from '../../devnet.js';
+import { marketUrl } from '../../market.js';
+import { type AddResult, addNode } from '../../operations/add.js';
+import { startAll, stopAll } from '../../operations/lifecycle.js';
+import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
+import { sendTx, type TxOutcome } from '../../operations/tx.js';
+import type { RuntimeKind } from '../../runtime/runtime.js';
+import type { Within } from '../bounds.js';
+import type { Chain } from '../chain.js';
+import { NetContext } from '../context.js';
+import { StepError, TestkitError, TestkitUsageError } from '../errors.js';
+import { Expectations } from '../expect/index.js';
+import { checkInvariants, type InvariantOptions, type InvariantReport } from '../invariants/index.js';
+import type { Ledger } from '../ledger.js';
+import { Load } from '../load/load.js';
+import type { LoadOptions } from '../load/options.js';
+import type { LogMarks } from '../logs.js';
+import type { ValidatorModel } from '../model/validatorModel.js';
+import type { DevAccount } from '../net.js';
+import { NodeHandle } from '../nodeHandle.js';
+import { keepLogs, logLines, stamp } from '../nodeLogs.js';
+import { onInterrupt } from '../signals.js';
+import type { Txs } from '../wallet.js';
+import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
+import { partitionGroups } from './partition.js';
+import { attachRun, startRun } from './start.js';
+import { releaseDevnet } from './teardown.js';
 
 export class Testnet {
   readonly net: NetContext;
@@ -136,75 +80,18 @@ export class Testnet {
    * unless it names one) and waits for a final block on every node. What a killed run left behind
    * is torn down first.
    */
-  static async start(o: StartOptions = {}): Promise<Testnet> {
-    const name = o.name ?? 'testnet';
-    const log = o.log ?? ((line: string) => console.log(`# [${name}] ${line}`));
-    if (o.manifest !== undefined && o.manifestFile !== undefined)
-      throw new TestkitUsageError('start takes a manifest or a manifestFile, not both');
-    const registry = new RunRegistry();
-    await reapLeftovers(registry, log);
-    const base =
-      o.manifestFile !== undefined
-        ? await loadManifest(o.manifestFile)
-        : requireManifest(o.manifest ?? {}, 'the manifest');
-    const { kind, why } = await resolveRuntime(o.runtime ?? base.runtime ?? 'auto');
-    const monitoring = base.monitoring ?? false;
-    const manifest: Manifest = {
-      ...base,
-      runtime: kind,
-      monitoring,
-      base_port:
-        base.base_port ?? (await freeDevnetBase(manifestValidators(base) + (o.spareNodes ?? 4), monitoring)),
-    };
-    const tmp = o.home === undefined ? await mkdtemp(join(tmpdir(), `testkit-${kind}-`)) : null;
-    const home = resolve(o.home ?? join(tmp!, 'home'));
-    const runId = `${name}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const logsDir = resolve(o.keepLogsDir ?? defaultLogsDir());
-    // Recorded before anything starts: a run killed during its bring-up is found too.
-    await registry.add(runId, {
-      home,
-      runtime: kind,
-      pid: process.pid,
-      pidStart: await processStart(process.pid),
-      startedAt: new Date().toISOString(),
-      logsDir,
-      tmp,
-      name,
-    });
-    const run: Run = { owned: true, name, logsDir, tmp, runId, log, invariants: o.invariants ?? {} };
-    let net: Testnet | null = null;
-    // Until the devnet object exists, an interrupt removes what the runtime made in `home`.
-    const unregisterEarly = onInterrupt((sig) =>
-      reapLeftovers(registry, log, runId, `interrupted by ${sig}`),
-    );
-    try {
-      const started = Date.now();
-      log(`devnet up on ${kind} (${why}) in ${home}`);
-      const r = await up({
-        home,
-        manifestPath: null,
-        manifest,
-        flags: {},
-        genesisTime: Math.floor(Date.now() / 1000),
-        progress: () => undefined,
-      });
-      net = new Testnet(r.devnet, run);
+  static start(o: StartOptions = {}): Promise<Testnet> {
+    return startRun(o, async (devnet, run) => {
+      const net = new Testnet(devnet, run);
       await net.learnEndpoints();
       net.unregister = onInterrupt((sig) =>
-        net!.stop({ failed: true, invariants: false, why: `interrupted by ${sig}` }).catch(() => undefined),
+        net.stop({ failed: true, invariants: false, why: `interrupted by ${sig}` }).catch(() => undefined),
       );
-      log(
-        `${r.devnet.nodes.length} nodes up in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
-          `${net.params.blockTimeMs} ms blocks, epochs of ${net.params.epochLength}`,
-      );
-      return net;
-    } catch (e) {
-      // up() removed what it started and kept the folder: its logs go to the run's log folder.
-      await reapLeftovers(registry, log, runId, 'bring-up failed');
-      throw e;
-    } finally {
-      unregisterEarly();
-    }
+      return {
+        made: net,
+        upLine: `${net.params.blockTimeMs} ms blocks, epochs of ${net.params.epochLength}`,
+      };
+    });
   }
 
   /** A devnet already running (its --home): used as it is, never torn down by this testkit. */
@@ -212,17 +99,8 @@ export class Testnet {
     home: string,
     o: Pick<StartOptions, 'name' | 'log' | 'keepLogsDir' | 'invariants'> = {},
   ) {
-    const name = o.name ?? 'testnet';
-    const devnet = await Devnet.open(resolve(home));
-    const net = new Testnet(devnet, {
-      owned: false,
-      name,
-      logsDir: resolve(o.keepLogsDir ?? defaultLogsDir()),
-      tmp: null,
-      runId: null,
-      log: o.log ?? ((line: string) => console.log(`# [${name}] ${line}`)),
-      invariants: o.invariants ?? {},
-    });
+    const { devnet, run } = await attachRun(home, o);
+    const net = new Testnet(devnet, run);
     await net.learnEndpoints();
     return net;
   }
@@ -355,16 +233,7 @@ export class Testnet {
    */
   async partition(groups: readonly (readonly string[])[]): Promise<void> {
     const all = this.names();
-    const seen = new Set<string>();
-    for (const g of groups)
-      for (const n of g) {
-        if (!all.includes(n))
-          throw new TestkitUsageError(`partition: no node ${n} (nodes: ${all.join(', ')})`);
-        if (seen.has(n)) throw new TestkitUsageError(`partition: ${n} is in two groups`);
-        seen.add(n);
-      }
-    const rest = all.filter((n) => !seen.has(n));
-    const full = rest.length > 0 ? [...groups, rest] : groups;
+    const full = partitionGroups(all, groups);
     try {
       await this.devnet.faults.partition(full, await this.devnet.peers());
     } catch (e) {
@@ -494,19 +363,7 @@ export class Testnet {
           (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
         );
     } finally {
-      if (this.run.owned && o.keep) {
-        if (this.run.runId !== null) await new RunRegistry().remove(this.run.runId);
-        this.log(
-          `kept running in ${this.home}: devnet status --home ${this.home}; devnet down --home ${this.home}`,
-        );
-      } else if (this.run.owned) {
-        const removed = await takeDown(this.devnet.layout, this.devnet.runtime, false).catch((e: Error) => [
-          `teardown failed: ${e.message}`,
-        ]);
-        if (this.run.tmp !== null) await rm(this.run.tmp, { recursive: true, force: true });
-        if (this.run.runId !== null) await new RunRegistry().remove(this.run.runId);
-        this.log(`torn down (${removed.length} things removed)`);
-      }
+      await releaseDevnet(this.devnet, this.run, o.keep === true);
       this.unregister();
     }
     if (broken !== null) throw broken;
