@@ -58,7 +58,7 @@ async function topHeight(d: Devnet): Promise<number> {
 /**
  * Stops the whole devnet: the panel, the market's worker and the market, the monitors, then every
  * node at once, gracefully. Its files, volumes and containers stay; devnet.json says `stopped`.
- * Returns the height it stopped at (the highest any node had).
+ * Returns the highest height a node had just before the stop (a block may still follow it).
  */
 export async function stopAll(
   d: Devnet,
@@ -69,7 +69,7 @@ export async function stopAll(
   if (o.panel) await stopPanel(d.layout);
   for (const s of [WORKER_SERVICE, MARKET_SERVICE, ...MONITORS]) await d.runtime.node(s).stop();
   const height = await topHeight(d);
-  progress(`stopping ${d.nodes.length} nodes at height ${height}`);
+  progress(`stopping ${d.nodes.length} nodes (at height ${height})`);
   await Promise.all(d.nodes.map((n) => d.runtime.node(n.name).stop()));
   await d.saveStatus('stopped');
   return height;

@@ -158,6 +158,11 @@ async function resume(o: UpOptions, kept: DevnetState, began: number): Promise<U
       elapsedMs: Date.now() - began,
       resumed: 'running',
     };
+  // The devnet is what it was made as: only --runtime has a say in its resume.
+  const ignored = Object.keys(o.flags).filter((k) => k !== 'runtime');
+  if (o.manifestPath !== null || o.manifest !== undefined) ignored.unshift('the manifest');
+  if (ignored.length > 0)
+    o.progress(`resuming: ${ignored.join(', ')} ignored (the devnet keeps what it was made with)`);
   const wanted = o.flags.runtime;
   if (wanted !== undefined && wanted !== 'auto' && wanted !== kept.runtime)
     devnet = await moveRuntime(devnet, wanted, o.progress);

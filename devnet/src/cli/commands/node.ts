@@ -28,7 +28,7 @@ const WHOLE: Partial<Record<NodeOp, (d: Devnet, json: boolean) => Promise<void>>
   stop: async (d, json) => {
     const height = await stopAll(d, json ? () => undefined : progress);
     if (json) printJson<NodeOpJson>({ node: 'all', done: 'stop' });
-    else out(`devnet stopped at height ${height} (devnet start, or devnet up, resumes it)`);
+    else out(`devnet stopped (at height ${height} or just above; devnet start, or devnet up, resumes it)`);
   },
   start: async (d, json) => {
     await startAll(d, json ? () => undefined : progress);

@@ -178,11 +178,12 @@ export class Testnet {
 
   /**
    * The whole devnet stopped, every node gracefully and its services with them (`devnet stop`);
-   * returns the height it stopped at. startAll() resumes it; until then no node answers.
+   * returns the highest height seen just before the stop (a block may still follow it).
+   * startAll() resumes it; until then no node answers.
    */
   async stopAll(): Promise<number> {
     const height = await stopAll(this.devnet, (line) => this.log(line));
-    this.log(`devnet stopped at height ${height}`);
+    this.log(`devnet stopped (at height ${height} or just above)`);
     return height;
   }
 
