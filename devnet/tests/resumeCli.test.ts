@@ -3,7 +3,7 @@
  * in …"). Now a running devnet is reported (its status printed, exit 0); one `down --keep-data`
  * kept is resumed where it stopped on its runtime; a stopped one made on the process runtime is
  * resumed on docker with `--runtime docker`, its nodes' data carried into their volumes; back to
- * process is refused.
+ * process is refused; one made on docker and kept by `down --keep-data` is resumed from its volumes.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -100,6 +100,46 @@ describe('devnet up on a home that has a devnet', () => {
     const back = await devnetCli(['up', '--home', home, '--runtime', 'process']);
     assert.equal(back.code, 2, 'a bad flag');
     assert.match(back.stderr + back.stdout, /moves from process to docker only/);
+    await devnetCli(['down', '--home', home]);
+    assert.deepEqual(await dockerLeftovers(home), []);
+  });
+
+  test('made on docker, down --keep-data, then up: resumed on docker from its volumes', async (t) => {
+    const skip = await dockerSkip('resume on docker');
+    if (skip !== false) return t.skip(skip);
+    const made = await json<UpJson>(
+      'up',
+      '--runtime',
+      'docker',
+      '--block-time',
+      '400ms',
+      '--base-port',
+      String(base),
+      '--no-monitoring',
+      '--no-ui',
+      '--seed',
+      'resume-docker',
+    );
+    const node = new RpcClient(made.nodes[0]!.rpc, 5_000);
+    const sent = await json<TxJson>(
+      'tx',
+      'send',
+      '--from',
+      'account-0',
+      '--to',
+      'account-1',
+      '--amount',
+      '1coin',
+    );
+    assert.equal(sent.receipt?.status, 'confirmed');
+    const nonce = (await node.balance(made.accounts[0]!.address)).nonce;
+    const height = (await node.status()).height;
+    await json('down', '--keep-data');
+    const resumed = await json<UpJson>('up');
+    assert.equal(resumed.resumed, 'resumed');
+    assert.equal(resumed.runtime, 'docker');
+    assert.ok((await node.status()).height > height, 'the chain goes on from its height');
+    assert.equal((await node.balance(made.accounts[0]!.address)).nonce, nonce, "account-0's nonce");
     await devnetCli(['down', '--home', home]);
     assert.deepEqual(await dockerLeftovers(home), []);
   });
