@@ -24,6 +24,36 @@ describe('devnet up on a home that has a devnet', () => {
   const json = <T>(...args: string[]) => devnetJson<T>([...args, '--home', home]);
   const rpc = () => new RpcClient(first.nodes[0]!.rpc, 5_000);
   const sender = () => first.accounts[0]!.address;
+  /** A confirmed transfer from account-0 (its address `from`), then its nonce and the node's height. */
+  const transferred = async (node: RpcClient, from: string) => {
+    const sent = await json<TxJson>(
+      'tx',
+      'send',
+      '--from',
+      'account-0',
+      '--to',
+      'account-1',
+      '--amount',
+      '1coin',
+    );
+    assert.equal(sent.receipt?.status, 'confirmed');
+    return { nonce: (await node.balance(from)).nonce, height: (await node.status()).height };
+  };
+  /** A new devnet in the home: 4 validators, 400 ms blocks, nothing beside the nodes. */
+  const upOn = (runtime: string, seed: string) =>
+    json<UpJson>(
+      'up',
+      '--runtime',
+      runtime,
+      '--block-time',
+      '400ms',
+      '--base-port',
+      String(base),
+      '--no-monitoring',
+      '--no-ui',
+      '--seed',
+      seed,
+    );
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'devnet-resume-'));
@@ -36,19 +66,7 @@ describe('devnet up on a home that has a devnet', () => {
   });
 
   test('up, then up again: the running devnet is reported with its status, exit 0, nothing started', async () => {
-    first = await json<UpJson>(
-      'up',
-      '--runtime',
-      'process',
-      '--block-time',
-      '400ms',
-      '--base-port',
-      String(base),
-      '--no-monitoring',
-      '--no-ui',
-      '--seed',
-      'resume-cli',
-    );
+    first = await upOn('process', 'resume-cli');
     assert.equal(first.resumed, false);
     const again = await devnetCli(['up', '--home', home]);
     assert.equal(again.code, 0, again.stderr);
@@ -59,19 +77,7 @@ describe('devnet up on a home that has a devnet', () => {
   });
 
   test('down --keep-data, then up: resumed where it stopped on the process runtime, nonce and height kept', async () => {
-    const sent = await json<TxJson>(
-      'tx',
-      'send',
-      '--from',
-      'account-0',
-      '--to',
-      'account-1',
-      '--amount',
-      '1coin',
-    );
-    assert.equal(sent.receipt?.status, 'confirmed');
-    const nonce = (await rpc().balance(sender())).nonce;
-    const height = (await rpc().status()).height;
+    const { nonce, height } = await transferred(rpc(), sender());
     await json('down', '--keep-data');
     assert.equal((await json<StatusJson>('status')).status, 'stopped');
     const resumed = await json<UpJson>('up');
@@ -107,33 +113,9 @@ describe('devnet up on a home that has a devnet', () => {
   test('made on docker, down --keep-data, then up: resumed on docker from its volumes', async (t) => {
     const skip = await dockerSkip('resume on docker');
     if (skip !== false) return t.skip(skip);
-    const made = await json<UpJson>(
-      'up',
-      '--runtime',
-      'docker',
-      '--block-time',
-      '400ms',
-      '--base-port',
-      String(base),
-      '--no-monitoring',
-      '--no-ui',
-      '--seed',
-      'resume-docker',
-    );
+    const made = await upOn('docker', 'resume-docker');
     const node = new RpcClient(made.nodes[0]!.rpc, 5_000);
-    const sent = await json<TxJson>(
-      'tx',
-      'send',
-      '--from',
-      'account-0',
-      '--to',
-      'account-1',
-      '--amount',
-      '1coin',
-    );
-    assert.equal(sent.receipt?.status, 'confirmed');
-    const nonce = (await node.balance(made.accounts[0]!.address)).nonce;
-    const height = (await node.status()).height;
+    const { nonce, height } = await transferred(node, made.accounts[0]!.address);
     await json('down', '--keep-data');
     const resumed = await json<UpJson>('up');
     assert.equal(resumed.resumed, 'resumed');
