@@ -29,8 +29,15 @@ import {
   type NodeSpec,
   type SpecFlags,
 } from './spec/networkSpec.js';
-import { MAX_NODES } from './spec/ports.js';
-import { type AddedNode, type DevnetState, readState, requireState, writeState } from './state.js';
+import { ALL_NODES, MAX_NODES } from './spec/ports.js';
+import {
+  type AddedNode,
+  type DevnetState,
+  type DevnetStatus,
+  readState,
+  requireState,
+  writeState,
+} from './state.js';
 
 export interface NodeStatus {
   readonly name: string;
@@ -289,6 +296,9 @@ export class Devnet {
     const chosen = name ?? `validator-${index}`;
     if (this.nodes.some((n) => n.name === chosen) || this.spec.accounts.some((a) => a.name === chosen))
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: that name is taken in this devnet`);
+    // `all` names every node where an operation has a whole-devnet form (devnet stop, start).
+    if (chosen === ALL_NODES)
+      throw new DevnetError('BAD_FLAG', `--name ${ALL_NODES}: that word means every node`);
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(chosen))
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
     const added: AddedNode = {
@@ -313,6 +323,12 @@ export class Devnet {
 
   async saveMarketUrl(url: string): Promise<void> {
     this.state = { ...this.state, market: url };
+    await writeState(this.layout, this.state);
+  }
+
+  /** Records that the whole devnet is stopped or running (devnet.json's status). */
+  async saveStatus(status: DevnetStatus): Promise<void> {
+    this.state = { ...this.state, status };
     await writeState(this.layout, this.state);
   }
 
@@ -343,6 +359,7 @@ export class Devnet {
       added: [],
       createdAt: new Date().toISOString(),
       monitoring: { prometheus: null, grafana: null, notes: [] },
+      status: 'running',
     };
     await writeState(layout, state);
     await writeFile(

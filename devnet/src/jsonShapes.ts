@@ -9,6 +9,7 @@ import type { MarketStatus } from './market.js';
 import type { AddResult } from './operations/add.js';
 import type { TxOutcome } from './operations/tx.js';
 import type { MonitoringEndpoints, RuntimeKind } from './runtime/runtime.js';
+import type { DevnetStatus } from './state.js';
 
 /** A funded account with its development key (`up`, `status`). */
 export interface AccountJson {
@@ -42,6 +43,8 @@ export interface UpJson {
   }[];
   readonly monitoring: MonitoringEndpoints;
   readonly market: string | null;
+  /** `resumed`: a stopped devnet started again where it stopped; `running`: it ran already, nothing was started; false: made now. */
+  readonly resumed: false | 'resumed' | 'running';
   /** The panel's link, its secret in the fragment (`#secret=…`); null with --no-ui. */
   readonly ui: string | null;
   readonly accounts: readonly AccountJson[];
@@ -57,6 +60,8 @@ export interface StatusNodeJson extends NodeStatus {
 export interface StatusJson {
   readonly home: string;
   readonly runtime: RuntimeKind;
+  /** `stopped` after `devnet stop` (whole devnet) or `down --keep-data`; `devnet start` or `up` resumes it. */
+  readonly status: DevnetStatus;
   readonly chain_id: string;
   readonly block_time_ms: number;
   readonly nodes: readonly StatusNodeJson[];

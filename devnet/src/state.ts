@@ -29,7 +29,17 @@ export interface DevnetState {
   readonly monitoring: { prometheus: string | null; grafana: string | null; notes: readonly string[] };
   /** The task market's URL from this machine, once `up --market` knows it. */
   readonly market?: string;
+  /**
+   * `stopped` after `devnet stop` of the whole devnet or `down --keep-data`: `up` and `start`
+   * resume it. Absent (a devnet.json written before this field): running.
+   */
+  readonly status?: DevnetStatus;
 }
+
+export type DevnetStatus = 'running' | 'stopped';
+
+/** What devnet.json says of the devnet: running unless stopped as a whole. */
+export const statusOf = (s: DevnetState): DevnetStatus => s.status ?? 'running';
 
 export async function readState(layout: Layout): Promise<DevnetState | null> {
   let text: string;

@@ -1,7 +1,8 @@
 /**
  * The same checks for every runtime, through the `devnet` command as a user runs it: up, status,
  * Prometheus scraping every node, a transfer seen on every node, a node added that syncs, kill
- * and restart, pause and resume, disconnect and connect, logs, and down leaving nothing behind.
+ * and restart, pause and resume, disconnect and connect, the whole devnet stopped and resumed
+ * (resumeChecks.ts), logs, and down leaving nothing behind.
  * One devnet per runtime, torn down also when a check fails. On a runtime of several machines
  * (swarm) the validators must be spread over all of them.
  */
@@ -18,6 +19,7 @@ import { freeDevnetBase } from '../src/harness/ports.js';
 import type { AddJson, StatusJson, TxJson, UpJson } from '../src/jsonShapes.js';
 import type { RuntimeKind } from '../src/runtime/runtime.js';
 import { allPorts } from '../src/spec/ports.js';
+import { resumeChecks } from './resumeChecks.js';
 
 export interface RuntimeSuiteOptions {
   readonly runtime: RuntimeKind;
@@ -319,6 +321,8 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
       );
       await everyPeerBack('validator-1');
     });
+
+    resumeChecks({ home: () => home, bound, pauseMs: 5 * BLOCK_MS * 4 });
 
     o.more?.({ home: () => home, base: () => base, cli, heightOf, bound });
 

@@ -6,8 +6,12 @@
 import type { Layout } from '../layout.js';
 import { stopPanel } from '../panel/process.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { readState, writeState } from '../state.js';
 
-/** What was removed, a line each. */
+/** What was removed, a line each. Files kept: devnet.json says `stopped`, so `up` resumes it. */
 export async function takeDown(layout: Layout, runtime: Runtime, keepData: boolean): Promise<string[]> {
-  return [...(await stopPanel(layout)), ...(await runtime.teardown(keepData))];
+  const removed = [...(await stopPanel(layout)), ...(await runtime.teardown(keepData))];
+  const state = keepData ? await readState(layout) : null;
+  if (state !== null) await writeState(layout, { ...state, status: 'stopped' });
+  return removed;
 }

@@ -1,14 +1,83 @@
 /**
- * Stopping every node of a devnet gracefully, all at once, and starting them again: what
- * `devnet save` does around its copy (and what `devnet stop`/`devnet start` of a whole devnet
- * need). The task market and its worker stop with the nodes (the market's store is copied too)
- * and start after them; monitoring and the panel are left running.
+ * Stopping and starting a whole devnet (`devnet stop|start` without a node, `up` on a stopped or
+ * kept home, the testkit's stopAll/startAll, the scenario's `stop: all`, the panel's buttons):
+ * every node stopped gracefully (SIGTERM, the engine's stop: a node finishes its block and closes
+ * its store), the panel, the market and the monitors with them; started again on the same
+ * runtime, every node at once (docs/RULES.md, "Across a pause").
  */
 import type { Devnet } from '../devnet.js';
 import { MARKET_SERVICE, startMarketServices, WORKER_SERVICE } from '../market.js';
+import { MONITORS } from '../monitoring/monitorHome.js';
+import { panelUrl, startPanel, stopPanel } from '../panel/process.js';
+import type { MonitoringEndpoints, Progress } from '../runtime/runtime.js';
+import { startMonitoring } from './monitors.js';
 
-function services(d: Devnet): string[] {
-  return d.spec.marketPort === null ? [] : [WORKER_SERVICE, MARKET_SERVICE];
+export interface Started {
+  readonly monitoring: MonitoringEndpoints;
+  /** The task market's URL (`--market`), or null. */
+  readonly market: string | null;
+  /** The panel's link (its secret in the fragment), or null without a panel. */
+  readonly ui: string | null;
+}
+
+/**
+ * Every node started at once (each start returns once its process or container runs, none waits
+ * for another), then monitoring and the panel, a wait until every node has a final block (resumed:
+ * one above the highest any had), then the market (it follows the chain, its worker needs it). `up` and `start` both.
+ */
+export async function startEverything(d: Devnet, resumed: boolean, progress: Progress): Promise<Started> {
+  progress(`starting ${d.nodes.length} nodes`);
+  const launches = await Promise.all(d.nodes.map((n) => d.launch(n)));
+  await Promise.all(launches.map((l) => d.runtime.node(l.node.name).start(l)));
+  await d.saveStatus('running');
+  const monitoring: MonitoringEndpoints = d.spec.monitoring
+    ? await startMonitoring(d.runtime, d.layout, d.spec, d.nodes, progress)
+    : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
+  await d.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
+  // Before the wait, so that the nodes' start can be watched.
+  const ui = d.spec.ui ? await startPanel(d) : null;
+  if (ui !== null) progress(`panel: ${panelUrl(d.spec.uiPort)}`);
+  progress('waiting for a final block on every node');
+  const names = d.nodes.map((n) => n.name);
+  await d.waitForHeight(names, 1, d.progressBound(3));
+  // Resumed: every node answers at its stored height at once; the wait is on the chain going on.
+  if (resumed) await d.waitForHeight(names, (await topHeight(d)) + 1, d.progressBound(3));
+  let market: string | null = null;
+  if (d.spec.marketPort !== null) {
+    progress('starting the task market and a sample worker');
+    market = await startMarketServices(d);
+  }
+  return { monitoring, market, ui };
+}
+
+/** The highest final block any node reports, 0 when none answers. */
+async function topHeight(d: Devnet): Promise<number> {
+  return Math.max(0, ...(await d.status()).map((n) => n.height ?? 0));
+}
+
+/**
+ * Stops the whole devnet: the panel, the market's worker and the market, the monitors, then every
+ * node at once, gracefully. Its files, volumes and containers stay; devnet.json says `stopped`.
+ * Returns the highest height a node had just before the stop (a block may still follow it).
+ */
+export async function stopAll(
+  d: Devnet,
+  progress: Progress,
+  o: { readonly panel: boolean } = { panel: true },
+): Promise<number> {
+  // The panel's own stop button leaves it up: it offers the start.
+  if (o.panel) await stopPanel(d.layout);
+  for (const s of [WORKER_SERVICE, MARKET_SERVICE, ...MONITORS]) await d.runtime.node(s).stop();
+  const height = await topHeight(d);
+  progress(`stopping ${d.nodes.length} nodes (at height ${height})`);
+  await Promise.all(d.nodes.map((n) => d.runtime.node(n.name).stop()));
+  await d.saveStatus('stopped');
+  return height;
+}
+
+/** Starts a stopped devnet again where it stopped (every node at once), with its services. */
+export function startAll(d: Devnet, progress: Progress): Promise<Started> {
+  return startEverything(d, true, progress);
 }
 
 /** True when any node of the devnet runs (or is paused). */
@@ -17,19 +86,27 @@ export async function anyRunning(d: Devnet): Promise<boolean> {
   return states.some((s) => s === 'running' || s === 'paused');
 }
 
-/** SIGTERM to every node at once (a paused one is resumed first), then the market's services. */
-export async function stopAll(d: Devnet): Promise<void> {
-  for (const s of services(d)) await d.runtime.node(s).stop();
+/**
+ * For a copy of the stores (`devnet save` of a running devnet): the market's services, then every
+ * node at once, stopped gracefully (a paused one is resumed first). Unlike stopAll, monitoring and
+ * the panel stay and devnet.json still says `running`: the devnet is back as soon as the copy is.
+ */
+export async function stopForCopy(d: Devnet): Promise<void> {
+  for (const s of marketServices(d)) await d.runtime.node(s).stop();
   await Promise.all(d.nodes.map((n) => d.runtime.node(n.name).stop()));
 }
 
-/** Starts every node again from its home, and the market's services once the chain goes on. */
-export async function startAll(d: Devnet, fromHeight = 1): Promise<void> {
+/** After the copy: every node started again from its home, and the market's services once the chain goes on. */
+export async function restartAfterCopy(d: Devnet, fromHeight = 1): Promise<void> {
   await Promise.all(d.nodes.map((n) => d.startNode(n.name)));
   await d.waitForHeight(
     d.nodes.map((n) => n.name),
     fromHeight,
     d.progressBound(3),
   );
-  if (services(d).length > 0) await startMarketServices(d);
+  if (marketServices(d).length > 0) await startMarketServices(d);
+}
+
+function marketServices(d: Devnet): string[] {
+  return d.spec.marketPort === null ? [] : [WORKER_SERVICE, MARKET_SERVICE];
 }

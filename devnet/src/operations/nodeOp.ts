@@ -17,6 +17,10 @@ export const NODE_OPS = [
 ] as const;
 export type NodeOp = (typeof NODE_OPS)[number];
 
+export { ALL_NODES } from '../spec/ports.js';
+/** The operations that `ALL_NODES` applies to. */
+export const WHOLE_DEVNET_OPS: readonly NodeOp[] = ['stop', 'start'];
+
 export async function nodeOp(d: Devnet, op: NodeOp, name: string): Promise<void> {
   d.node(name);
   const node = d.runtime.node(name);

@@ -14,7 +14,7 @@ import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { MARKET_SERVICE, WORKER_SERVICE } from '../market.js';
 import type { Progress } from '../runtime/runtime.js';
-import { anyRunning, startAll, stopAll } from './lifecycle.js';
+import { anyRunning, restartAfterCopy, stopForCopy } from './lifecycle.js';
 
 /** Written again by every start (the peers' addresses differ by runtime and base port). */
 const NOT_SAVED = new Set(['node.json', BLOCKED_PEERS_FILE]);
@@ -63,7 +63,7 @@ export async function save(
   const running = (o.restart ?? true) && (await anyRunning(d));
   const serviceNames = d.spec.marketPort === null ? [] : [MARKET_SERVICE, WORKER_SERVICE];
   progress(`stopping ${d.nodes.length} nodes at once for a consistent cut`);
-  await stopAll(d);
+  await stopForCopy(d);
   let manifest: ArchiveManifest;
   const heights: Record<string, number | null> = {};
   try {
@@ -87,7 +87,7 @@ export async function save(
     if (running) {
       progress('starting every node again');
       const least = Math.min(...Object.values(heights).map((h) => h ?? 1));
-      await startAll(d, Number.isFinite(least) ? least : 1);
+      await restartAfterCopy(d, Number.isFinite(least) ? least : 1);
     }
   }
   return { file, manifest, restarted: running, elapsedMs: Date.now() - started };

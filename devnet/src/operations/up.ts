@@ -1,5 +1,5 @@
 /**
- * `devnet up`: spec from manifest and flags, runtime chosen, homes written, every node started
+ * `devnet up`: on a home with a devnet, that devnet resumed (or reported, when it runs); otherwise the spec from manifest and flags, runtime chosen, homes written, every node started
  * at once, monitoring and the panel started, and a wait until every node has a final block. On a failure
  * part-way, everything already started is torn down again (no half devnet is left behind).
  */
@@ -7,14 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { Layout } from '../layout.js';
-import { startMarketServices } from '../market.js';
-import { panelUrl, startPanel } from '../panel/process.js';
+import { marketUrl } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
+import { type DevnetState, readState, statusOf, writeState } from '../state.js';
 import { takeDown } from './down.js';
-import { startMonitoring } from './monitors.js';
+import { startEverything } from './lifecycle.js';
 
 export interface UpOptions {
   readonly home: string;
@@ -38,6 +38,8 @@ export interface UpResult {
   /** The panel's link (its secret in the fragment), or null without a panel. */
   readonly ui: string | null;
   readonly elapsedMs: number;
+  /** `running`: it ran already (nothing was started); `resumed`: a stopped devnet started again; false: made now. */
+  readonly resumed: false | 'resumed' | 'running';
 }
 
 export async function loadManifest(path: string | null): Promise<Manifest> {
@@ -76,7 +78,10 @@ function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
 }
 
 export async function up(o: UpOptions): Promise<UpResult> {
-  const started = Date.now();
+  const began = Date.now();
+  // A devnet lives here already: resumed when stopped, reported when running.
+  const kept = await readState(new Layout(o.home));
+  if (kept !== null) return resume(o, kept, began);
   const manifest = mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags);
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
@@ -103,40 +108,76 @@ export async function up(o: UpOptions): Promise<UpResult> {
   try {
     await o.fill?.(devnet);
     await devnet.runtime.prepare(o.progress);
-    o.progress(`starting ${devnet.nodes.length} validators`);
-    const launches = await Promise.all(devnet.nodes.map((n) => devnet.launch(n)));
-    await Promise.all(launches.map((l) => devnet.runtime.node(l.node.name).start(l)));
-    const monitoring: MonitoringEndpoints = spec.monitoring
-      ? await startMonitoring(devnet.runtime, devnet.layout, spec, devnet.nodes, o.progress)
-      : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
-    await devnet.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
-    // Before the wait, so that the nodes' start can be watched.
-    const ui = spec.ui ? await startPanel(devnet) : null;
-    if (ui !== null) o.progress(`panel: ${panelUrl(spec.uiPort)}`);
-    o.progress('waiting for the first final block on every node');
-    await devnet.waitForHeight(
-      devnet.nodes.map((n) => n.name),
-      1,
-      devnet.progressBound(3),
-    );
-    // The market follows the chain from its first block, and its worker needs the market.
-    let market: string | null = null;
-    if (spec.marketPort !== null) {
-      o.progress('starting the task market and a sample worker');
-      market = await startMarketServices(devnet);
-    }
+    const started = await startEverything(devnet, false, o.progress);
     return {
       devnet,
       runtime: kind,
       runtimeWhy: why,
-      monitoring,
-      ui,
-      market,
-      elapsedMs: Date.now() - started,
+      ...started,
+      elapsedMs: Date.now() - began,
+      resumed: false,
     };
   } catch (e) {
     o.progress(`devnet up failed; removing what it started (logs kept in ${devnet.layout.home})`);
     await takeDown(devnet.layout, devnet.runtime, true).catch(() => undefined);
     throw e;
   }
+}
+
+/** Whether any node of the devnet runs (or is frozen): then it is not to be started again. */
+async function anyNodeUp(d: Devnet): Promise<boolean> {
+  const states = await Promise.all(d.nodes.map((n) => d.runtime.node(n.name).state()));
+  return states.some((s) => s === 'running' || s === 'paused');
+}
+
+/**
+ * Moves a stopped devnet to another runtime. Process to docker: a node's whole home, its data
+ * included, is copied into its new volume when its container is made (as every first start
+ * does), Prometheus's and the market's the same; so the move is devnet.json's word. From docker
+ * (the data in volumes) and to or from swarm (volumes on other machines): not done, refused.
+ */
+async function moveRuntime(d: Devnet, kind: RuntimeKind, progress: Progress): Promise<Devnet> {
+  if (d.state.runtime !== 'process' || kind !== 'docker')
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--runtime ${kind}: this devnet was made on ${d.state.runtime}; a stopped devnet moves from process to docker only (leave --runtime out to resume it on ${d.state.runtime})`,
+    );
+  progress(`moving the devnet from ${d.state.runtime} to ${kind}: node homes go into volumes`);
+  await writeState(d.layout, { ...d.state, runtime: kind });
+  return Devnet.open(d.layout.home);
+}
+
+/** `up` on a home with a devnet: a running one is reported as it is; a stopped or kept one is started again. */
+async function resume(o: UpOptions, kept: DevnetState, began: number): Promise<UpResult> {
+  let devnet = await Devnet.open(o.home);
+  if (statusOf(kept) === 'running' && (await anyNodeUp(devnet)))
+    return {
+      devnet,
+      runtime: kept.runtime,
+      runtimeWhy: 'it runs already',
+      monitoring: kept.monitoring,
+      market: marketUrl(devnet),
+      ui: null,
+      elapsedMs: Date.now() - began,
+      resumed: 'running',
+    };
+  // The devnet is what it was made as: only --runtime has a say in its resume.
+  const ignored = Object.keys(o.flags).filter((k) => k !== 'runtime');
+  if (o.manifestPath !== null || o.manifest !== undefined) ignored.unshift('the manifest');
+  if (ignored.length > 0)
+    o.progress(`resuming: ${ignored.join(', ')} ignored (the devnet keeps what it was made with)`);
+  const wanted = o.flags.runtime;
+  if (wanted !== undefined && wanted !== 'auto' && wanted !== kept.runtime)
+    devnet = await moveRuntime(devnet, wanted, o.progress);
+  o.progress(`resuming the devnet in ${devnet.layout.home} on ${devnet.state.runtime}`);
+  await devnet.runtime.prepare(o.progress);
+  const started = await startEverything(devnet, true, o.progress);
+  return {
+    devnet,
+    runtime: devnet.state.runtime,
+    runtimeWhy: 'resumed where it stopped',
+    ...started,
+    elapsedMs: Date.now() - began,
+    resumed: 'resumed',
+  };
 }

@@ -8,6 +8,7 @@
 import { parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { type ChallengeType, fieldRule, PAYLOAD_FIELDS, type Payload } from '@chain-devnet/node/market';
 import { parseDuration } from '@chain-devnet/node/util';
+import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { TX_FIELDS } from '../operations/tx.js';
 import { MAX_NODES } from '../spec/ports.js';
 import type { MarketStep } from './marketSteps.js';
@@ -240,9 +241,15 @@ export async function stepProblems(
       if (assertion === 'task') return net.market ? [] : [`steps[${i}].expect.task: ${NO_MARKET}`];
       return expectProblems(net, `steps[${i}].expect`, assertion, arg, metricNames);
     }
-    default:
-      // A node operation: { node }.
-      return unknownName(net, `${path}.node`, (body as { node: string }).node, ['node']);
+    default: {
+      // A node operation: { node }; `all` for the whole devnet's stop and start.
+      const node = (body as { node: string }).node;
+      if (node === ALL_NODES)
+        return WHOLE_DEVNET_OPS.includes(kind as NodeOp)
+          ? []
+          : [`${path}.node: all is for stop and start only (the whole devnet); name one node for ${kind}`];
+      return unknownName(net, `${path}.node`, node, ['node']);
+    }
   }
 }
 

@@ -8,7 +8,7 @@
 import { dirname, resolve } from 'node:path';
 import { pause } from '@chain-devnet/node/harness';
 import { parseDuration } from '@chain-devnet/node/util';
-import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+import { ALL_NODES, NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import { TestkitError } from '../testkit/errors.js';
 import type { Expectations } from '../testkit/expect/index.js';
@@ -92,8 +92,12 @@ async function highest(net: Testnet): Promise<number> {
  */
 async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): Promise<Produced> {
   if ((NODE_OPS as readonly string[]).includes(kind)) {
-    const { node } = step[kind as NodeOp]!;
-    await net.fault({ op: kind as NodeOp, node });
+    const op = kind as NodeOp;
+    const { node } = step[op]!;
+    // `stop: {node: all}`, `start: {node: all}`: the whole devnet (docs/SCENARIOS.md).
+    if (node === ALL_NODES && op === 'stop') await net.stopAll();
+    else if (node === ALL_NODES && op === 'start') await net.startAll();
+    else await net.fault({ op, node });
     return { height: await highest(net) };
   }
   switch (kind) {

@@ -5,7 +5,7 @@
  */
 import { TX_TYPES } from '@chain-devnet/node/chain';
 import { CHALLENGE_TYPES, TASK_STATUSES } from '@chain-devnet/node/market';
-import { NODE_OPS } from '../operations/nodeOp.js';
+import { ALL_NODES, NODE_OPS, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { MANIFEST_SCHEMA, RUNTIME_CHOICES } from '../spec/manifest.js';
 import { COMPARISONS } from '../testkit/expect/metrics.js';
 import { TX_STATUSES } from '../testkit/expect/txs.js';
@@ -53,7 +53,14 @@ const onNode = (description: string) => ({ description, ...object({ node: NODE }
 
 /** The step kinds that take a node: the devnet's node operations. */
 const NODE_OP_STEPS = Object.fromEntries(
-  NODE_OPS.map((op) => [op, onNode(`devnet ${op} NODE: the runtime's ${op} of that node.`)]),
+  NODE_OPS.map((op) => [
+    op,
+    onNode(
+      WHOLE_DEVNET_OPS.includes(op)
+        ? `devnet ${op} NODE: the runtime's ${op} of that node; node: ${ALL_NODES}, the whole devnet's (devnet ${op}).`
+        : `devnet ${op} NODE: the runtime's ${op} of that node.`,
+    ),
+  ]),
 );
 
 const EXPECTATIONS = {

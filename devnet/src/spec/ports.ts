@@ -15,6 +15,9 @@ export { type NodePorts, nodePorts } from '@chain-devnet/node/testnet';
 /** At most 64 nodes: node 90's p2p port would be Prometheus's. */
 export const MAX_NODES = 64;
 
+/** The word that means every node where an operation has a whole-devnet form (devnet stop, start); no node takes it as its name. */
+export const ALL_NODES = 'all';
+
 export interface MonitoringPorts {
   readonly prometheus: number;
   readonly grafana: number;

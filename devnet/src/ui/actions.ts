@@ -1,6 +1,6 @@
 /**
  * What a page may do to the devnet, each by the same operation the CLI runs (operations/): a
- * node operation (`devnet kill validator-2`), a transfer from a funded account (`devnet tx send`)
+ * node operation (`devnet kill validator-2`), the whole devnet stopped and started (`devnet stop`), a transfer from a funded account (`devnet tx send`),
  * a node added (`devnet add`) and the devnet saved (`devnet save`, into its saves/ folder). One runs at a time, in arrival order, as commands typed one
  * after another would (an add rewrites devnet.json; two stops of one node would race); a bounded
  * number wait, and one more is refused. Every page sees each action start and end (activity).
@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { HttpError } from '@chain-devnet/node/http';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
-import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
+import { startAll, stopAll } from '../operations/lifecycle.js';
+import { ALL_NODES, NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { save } from '../operations/save.js';
 import { describeOutcome, sendTx, type TxOptions } from '../operations/tx.js';
 import { senderAccounts } from '../spec/networkSpec.js';
@@ -28,6 +29,13 @@ import type {
 
 /** Actions waiting behind the running one, at most. */
 const MAX_WAITING = 16;
+
+/** What the panel does to the whole devnet. */
+export type DevnetOp = 'stop' | 'start';
+
+export function isDevnetOp(op: string): op is DevnetOp {
+  return op === 'stop' || op === 'start';
+}
 
 export function isNodeOp(op: string): op is NodeOp {
   return (NODE_OPS as readonly string[]).includes(op);
@@ -81,6 +89,23 @@ export class PanelActions {
       async () => {
         await nodeOp(await this.devnet(), op, name);
         return { node: name, done: op };
+      },
+      () => null,
+    );
+  }
+
+  /**
+   * The whole devnet stopped or started again (`devnet stop`, `devnet start`). The panel stays up
+   * through a stop (it is what offers the start) and is found running by the start.
+   */
+  devnetOp(op: DevnetOp): Promise<NodeOpAnswer> {
+    return this.enqueue(
+      `${op} the devnet`,
+      async () => {
+        const d = await this.devnet();
+        if (op === 'stop') await stopAll(d, () => undefined, { panel: false });
+        else await startAll(d, () => undefined);
+        return { node: ALL_NODES, done: op };
       },
       () => null,
     );

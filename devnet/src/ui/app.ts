@@ -23,7 +23,7 @@ import { Router } from '@koa/router';
 import { Ajv, type ErrorObject } from 'ajv';
 import Koa from 'koa';
 import { DevnetError, type DevnetErrorCode } from '../errors.js';
-import { isNodeOp, type PanelActions } from './actions.js';
+import { isDevnetOp, isNodeOp, type PanelActions } from './actions.js';
 import type { PageAssets } from './assets.js';
 import { guard } from './guard.js';
 import { type EventHub, encodeEvent } from './hub.js';
@@ -35,7 +35,7 @@ export interface PanelAppDeps {
   readonly hub: EventHub;
   readonly snapshot: () => PanelSnapshot;
   /** The actions (PanelActions; a test's stand-in). */
-  readonly actions: Pick<PanelActions, 'nodeOp' | 'transfer' | 'add' | 'save'>;
+  readonly actions: Pick<PanelActions, 'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save'>;
   readonly assets: PageAssets;
   readonly log: (line: string) => void;
 }
@@ -122,6 +122,12 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
     const { name = '', op = '' } = ctx.params;
     if (!isNodeOp(op)) throw new HttpError(404, `no node operation ${op}`);
     sendJson(ctx, 200, await deps.actions.nodeOp(op, name));
+  });
+
+  router.post('/api/devnet/:op', async (ctx) => {
+    const { op = '' } = ctx.params;
+    if (!isDevnetOp(op)) throw new HttpError(404, `no devnet operation ${op}`);
+    sendJson(ctx, 200, await deps.actions.devnetOp(op));
   });
 
   router.post('/api/nodes', async (ctx) =>

@@ -73,6 +73,10 @@ export async function startTestPanel(hubOptions?: HubOptions): Promise<TestPanel
         calls.push(`${op} ${name}`);
         return { node: name, done: op };
       },
+      devnetOp: async (op) => {
+        calls.push(`${op} the devnet`);
+        return { node: 'all', done: op };
+      },
       transfer: async (r) => {
         calls.push(`transfer ${r.amount} ${r.from} ${r.to}`);
         return {

@@ -41,6 +41,20 @@ describe('the panel refuses whoever is not the panel itself', () => {
     panel.calls.length = 0;
   });
 
+  test('the whole devnet stopped and started from the panel: with the secret only, unknown operations 404', async () => {
+    for (const op of ['stop', 'start']) {
+      const without = await panel.request({ method: 'POST', path: `/api/devnet/${op}` });
+      assert.equal(without.status, 403);
+      const r = await panel.request({ method: 'POST', path: `/api/devnet/${op}`, headers: withSecret() });
+      assert.equal(r.status, 200, r.body);
+      assert.deepEqual(JSON.parse(r.body), { node: 'all', done: op });
+    }
+    const unknown = await panel.request({ method: 'POST', path: '/api/devnet/kill', headers: withSecret() });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(panel.calls, ['stop the devnet', 'start the devnet']);
+    panel.calls.length = 0;
+  });
+
   test('reads need the secret too: the event stream and the health check', async () => {
     for (const path of ['/api/events', '/api/health']) {
       const r = await panel.request({ path });

@@ -4,6 +4,7 @@ import { Devnet } from '../../devnet.js';
 import type { StatusJson } from '../../jsonShapes.js';
 import { marketStatus } from '../../market.js';
 import { panelState } from '../../panel/process.js';
+import { statusOf } from '../../state.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { accountsJson, out, printJson } from '../output.js';
 
@@ -22,6 +23,7 @@ export const statusCommand = defineCommand({
       printJson<StatusJson>({
         home: d.layout.home,
         runtime: d.state.runtime,
+        status: statusOf(d.state),
         chain_id: d.spec.chainId,
         block_time_ms: d.spec.blockTimeMs,
         nodes: nodes.map((n) => {
@@ -35,7 +37,9 @@ export const statusCommand = defineCommand({
       });
       return 0;
     }
-    out(`devnet in ${d.layout.home} on ${d.state.runtime}, chain ${d.spec.chainId}`);
+    out(
+      `devnet in ${d.layout.home} on ${d.state.runtime}, chain ${d.spec.chainId}${statusOf(d.state) === 'stopped' ? ': stopped (devnet start resumes it)' : ''}`,
+    );
     const machines = nodes.some((n) => n.machine !== null);
     const width = Math.max(23, ...nodes.map((n) => n.rpc.length));
     const machineWidth = Math.max(7, ...nodes.map((n) => (n.machine ?? '').length));

@@ -10,6 +10,7 @@ import { isServiceAccount } from '../../spec/networkSpec.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { accountsJson, out, printJson, progress } from '../output.js';
 import { basePortOption, specFlagsOf, specOptions } from '../specOptions.js';
+import { statusCommand } from './status.js';
 
 export const upCommand = defineCommand({
   name: 'up',
@@ -42,7 +43,10 @@ export const upCommand = defineCommand({
     home: homeOption,
     json: jsonOption,
   },
-  details: 'Returns once every node has a final block; the devnet keeps running in the background.',
+  details:
+    'Returns once every node has a final block; the devnet keeps running in the background. On a home ' +
+    'whose devnet is stopped (devnet stop, down --keep-data) it resumes that devnet where it stopped, on ' +
+    'its runtime (--runtime docker moves one made on process); on a home whose devnet runs it prints its status.',
   run: async ({ values: v }) => {
     const flags = specFlagsOf(v);
     if (v.runtime !== undefined) flags.runtime = v.runtime;
@@ -75,6 +79,11 @@ export const upCommand = defineCommand({
             progress: v.json ? () => undefined : progress,
           });
     const d = r.devnet;
+    // Running already: said, and its status printed (exit 0), as `devnet status` would.
+    if (r.resumed === 'running' && !v.json) {
+      out(`devnet up: a devnet already runs in ${d.layout.home}; its status:`);
+      return statusCommand.run(['--home', d.layout.home]);
+    }
     const peers = await d.peers();
     const endpoints = await Promise.all(d.nodes.map((n) => d.endpoint(n.name)));
     if (v.json) {
@@ -95,11 +104,13 @@ export const upCommand = defineCommand({
         })),
         monitoring: r.monitoring,
         market: r.market,
+        resumed: r.resumed,
         ui: r.ui,
         accounts: accountsJson(d),
       });
       return 0;
     }
+    if (r.resumed === 'resumed') out(`devnet up: resumed the stopped devnet in ${d.layout.home}`);
     out(
       `devnet up: ${d.nodes.length} validators on ${r.runtime} (${r.runtimeWhy}), every node final in ${(r.elapsedMs / 1000).toFixed(1)} s`,
     );

@@ -11,6 +11,7 @@ import { hexToBytes } from '@chain-devnet/node/crypto';
 import type { Devnet, NodeStatus } from '../../devnet.js';
 import { marketUrl } from '../../market.js';
 import { type AddResult, addNode } from '../../operations/add.js';
+import { startAll, stopAll } from '../../operations/lifecycle.js';
 import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
 import { type SaveResult, save } from '../../operations/save.js';
 import { sendTx, type TxOutcome } from '../../operations/tx.js';
@@ -33,7 +34,7 @@ import { onInterrupt } from '../signals.js';
 import type { Txs } from '../wallet.js';
 import { keepArchive } from './failureArchive.js';
 import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
-import { partitionGroups } from './partition.js';
+import { endPartition, makePartition } from './partition.js';
 import { attachRun, startRun } from './start.js';
 import { releaseDevnet } from './teardown.js';
 
@@ -192,6 +193,24 @@ export class Testnet {
     return this.node(f.node).op(f.op);
   }
 
+  /**
+   * The whole devnet stopped, every node gracefully and its services with them (`devnet stop`);
+   * returns the highest height seen just before the stop (a block may still follow it).
+   * startAll() resumes it; until then no node answers.
+   */
+  async stopAll(): Promise<number> {
+    const height = await stopAll(this.devnet, (line) => this.log(line));
+    this.log(`devnet stopped (at height ${height} or just above)`);
+    return height;
+  }
+
+  /** The stopped devnet started again where it stopped, every node at once (`devnet start`). */
+  async startAll(): Promise<void> {
+    await startAll(this.devnet, (line) => this.log(line));
+    await this.learnEndpoints();
+    this.log('devnet started again');
+  }
+
   /** Sets the name the following failures carry. */
   step(label: string): void;
   /** Runs `f` as the step `label`: a failure inside names it (a TestkitError, or a StepError around another error). */
@@ -231,15 +250,8 @@ export class Testnet {
    * blocked-peers fault injection).
    */
   async partition(groups: readonly (readonly string[])[]): Promise<void> {
-    const all = this.names();
-    const full = partitionGroups(all, groups);
-    try {
-      await this.devnet.faults.partition(full, await this.devnet.peers());
-    } catch (e) {
-      throw await this.net.failureNow(all[0]!, 'the partition to be made', (e as Error).message, e);
-    }
+    await makePartition(this.devnet, this.net, groups, (line) => this.log(line));
     this.partitioned = true;
-    this.log(`partition: ${full.map((g) => `[${g.join(', ')}]`).join(' ')}`);
   }
 
   /** Whether a partition made here is in force. */
@@ -249,7 +261,7 @@ export class Testnet {
 
   /** Ends a partition: every node talks to every other again (a node disconnected stays so). */
   async heal(): Promise<void> {
-    await this.devnet.faults.partition(null, await this.devnet.peers());
+    await endPartition(this.devnet);
     if (this.partitioned) this.log('partition healed');
     this.partitioned = false;
   }

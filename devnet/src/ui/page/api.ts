@@ -49,6 +49,11 @@ export class Api {
     return this.post(`/api/nodes/${encodeURIComponent(name)}/${encodeURIComponent(op)}`);
   }
 
+  /** `stop` or `start`: the whole devnet (`devnet stop`, `devnet start`). */
+  devnetOp(op: string): Promise<NodeOpAnswer> {
+    return this.post(`/api/devnet/${encodeURIComponent(op)}`);
+  }
+
   transfer(r: TransferRequest): Promise<TransferAnswer> {
     return this.post('/api/tx/send', r);
   }

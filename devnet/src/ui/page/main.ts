@@ -7,6 +7,7 @@ import { activityView } from './activity.js';
 import { Api, ApiError } from './api.js';
 import { blocksView } from './blocks.js';
 import { chartsView } from './charts.js';
+import { devnetButtons } from './devnetButtons.js';
 import { byId, setText } from './dom.js';
 import { formsView } from './forms.js';
 import { logsView } from './logs.js';
@@ -109,6 +110,17 @@ nodesView(model, palette, async (node, op) => {
     await api.nodeOp(node, op);
   } catch (e) {
     announce(`${op} ${node} failed: ${(e as Error).message}`);
+    if (e instanceof ApiError && e.status === 403) {
+      forgetSecret();
+      askSecret((e as Error).message);
+    }
+  }
+});
+devnetButtons(model, async (op) => {
+  try {
+    await api.devnetOp(op);
+  } catch (e) {
+    announce(`${op} the devnet failed: ${(e as Error).message}`);
     if (e instanceof ApiError && e.status === 403) {
       forgetSecret();
       askSecret((e as Error).message);
