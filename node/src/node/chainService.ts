@@ -5,7 +5,7 @@
  * serialized; reads see the last committed state.
  */
 
-import { blockHash } from '../chain/block.js';
+import { blockHash } from '../chain/block/header.js';
 import {
   activeValidators,
   applyBlock,

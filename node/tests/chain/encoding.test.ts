@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import { sha256 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { MAX_U256 } from '../../src/chain/amounts.js';
-import { DecodeError, Reader, Writer } from '../../src/chain/encoding.js';
-import { leafHash, merkleRoot, merkleRootOfLeafHashes } from '../../src/chain/merkle.js';
+import { DecodeError, Reader, Writer } from '../../src/chain/codec/encoding.js';
+import { leafHash, merkleRoot, merkleRootOfLeafHashes } from '../../src/chain/codec/merkle.js';
 import { bytesToHex, hexToBytes } from '../../src/crypto/hex.js';
 
 const hexOf = (write: (w: Writer) => unknown): string => {

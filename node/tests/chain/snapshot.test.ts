@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gunzipSync as zlibGunzip, gzipSync as zlibGzip } from 'node:zlib';
-import { Reader, Writer } from '../../src/chain/encoding.js';
+import { Reader, Writer } from '../../src/chain/codec/encoding.js';
 import {
   type ChainState,
   coins,

@@ -3,8 +3,8 @@
  * rates are numbers from 0 to 1 with at most six decimals, counts are integers.
  * Unknown or malformed fields are reported by name.
  */
-import { parseWei, ppmToRate, rateToPpm } from './amounts.js';
-import type { ChainParams } from './params.js';
+import { parseWei, ppmToRate, rateToPpm } from '../amounts.js';
+import type { ChainParams } from '../params.js';
 
 type Kind = 'int' | 'wei' | 'rate';
 const FIELDS: ReadonlyArray<readonly [string, keyof ChainParams, Kind]> = [

@@ -3,8 +3,8 @@
  * by consensus address (byte order of the Bech32 string); the proposer of height h, round r is
  * active[(h + r) % n]. Round 0 is the specification's height % n.
  */
-import { BlockError } from './errors.js';
-import { type ChainState, compareStrings, type Validator } from './state/types.js';
+import { BlockError } from '../errors.js';
+import { type ChainState, compareStrings, type Validator } from '../state/types.js';
 
 export function activeValidators(state: Pick<ChainState, 'validators'>): Validator[] {
   return [...state.validators.values()]

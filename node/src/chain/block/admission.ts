@@ -4,12 +4,12 @@
  * STAKE makes a following UPDATE_VALIDATOR admissible, and balances and nonces account for
  * what is queued. Signatures are not checked here (the node does that once, by hash).
  */
-import type { TxFailure } from './errors.js';
-import type { BlockContext } from './execute/context.js';
-import { checkTx, executeTx } from './execute/executeTx.js';
-import { StateDraft } from './state/draft.js';
-import { type ChainState, epochOfBlock } from './state/types.js';
-import type { Tx } from './tx/types.js';
+import type { TxFailure } from '../errors.js';
+import type { BlockContext } from '../execute/context.js';
+import { checkTx, executeTx } from '../execute/executeTx.js';
+import { StateDraft } from '../state/draft.js';
+import { type ChainState, epochOfBlock } from '../state/types.js';
+import type { Tx } from '../tx/types.js';
 
 export function checkAdmission(
   state: ChainState,

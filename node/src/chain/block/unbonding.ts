@@ -1,6 +1,6 @@
 /** At the start of each block, unbonding entries whose completion height has come are paid back. */
-import type { StateDraft } from './state/draft.js';
-import type { UnbondingEntry } from './state/types.js';
+import type { StateDraft } from '../state/draft.js';
+import type { UnbondingEntry } from '../state/types.js';
 
 export function releaseMatured(d: StateDraft, height: number): UnbondingEntry[] {
   let n = 0;

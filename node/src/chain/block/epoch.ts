@@ -13,9 +13,9 @@
  *      for the same reason as in step 2;
  *   6. reset every validator's slot counters.
  */
-import { mulPpm } from './amounts.js';
-import type { StateDraft } from './state/draft.js';
-import { compareStrings, type Validator } from './state/types.js';
+import { mulPpm } from '../amounts.js';
+import type { StateDraft } from '../state/draft.js';
+import { compareStrings, type Validator } from '../state/types.js';
 
 export interface EpochEvent {
   readonly kind: 'jailed' | 'slashed' | 'ejected' | 'activated' | 'deactivated';

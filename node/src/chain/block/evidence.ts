@@ -4,7 +4,7 @@
  * Its JSON is what GET /evidence serves and the store keeps (docs/PROTOCOL.md, "Evidence").
  * Consensus finds it (consensus/equivocationDetector.ts).
  */
-import { bytesToHex } from '../crypto/hex.js';
+import { bytesToHex } from '../../crypto/hex.js';
 import { proposalBytes, verifyProposalSignature, verifyVote, voteBytes } from './votes.js';
 
 export type EvidenceKind = 'proposal' | 'prevote' | 'precommit';

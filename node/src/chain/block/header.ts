@@ -7,14 +7,14 @@
  *   block_hash   = SHA-256(header_bytes); signature = ECDSA(block_hash) by the proposer's key.
  * The signature is outside the hashed bytes, so a block's hash never depends on it.
  */
-import { sha256 } from '../crypto/hash.js';
-import { bytesToHex, hexToBytes, isHex } from '../crypto/hex.js';
-import { signDigestHex, verifyDigestForKnownKey } from '../crypto/signature.js';
-import { Writer } from './encoding.js';
-import type { ComputeResult } from './execute/context.js';
-import { merkleRoot } from './merkle.js';
-import { txHashOfSigned, txSignedBytes } from './tx/signing.js';
-import type { Tx } from './tx/types.js';
+import { sha256 } from '../../crypto/hash.js';
+import { bytesToHex, hexToBytes, isHex } from '../../crypto/hex.js';
+import { signDigestHex, verifyDigestForKnownKey } from '../../crypto/signature.js';
+import { Writer } from '../codec/encoding.js';
+import { merkleRoot } from '../codec/merkle.js';
+import type { ComputeResult } from '../execute/context.js';
+import { txHashOfSigned, txSignedBytes } from '../tx/signing.js';
+import type { Tx } from '../tx/types.js';
 
 export const BLOCK_DOMAIN = 'chain-block/v1';
 export const ZERO_HASH = '0'.repeat(64);

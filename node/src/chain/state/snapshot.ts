@@ -9,11 +9,11 @@
  * the state, whose root can then be checked against the block at that height.
  */
 import { gunzipSync, gzipSync } from 'fflate';
-import { sha256 } from '../crypto/hash.js';
-import { bytesToHex } from '../crypto/hex.js';
-import { DecodeError, Reader, Writer } from './encoding.js';
-import { type StateEntry, stateEntries, stateFromEntries } from './state/entries.js';
-import { type ChainState, epochAt } from './state/types.js';
+import { sha256 } from '../../crypto/hash.js';
+import { bytesToHex } from '../../crypto/hex.js';
+import { DecodeError, Reader, Writer } from '../codec/encoding.js';
+import { type StateEntry, stateEntries, stateFromEntries } from './entries.js';
+import { type ChainState, epochAt } from './types.js';
 
 export const SNAPSHOT_DOMAIN = 'chain-snapshot/v1';
 /** Refuse to inflate anything claiming more than this (a gzip bomb must not take the node's memory). */

@@ -8,10 +8,10 @@
  *     the wei left by the floors (fewer than the number of delegators) go to the validator.
  * So the parts always add up to `total`: nothing created, nothing lost.
  */
-import { mulPpm } from './amounts.js';
-import type { ChainParams } from './params.js';
-import type { StateDraft } from './state/draft.js';
-import type { Validator } from './state/types.js';
+import { mulPpm } from '../amounts.js';
+import type { ChainParams } from '../params.js';
+import type { StateDraft } from '../state/draft.js';
+import type { Validator } from '../state/types.js';
 
 export function blockReward(height: number, params: ChainParams): bigint {
   const halvings = Math.floor(height / params.halvingInterval);

@@ -11,8 +11,17 @@
  * `buildBlock` runs the same steps for a proposer and fills in the roots and signature.
  */
 
-import { validatorAddressOf } from '../crypto/address.js';
-import { publicKeyHexOf } from '../crypto/keys.js';
+import { validatorAddressOf } from '../../crypto/address.js';
+import { publicKeyHexOf } from '../../crypto/keys.js';
+import { BlockError, type TxFailure } from '../errors.js';
+import type { BlockContext, ComputeResult } from '../execute/context.js';
+import { executeTx } from '../execute/executeTx.js';
+import { StateDraft } from '../state/draft.js';
+import { stateRoot } from '../state/root.js';
+import { type ChainState, epochOfBlock, type UnbondingEntry } from '../state/types.js';
+import { checkTxSignature } from '../tx/signing.js';
+import { BASE_GAS, type Tx } from '../tx/types.js';
+import { type EpochEvent, epochTransition } from './epoch.js';
 import {
   type Block,
   type BlockHeader,
@@ -22,18 +31,9 @@ import {
   headerFormatProblem,
   signHeader,
   verifyHeaderSignature,
-} from './block.js';
-import { type EpochEvent, epochTransition } from './epoch.js';
-import { BlockError, type TxFailure } from './errors.js';
-import type { BlockContext, ComputeResult } from './execute/context.js';
-import { executeTx } from './execute/executeTx.js';
+} from './header.js';
 import { activeValidators, scheduledProposer, slotOutcome } from './proposer.js';
 import { blockReward, distributeReward } from './rewards.js';
-import { StateDraft } from './state/draft.js';
-import { stateRoot } from './state/root.js';
-import { type ChainState, epochOfBlock, type UnbondingEntry } from './state/types.js';
-import { checkTxSignature } from './tx/signing.js';
-import { BASE_GAS, type Tx } from './tx/types.js';
 import { releaseMatured } from './unbonding.js';
 import { applyDueUpgrade, type MigrationRegistry } from './upgrades.js';
 

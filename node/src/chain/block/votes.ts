@@ -6,11 +6,11 @@
  * A commit is the set of precommits for one block hash from more than 2/3 of the validators
  * that were active for that height; it is what makes a block final.
  */
-import { sha256 } from '../crypto/hash.js';
-import { signDigestHex, verifyDigestForKnownKey } from '../crypto/signature.js';
-import { ZERO_HASH } from './block.js';
-import { Writer } from './encoding.js';
-import type { Validator } from './state/types.js';
+import { sha256 } from '../../crypto/hash.js';
+import { signDigestHex, verifyDigestForKnownKey } from '../../crypto/signature.js';
+import { Writer } from '../codec/encoding.js';
+import type { Validator } from '../state/types.js';
+import { ZERO_HASH } from './header.js';
 
 export const VOTE_DOMAIN = 'chain-vote/v1';
 export type VoteKind = 'prevote' | 'precommit';

@@ -3,8 +3,8 @@
  * Big-endian fixed-width integers, length-prefixed strings and byte strings, a presence byte
  * for optional values. One value has exactly one encoding, so equal values hash equally.
  */
-import { bytesToHex, hexToBytes } from '../crypto/hex.js';
-import { MAX_U256 } from './amounts.js';
+import { bytesToHex, hexToBytes } from '../../crypto/hex.js';
+import { MAX_U256 } from '../amounts.js';
 
 const utf8Encoder = new TextEncoder();
 const LONE_SURROGATE = /\p{Surrogate}/u;

@@ -5,10 +5,10 @@
  * the target is applied in order and the state's protocol version becomes the target. A node
  * whose registry has no such path stops with UPGRADE_UNSUPPORTED rather than diverge.
  */
-import { BlockError } from './errors.js';
-import { compareSemVer, parseSemVer } from './semver.js';
-import type { StateDraft } from './state/draft.js';
-import type { UpgradePlan } from './state/types.js';
+import { BlockError } from '../errors.js';
+import { compareSemVer, parseSemVer } from '../semver.js';
+import type { StateDraft } from '../state/draft.js';
+import type { UpgradePlan } from '../state/types.js';
 
 export interface Migration {
   readonly from: string;

@@ -3,11 +3,12 @@
  * Header fields are the specification's plus chain_id, gas_used, gas_limit (DESIGN decision 2)
  * and round (needed to check the proposer). Each transaction also carries its tx_hash.
  */
-import type { Block, BlockHeader } from './block.js';
-import { headerFormatProblem } from './block.js';
-import { txHash } from './tx/signing.js';
-import type { Tx } from './tx/types.js';
-import { type TxJson, txFromJson, txToJson } from './tx/wire.js';
+
+import { txHash } from '../tx/signing.js';
+import type { Tx } from '../tx/types.js';
+import { type TxJson, txFromJson, txToJson } from '../tx/wire.js';
+import type { Block, BlockHeader } from './header.js';
+import { headerFormatProblem } from './header.js';
 
 export interface BlockHeaderJson {
   height: number;

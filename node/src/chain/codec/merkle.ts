@@ -6,7 +6,7 @@
  *   the root of no leaves is SHA-256 of the empty string.
  * The 0x00/0x01 prefixes keep a leaf from ever passing for an inner node.
  */
-import { sha256 } from '../crypto/hash.js';
+import { sha256 } from '../../crypto/hash.js';
 
 const LEAF = 0x00;
 const INNER = 0x01;
