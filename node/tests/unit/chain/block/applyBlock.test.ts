@@ -1,10 +1,79 @@
-/** A sequence of transactions through several blocks (block/applyBlock.ts), each block figured exactly. */
+/** Blocks through applyBlock (block/applyBlock.ts): linking, signing, the proposer schedule, determinism, refusals, and a sequence figured exactly. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coins } from '../../../../src/chain/index.js';
-import { tx } from '../../../fixtures.js';
+import {
+  applyBlock,
+  type Block,
+  BlockError,
+  blockHash,
+  coins,
+  signHeader,
+  stateRoot,
+  ZERO_HASH,
+} from '../../../../src/chain/index.js';
+import { key, TestChain, tx } from '../../../fixtures.js';
 import { acct, chainOf } from '../../../world.js';
 import { FEE, REWARD } from '../execute/ruleTable.js';
+
+const FOUR = ['val-0', 'val-1', 'val-2', 'val-3'];
+
+function expectBlockError(fn: () => unknown, code: string) {
+  assert.throws(fn, (e: unknown) => e instanceof BlockError && e.code === code);
+}
+
+describe('blocks', () => {
+  it('links each block to its parent and signs it by the scheduled proposer', () => {
+    const chain = new TestChain({ validators: FOUR });
+    chain.produceUntil(8);
+    let prev = chain.blocks[0]!.header.prevHash;
+    for (const [i, b] of chain.blocks.entries()) {
+      assert.equal(b.header.height, i + 1);
+      assert.equal(b.header.prevHash, prev);
+      prev = blockHash(b.header);
+    }
+    assert.equal(chain.state.lastBlockHash, prev);
+  });
+
+  it('rotates round-0 proposers as active[height % n] in address order', () => {
+    const chain = new TestChain({ validators: FOUR });
+    chain.produceUntil(8);
+    const sorted = FOUR.map((l) => key(l).validator).sort();
+    for (const b of chain.blocks) assert.equal(b.header.proposerAddress, sorted[b.header.height % 4]);
+  });
+
+  it('gives round r of height h to active[(h + r) % n]', () => {
+    const chain = new TestChain({ validators: FOUR });
+    const sorted = FOUR.map((l) => key(l).validator).sort();
+    chain.produce([], 2);
+    assert.equal(chain.blocks[0]!.header.proposerAddress, sorted[(1 + 2) % 4]);
+  });
+
+  it('is deterministic: the same blocks from the same genesis give the same state root', () => {
+    const a = new TestChain({ validators: FOUR, accounts: { alice: coins(100) } });
+    a.produce([tx(a.state, 'alice', 'TRANSFER', { to: key('bob').account, amount: 5n })]);
+    a.produceUntil(5);
+    const b = new TestChain({ validators: FOUR, accounts: { alice: coins(100) } });
+    for (const block of a.blocks) b.state = applyBlock(b.state, block).state;
+    assert.equal(stateRoot(b.state), stateRoot(a.state));
+    assert.equal(b.state.lastBlockHash, a.state.lastBlockHash);
+  });
+
+  it('refuses a block from the wrong proposer, with a bad signature, or with a wrong root', () => {
+    const chain = new TestChain({ validators: FOUR });
+    const genesis = chain.state;
+    chain.produce();
+    const good = chain.blocks[0]!;
+    const { signature: _s, ...unsigned } = good.header;
+    const wrongKey = signHeader(unsigned, key('mallory').privateKey);
+    expectBlockError(() => applyBlock(genesis, { ...good, header: wrongKey }), 'BAD_PROPOSER_SIGNATURE');
+    const otherRoot: Block = { ...good, header: { ...good.header, stateRoot: ZERO_HASH } };
+    expectBlockError(() => applyBlock(genesis, otherRoot), 'BAD_PROPOSER_SIGNATURE');
+    const proposerKey = FOUR.map(key).find((k) => k.validator === good.header.proposerAddress)!;
+    const resigned = signHeader({ ...unsigned, stateRoot: ZERO_HASH }, proposerKey.privateKey);
+    expectBlockError(() => applyBlock(genesis, { ...good, header: resigned }), 'BAD_STATE_ROOT');
+    expectBlockError(() => applyBlock(chain.state, good), 'WRONG_HEIGHT');
+  });
+});
 
 describe('a sequence through blocks', () => {
   it('STAKE registers, a later STAKE tops up, UPDATE_VALIDATOR renames: each block figured exactly', () => {

@@ -30,9 +30,9 @@ import {
   type TxErrorCode,
   txFromJson,
   txToJson,
-} from '../../src/chain/index.js';
-import { expectedSupply, GENESIS_TIME, heldSupply, key, tx } from '../fixtures.js';
-import { acct, build, chainOf, valAddr, type World } from '../world.js';
+} from '../../../src/chain/index.js';
+import { expectedSupply, GENESIS_TIME, heldSupply, key, tx } from '../../fixtures.js';
+import { acct, build, chainOf, valAddr, type World } from '../../world.js';
 
 // ---------------------------------------------------------------------------------------------
 // Building a before-state by hand (states are plain immutable values).

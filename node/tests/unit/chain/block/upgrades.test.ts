@@ -15,8 +15,8 @@ import {
   type SemVer,
   stateRoot,
   type UpgradePlan,
-} from '../../src/chain/index.js';
-import { genesisJson, genesisState, key, TestChain, tx } from '../fixtures.js';
+} from '../../../../src/chain/index.js';
+import { genesisJson, genesisState, key, TestChain, tx } from '../../../fixtures.js';
 
 function expectBlockError(fn: () => unknown, code: string): void {
   assert.throws(fn, (e: unknown) => e instanceof BlockError && e.code === code);

@@ -16,10 +16,10 @@ import {
   txHash,
   txSigningBytes,
   txSigningDigest,
-} from '../../src/chain/index.js';
-import { accountAddressOf, encodeAddress, validatorAddressOf } from '../../src/crypto/address.js';
-import { bytesToHex, hexToBytes } from '../../src/crypto/hex.js';
-import { publicKeyHexOf } from '../../src/crypto/keys.js';
+} from '../../../src/chain/index.js';
+import { accountAddressOf, encodeAddress, validatorAddressOf } from '../../../src/crypto/address.js';
+import { bytesToHex, hexToBytes } from '../../../src/crypto/hex.js';
+import { publicKeyHexOf } from '../../../src/crypto/keys.js';
 
 interface Vectors {
   addresses: { private_key: string; pub_key: string; account: string; validator: string }[];
@@ -45,7 +45,7 @@ interface Vectors {
 }
 
 function loadVectors(): Vectors {
-  const doc = readFileSync(new URL('../../../../docs/PROTOCOL.md', import.meta.url), 'utf8');
+  const doc = readFileSync(new URL('../../../../../docs/PROTOCOL.md', import.meta.url), 'utf8');
   const match = /```json vectors\n([\s\S]*?)\n```/.exec(doc);
   assert.ok(match, 'docs/PROTOCOL.md has a ```json vectors block');
   return JSON.parse(match[1]!) as Vectors;

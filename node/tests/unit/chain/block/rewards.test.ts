@@ -16,8 +16,16 @@ import {
   loadGenesis,
   NETWORK_PARAMS,
   splitReward,
-} from '../../src/chain/index.js';
-import { expectedSupply, genesisJson, genesisState, heldSupply, key, TestChain, tx } from '../fixtures.js';
+} from '../../../../src/chain/index.js';
+import {
+  expectedSupply,
+  genesisJson,
+  genesisState,
+  heldSupply,
+  key,
+  TestChain,
+  tx,
+} from '../../../fixtures.js';
 
 /** 1 coin = 10^18 wei; fractional coins written out in wei below. */
 const COIN = 10n ** 18n;

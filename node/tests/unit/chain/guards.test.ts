@@ -8,8 +8,8 @@ import {
   TREASURY_ADDRESS,
   txFromJson,
   txToJson,
-} from '../../src/chain/index.js';
-import { genesisJson, genesisState, key, TestChain, tx } from '../fixtures.js';
+} from '../../../src/chain/index.js';
+import { genesisJson, genesisState, key, TestChain, tx } from '../../fixtures.js';
 
 describe('the chain never deactivates its last validators', () => {
   it('keeps the only validator active after it unstakes below the minimum, and blocks go on', () => {

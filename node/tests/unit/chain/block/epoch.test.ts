@@ -25,8 +25,8 @@ import {
   type Tx,
   uptimePpm,
   type Validator,
-} from '../../src/chain/index.js';
-import { expectedSupply, genesisState, heldSupply, key, TestChain, tx } from '../fixtures.js';
+} from '../../../../src/chain/index.js';
+import { expectedSupply, genesisState, heldSupply, key, TestChain, tx } from '../../../fixtures.js';
 
 const COIN = 10n ** 18n;
 const FOUR = ['val-0', 'val-1', 'val-2', 'val-3'];

@@ -39,9 +39,9 @@ import {
   type TxPayload,
   type TxType,
   txHash,
-} from '../../src/chain/index.js';
-import { sha256, utf8Bytes } from '../../src/crypto/hash.js';
-import { bytesToHex } from '../../src/crypto/hex.js';
+} from '../../../src/chain/index.js';
+import { sha256, utf8Bytes } from '../../../src/crypto/hash.js';
+import { bytesToHex } from '../../../src/crypto/hex.js';
 import {
   expectedSupply,
   GENESIS_TIME,
@@ -52,7 +52,7 @@ import {
   TestChain,
   type TestKey,
   tx,
-} from '../fixtures.js';
+} from '../../fixtures.js';
 
 const SEED = 42;
 const NUM_RUNS = 25;

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
-import { MAX_U256 } from '../../src/chain/amounts.js';
-import { DecodeError, Reader, Writer } from '../../src/chain/codec/encoding.js';
-import { leafHash, merkleRoot, merkleRootOfLeafHashes } from '../../src/chain/codec/merkle.js';
-import { bytesToHex, hexToBytes } from '../../src/crypto/hex.js';
+import { MAX_U256 } from '../../../../src/chain/amounts.js';
+import { DecodeError, Reader, Writer } from '../../../../src/chain/codec/encoding.js';
+import { leafHash, merkleRoot, merkleRootOfLeafHashes } from '../../../../src/chain/codec/merkle.js';
+import { bytesToHex, hexToBytes } from '../../../../src/crypto/hex.js';
 
 const hexOf = (write: (w: Writer) => unknown): string => {
   const w = new Writer();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gunzipSync as zlibGunzip, gzipSync as zlibGzip } from 'node:zlib';
-import { Reader, Writer } from '../../src/chain/codec/encoding.js';
+import { Reader, Writer } from '../../../../src/chain/codec/encoding.js';
 import {
   type ChainState,
   coins,
@@ -19,10 +19,10 @@ import {
   snapshotContent,
   stateEntries,
   stateRoot,
-} from '../../src/chain/index.js';
-import { sha256 } from '../../src/crypto/hash.js';
-import { bytesToHex } from '../../src/crypto/hex.js';
-import { key, TestChain, tx } from '../fixtures.js';
+} from '../../../../src/chain/index.js';
+import { sha256 } from '../../../../src/crypto/hash.js';
+import { bytesToHex } from '../../../../src/crypto/hex.js';
+import { key, TestChain, tx } from '../../../fixtures.js';
 
 const FOUR = ['val-0', 'val-1', 'val-2', 'val-3'];
 

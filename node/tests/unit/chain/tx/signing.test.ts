@@ -10,11 +10,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkTxSignature, coins, type Tx, txHash, txSigningDigest } from '../../src/chain/index.js';
-import { verifyDigestBatch } from '../../src/crypto/batchVerify.js';
-import { SignatureCache } from '../../src/mempool/signatureCache.js';
-import { genesisState, key, tx } from '../fixtures.js';
-import { resign, signatureTwins } from '../forgeries.js';
+import { checkTxSignature, coins, type Tx, txHash, txSigningDigest } from '../../../../src/chain/index.js';
+import { verifyDigestBatch } from '../../../../src/crypto/batchVerify.js';
+import { SignatureCache } from '../../../../src/mempool/signatureCache.js';
+import { genesisState, key, tx } from '../../../fixtures.js';
+import { resign, signatureTwins } from '../../../forgeries.js';
 
 const state = genesisState({ accounts: { alice: coins(100) } });
 const chainId = state.params.chainId;
