@@ -1,6 +1,6 @@
 /**
- * Epoch transitions, uptime, jailing and slashing, activation and deactivation, unbonding,
- * with exact wei figures. Fixture parameters (tests/fixtures.ts): devnet with epoch_length 10
+ * Epoch transitions, uptime, jailing and slashing, activation and deactivation (block/epoch.ts),
+ * the guards that keep a chain from stopping itself, with exact wei figures. Fixture parameters (tests/fixtures.ts): devnet with epoch_length 10
  * (the transition runs at the end of blocks 10, 20, 30 …), activation_delay 5, unbonding_blocks 4,
  * min_stake 100 coins, unjail fee 1000 coins, min uptime 75%; genesis validators stake 1000 coins.
  * Minimum fees: UNSTAKE and STAKE 40_000_000 wei, DELEGATE and UNDELEGATE 35_000_000, UNJAIL 50_000_000.
@@ -14,14 +14,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   activeValidators,
-  BlockError,
   type BlockResult,
   type ChainState,
   coins,
   epochTransition,
   StateDraft,
   scheduledProposer,
-  slotOutcome,
   type Tx,
   uptimePpm,
   type Validator,
@@ -91,125 +89,6 @@ describe('uptimePpm', () => {
       assert.equal(uptimePpm({ slotsProduced: produced, slotsMissed: missed }), ppm);
     });
   }
-});
-
-describe('slotOutcome', () => {
-  /** The naive rule: rounds 0..round-1 each make active[(h + r) % n] miss once. */
-  function naive(n: number, height: number, round: number) {
-    const missed = new Array<number>(n).fill(0);
-    for (let r = 0; r < round; r++) missed[(height + r) % n]! += 1;
-    return { missed, producer: (height + round) % n };
-  }
-  const active4 = activeValidators(genesisState({ validators: FOUR }));
-  const active3 = activeValidators(genesisState({ validators: FOUR.slice(0, 3) }));
-  const active1 = activeValidators(genesisState());
-
-  const rows: {
-    name: string;
-    active: Validator[];
-    height: number;
-    round: number;
-    missed: number[];
-    producer: number;
-  }[] = [
-    {
-      name: 'round 0: nobody misses',
-      active: active4,
-      height: 1,
-      round: 0,
-      missed: [0, 0, 0, 0],
-      producer: 1,
-    },
-    {
-      name: 'round 1: the round-0 proposer misses',
-      active: active4,
-      height: 1,
-      round: 1,
-      missed: [0, 1, 0, 0],
-      producer: 2,
-    },
-    {
-      // rounds 0..3 are proposers 1, 2, 3, 0: each misses once; round 4 is index 1 again.
-      name: 'round n: everyone misses once, the round-0 proposer also produces',
-      active: active4,
-      height: 1,
-      round: 4,
-      missed: [1, 1, 1, 1],
-      producer: 1,
-    },
-    {
-      // rounds 0..5: 1 2 3 0 1 2 -> index 0: 1, 1: 2, 2: 2, 3: 1; round 6 -> (1+6) % 4 = 3.
-      name: 'round n + 2',
-      active: active4,
-      height: 1,
-      round: 6,
-      missed: [1, 2, 2, 1],
-      producer: 3,
-    },
-    {
-      // rounds 0..6 at height 5, n = 3: (5+r) % 3 = 2 0 1 2 0 1 2; round 7 -> 12 % 3 = 0.
-      name: 'n = 3, height 5, round 7',
-      active: active3,
-      height: 5,
-      round: 7,
-      missed: [2, 2, 3],
-      producer: 0,
-    },
-    {
-      // 10^9 full turns of 4 = 250_000_000 each; round 10^9 itself is (1 + 10^9) % 4 = 1.
-      name: 'a huge round is arithmetic, not a loop',
-      active: active4,
-      height: 1,
-      round: 1_000_000_001,
-      missed: [250_000_000, 250_000_001, 250_000_000, 250_000_000],
-      producer: 2,
-    },
-    {
-      name: 'a single validator in round 3 misses 3 and produces 1',
-      active: active1,
-      height: 7,
-      round: 3,
-      missed: [3],
-      producer: 0,
-    },
-  ];
-  for (const row of rows) {
-    it(row.name, () => {
-      assert.deepEqual(slotOutcome(row.active, row.height, row.round), {
-        missed: row.missed,
-        producer: row.producer,
-      });
-    });
-  }
-
-  it('agrees with the naive round-by-round count for every n <= 5, height <= 12, round <= 3n + 2', () => {
-    const genesis = genesisState({ validators: ['val-0', 'val-1', 'val-2', 'val-3', 'val-4'] });
-    const all = activeValidators(genesis);
-    for (let n = 1; n <= 5; n++)
-      for (let height = 1; height <= 12; height++)
-        for (let round = 0; round <= 3 * n + 2; round++)
-          assert.deepEqual(
-            slotOutcome(all.slice(0, n), height, round),
-            naive(n, height, round),
-            `n ${n} h ${height} r ${round}`,
-          );
-  });
-
-  it('a real block in round n = 4 counts one miss for each validator and one produced slot', () => {
-    const chain = new TestChain({ validators: FOUR });
-    chain.produce([], 4);
-    // Height 1, round 4: proposer index (1 + 4) % 4 = 1, which is val-0.
-    assert.equal(chain.blocks[0]!.header.proposerAddress, key('val-0').validator);
-    for (const [label, produced, missed] of [
-      ['val-1', 0, 1],
-      ['val-0', 1, 1],
-      ['val-3', 0, 1],
-      ['val-2', 0, 1],
-    ] as const) {
-      assert.equal(val(chain, label).slotsProduced, produced, label);
-      assert.equal(val(chain, label).slotsMissed, missed, label);
-    }
-  });
 });
 
 describe('epochTransition on a crafted state (jail, slash, eject)', () => {
@@ -584,92 +463,38 @@ describe('activation and deactivation', () => {
   });
 });
 
-describe('unbonding', () => {
-  it('returns an UNDELEGATE exactly at completion_height (creation + 4), not a block earlier', () => {
-    const chain = new TestChain({ validators: ['val-0'], accounts: { alice: coins(100) } });
-    const v0 = key('val-0').validator;
-    // Block 1: DELEGATE 50 coins; block 2: UNDELEGATE all of it, so alice earns nothing after block 2.
-    chain.produce([tx(chain.state, 'alice', 'DELEGATE', { to: v0, amount: coins(50) })]);
-    chain.produce([tx(chain.state, 'alice', 'UNDELEGATE', { to: v0, amount: coins(50) })]);
-    assert.deepEqual(chain.state.unbonding, [
-      {
-        seq: 0,
-        delegator: key('alice').account,
-        validator: v0,
-        amount: coins(50),
-        creationHeight: 2,
-        completionHeight: 6,
-      },
-    ]);
-    const afterUndelegate = chain.balance('alice');
-    for (const h of [3, 4, 5]) {
-      const r = chain.produce();
-      assert.equal(r.state.height, h);
-      assert.deepEqual(r.released, [], `height ${h}`);
-      assert.equal(chain.balance('alice'), afterUndelegate, `height ${h}`);
-      assert.equal(chain.state.unbonding.length, 1);
-    }
-    const r6 = chain.produce();
-    assert.equal(r6.released.length, 1);
-    assert.equal(r6.released[0]!.amount, coins(50));
-    assert.equal(chain.balance('alice'), afterUndelegate + coins(50));
-    assert.deepEqual(chain.state.unbonding, []);
-    assert.equal(heldSupply(chain.state), expectedSupply(chain.state));
-  });
-
-  it('returns an UNSTAKE to the operator at completion_height, with that block’s reward if it proposed', () => {
-    const chain = new TestChain({ validators: ['val-0', 'val-1'], accounts: { 'val-0': coins(1) } });
-    // val-1 proposes even heights, val-0 odd ones. Block 3 (val-0's): UNSTAKE 950 coins; returns at 7.
-    chain.produceUntil(2);
+describe('the chain never deactivates its last validators', () => {
+  it('keeps the only validator active after it unstakes below the minimum, and blocks go on', () => {
+    const chain = new TestChain({
+      validators: ['val-0'],
+      accounts: { 'val-0': coins(10) },
+      params: { epoch_length: 5 },
+    });
     chain.produce([tx(chain.state, 'val-0', 'UNSTAKE', { amount: coins(950) })]);
-    assert.equal(chain.state.unbonding[0]!.completionHeight, 7);
     chain.produceUntil(5);
-    const at5 = chain.balance('val-0');
-    chain.produce(); // 6, val-1's
-    assert.equal(chain.balance('val-0'), at5);
-    const r7 = chain.produce(); // 7, val-0's: the 950 coins plus its 10-coin reward
-    assert.equal(r7.released.length, 1);
-    assert.equal(chain.balance('val-0') - at5, coins(960));
+    assert.equal(chain.validator('val-0')!.status, 'ACTIVE');
+    assert.equal(chain.validator('val-0')!.stake, coins(50));
+    chain.produceUntil(7);
+    assert.equal(chain.state.height, 7);
   });
 
-  it('releases several entries in completion order, each at its own height', () => {
-    const chain = new TestChain({ validators: ['val-0'], accounts: { alice: coins(100), bob: coins(100) } });
-    const v0 = key('val-0').validator;
+  it('deactivates the lower-staked one when two fall below the minimum together', () => {
+    const chain = new TestChain({
+      validators: ['val-0', 'val-1'],
+      accounts: { 'val-0': coins(10), 'val-1': coins(10) },
+      params: { epoch_length: 4 },
+    });
     chain.produce([
-      tx(chain.state, 'alice', 'DELEGATE', { to: v0, amount: coins(30) }),
-      tx(chain.state, 'bob', 'DELEGATE', { to: v0, amount: coins(30) }),
+      tx(chain.state, 'val-0', 'UNSTAKE', { amount: coins(950) }),
+      tx(chain.state, 'val-1', 'UNSTAKE', { amount: coins(960) }),
     ]);
-    chain.produce([tx(chain.state, 'alice', 'UNDELEGATE', { to: v0, amount: coins(10) })]); // -> 6
-    chain.produce([tx(chain.state, 'bob', 'UNDELEGATE', { to: v0, amount: coins(20) })]); // -> 7
-    chain.produceUntil(5);
+    chain.produceUntil(4);
+    assert.equal(chain.validator('val-1')!.status, 'INACTIVE', 'val-1 has 40 coins, the least');
+    assert.equal(chain.validator('val-0')!.status, 'ACTIVE', 'val-0 keeps the chain going with 50 coins');
+    const events = chain.results[3]!.epochEvents;
     assert.deepEqual(
-      chain.state.unbonding.map((u) => [u.seq, u.completionHeight, u.amount]),
-      [
-        [0, 6, coins(10)],
-        [1, 7, coins(20)],
-      ],
-    );
-    const r6 = chain.produce();
-    assert.deepEqual(
-      r6.released.map((u) => [u.delegator, u.amount]),
-      [[key('alice').account, coins(10)]],
-    );
-    const r7 = chain.produce();
-    assert.deepEqual(
-      r7.released.map((u) => [u.delegator, u.amount]),
-      [[key('bob').account, coins(20)]],
-    );
-    assert.deepEqual(chain.state.unbonding, []);
-  });
-});
-
-describe('a chain with no active validator', () => {
-  it('cannot produce a block (NO_ACTIVE_VALIDATORS)', () => {
-    const s = genesisState();
-    const validators = new Map([...s.validators].map(([a, v]) => [a, { ...v, status: 'INACTIVE' as const }]));
-    assert.throws(
-      () => scheduledProposer({ validators }, 1, 0),
-      (e: unknown) => e instanceof BlockError && e.code === 'NO_ACTIVE_VALIDATORS',
+      events.filter((e) => e.kind === 'deactivated').map((e) => e.validator),
+      [chain.validator('val-1')!.address],
     );
   });
 });

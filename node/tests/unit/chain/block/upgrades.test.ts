@@ -5,18 +5,13 @@ import {
   applyBlock,
   BlockError,
   checkUpgradePlans,
-  coins,
-  compareSemVer,
-  loadGenesis,
   type Migration,
   type MigrationRegistry,
   migrationPath,
-  parseSemVer,
-  type SemVer,
   stateRoot,
   type UpgradePlan,
 } from '../../../../src/chain/index.js';
-import { genesisJson, genesisState, key, TestChain, tx } from '../../../fixtures.js';
+import { genesisState, key, TestChain, tx } from '../../../fixtures.js';
 
 function expectBlockError(fn: () => unknown, code: string): void {
   assert.throws(fn, (e: unknown) => e instanceof BlockError && e.code === code);
@@ -25,54 +20,6 @@ function expectBlockError(fn: () => unknown, code: string): void {
 const plan = (targetVersion: string, upgradeHeight: number): UpgradePlan => ({
   targetVersion,
   upgradeHeight,
-});
-
-describe('semantic versions', () => {
-  it('parses MAJOR.MINOR.PATCH and nothing else', () => {
-    const good: [string, SemVer][] = [
-      ['0.0.0', { major: 0, minor: 0, patch: 0 }],
-      ['1.0.0', { major: 1, minor: 0, patch: 0 }],
-      ['1.2.3', { major: 1, minor: 2, patch: 3 }],
-      ['10.20.30', { major: 10, minor: 20, patch: 30 }],
-      ['999999999.0.1', { major: 999_999_999, minor: 0, patch: 1 }],
-    ];
-    for (const [text, expected] of good) assert.deepEqual(parseSemVer(text), expected, text);
-    const bad = [
-      '',
-      '1',
-      '1.0',
-      '1.0.0.0',
-      'v1.0.0',
-      '01.0.0',
-      '1.00.0',
-      '1.0.01',
-      '1.0.0-rc.1',
-      '1.0.0+build',
-      ' 1.0.0',
-      '1.0.0 ',
-      '1.0.0\n',
-      '-1.0.0',
-      '1.a.0',
-      '1..0',
-      '1000000000.0.0',
-    ];
-    for (const text of bad) assert.equal(parseSemVer(text), null, JSON.stringify(text));
-  });
-
-  it('compares numerically, major then minor then patch', () => {
-    const rows: [string, string, -1 | 0 | 1][] = [
-      ['1.0.0', '1.0.0', 0],
-      ['1.0.0', '1.0.1', -1],
-      ['1.0.1', '1.0.0', 1],
-      ['1.1.0', '1.0.9', 1],
-      ['2.0.0', '1.99.99', 1],
-      ['1.2.3', '1.10.0', -1],
-      ['1.9.0', '1.10.0', -1],
-      ['0.0.9', '0.0.10', -1],
-    ];
-    for (const [a, b, sign] of rows)
-      assert.equal(Math.sign(compareSemVer(parseSemVer(a)!, parseSemVer(b)!)), sign, `${a} vs ${b}`);
-  });
 });
 
 describe('checkUpgradePlans', () => {
@@ -289,71 +236,5 @@ describe('upgrades on a running chain', () => {
     const planned = genesisState(upgradeAt5);
     assert.notEqual(stateRoot(planned), stateRoot(plain));
     assert.equal(stateRoot(genesisState(upgradeAt5)), stateRoot(planned));
-  });
-});
-
-describe('genesis upgrade plans', () => {
-  function problemsOf(json: unknown): string[] {
-    const loaded = loadGenesis(json);
-    assert.equal(loaded.ok, false, 'genesis must be refused');
-    return loaded.ok ? [] : loaded.problems;
-  }
-
-  it('are loaded into the state', () => {
-    const loaded = loadGenesis(
-      genesisJson({
-        upgrades: [
-          { target_version: '1.1.0', upgrade_height: 5 },
-          { target_version: '2.0.0', upgrade_height: 9 },
-        ],
-      }),
-    );
-    assert.ok(loaded.ok);
-    assert.equal(loaded.genesis.state.protocolVersion, '1.0.0');
-    assert.deepEqual(loaded.genesis.state.upgrades, [plan('1.1.0', 5), plan('2.0.0', 9)]);
-  });
-
-  it('are refused when malformed, each problem naming its field', () => {
-    const base = genesisJson({ accounts: { alice: coins(1) } });
-    const cases: [unknown, string][] = [
-      [{ ...base, upgrades: [{ target_version: '1.1', upgrade_height: 5 }] }, 'upgrades[0].target_version'],
-      [
-        {
-          ...base,
-          upgrades: [
-            { target_version: '1.1.0', upgrade_height: 5 },
-            { target_version: '1.2.0', upgrade_height: 5 },
-          ],
-        },
-        'upgrades[1].upgrade_height',
-      ],
-      [
-        {
-          ...base,
-          upgrades: [
-            { target_version: '1.1.0', upgrade_height: 5 },
-            { target_version: '1.1.0', upgrade_height: 6 },
-          ],
-        },
-        'upgrades[1].target_version',
-      ],
-      [{ ...base, upgrades: [{ target_version: '1.1.0', upgrade_height: 0 }] }, 'upgrades[0].upgrade_height'],
-      [
-        { ...base, protocol_version: '2.0.0', upgrades: [{ target_version: '1.1.0', upgrade_height: 5 }] },
-        'upgrades[0].target_version',
-      ],
-      [{ ...base, upgrades: [{ target_version: 110, upgrade_height: 5 }] }, 'upgrades[0]'],
-      [{ ...base, upgrades: [{ target_version: '1.1.0', upgrade_height: '5' }] }, 'upgrades[0]'],
-      [{ ...base, upgrades: [null] }, 'upgrades[0]'],
-      [{ ...base, upgrades: { target_version: '1.1.0', upgrade_height: 5 } }, 'upgrades must be an array'],
-      [{ ...base, protocol_version: '1.0' }, 'protocol_version'],
-    ];
-    for (const [json, field] of cases) {
-      const problems = problemsOf(json);
-      assert.ok(
-        problems.some((p) => p.startsWith(field)),
-        `expected a problem naming ${field}, got ${JSON.stringify(problems)}`,
-      );
-    }
   });
 });

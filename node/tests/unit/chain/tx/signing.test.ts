@@ -1,6 +1,6 @@
 /**
- * Why a transaction's identity cannot be forged (docs/PROTOCOL.md, "Signing bytes, digest,
- * signature, hash"): tx_hash covers the signature, so a copy with any other signature has
+ * Transaction signatures (tx/signing.ts): the signature failures, and why a transaction's
+ * identity cannot be forged (docs/PROTOCOL.md, "Signing bytes, digest, signature, hash"): tx_hash covers the signature, so a copy with any other signature has
  * another hash; and nobody without the key makes a second valid signature of the same bytes:
  * every twin derivable from the genuine signature (v flipped, the high-s twin, v + 2 for
  * R.x = r + n, r or s out of range, any byte changed) is refused by the one-at-a-time check, by
@@ -10,11 +10,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkTxSignature, coins, type Tx, txHash, txSigningDigest } from '../../../../src/chain/index.js';
+import {
+  BlockError,
+  checkTxSignature,
+  coins,
+  signTx,
+  type Tx,
+  type TxErrorCode,
+  txHash,
+  txSigningDigest,
+} from '../../../../src/chain/index.js';
 import { verifyDigestBatch } from '../../../../src/crypto/batchVerify.js';
 import { SignatureCache } from '../../../../src/mempool/signatureCache.js';
-import { genesisState, key, tx } from '../../../fixtures.js';
+import { GENESIS_TIME, genesisState, key, tx } from '../../../fixtures.js';
 import { resign, signatureTwins } from '../../../forgeries.js';
+import { acct, build, chainOf } from '../../../world.js';
 
 const state = genesisState({ accounts: { alice: coins(100) } });
 const chainId = state.params.chainId;
@@ -98,5 +108,110 @@ describe('transaction identity', () => {
     assert.notEqual(again.signature, genuine.signature);
     assert.equal(checkTxSignature(again, chainId), null);
     assert.notEqual(hashOf(again), hashOf(genuine));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Signature failures (checkTxSignature), checked once per transaction before execution.
+
+describe('signature failures', () => {
+  const state = build({ accounts: { alice: coins(1000) } });
+  const good = tx(state, 'alice', 'TRANSFER', { to: acct('bob'), amount: coins(5) });
+  const testnetSigned = signTx(
+    {
+      type: 'TRANSFER',
+      from: acct('alice'),
+      to: acct('bob'),
+      amount: coins(5),
+      fee: 21_000_000n,
+      nonce: 0,
+      gasPrice: 0,
+      gasLimit: 0,
+      timestamp: GENESIS_TIME,
+      payload: {},
+    },
+    key('alice').privateKey,
+    'chain-testnet-1',
+  );
+
+  const rows: readonly {
+    name: string;
+    tx: Tx;
+    chainId: string;
+    code: TxErrorCode | null;
+    message?: string;
+  }[] = [
+    { name: 'untouched transaction on its own chain', tx: good, chainId: 'chain-devnet-1', code: null },
+    {
+      name: 'amount tampered with after signing (5 coins -> 5 coins + 1 wei)',
+      tx: { ...good, amount: coins(5) + 1n },
+      chainId: 'chain-devnet-1',
+      code: 'INVALID_SIGNATURE',
+      message: 'not made by pub_key over this transaction for chain chain-devnet-1',
+    },
+    {
+      name: 'fee tampered with after signing',
+      tx: { ...good, fee: good.fee + 1n },
+      chainId: 'chain-devnet-1',
+      code: 'INVALID_SIGNATURE',
+      message: 'invalid signature',
+    },
+    {
+      name: 'recipient swapped after signing',
+      tx: { ...good, to: acct('mallory') },
+      chainId: 'chain-devnet-1',
+      code: 'INVALID_SIGNATURE',
+      message: 'invalid signature',
+    },
+    {
+      name: 'from_address is bob while pub_key is alice’s',
+      tx: { ...good, from: acct('bob') },
+      chainId: 'chain-devnet-1',
+      code: 'PUBKEY_MISMATCH',
+      message: `from_address ${acct('bob')} is not the address of pub_key`,
+    },
+    {
+      name: 'from_address and pub_key both bob’s, signature alice’s',
+      tx: { ...good, from: acct('bob'), pubKey: key('bob').pubKey },
+      chainId: 'chain-devnet-1',
+      code: 'INVALID_SIGNATURE',
+      message: 'invalid signature',
+    },
+    {
+      name: 'signed for chain-testnet-1, checked on chain-devnet-1',
+      tx: testnetSigned,
+      chainId: 'chain-devnet-1',
+      code: 'INVALID_SIGNATURE',
+      message: 'for chain chain-devnet-1',
+    },
+    {
+      name: 'signed for chain-testnet-1, checked on chain-testnet-1',
+      tx: testnetSigned,
+      chainId: 'chain-testnet-1',
+      code: null,
+    },
+  ];
+
+  for (const row of rows) {
+    it(`${row.code ?? 'valid'}: ${row.name}`, () => {
+      const failure = checkTxSignature(row.tx, row.chainId);
+      if (row.code === null) assert.equal(failure, null);
+      else {
+        assert.equal(failure?.code, row.code);
+        assert.ok(failure?.message.includes(row.message ?? ''), failure?.message);
+      }
+    });
+  }
+
+  it('a block carrying a tampered or foreign-chain transaction is refused whole (BAD_TX_SIGNATURE)', () => {
+    for (const bad of [{ ...good, amount: coins(5) + 1n }, testnetSigned, { ...good, from: acct('bob') }]) {
+      const chain = chainOf({ accounts: { alice: coins(1000) } });
+      const before = chain.state;
+      assert.throws(
+        () => chain.produce([bad]),
+        (e: unknown) => e instanceof BlockError && e.code === 'BAD_TX_SIGNATURE',
+      );
+      assert.equal(chain.state, before);
+    }
   });
 });
