@@ -1,7 +1,9 @@
-/** DELEGATE (chain/execute/delegate.ts): one table row per situation; figures and runner in ruleTable.ts. */
+/** DELEGATE (chain/execute/delegate.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+
 import { coins } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
 import { valAddr } from '../../../world.js';
+import { carolEjected, carolInactive, type ErrorCase, failureTable } from './failureTable.js';
 import { FEE, REWARD, table } from './ruleTable.js';
 
 table('DELEGATE', [
@@ -81,3 +83,32 @@ table('DELEGATE', [
     },
   },
 ]);
+
+const FAILURES: readonly ErrorCase[] = [
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'alice -> DELEGATE of 0 to carol',
+    before: carolInactive,
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'DELEGATE', { to: valAddr('carol'), amount: 0n }),
+    message: 'amount must be a positive integer for DELEGATE, got 0',
+  },
+  {
+    code: 'UNKNOWN_VALIDATOR',
+    name: 'nobody is a validator -> alice DELEGATEs 1 coin to nobody',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'DELEGATE', { to: valAddr('nobody'), amount: coins(1) }),
+    message: `unknown validator ${valAddr('nobody')}`,
+  },
+  {
+    code: 'VALIDATOR_EJECTED',
+    name: 'carol EJECTED -> alice DELEGATEs 1 coin to her',
+    before: carolEjected,
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'DELEGATE', { to: valAddr('carol'), amount: coins(1) }),
+    message: `validator ${valAddr('carol')} was ejected and takes no delegations`,
+  },
+];
+
+failureTable('DELEGATE failures: each changes nothing', FAILURES);

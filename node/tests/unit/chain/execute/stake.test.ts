@@ -1,7 +1,8 @@
-/** STAKE (chain/execute/stake.ts): one table row per situation; figures and runner in ruleTable.ts. */
-import { coins } from '../../../../src/chain/index.js';
+/** STAKE (chain/execute/stake.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+import { BURN_ADDRESS, coins } from '../../../../src/chain/index.js';
 import { key, tx } from '../../../fixtures.js';
 import { acct, valAddr } from '../../../world.js';
+import { carolEjected, type ErrorCase, failureTable, MIN_STAKE } from './failureTable.js';
 import { FEE, REWARD, table } from './ruleTable.js';
 
 table('STAKE', [
@@ -117,3 +118,49 @@ table('STAKE', [
     },
   },
 ]);
+
+const FAILURES: readonly ErrorCase[] = [
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'carol 1000 coins -> STAKE of 0',
+    before: { accounts: { carol: coins(1000) } },
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'STAKE', { amount: 0n }),
+    message: 'amount must be a positive integer for STAKE, got 0',
+  },
+  {
+    code: 'BELOW_MIN_STAKE',
+    name: 'carol 1000 coins, no validator -> first STAKE of 100 coins - 1 wei',
+    before: { accounts: { carol: coins(1000) } },
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'STAKE', { amount: coins(100) - 1n }),
+    message: `stake 99999999999999999999 wei is below the minimum stake ${MIN_STAKE} wei`,
+  },
+  {
+    code: 'VALIDATOR_EJECTED',
+    name: 'carol EJECTED -> carol STAKEs 500 coins again',
+    before: carolEjected,
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'STAKE', { amount: coins(500) }),
+    message: 'was ejected and cannot stake again',
+  },
+  {
+    code: 'INVALID_COMMISSION',
+    name: 'carol 1000 coins -> STAKE 100 coins with commission_rate 1.5',
+    before: { accounts: { carol: coins(1000) } },
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'STAKE', { amount: coins(100), payload: { commissionPpm: 1_500_000 } }),
+    message: 'commission_rate must be between 0 and 1, got 1.5',
+  },
+  {
+    code: 'INVALID_PAYLOAD',
+    name: 'alice 1000 coins -> STAKE with the burn address as reward_address',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) =>
+      tx(s, 'alice', 'STAKE', { amount: BigInt(MIN_STAKE), payload: { rewardAddress: BURN_ADDRESS } }),
+    message: `reward_address ${BURN_ADDRESS} is a reserved address (burn or treasury)`,
+  },
+];
+
+failureTable('STAKE failures: each changes nothing', FAILURES);

@@ -1,9 +1,10 @@
-/** SUBMIT_RESULT (execute/submitResult.ts) and the compute_root it feeds: one table row per situation. */
+/** SUBMIT_RESULT (execute/submitResult.ts) and the compute_root it feeds: one table row per situation, then its failures. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { coins, computeRoot } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
 import { acct, chainOf } from '../../../world.js';
+import { type ErrorCase, failureTable } from './failureTable.js';
 import { FEE, REWARD, table } from './ruleTable.js';
 
 const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'; // SHA-256 of ""
@@ -67,3 +68,20 @@ describe('compute_root without results', () => {
     assert.equal(computeRoot([]), EMPTY_ROOT);
   });
 });
+
+const FAILURES: readonly ErrorCase[] = [
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'alice -> SUBMIT_RESULT with amount 1',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) =>
+      tx(s, 'alice', 'SUBMIT_RESULT', {
+        amount: 1n,
+        payload: { taskId: '0f8fad5b-d9cb-469f-a165-70867728950e', resultHash: 'aa'.repeat(32) },
+      }),
+    message: 'amount must be 0 for SUBMIT_RESULT, got 1',
+  },
+];
+
+failureTable('SUBMIT_RESULT failures: each changes nothing', FAILURES);

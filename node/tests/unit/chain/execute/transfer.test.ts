@@ -1,7 +1,8 @@
-/** TRANSFER (chain/execute/transfer.ts): one table row per situation; figures and runner in ruleTable.ts. */
+/** TRANSFER (chain/execute/transfer.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
 import { BURN_ADDRESS, coins, TREASURY_ADDRESS } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
 import { acct } from '../../../world.js';
+import { type ErrorCase, failureTable } from './failureTable.js';
 import { FEE, REWARD, table } from './ruleTable.js';
 
 table('TRANSFER', [
@@ -115,3 +116,24 @@ table('TRANSFER', [
     },
   },
 ]);
+
+const FAILURES: readonly ErrorCase[] = [
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'alice 1000 coins -> TRANSFER of 0',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'TRANSFER', { to: acct('bob'), amount: 0n }),
+    message: 'amount must be a positive integer for TRANSFER, got 0',
+  },
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'mallory no account -> TRANSFER of 0: the rule is checked before the balance',
+    before: {},
+    sender: 'mallory',
+    tx: (s) => tx(s, 'mallory', 'TRANSFER', { to: acct('bob'), amount: 0n }),
+    message: 'amount must be a positive integer for TRANSFER, got 0',
+  },
+];
+
+failureTable('TRANSFER failures: each changes nothing', FAILURES);

@@ -1,7 +1,9 @@
-/** UNDELEGATE (chain/execute/undelegate.ts): one table row per situation; figures and runner in ruleTable.ts. */
+/** UNDELEGATE (chain/execute/undelegate.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+
 import { coins } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
-import { valAddr } from '../../../world.js';
+import { acct, valAddr } from '../../../world.js';
+import { carolInactive, type ErrorCase, failureTable } from './failureTable.js';
 import { FEE, REWARD, table } from './ruleTable.js';
 
 table('UNDELEGATE', [
@@ -63,3 +65,48 @@ table('UNDELEGATE', [
     },
   },
 ]);
+
+const FAILURES: readonly ErrorCase[] = [
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'alice has 80 coins delegated to carol -> UNDELEGATE of 0',
+    before: { ...carolInactive, delegations: [['alice', 'carol', coins(80)]] },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'UNDELEGATE', { to: valAddr('carol'), amount: 0n }),
+    message: 'amount must be a positive integer for UNDELEGATE, got 0',
+  },
+  {
+    code: 'UNKNOWN_VALIDATOR',
+    name: 'nobody is a validator -> alice UNDELEGATEs 1 coin from nobody',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'UNDELEGATE', { to: valAddr('nobody'), amount: coins(1) }),
+    message: `unknown validator ${valAddr('nobody')}`,
+  },
+  {
+    code: 'NO_DELEGATION',
+    name: 'alice has no delegation to carol -> UNDELEGATE 1 coin',
+    before: carolInactive,
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'UNDELEGATE', { to: valAddr('carol'), amount: coins(1) }),
+    message: `${acct('alice')} has no delegation to ${valAddr('carol')}`,
+  },
+  {
+    code: 'NO_DELEGATION',
+    name: 'bob (not alice) has 80 coins delegated to carol -> alice UNDELEGATE 1 coin',
+    before: { ...carolInactive, delegations: [['bob', 'carol', coins(80)]] },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'UNDELEGATE', { to: valAddr('carol'), amount: coins(1) }),
+    message: `${acct('alice')} has no delegation to ${valAddr('carol')}`,
+  },
+  {
+    code: 'INSUFFICIENT_DELEGATION',
+    name: 'alice has 80 coins delegated to carol -> UNDELEGATE 80 coins + 1 wei',
+    before: { ...carolInactive, delegations: [['alice', 'carol', coins(80)]] },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'UNDELEGATE', { to: valAddr('carol'), amount: coins(80) + 1n }),
+    message: 'undelegate 80000000000000000001 wei exceeds delegation 80000000000000000000 wei',
+  },
+];
+
+failureTable('UNDELEGATE failures: each changes nothing', FAILURES);

@@ -1,6 +1,9 @@
-/** UNSTAKE (chain/execute/unstake.ts): one table row per situation; figures and runner in ruleTable.ts. */
+/** UNSTAKE (chain/execute/unstake.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+
 import { coins } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
+import { valAddr } from '../../../world.js';
+import { carolEjected, carolInactive, carolJailed, type ErrorCase, failureTable } from './failureTable.js';
 import { FEE, REWARD, table } from './ruleTable.js';
 
 table('UNSTAKE', [
@@ -132,3 +135,60 @@ table('UNSTAKE', [
     },
   },
 ]);
+
+const FAILURES: readonly ErrorCase[] = [
+  {
+    code: 'INVALID_AMOUNT',
+    name: 'carol INACTIVE -> UNSTAKE of 0',
+    before: carolInactive,
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'UNSTAKE', { amount: 0n }),
+    message: 'amount must be a positive integer for UNSTAKE, got 0',
+  },
+  {
+    code: 'UNKNOWN_VALIDATOR',
+    name: 'alice has no validator -> UNSTAKE 1 coin',
+    before: { accounts: { alice: coins(1000) } },
+    sender: 'alice',
+    tx: (s) => tx(s, 'alice', 'UNSTAKE', { amount: coins(1) }),
+    message: `unknown validator ${valAddr('alice')}: this key has not sent STAKE`,
+  },
+  {
+    code: 'VALIDATOR_EJECTED',
+    name: 'carol EJECTED -> UNSTAKE 1 wei',
+    before: carolEjected,
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'UNSTAKE', { amount: 1n }),
+    message: 'was ejected after its third jailing and cannot act again',
+  },
+  {
+    code: 'INSUFFICIENT_STAKE',
+    name: 'carol INACTIVE with 200 coins -> UNSTAKE 200 coins + 1 wei',
+    before: carolInactive,
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'UNSTAKE', { amount: coins(200) + 1n }),
+    message: 'unstake 200000000000000000001 wei exceeds stake 200000000000000000000 wei',
+  },
+  {
+    code: 'INSUFFICIENT_STAKE',
+    name: 'carol JAILED with 1000 coins -> UNSTAKE 950 coins: 950 + 95 penalty > 1000',
+    before: carolJailed,
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'UNSTAKE', { amount: coins(950) }),
+    message:
+      'unstake 950000000000000000000 wei plus the jailed penalty 95000000000000000000 wei exceeds stake 1000000000000000000000 wei',
+  },
+  {
+    code: 'INSUFFICIENT_STAKE',
+    name: 'carol JAILED with 110 coins -> UNSTAKE 100 coins + 1 wei: 1 wei over with the 10-coin penalty',
+    before: {
+      accounts: { carol: coins(10) },
+      validators: { carol: { stake: coins(110), status: 'JAILED' } },
+    },
+    sender: 'carol',
+    tx: (s) => tx(s, 'carol', 'UNSTAKE', { amount: coins(100) + 1n }),
+    message: 'unstake 100000000000000000001 wei plus the jailed penalty 10000000000000000000 wei',
+  },
+];
+
+failureTable('UNSTAKE failures: each changes nothing', FAILURES);
