@@ -82,7 +82,7 @@ describe('docs/RULES.md, the map of the chain rules', () => {
   });
 
   it('names only paths that exist', () => {
-    assert.ok(mapLines(rules).length >= ruleFiles().length - 4, 'map lines found');
+    assert.ok(mapLines(rules).length > 0, 'no map line found: has their format changed?');
     assert.deepEqual(missingPaths(rules), []);
   });
 

@@ -1,4 +1,7 @@
-/** Blocks through applyBlock (block/applyBlock.ts): linking, signing, the proposer schedule, determinism, refusals, and a sequence figured exactly. */
+/**
+ * Blocks through applyBlock (block/applyBlock.ts): linking, signing, the proposer schedule,
+ * determinism, refusals, and a sequence figured exactly.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -67,23 +70,23 @@ describe('blocks', () => {
     const good = chain.blocks[0]!;
     const { signature: _s, ...unsigned } = good.header;
     const proposerKey = FOUR.map(key).find((k) => k.validator === good.header.proposerAddress)!;
-    const with_ = (change: Partial<typeof unsigned>): Block => ({
+    const signedWith = (change: Partial<typeof unsigned>): Block => ({
       ...good,
       header: signHeader({ ...unsigned, ...change }, proposerKey.privateKey),
     });
     const malformed: Block = { ...good, header: { ...good.header, txRoot: 'not hex' } };
     expectBlockError(() => applyBlock(genesis, malformed), 'MALFORMED');
-    expectBlockError(() => applyBlock(genesis, with_({ chainId: 'chain-other-1' })), 'WRONG_CHAIN');
-    expectBlockError(() => applyBlock(genesis, with_({ prevHash: 'ab'.repeat(32) })), 'WRONG_PREV_HASH');
+    expectBlockError(() => applyBlock(genesis, signedWith({ chainId: 'chain-other-1' })), 'WRONG_CHAIN');
+    expectBlockError(() => applyBlock(genesis, signedWith({ prevHash: 'ab'.repeat(32) })), 'WRONG_PREV_HASH');
     expectBlockError(
-      () => applyBlock(genesis, with_({ timestamp: genesis.lastTimestamp - 1 })),
+      () => applyBlock(genesis, signedWith({ timestamp: genesis.lastTimestamp - 1 })),
       'TIMESTAMP_BEFORE_PARENT',
     );
-    expectBlockError(() => applyBlock(genesis, with_({ round: 1 })), 'WRONG_PROPOSER');
-    expectBlockError(() => applyBlock(genesis, with_({ txRoot: ZERO_HASH })), 'BAD_TX_ROOT');
-    expectBlockError(() => applyBlock(genesis, with_({ gasLimit: unsigned.gasLimit + 1 })), 'BAD_GAS');
-    expectBlockError(() => applyBlock(genesis, with_({ computeRoot: ZERO_HASH })), 'BAD_COMPUTE_ROOT');
-    assert.doesNotThrow(() => applyBlock(genesis, with_({})), 'the same header signed again is valid');
+    expectBlockError(() => applyBlock(genesis, signedWith({ round: 1 })), 'WRONG_PROPOSER');
+    expectBlockError(() => applyBlock(genesis, signedWith({ txRoot: ZERO_HASH })), 'BAD_TX_ROOT');
+    expectBlockError(() => applyBlock(genesis, signedWith({ gasLimit: unsigned.gasLimit + 1 })), 'BAD_GAS');
+    expectBlockError(() => applyBlock(genesis, signedWith({ computeRoot: ZERO_HASH })), 'BAD_COMPUTE_ROOT');
+    assert.doesNotThrow(() => applyBlock(genesis, signedWith({})), 'the same header signed again is valid');
   });
 });
 

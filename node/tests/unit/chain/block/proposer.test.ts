@@ -1,4 +1,7 @@
-/** The proposer schedule and slots (block/proposer.ts): active[(h + r) % n], slot outcomes, no active validator. */
+/**
+ * The proposer schedule and slots (block/proposer.ts): active[(h + r) % n], slot outcomes, no
+ * active validator.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {

@@ -1,4 +1,7 @@
-/** Merkle roots (codec/merkle.ts): RFC 6962 with SHA-256, against the Certificate Transparency reference roots. */
+/**
+ * Merkle roots (codec/merkle.ts): RFC 6962 with SHA-256, against the Certificate Transparency
+ * reference roots.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256 } from '@noble/hashes/sha2.js';

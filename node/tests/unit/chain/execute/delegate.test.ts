@@ -1,4 +1,7 @@
-/** DELEGATE (chain/execute/delegate.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+/**
+ * DELEGATE (chain/execute/delegate.ts): one table row per situation, then one per way it fails
+ * (ruleTable.ts, failureTable.ts).
+ */
 
 import { coins } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';

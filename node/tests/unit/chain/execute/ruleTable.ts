@@ -1,8 +1,8 @@
 /**
  * The runner of the transaction rule tables (execute/<type>.test.ts): one row per situation.
- * Every row has exact wei figures a reader can check
- * by hand. Each row is (before-state, transactions, expected after-state); the row runs through
- * a real block (buildBlock, then applyBlock re-checks it) on top of a hand-built state.
+ * Every row has exact wei figures a reader can check by hand. Each row is (before-state,
+ * transactions, expected after-state); the row runs through a real block (buildBlock, then
+ * applyBlock re-checks it) on top of a hand-built state.
  *
  * Figures used throughout (devnet parameters, test genesis: unbonding_blocks 4, epoch_length 10):
  *   min gas price 1000 wei, so the minimum fee is base gas × 1000 wei:

@@ -1,4 +1,7 @@
-/** STAKE (chain/execute/stake.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+/**
+ * STAKE (chain/execute/stake.ts): one table row per situation, then one per way it fails
+ * (ruleTable.ts, failureTable.ts).
+ */
 import { BURN_ADDRESS, coins } from '../../../../src/chain/index.js';
 import { key, tx } from '../../../fixtures.js';
 import { acct, valAddr } from '../../../world.js';

@@ -1,4 +1,7 @@
-/** SUBMIT_RESULT (execute/submitResult.ts) and the compute_root it feeds: one table row per situation, then its failures. */
+/**
+ * SUBMIT_RESULT (execute/submitResult.ts) and the compute_root it feeds: one table row per
+ * situation, then its failures.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { coins, computeRoot } from '../../../../src/chain/index.js';

@@ -1,4 +1,7 @@
-/** TRANSFER (chain/execute/transfer.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+/**
+ * TRANSFER (chain/execute/transfer.ts): one table row per situation, then one per way it fails
+ * (ruleTable.ts, failureTable.ts).
+ */
 import { BURN_ADDRESS, coins, TREASURY_ADDRESS } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
 import { acct } from '../../../world.js';

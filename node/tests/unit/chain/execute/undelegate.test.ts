@@ -1,4 +1,7 @@
-/** UNDELEGATE (chain/execute/undelegate.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+/**
+ * UNDELEGATE (chain/execute/undelegate.ts): one table row per situation, then one per way it fails
+ * (ruleTable.ts, failureTable.ts).
+ */
 
 import { coins } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';

@@ -1,4 +1,7 @@
-/** UNJAIL (chain/execute/unjail.ts): one table row per situation, then one per way it fails (ruleTable.ts, failureTable.ts). */
+/**
+ * UNJAIL (chain/execute/unjail.ts): one table row per situation, then one per way it fails
+ * (ruleTable.ts, failureTable.ts).
+ */
 
 import { coins } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';

@@ -1,4 +1,7 @@
-/** UPDATE_VALIDATOR (chain/execute/updateValidator.ts): one table row per situation, then its failures (ruleTable.ts, failureTable.ts). */
+/**
+ * UPDATE_VALIDATOR (chain/execute/updateValidator.ts): one table row per situation, then its
+ * failures (ruleTable.ts, failureTable.ts).
+ */
 import { coins, TREASURY_ADDRESS } from '../../../../src/chain/index.js';
 import { tx } from '../../../fixtures.js';
 import { acct, valAddr } from '../../../world.js';
