@@ -301,6 +301,13 @@ export class Devnet {
     return this.node(chosen);
   }
 
+  /** The nodes added to the devnet a restored archive was saved from (`up --from`). */
+  async restoreAdded(added: readonly AddedNode[]): Promise<void> {
+    this.state = { ...this.state, added: [...added] };
+    this.peerCache = null;
+    await writeState(this.layout, this.state);
+  }
+
   async saveMarketUrl(url: string): Promise<void> {
     this.state = { ...this.state, market: url };
     await writeState(this.layout, this.state);

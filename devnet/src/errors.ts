@@ -16,7 +16,8 @@ export type DevnetErrorCode =
   | 'TIMEOUT'
   | 'TX_FAILED'
   | 'RUNTIME'
-  | 'UI';
+  | 'UI'
+  | 'BAD_ARCHIVE';
 
 export class DevnetError extends Error {
   override readonly name = 'DevnetError';

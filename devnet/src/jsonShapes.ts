@@ -94,6 +94,15 @@ export interface DownJson {
   readonly removed: readonly string[];
 }
 
+/** `devnet save --json`. */
+export interface SaveJson {
+  readonly file: string;
+  /** Each node's height in the archive (null: no store yet). */
+  readonly heights: Readonly<Record<string, number | null>>;
+  readonly files: number;
+  readonly elapsed_ms: number;
+}
+
 /** What any command prints with --json when it fails (exit code 2 for a bad flag, else 1). */
 export interface ErrorJson {
   readonly error: { readonly code: DevnetErrorCode | 'INTERNAL'; readonly message: string };

@@ -9,6 +9,7 @@
  *   services/<name>/       a service beside the nodes (the task market, its worker): key, data
  *   partition.json         the groups of a partition in force (process runtime)
  *   ui/                    the panel: its key (mode 600), pid file and log
+ *   saves/                 archives saved from the panel (devnet save)
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -41,6 +42,9 @@ export class Layout {
   }
   get monitoringDir(): string {
     return join(this.home, 'monitoring');
+  }
+  get savesDir(): string {
+    return join(this.home, 'saves');
   }
   get uiDir(): string {
     return join(this.home, 'ui');

@@ -11,9 +11,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Vote } from '../src/chain/index.js';
+import type { Proposal, Vote } from '../src/chain/index.js';
 import { EquivocationDetector } from '../src/consensus/equivocationDetector.js';
-import type { Proposal } from '../src/consensus/types.js';
 import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { median } from '../src/util/median.js';

@@ -6,6 +6,7 @@ import { downCommand } from './commands/down.js';
 import { k8sCommand } from './commands/k8s.js';
 import { logsCommand } from './commands/logs.js';
 import { nodeCommands } from './commands/node.js';
+import { saveCommand } from './commands/save.js';
 import { statusCommand } from './commands/status.js';
 import { txCommand } from './commands/tx.js';
 import { uiCommand } from './commands/ui.js';
@@ -20,6 +21,7 @@ const COMMANDS: readonly Command[] = [
   ...nodeCommands,
   txCommand,
   uiCommand,
+  saveCommand,
   downCommand,
   composeCommand,
   k8sCommand,

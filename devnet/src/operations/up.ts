@@ -24,6 +24,8 @@ export interface UpOptions {
   readonly flags: SpecFlags;
   readonly genesisTime: number;
   readonly progress: Progress;
+  /** Writes what the devnet starts from into its new home before any node starts (`up --from`). */
+  readonly fill?: (d: Devnet) => Promise<void>;
 }
 
 export interface UpResult {
@@ -99,6 +101,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
   ]);
   const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime);
   try {
+    await o.fill?.(devnet);
     await devnet.runtime.prepare(o.progress);
     o.progress(`starting ${devnet.nodes.length} validators`);
     const launches = await Promise.all(devnet.nodes.map((n) => devnet.launch(n)));

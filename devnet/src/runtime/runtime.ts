@@ -123,6 +123,12 @@ export interface NodeHandle {
    */
   copyHomeFile(home: string, file: string): Promise<void>;
   /**
+   * Brings what the node (or service) keeps where it reads its home (its volume) back into `home`
+   * on this machine, with it stopped (`devnet save`); nothing where it reads that folder itself.
+   * Fails, saying why, on a runtime that cannot (yet).
+   */
+  pullHome(home: string): Promise<void>;
+  /**
    * What the runtime does beside the node's blocked-peers list when it is cut off (true) or let
    * back (false) (blockedPeers.ts); fails for a node the runtime does not know.
    */

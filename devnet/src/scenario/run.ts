@@ -5,6 +5,7 @@
  * printed as it runs; the result holds what a report (JUnit) needs: each step's outcome and, for
  * a failure, its step, node and height.
  */
+import { dirname, resolve } from 'node:path';
 import { pause } from '@chain-devnet/node/harness';
 import { parseDuration } from '@chain-devnet/node/util';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
@@ -85,8 +86,11 @@ async function highest(net: Testnet): Promise<number> {
   return Math.max(0, ...hs.filter((h): h is number => h !== null));
 }
 
-/** Runs one step (its references resolved); what it produced, for the steps after it (refs.ts). */
-async function execute(net: Testnet, kind: StepKind, step: Step): Promise<Produced> {
+/**
+ * Runs one step (its references resolved); what it produced, for the steps after it (refs.ts).
+ * `dir`: the scenario file's folder (a `save` path is relative to it).
+ */
+async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): Promise<Produced> {
   if ((NODE_OPS as readonly string[]).includes(kind)) {
     const { node } = step[kind as NodeOp]!;
     await net.fault({ op: kind as NodeOp, node });
@@ -109,6 +113,10 @@ async function execute(net: Testnet, kind: StepKind, step: Step): Promise<Produc
     }
     case 'market':
       return marketStep(net, step.market!);
+    case 'save': {
+      const r = await net.save(resolve(dir, step.save!));
+      return { height: Math.min(...Object.values(r.manifest.heights).map((h) => h ?? 0)) };
+    }
     case 'wait': {
       const w = step.wait!;
       if ('seconds' in w) await pause(w.seconds * 1000);
@@ -199,7 +207,7 @@ export async function runScenario(s: Scenario, o: RunOptions): Promise<ScenarioR
             ...(trigger === undefined ? {} : { at: trigger }),
           };
           if (step.at !== undefined) await waitTrigger(net, step.at, began);
-          const produced = await execute(net, kind, step);
+          const produced = await execute(net, kind, step, dirname(resolve(s.source)));
           if (step.as !== undefined) results.set(step.as, { kind: producerOf(kind, step[kind]), produced });
         });
         cases.push({ label, outcome: 'passed', ms: Date.now() - t });

@@ -35,6 +35,8 @@ export type Step = {
     | { readonly seconds: number };
   readonly expect?: Readonly<Record<string, Record<string, unknown>>>;
   readonly market?: MarketStep;
+  /** `devnet save FILE`: the devnet into one archive. */
+  readonly save?: string;
 };
 
 export interface ScenarioLoad extends LoadOptions {

@@ -223,6 +223,13 @@ const STEP_KINDS_SCHEMA = {
       object({ seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600 } }, ['seconds']),
     ],
   },
+  save: {
+    description:
+      'devnet save: the whole devnet into one archive FILE (relative to the scenario file); devnet up --from FILE reopens it.',
+    type: 'string',
+    minLength: 1,
+    pattern: '\\.tar\\.gz$',
+  },
   market: {
     description: "The task market's flow (a devnet with market: true): post a task, or claim one.",
     type: 'object',

@@ -6,6 +6,7 @@
  */
 export type { AddResult } from '../operations/add.js';
 export { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+export type { SaveResult } from '../operations/save.js';
 export type { TxOutcome } from '../operations/tx.js';
 export type { NodeRunState, RuntimeKind } from '../runtime/runtime.js';
 export type { Manifest } from '../spec/manifest.js';

@@ -1,15 +1,18 @@
 /**
  * What a page may do to the devnet, each by the same operation the CLI runs (operations/): a
  * node operation (`devnet kill validator-2`), a transfer from a funded account (`devnet tx send`)
- * and a node added (`devnet add`). One runs at a time, in arrival order, as commands typed one
+ * a node added (`devnet add`) and the devnet saved (`devnet save`, into its saves/ folder). One runs at a time, in arrival order, as commands typed one
  * after another would (an add rewrites devnet.json; two stops of one node would race); a bounded
  * number wait, and one more is refused. Every page sees each action start and end (activity).
  * The funded accounts' keys sign on this side; no key is ever part of an answer.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { HttpError } from '@chain-devnet/node/http';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
+import { save } from '../operations/save.js';
 import { describeOutcome, sendTx, type TxOptions } from '../operations/tx.js';
 import { senderAccounts } from '../spec/networkSpec.js';
 import type { DevnetSource } from './devnetSource.js';
@@ -18,6 +21,7 @@ import type {
   AddAnswer,
   AddRequest,
   NodeOpAnswer,
+  SaveAnswer,
   TransferAnswer,
   TransferRequest,
 } from './shapes.js';
@@ -101,6 +105,24 @@ export class PanelActions {
       `transfer ${r.amount} from ${r.from} to ${r.to}`,
       async () => sendTx(await this.devnet(), options),
       (t) => describeOutcome(options, t),
+    );
+  }
+
+  /** The whole devnet into saves/devnet-<time>.tar.gz (its nodes stopped at once, copied, started again). */
+  save(): Promise<SaveAnswer> {
+    return this.enqueue(
+      'save the devnet',
+      async () => {
+        const d = await this.devnet();
+        await mkdir(d.layout.savesDir, { recursive: true });
+        const file = join(
+          d.layout.savesDir,
+          `devnet-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`,
+        );
+        const r = await save(d, file, () => undefined);
+        return { file, heights: r.manifest.heights, files: r.manifest.files.length, elapsed_ms: r.elapsedMs };
+      },
+      (a) => `saved ${a.file}: devnet up --from it restores the devnet`,
     );
   }
 

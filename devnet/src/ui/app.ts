@@ -35,7 +35,7 @@ export interface PanelAppDeps {
   readonly hub: EventHub;
   readonly snapshot: () => PanelSnapshot;
   /** The actions (PanelActions; a test's stand-in). */
-  readonly actions: Pick<PanelActions, 'nodeOp' | 'transfer' | 'add'>;
+  readonly actions: Pick<PanelActions, 'nodeOp' | 'transfer' | 'add' | 'save'>;
   readonly assets: PageAssets;
   readonly log: (line: string) => void;
 }
@@ -127,6 +127,8 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
   router.post('/api/nodes', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.add(await jsonBody(ctx, checkAdd))),
   );
+
+  router.post('/api/save', async (ctx) => sendJson(ctx, 200, await deps.actions.save()));
 
   router.post('/api/tx/send', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.transfer(await jsonBody(ctx, checkTransfer))),

@@ -7,7 +7,7 @@
  */
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
 import type { NodeStatus } from '../devnet.js';
-import type { AddJson, NodeOpJson, TxJson } from '../jsonShapes.js';
+import type { AddJson, NodeOpJson, SaveJson, TxJson } from '../jsonShapes.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
 
 export { SECRET_HEADER } from '../panel/header.js';
@@ -140,6 +140,8 @@ export interface AddRequest {
 export type NodeOpAnswer = NodeOpJson;
 export type TransferAnswer = TxJson;
 export type AddAnswer = AddJson;
+/** POST /api/save: `devnet save` into the devnet's saves/ folder. */
+export type SaveAnswer = SaveJson;
 
 /** Every refusal and failure: a status 4xx/5xx and this body. */
 export interface PanelErrorAnswer {

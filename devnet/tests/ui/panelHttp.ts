@@ -83,6 +83,10 @@ export async function startTestPanel(hubOptions?: HubOptions): Promise<TestPanel
           receipt: null,
         };
       },
+      save: async () => {
+        calls.push('save');
+        return { file: '/tmp/devnet.tar.gz', heights: { 'validator-0': 3 }, files: 9, elapsed_ms: 1 };
+      },
       add: async (r) => {
         calls.push(`add ${r.name ?? ''} ${r.stake ?? ''}`.trim());
         return {

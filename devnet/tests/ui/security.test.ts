@@ -225,7 +225,7 @@ describe('the panel refuses whoever is not the panel itself', () => {
     assert.deepEqual(panel.calls, []);
   });
 
-  test('a well-formed transfer and add reach the actions', async () => {
+  test('a well-formed transfer, add and save reach the actions', async () => {
     const t = await panel.request({
       method: 'POST',
       path: '/api/tx/send',
@@ -240,7 +240,11 @@ describe('the panel refuses whoever is not the panel itself', () => {
       body: '{"name":"extra","stake":"100coin"}',
     });
     assert.equal(a.status, 200, a.body);
-    assert.deepEqual(panel.calls, ['transfer 1.5coin account-0 account-1', 'add extra 100coin']);
+    const saved = await panel.request({ method: 'POST', path: '/api/save', headers: withSecret() });
+    assert.equal(saved.status, 200, saved.body);
+    const unsaved = await panel.request({ method: 'POST', path: '/api/save' });
+    assert.equal(unsaved.status, 403, 'saving needs the secret too');
+    assert.deepEqual(panel.calls, ['transfer 1.5coin account-0 account-1', 'add extra 100coin', 'save']);
   });
 });
 

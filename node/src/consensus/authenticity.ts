@@ -4,7 +4,7 @@
  * evidence it finds is kept and counted by the chain service and logged here.
  */
 import type { Equivocation, Validator } from '../chain/index.js';
-import type { ChainService } from '../node/chainService.js';
+import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
 import { EquivocationDetector } from './equivocationDetector.js';
 import type { Message } from './message.js';

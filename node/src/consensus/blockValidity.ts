@@ -4,7 +4,7 @@
  * so a decided block (or one this node built) is not executed again when it is committed.
  */
 import { type Block, BlockError, type BlockResult, blockHash } from '../chain/index.js';
-import type { ChainService } from '../node/chainService.js';
+import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
 
 export class BlockValidity {

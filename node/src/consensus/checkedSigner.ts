@@ -4,7 +4,7 @@
  * by `persist` BEFORE the signature is returned, so no signature leaves the node unrecorded. A
  * restarted node reads the state back and cannot sign anything that conflicts with what it
  * signed before the crash, and finds the block it is locked on. No I/O of its own: `persist` is
- * the edge's (node/privValidator.ts).
+ * the edge's (home/privValidator.ts).
  */
 import { validatorAddressOf } from '../crypto/address.js';
 import { sha256 } from '../crypto/hash.js';

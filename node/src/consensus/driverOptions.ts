@@ -1,9 +1,9 @@
-/** What the consensus driver is built with (node/node.ts): its options and the parts it runs on. */
+/** What the consensus driver is built with (main/node.ts): its options and the parts it runs on. */
 import type { NodeMetrics } from '../metrics/metrics.js';
-import type { ChainService } from '../node/chainService.js';
 import type { P2PNetwork } from '../p2p/network.js';
+import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
-import type { Equivocator } from './equivocator.js';
+import type { Equivocator } from './equivocatorPort.js';
 import type { ConsensusSigner } from './signer.js';
 import type { BlockSync } from './sync.js';
 import type { Ticker } from './ticker.js';
@@ -24,7 +24,7 @@ export interface DriverOptions {
   readonly maxClockDriftSec: number;
 }
 
-/** What the driver runs on, built by the composition root (node/node.ts). */
+/** What the driver runs on, built by the composition root (main/node.ts). */
 export interface DriverDeps {
   readonly service: ChainService;
   /** null for a node without p2p. */

@@ -9,6 +9,8 @@
  * within one slot they differ exactly when the fields below differ, since the rest of them is
  * the domain, the node's one chain id and the slot's own kind, height and round.
  */
+
+import type { Proposal } from '../chain/index.js';
 import {
   type Equivocation,
   type EvidenceKind,
@@ -19,7 +21,6 @@ import {
   ZERO_HASH,
 } from '../chain/index.js';
 import { bytesToHex } from '../crypto/hex.js';
-import type { Proposal } from './types.js';
 
 /**
  * Whether two versions of one slot have the same sign bytes: a vote signs its block hash, nil as

@@ -13,6 +13,8 @@
  * the height goes on by timeouts. A restarted validator resumes where it last signed, locked as
  * it was, holding the locked block and its polka (ConsensusSigner.resume).
  */
+
+import type { Proposal } from '../chain/index.js';
 import {
   type Block,
   blockHash,
@@ -26,7 +28,7 @@ import {
   voteBytes,
 } from '../chain/index.js';
 import type { ConsensusSigner, LockedBlock, Resume } from './signer.js';
-import type { ConsensusAction, Proposal, Step, Timeouts } from './types.js';
+import type { ConsensusAction, Step, Timeouts } from './types.js';
 import { VoteSet } from './voteSet.js';
 
 export interface HeightContext {

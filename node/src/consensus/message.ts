@@ -1,6 +1,5 @@
 /** A consensus message from gossip: a proposal (/chain/blocks/1.0.0) or a vote (/chain/votes/1.0.0). */
-import type { Vote } from '../chain/index.js';
-import type { Proposal } from './types.js';
+import type { Proposal, Vote } from '../chain/index.js';
 
 export type Message = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote };
 

@@ -1,15 +1,16 @@
 /**
  * Sends this node's own proposals and votes as gossip. TEST ONLY: a Byzantine validator
  * (--byzantine equivocate) sends each of its messages in two versions, one to each half of the
- * topic's peers (equivocator.ts, docs/CONSENSUS.md "A Byzantine validator").
+ * topic's peers (equivocatorPort.ts; the test-only implementation and the split publish it reaches
+ * through the network are in faults/, armed only by the composition root; docs/CONSENSUS.md
+ * "A Byzantine validator").
  */
-import type { Vote } from '../chain/index.js';
+import type { Proposal, Vote } from '../chain/index.js';
 import { encodeProposal, encodeVote } from '../p2p/messages.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
 import type { DriverOptions } from './driverOptions.js';
-import type { Equivocator } from './equivocator.js';
-import type { Proposal } from './types.js';
+import type { Equivocator } from './equivocatorPort.js';
 
 export class Outbox {
   private readonly equivocator: Equivocator | null;

@@ -1,6 +1,6 @@
 /**
  * How the consensus core gets its signatures: from a signer it is given, never from a key of its
- * own. The node's signer (CheckedSigner over <home>/priv_validator_state.json, node/privValidator.ts)
+ * own. The node's signer (CheckedSigner over <home>/priv_validator_state.json, home/privValidator.ts)
  * refuses to sign what would be double-signing after a restart; the core sends nothing for a
  * refused signature and goes on by timeouts. Signing is synchronous, as CometBFT's: the signature
  * must exist (and be on disk) before the core counts the vote or the driver publishes it.

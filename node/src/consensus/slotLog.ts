@@ -4,9 +4,10 @@
  * starved process shows there, not as a slow proposer), its proposal arriving later (once), and a
  * height entered late, which as proposer would delay this node's proposal.
  */
+
+import type { Proposal } from '../chain/index.js';
 import type { Logger } from '../util/logger.js';
 import type { HeightConsensus } from './heightConsensus.js';
-import type { Proposal } from './types.js';
 
 /** Entering a height this much later than the block time's pace is logged. */
 const LATE_ENTRY_MS = 250;

@@ -9,7 +9,6 @@
  */
 import { BlockError, blockToJson } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import type { ChainService } from '../node/chainService.js';
 import {
   commitToJson,
   decodeBlocksResponse,
@@ -20,6 +19,7 @@ import {
 } from '../p2p/messages.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import { SYNC_PROTOCOL } from '../p2p/protocol.js';
+import type { ChainService } from '../service/chainService.js';
 import type { Logger } from '../util/logger.js';
 import { HeightPoll } from './heightPoll.js';
 import { PeerStanding } from './peerStanding.js';

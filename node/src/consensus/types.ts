@@ -1,17 +1,5 @@
 /** Messages and actions of the consensus core (docs/CONSENSUS.md). */
-import type { Block, Commit, Vote } from '../chain/index.js';
-
-/** A block proposed for (height, round) by that round's proposer; polRound >= 0 re-proposes a block that had 2/3 prevotes then. */
-export interface Proposal {
-  readonly height: number;
-  readonly round: number;
-  readonly polRound: number;
-  readonly block: Block;
-  readonly blockHash: string;
-  /** coinvalcons1… of the round's proposer, and its signature over the proposal bytes. */
-  readonly proposer: string;
-  readonly signature: string;
-}
+import type { Block, Commit, Proposal, Vote } from '../chain/index.js';
 
 export type Step = 'propose' | 'prevote' | 'precommit';
 

@@ -8,11 +8,11 @@
  * At most `window` payouts are out at once, the lowest nonces first (a node queues at most 64
  * per sender); each is sent again after `resendMs` until the follower sees it in a block.
  *
- * Test-only crash point: with `crashAfterSends` set (the env CHAIN_MARKET_CRASH_AFTER_SENDS,
- * honoured only on a devnet chain), the process SIGKILLs itself right after that many payouts
- * were received by the node: a crash in the middle of paying.
+ * Test-only crash point: with `crashAfterSends` set, the process SIGKILLs itself right after
+ * that many payouts were received by the node (faults/marketCrash.ts).
  */
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
+import { crashIfDue } from '../faults/marketCrash.js';
 import type { Logger } from '../util/logger.js';
 import type { MarketService } from './service.js';
 import type { PayoutRecord } from './types.js';
@@ -65,10 +65,7 @@ export class Payer {
       if (answer.status === 'rejected') await this.refused(p, answer.error ?? '');
       else {
         this.sends++;
-        if (this.opts.crashAfterSends !== null && this.sends >= this.opts.crashAfterSends) {
-          this.logger.warn('test crash point: SIGKILL after sending payouts', { sends: this.sends });
-          process.kill(process.pid, 'SIGKILL');
-        }
+        crashIfDue(this.opts.crashAfterSends, this.sends, this.logger);
       }
     }
   }

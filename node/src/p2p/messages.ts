@@ -5,7 +5,7 @@
  * `sent_at` makes a re-sent message new bytes (gossipsub drops exact duplicates by id).
  */
 
-import type { Block } from '../chain/index.js';
+import type { Block, Proposal } from '../chain/index.js';
 import {
   type BlockJson,
   blockFromJson,
@@ -14,7 +14,6 @@ import {
   type Commit,
   type Vote,
 } from '../chain/index.js';
-import type { Proposal } from '../consensus/types.js';
 import { isAddress, VALIDATOR_PREFIX } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
 

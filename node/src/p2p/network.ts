@@ -1,34 +1,32 @@
 /**
  * The peer-to-peer network over js-libp2p: TCP, noise, yamux, identify, bootstrap peers, a
  * Kademlia DHT for discovery, gossipsub for the topics and a request/response protocol for
- * block sync. Everything libp2p is behind this class; the rest of the node sees bytes,
- * topics, peer ids and verdicts.
+ * block sync (the libp2p node and its options: libp2pNode.ts). Everything libp2p is behind this
+ * class and that file; the rest of the node sees bytes, topics, peer ids and verdicts.
  *
  * Gossip messages are not signed by libp2p (StrictNoSign): their payloads carry validator
  * signatures already. Message ids are SHA-256 of the data, so a re-sent identical message is
  * dropped as a duplicate and a re-sent message with new bytes is not.
  */
 import './polyfill.js';
-import { createHash } from 'node:crypto';
-import { type GossipSub, type GossipsubMessage, gossipsub } from '@chainsafe/libp2p-gossipsub';
-import { RPC } from '@chainsafe/libp2p-gossipsub/message';
-import { noise } from '@chainsafe/libp2p-noise';
-import { yamux } from '@chainsafe/libp2p-yamux';
-import { bootstrap } from '@libp2p/bootstrap';
-import { identify } from '@libp2p/identify';
-import type { Libp2p, PeerId, Stream, TopicValidatorResult } from '@libp2p/interface';
-import { kadDHT, removePublicAddressesMapper } from '@libp2p/kad-dht';
+import type { GossipsubMessage } from '@chainsafe/libp2p-gossipsub';
+import type { Libp2p, Stream, TopicValidatorResult } from '@libp2p/interface';
 import { peerIdFromString } from '@libp2p/peer-id';
-import { ping } from '@libp2p/ping';
-import { tcp } from '@libp2p/tcp';
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
-import { createLibp2p } from 'libp2p';
+import {
+  forgetFanout,
+  type GossipFrames,
+  gossipFrames,
+  hasOutboundStream,
+  meshSize,
+} from '../internals/libraryInternals.js';
 import { withDeadline } from '../util/deadline.js';
 import type { Logger } from '../util/logger.js';
+import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNode.js';
 import type { PeerKey } from './peerKey.js';
 import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
-import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
+import { MAX_MESSAGE_BYTES } from './protocol.js';
 
 /**
  * How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and
@@ -40,43 +38,10 @@ const REDIAL_TIMEOUT_MS = 10_000;
 /** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
 const JOIN_STREAM_WAIT_MS = 3000;
 
-/**
- * libp2p pings every connection and closes the ones whose ping fails. Its defaults (every 10 s,
- * failed after 5 s) broke a 21-validator devnet on 2 cores: a node starved of CPU for a few
- * seconds lost its connections, the redials' handshakes and subscriptions starved everyone
- * further, and the closures spread until heights took 10 s and more (hundreds of closed
- * connections a minute; docs/BENCHMARKS.md). A ping now fails after 10–12 s, and the next one
- * starts only after that (two pings in flight on a connection also close it), so a dead peer is
- * still found within about 27 s. The answering side waits as long for the ping's bytes.
- */
-const CONNECTION_MONITOR = {
-  pingInterval: 15_000,
-  pingTimeout: { minTimeout: 10_000, maxTimeout: 12_000 },
-} as const;
-
-/**
- * kad-dht refreshes its routing table and looks itself up every 5 minutes, starting from when
- * the node started. A devnet starts its nodes together, so every node did both at the same
- * moment: each looks up several keys through all of its peers, and in a 21-validator devnet on
- * 2 cores those thousands of streams at once cost heights of 4 s, failed pings and closed
- * connections in the fifth minute (docs/BENCHMARKS.md). Each node now keeps its own period,
- * 3.75–6.25 minutes, and its first self-lookup waits 2–5 s, after a devnet's first blocks.
- */
-const DHT_PERIOD_MS = 5 * 60_000;
-const jittered = (ms: number, spread: number) => Math.round(ms * (1 - spread / 2 + Math.random() * spread));
-
-/**
- * kad-dht (15.x) takes no option for its table refresh period: it is set on the refresher before
- * the node starts. False when the field is not there (another kad-dht), said in a warning.
- */
-export function staggerTableRefresh(dht: unknown): boolean {
-  const refresh = (dht as { routingTableRefresh?: { refreshInterval?: unknown } }).routingTableRefresh;
-  if (typeof refresh?.refreshInterval !== 'number') return false;
-  refresh.refreshInterval = jittered(DHT_PERIOD_MS, 0.5);
-  return true;
-}
-
 export type Verdict = 'accept' | 'ignore' | 'reject';
+
+/** Sends `versions[i]` to the i-th share of a topic's subscribed peers (TEST ONLY: faults/splitPublish.ts). */
+export type SplitPublish = (topic: string, versions: readonly Uint8Array[]) => void;
 
 export interface NetworkOptions {
   readonly privateKey: PeerKey;
@@ -88,8 +53,6 @@ export interface NetworkOptions {
   readonly bootstrap: readonly string[];
   readonly logger: Logger;
 }
-
-type Services = { pubsub: GossipSub; identify: unknown; ping: unknown; dht: unknown };
 
 export class P2PNetwork {
   private readonly handlers = new Map<
@@ -105,6 +68,8 @@ export class P2PNetwork {
   private readonly everConnected = new Set<string>();
   /** Bootstrap peers with a redial in flight. */
   private readonly dialling = new Set<string>();
+  /** TEST ONLY: the split publish fault injection armed (--byzantine); null on an honest node. */
+  private splitPublish: SplitPublish | null = null;
 
   private constructor(
     private readonly node: Libp2p<Services>,
@@ -135,70 +100,9 @@ export class P2PNetwork {
       }
     // Peers this node refuses (fault injection: disconnect and partition), set by setRefused.
     let net: P2PNetwork | null = null;
-    const denied = async (peer: PeerId) => net?.refuses(peer.toString()) ?? false;
-    const node = await createLibp2p({
-      // Started below, once the DHT's table refresh is staggered.
-      start: false,
-      privateKey: o.privateKey as never,
-      connectionGater: {
-        denyDialPeer: denied,
-        denyInboundEncryptedConnection: denied,
-        denyOutboundEncryptedConnection: denied,
-      },
-      addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`], announce: [...announce] },
-      transports: [tcp()],
-      connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
-      peerDiscovery: o.bootstrap.length > 0 ? [bootstrap({ list: [...o.bootstrap], timeout: 100 })] : [],
-      connectionManager: { maxConnections: 200 },
-      connectionMonitor: CONNECTION_MONITOR,
-      services: {
-        identify: identify(),
-        ping: ping({ timeout: CONNECTION_MONITOR.pingTimeout.maxTimeout }),
-        dht: kadDHT({
-          protocol: DHT_PROTOCOL,
-          clientMode: false,
-          initialQuerySelfInterval: 2000 + Math.round(Math.random() * 3000),
-          querySelfInterval: jittered(DHT_PERIOD_MS, 0.5),
-          peerInfoMapper: removePublicAddressesMapper,
-        }) as never,
-        pubsub: gossipsub({
-          globalSignaturePolicy: 'StrictNoSign',
-          // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
-          msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
-          allowPublishToZeroTopicPeers: true,
-          // A node publishes to its mesh (at least D peers), not to every peer: with 21
-          // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node
-          // more often than the mesh alone, and every copy is decrypted, decoded and hashed; on 2
-          // cores at 1 s blocks those copies were the difference between keeping up and missing
-          // slots (docs/BENCHMARKS.md). With at most D peers, as in a 4-validator network,
-          // every peer still receives each message straight from its publisher.
-          floodPublish: false,
-          // A smaller mesh than gossipsub's default (D 6, up to 12): each mesh peer forwards a
-          // message it has not seen from us, so a node reads about as many copies of every vote
-          // as it has mesh peers. 3–6 peers keep a 21-validator network within 3 hops and every
-          // node on several paths, with about half the copies.
-          D: 4,
-          Dlo: 3,
-          Dhi: 6,
-          Dout: 2,
-          emitSelf: false,
-          maxInboundDataLength: MAX_MESSAGE_BYTES,
-          heartbeatInterval: 700,
-          // Verdicts are reported by `validate` below, which forwards a message to the mesh
-          // peers that did not already send it to us.
-          asyncValidation: true,
-          // Gossipsub's default peer score penalizes every peer when more than 10 share one IP
-          // address, by 5 × (surplus)²: with 21 validators of a devnet on 127.0.0.1 (or behind
-          // one NAT), each node scored all of its peers about -500, dropped every message they
-          // sent (graylist, -80), published to none (-50) and kept none in its mesh (< 0), and
-          // no block was ever decided. The penalty guards open networks against Sybil peers;
-          // here every gossip message carries a validator's signature, checked by the node.
-          scoreParams: { IPColocationFactorWeight: 0 },
-        }),
-      },
-    });
-    net = new P2PNetwork(node as unknown as Libp2p<Services>, o.logger, bootstrapPeers);
+    const denied = async (peer: { toString(): string }) => net?.refuses(peer.toString()) ?? false;
+    const node = await createLibp2pNode(o, announce, denied);
+    net = new P2PNetwork(node, o.logger, bootstrapPeers);
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     if (!staggerTableRefresh(node.services.dht))
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
@@ -257,7 +161,7 @@ export class P2PNetwork {
       const started = Date.now();
       const whenWritable = () => {
         if (this.stopped || Date.now() - started > JOIN_STREAM_WAIT_MS) return;
-        if (pubsub.streamsOutbound.has(peer)) onJoin(peer);
+        if (hasOutboundStream(pubsub, peer)) onJoin(peer);
         else setTimeout(whenWritable, 10);
       };
       whenWritable();
@@ -309,7 +213,7 @@ export class P2PNetwork {
     // subscribed by then, and the peers that subscribed next (whom the driver re-sends to) got
     // nothing until the mesh formed and the next periodic re-send, a second later. Without a
     // mesh, each publish picks afresh from every subscribed peer.
-    if ((pubsub.mesh.get(topic)?.size ?? 0) === 0) pubsub.fanout.delete(topic);
+    if (meshSize(pubsub, topic) === 0) forgetFanout(pubsub, topic);
     try {
       await pubsub.publish(topic, data);
     } catch (e) {
@@ -319,29 +223,22 @@ export class P2PNetwork {
   }
 
   /**
+   * TEST ONLY (chain-node --byzantine): arms publishSplit with the fault injection's split publish
+   * (faults/splitPublish.ts), made from the gossip frames gossipsub's API does not offer.
+   */
+  armSplitPublish(make: (frames: GossipFrames) => SplitPublish): void {
+    this.splitPublish = make(gossipFrames(this.node.services.pubsub));
+  }
+
+  /**
    * TEST ONLY (chain-node --byzantine): sends `versions[i]` to the i-th share of the topic's
-   * subscribed peers (sorted by peer id), so that different peers receive different messages
-   * first. Gossipsub has no "publish to these peers"; this writes, on gossipsub's outbound stream
-   * to each peer (its public `streamsOutbound`), the RPC that publish() itself would send for an
-   * unsigned (StrictNoSign) message: `{messages: [{topic, data}]}`. Each peer validates and
-   * forwards its version like any message. An honest node never calls it.
+   * subscribed peers, so that different peers receive different messages first. An honest node
+   * never calls it; only an armed one can (armSplitPublish).
    */
   publishSplit(topic: string, versions: readonly Uint8Array[]): void {
-    const pubsub = this.node.services.pubsub;
-    const peers = pubsub
-      .getSubscribers(topic)
-      .map((p) => p.toString())
-      .sort();
-    peers.forEach((peer, i) => {
-      const data = versions[Math.floor((i * versions.length) / peers.length)]!;
-      try {
-        pubsub.streamsOutbound
-          .get(peer)
-          ?.push(RPC.encode({ subscriptions: [], messages: [{ topic, data }] }));
-      } catch (e) {
-        this.logger.debug('split publish skipped a peer', { peer, error: (e as Error).message });
-      }
-    });
+    if (this.splitPublish === null)
+      throw new Error('publishSplit is fault injection (--byzantine): armSplitPublish was not called');
+    this.splitPublish(topic, versions);
   }
 
   /** Serves a request/response protocol: one length-prefixed request, one length-prefixed response. */

@@ -1,5 +1,5 @@
 /**
- * Which peers a node refuses under fault injection (<home>/blocked_peers.json, node/blockedPeers.ts):
+ * Which peers a node refuses under fault injection (<home>/blocked_peers.json, faults/blockedPeers.ts):
  * the peers listed, or, with `allowOnly`, every peer but those listed (none listed: every peer).
  * "Every peer" is what cuts a node off: a list of the validators left a stranger that dialled in
  * free to talk to it (and to serve it block sync).

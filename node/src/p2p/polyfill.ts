@@ -1,7 +1,7 @@
 /**
  * libp2p 2.x calls Promise.withResolvers, built into Node only from 22; on Node 20 it crashes at
- * start (ENVIRONMENT.md). This polyfill must be evaluated before libp2p runs: network.ts imports
- * it first.
+ * start (ENVIRONMENT.md). This polyfill must be evaluated before libp2p runs: network.ts and
+ * libp2pNode.ts import it first.
  */
 interface WithResolvers {
   withResolvers?: <T>() => { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };

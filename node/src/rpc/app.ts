@@ -9,14 +9,15 @@ import { Router, type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
+import { parseJson, readBody } from '../http/body.js';
+import { edgeMiddleware, sendJson, silenceKoa } from '../http/edge.js';
+import { HttpError } from '../http/httpError.js';
+import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { Logger } from '../util/logger.js';
 import type { SnapshotsAnswer, SubmitAnswer } from './answers.js';
 import type { RpcBackend } from './backend.js';
-import { parseJson, readBody } from './body.js';
-import { edgeMiddleware, sendJson, silenceKoa } from './edge.js';
-import { HttpError, invalidTx, notInitialized } from './httpError.js';
-import type { LingerBounds } from './lingeringClose.js';
+import { invalidTx, notInitialized } from './refusals.js';
 import { type RouteName, RPC_ROUTES, routeNames } from './routes.js';
 import { txBodyProblem } from './schemas.js';
 import {
@@ -31,24 +32,6 @@ import {
   unbondingView,
   validatorsView,
 } from './views.js';
-
-export interface RpcOptions extends LingerBounds {
-  /** Largest accepted request body, in bytes. */
-  readonly maxBodyBytes: number;
-  /** A request (headers and body) not received in full within this time is answered 408. */
-  readonly requestTimeoutMs: number;
-}
-
-/**
- * Lingering after an early answer: at most 5 s and 16 MiB (a 5 MiB upload finishes in either).
- * 30 s for a request of at most 64 KiB (Node's default is 5 minutes).
- */
-export const DEFAULT_RPC_OPTIONS: RpcOptions = {
-  maxBodyBytes: 64 * 1024,
-  lingerMs: 5_000,
-  lingerBytes: 16 * 1024 * 1024,
-  requestTimeoutMs: 30_000,
-};
 
 /** Addresses already found valid: a Bech32 checksum per request is the largest cost of /balance. */
 const validAddresses = new Set<string>();

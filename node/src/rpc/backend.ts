@@ -1,7 +1,22 @@
-/** What the RPC needs from the node: a narrow interface, so the app is testable with a real service and no port. */
-import type { BlockJson, ChainState, Commit, Equivocation } from '../chain/index.js';
-import type { ReceiptView, SubmitOutcome } from '../node/chainService.js';
-import type { SnapshotRecord } from '../node/snapshotManager.js';
+/**
+ * What the RPC needs from the node: a narrow interface, so the app is testable with a real service
+ * and no port. It holds the types the RPC and the chain service share (the service implements this
+ * interface and imports them from here; the RPC never imports the service).
+ */
+import type { BlockJson, ChainState, Commit, Equivocation, SnapshotInfo } from '../chain/index.js';
+import type { ReceiptAnswer } from './answers.js';
+
+/** The outcome of one submitted transaction (the RPC's, or one of a gossip message's). */
+export type SubmitOutcome =
+  | { kind: 'malformed'; reason: string }
+  | { kind: 'received'; hash: string }
+  | { kind: 'rejected'; hash: string; code: string; message: string };
+
+/** A receipt as GET /tx/{hash}/receipt answers it. */
+export type ReceiptView = ReceiptAnswer;
+
+/** A snapshot the node keeps: its info and the size of its gzip file. */
+export type SnapshotRecord = SnapshotInfo & { readonly sizeBytes: number };
 
 export interface RpcBackend {
   readonly ready: boolean;

@@ -12,7 +12,6 @@ import {
   sortedKeys,
   uptimePpm,
 } from '../chain/index.js';
-import type { SnapshotRecord } from '../node/snapshotManager.js';
 import type {
   BalanceAnswer,
   CommitAnswer,
@@ -25,6 +24,7 @@ import type {
   UnbondingAnswer,
   ValidatorsAnswer,
 } from './answers.js';
+import type { SnapshotRecord } from './backend.js';
 
 export function statusView(s: ChainState, mempoolSize: number): StatusAnswer {
   return {

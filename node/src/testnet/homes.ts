@@ -9,9 +9,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GenesisJson } from '../chain/index.js';
-import { BLOCKED_PEERS_FILE, formatBlockedPeers } from '../node/blockedPeers.js';
-import { type KeyFile, writeKeyFile } from '../node/keyFile.js';
-import type { NodeFile } from '../node/nodeFile.js';
+import { BLOCKED_PEERS_FILE, formatBlockedPeers } from '../faults/blockedPeers.js';
+import { type KeyFile, writeKeyFile } from '../home/keyFile.js';
+import type { NodeFile } from '../home/nodeFile.js';
 import { type PeerKey, writePeerKey } from '../p2p/peerKey.js';
 import type { PeerRefusal } from '../p2p/peerRefusal.js';
 

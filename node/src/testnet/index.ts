@@ -4,13 +4,15 @@
  * node's home.
  */
 // How a node of a network may be started besides its home: the test-only Byzantine modes.
-export { BYZANTINE_MODES, type ByzantineMode } from '../consensus/equivocator.js';
+
 // The fault injection's file of refused peers (disconnect, partition) and its two forms.
-export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../node/blockedPeers.js';
-export type { KeyFile } from '../node/keyFile.js';
-export type { NodeFile } from '../node/nodeFile.js';
+export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../faults/blockedPeers.js';
+export { BYZANTINE_MODES, type ByzantineMode } from '../faults/equivocator.js';
+export type { KeyFile } from '../home/keyFile.js';
+export type { NodeFile } from '../home/nodeFile.js';
 export { peerIdOf } from '../p2p/peerKey.js';
 export { type PeerRefusal, refuses } from '../p2p/peerRefusal.js';
 export * from './homes.js';
 export * from './network.js';
 export * from './ports.js';
+export { storedHeight } from './storedHeight.js';

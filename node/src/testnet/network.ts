@@ -13,8 +13,8 @@
 import { coins, type GenesisJson, NETWORK_PARAMS, type NetworkId } from '../chain/index.js';
 import { hexToBytes } from '../crypto/hex.js';
 import { privateKeyFromSeed } from '../crypto/keys.js';
-import { type KeyFile, keyFileOf } from '../node/keyFile.js';
-import type { NodeFile } from '../node/nodeFile.js';
+import { type KeyFile, keyFileOf } from '../home/keyFile.js';
+import type { NodeFile } from '../home/nodeFile.js';
 import { nodePeerKey, type PeerKey, peerIdOf } from '../p2p/peerKey.js';
 import { type NodePorts, nodePorts } from './ports.js';
 

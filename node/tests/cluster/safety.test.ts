@@ -11,8 +11,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
+import type { Proposal } from '../../src/chain/index.js';
 import { type Equivocation, isProvenEquivocation, type Vote } from '../../src/chain/index.js';
-import type { Proposal } from '../../src/consensus/types.js';
 import { waitFor } from '../../src/harness/index.js';
 import { decodeProposal, decodeVote } from '../../src/p2p/messages.js';
 import { P2PNetwork } from '../../src/p2p/network.js';

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import type { Proposal } from '../../src/chain/index.js';
 import {
   activeValidators,
   type Block,
@@ -23,7 +24,6 @@ import { ConsensusDriver } from '../../src/consensus/driver.js';
 import type { DriverDeps } from '../../src/consensus/driverOptions.js';
 import { NEVER_SIGNED } from '../../src/consensus/privValidatorState.js';
 import { ManualTicker } from '../../src/consensus/ticker.js';
-import type { Proposal } from '../../src/consensus/types.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { decodeJson, encodeProposal, encodeVote } from '../../src/p2p/messages.js';
 import type { P2PNetwork, Verdict } from '../../src/p2p/network.js';

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import type { Proposal } from '../../src/chain/index.js';
 import {
   type Equivocation,
   equivocationId,
@@ -21,7 +22,6 @@ import {
   ZERO_HASH,
 } from '../../src/chain/index.js';
 import { EquivocationDetector } from '../../src/consensus/equivocationDetector.js';
-import type { Proposal } from '../../src/consensus/types.js';
 import { bytesToHex } from '../../src/crypto/hex.js';
 import { ChainStore } from '../../src/store/chainStore.js';
 import { EvidenceStore } from '../../src/store/evidenceStore.js';

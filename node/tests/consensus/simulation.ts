@@ -3,6 +3,8 @@
  * by a scheduler the test controls (delays, drops, partitions), timeouts fire in virtual time.
  * No sockets, no clocks: every run with the same seed is the same run.
  */
+
+import type { Proposal } from '../../src/chain/index.js';
 import {
   activeValidators,
   applyBlock,
@@ -13,7 +15,6 @@ import {
   type Vote,
 } from '../../src/chain/index.js';
 import { CheckedSigner } from '../../src/consensus/checkedSigner.js';
-import { Equivocator } from '../../src/consensus/equivocator.js';
 import { HeightConsensus } from '../../src/consensus/heightConsensus.js';
 import {
   type LastSigned,
@@ -22,7 +23,8 @@ import {
 } from '../../src/consensus/privValidatorState.js';
 import { ResendSchedule } from '../../src/consensus/resend.js';
 import type { SignRequest } from '../../src/consensus/signer.js';
-import { type ConsensusAction, DEFAULT_TIMEOUTS, type Proposal } from '../../src/consensus/types.js';
+import { type ConsensusAction, DEFAULT_TIMEOUTS } from '../../src/consensus/types.js';
+import { Equivocator } from '../../src/faults/equivocator.js';
 import { key, type TestKey } from '../fixtures.js';
 
 export interface Decision {
@@ -56,7 +58,7 @@ export interface SimOptions {
   readonly refuse?: (node: number, request: SignRequest) => boolean;
   /**
    * A Byzantine node (--byzantine equivocate): it signs a second version of each of its proposals
-   * and votes (consensus/equivocator.ts) and sends the first to the lower half of the other nodes,
+   * and votes (faults/equivocator.ts) and sends the first to the lower half of the other nodes,
    * the second to the upper half. Use with `peers`, so that the others pass both on.
    */
   readonly byzantine?: number;

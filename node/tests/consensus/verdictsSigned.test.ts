@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Proposal } from '../../src/chain/index.js';
 import { activeValidators, blockHash, signProposal, signVote, type Vote } from '../../src/chain/index.js';
-import type { Proposal } from '../../src/consensus/types.js';
 import { checkProposal, proposalMemo, readProposal } from '../../src/consensus/verdicts/proposal.js';
 import type { SignedContext } from '../../src/consensus/verdicts/signed.js';
 import { reject } from '../../src/consensus/verdicts/verdict.js';

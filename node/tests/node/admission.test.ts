@@ -11,7 +11,7 @@ import { buildBlock, checkTxSignature, coins, type Tx, txHash, txToJson } from '
 import { AdmissionQueue, type Flushed } from '../../src/mempool/admissionQueue.js';
 import { DEFAULT_MEMPOOL_OPTIONS, Mempool } from '../../src/mempool/mempool.js';
 import { SignatureCache } from '../../src/mempool/signatureCache.js';
-import type { SubmitOutcome } from '../../src/node/admission.js';
+import type { SubmitOutcome } from '../../src/rpc/backend.js';
 import { genesisState, key, tx } from '../fixtures.js';
 import { flipV } from '../forgeries.js';
 import { pipeline as pipelineOf } from './admissionPipeline.js';

@@ -8,7 +8,7 @@ import { AdmissionQueue } from '../../src/mempool/admissionQueue.js';
 import { DEFAULT_MEMPOOL_OPTIONS, Mempool, type MempoolOptions } from '../../src/mempool/mempool.js';
 import { SignatureCache } from '../../src/mempool/signatureCache.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import { Admission, type Waiter } from '../../src/node/admission.js';
+import { Admission, type Waiter } from '../../src/service/admission.js';
 
 export interface PipelineOptions {
   readonly maxBatch?: number;

@@ -12,7 +12,7 @@ import { blockFromJson, blockHash, coins } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
 import { pause, waitFor } from '../../src/harness/index.js';
-import { PRIV_VALIDATOR_STATE_FILE } from '../../src/node/privValidator.js';
+import { PRIV_VALIDATOR_STATE_FILE } from '../../src/home/privValidator.js';
 import {
   cleanup,
   initHome,

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildBlock, coins, type Tx, txHash, txToJson } from '../../src/chain/index.js';
-import type { SubmitOutcome } from '../../src/node/admission.js';
-import { txsVerdict } from '../../src/node/txGossip.js';
 import type { Verdict } from '../../src/p2p/network.js';
+import type { SubmitOutcome } from '../../src/rpc/backend.js';
+import { txsVerdict } from '../../src/service/txGossip.js';
 import { genesisState, key, tx } from '../fixtures.js';
 import { flipV, highS, resign, withAmount } from '../forgeries.js';
 import { pipeline } from './admissionPipeline.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readNodeFile } from '../../src/node/nodeFile.js';
+import { readNodeFile } from '../../src/home/nodeFile.js';
 
 describe('node.json', () => {
   const dirs: string[] = [];

@@ -20,14 +20,14 @@ import {
   voteBytes,
 } from '../../src/chain/index.js';
 import type { LockedBlock, SignRequest } from '../../src/consensus/signer.js';
-import { createMetrics, type NodeMetrics } from '../../src/metrics/metrics.js';
 import {
   LOCKED_BLOCK_FILE,
   openPrivValidator,
   PRIV_VALIDATOR_STATE_FILE,
   PrivValidatorError,
   readPrivValidatorState,
-} from '../../src/node/privValidator.js';
+} from '../../src/home/privValidator.js';
+import { createMetrics, type NodeMetrics } from '../../src/metrics/metrics.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { genesisState, key } from '../fixtures.js';
 

@@ -10,7 +10,7 @@ import { kadDHT } from '@libp2p/kad-dht';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
-import { staggerTableRefresh } from '../../src/p2p/network.js';
+import { staggerTableRefresh } from '../../src/p2p/libp2pNode.js';
 
 describe('DHT table refresh', () => {
   it("is set on kad-dht's refresher, to 3.75–6.25 minutes, different from node to node", async () => {

@@ -7,7 +7,6 @@
 import { blockToJson, type Commit, signVote } from '../../src/chain/index.js';
 import { sha256, utf8Bytes } from '../../src/crypto/hash.js';
 import { bytesToHex } from '../../src/crypto/hex.js';
-import type { ChainService } from '../../src/node/chainService.js';
 import {
   commitToJson,
   decodeSyncRequest,
@@ -17,6 +16,7 @@ import {
 } from '../../src/p2p/messages.js';
 import type { P2PNetwork } from '../../src/p2p/network.js';
 import { SYNC_PROTOCOL } from '../../src/p2p/protocol.js';
+import type { ChainService } from '../../src/service/chainService.js';
 import { key } from '../fixtures.js';
 import { addressOf, type PeerOptions, startNetwork } from './syncPeers.js';
 

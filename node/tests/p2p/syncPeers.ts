@@ -7,9 +7,9 @@ import { BlockSync } from '../../src/consensus/sync.js';
 import { utf8Bytes } from '../../src/crypto/hash.js';
 import { waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import type { ChainService } from '../../src/node/chainService.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
+import type { ChainService } from '../../src/service/chainService.js';
 import { createLogger } from '../../src/util/logger.js';
 import { type Harness, makeHarness } from '../node/harness.js';
 

@@ -5,14 +5,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { coins, txToJson } from '../../src/chain/index.js';
-import type { PeerTxsOutcome, SubmitOutcome } from '../../src/node/admission.js';
-import { txsHandler, txsMessages, txsVerdict } from '../../src/node/txGossip.js';
 import {
   decodeTxsMessage,
   encodeTxsMessages,
   MAX_TXS_MESSAGE_BYTES,
   MAX_TXS_PER_MESSAGE,
 } from '../../src/p2p/messages.js';
+import type { SubmitOutcome } from '../../src/rpc/backend.js';
+import type { PeerTxsOutcome } from '../../src/service/admission.js';
+import { txsHandler, txsMessages, txsVerdict } from '../../src/service/txGossip.js';
 import { genesisState, key, tx } from '../fixtures.js';
 import { flipV } from '../forgeries.js';
 import { pipeline } from '../node/admissionPipeline.js';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { privateKeyFromProtobuf } from '@libp2p/crypto/keys';
 import { coins, loadGenesis, NETWORK_PARAMS } from '../../src/chain/index.js';
-import { initHome } from '../../src/node/init.js';
-import { writeTestnet } from '../../src/node/testnet.js';
+import { initHome } from '../../src/commands/init.js';
+import { writeTestnet } from '../../src/commands/testnet.js';
 import { peerIdOf } from '../../src/p2p/peerKey.js';
 import { generateNetwork, type NetworkOptions, nodeFileOf, peersOf } from '../../src/testnet/index.js';
 

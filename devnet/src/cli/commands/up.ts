@@ -1,7 +1,9 @@
 /** `devnet up`: bring up N validators (+ monitoring) and wait for every node's first final block. */
 import { formatCoins } from '@chain-devnet/node/chain';
 import { choice, defineCommand, flag, text } from '@chain-devnet/node/cli';
+import { DevnetError } from '../../errors.js';
 import type { UpJson } from '../../jsonShapes.js';
+import { restore } from '../../operations/restore.js';
 import { up } from '../../operations/up.js';
 import { RUNTIME_CHOICES } from '../../spec/manifest.js';
 import { isServiceAccount } from '../../spec/networkSpec.js';
@@ -32,6 +34,10 @@ export const upCommand = defineCommand({
       'the task market (docs/MARKET.md) at P+1093 and a sample worker, their accounts (market, ' +
         'market-worker) funded at genesis',
     ),
+    from: text(
+      'restore the devnet saved in archive FILE (devnet save), on --runtime, --base-port and --home as given; the other spec options come from the archive',
+      { valueName: 'FILE' },
+    ),
     'no-ui': flag('no panel (by default one runs on P+1092; its link is printed)'),
     home: homeOption,
     json: jsonOption,
@@ -44,13 +50,30 @@ export const upCommand = defineCommand({
     if (v.registry !== undefined) flags.registry = v.registry;
     if (v.market) flags.market = true;
     if (v['no-ui']) flags.ui = false;
-    const r = await up({
-      home: homeOf(v.home),
-      manifestPath: v.manifest ?? null,
-      flags,
-      genesisTime: Math.floor(Date.now() / 1000),
-      progress: v.json ? () => undefined : progress,
-    });
+    const fromArchive = [...Object.keys(specFlagsOf(v)), ...(v.manifest === undefined ? [] : ['manifest'])];
+    if (v.market) fromArchive.push('market');
+    if (v.from !== undefined && fromArchive.length > 0)
+      throw new DevnetError(
+        'BAD_FLAG',
+        `--from FILE: ${fromArchive.join(', ')} come from the archive; only --runtime, --base-port, --home and --no-ui apply`,
+      );
+    const r =
+      v.from === undefined
+        ? await up({
+            home: homeOf(v.home),
+            manifestPath: v.manifest ?? null,
+            flags,
+            genesisTime: Math.floor(Date.now() / 1000),
+            progress: v.json ? () => undefined : progress,
+          })
+        : await restore({
+            from: v.from,
+            home: homeOf(v.home),
+            ...(v.runtime === undefined ? {} : { runtime: v.runtime }),
+            ...(v['base-port'] === undefined ? {} : { basePort: v['base-port'] }),
+            ...(v['no-ui'] ? { ui: false } : {}),
+            progress: v.json ? () => undefined : progress,
+          });
     const d = r.devnet;
     const peers = await d.peers();
     const endpoints = await Promise.all(d.nodes.map((n) => d.endpoint(n.name)));

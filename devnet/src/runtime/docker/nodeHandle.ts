@@ -4,6 +4,7 @@
  * beside its blocked-peers list, which is copied into its volume, where the node reads it.
  */
 import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
@@ -121,6 +122,21 @@ export class DockerNode implements NodeHandle {
     await this.dd.d
       .getContainer(info.Id)
       .putArchive(tar.pack(home, { entries: [file] }), { path: CONTAINER_HOME });
+  }
+
+  /** Its volume's /data, read through the engine (a tar stream), into `home` (a stopped container too). */
+  async pullHome(home: string): Promise<void> {
+    const c = await this.dd.requireContainer(this.name, 'save');
+    const stream = await c.getArchive({ path: CONTAINER_HOME });
+    const strip = CONTAINER_HOME.replace(/^\//, '');
+    await pipeline(
+      stream,
+      tar.extract(home, {
+        map: (h) => ({ ...h, name: h.name === strip ? '.' : h.name.replace(`${strip}/`, '') }),
+        // Only files and folders of the node come out: a link in a volume is not followed here.
+        ignore: (_name, h) => h !== undefined && h.type !== 'file' && h.type !== 'directory',
+      }),
+    );
   }
 
   /**

@@ -120,6 +120,9 @@ export class ProcessNode implements NodeHandle {
   /** It reads its home on this machine: the file is where it looks already. */
   async copyHomeFile(): Promise<void> {}
 
+  /** It writes its home on this machine: everything is there already. */
+  async pullHome(): Promise<void> {}
+
   /** The blocked-peers list is the whole cut. */
   async cutOff(): Promise<void> {}
 }

@@ -4,11 +4,13 @@
  * ended (killed), forces a new task. kill, pause, resume and the blocked-peers list go to the
  * engine of the machine running the task (swarmEngines.ts); logs come from the manager.
  */
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
+import { DevnetError } from '../../errors.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
 import { demux, followLogs } from '../docker/logStream.js';
@@ -147,6 +149,14 @@ export class SwarmNode implements NodeHandle {
     const c = await this.sd.taskContainer(this.name, `change the peers ${this.name} talks to`);
     if (c === null) return;
     await c.container.putArchive(tar.pack(home, { entries: [file] }), { path: CONTAINER_HOME });
+  }
+
+  /** Not yet: its volume is on the machine where its task runs (devnet/README.md, "Saving and restoring"). */
+  async pullHome(): Promise<void> {
+    throw new DevnetError(
+      'RUNTIME',
+      `devnet save does not read swarm volumes yet (${this.name}'s data is on the machine its task runs on): save a devnet on the process or docker runtime`,
+    );
   }
 
   /** The blocked-peers list is the whole cut; the node must have a service. */

@@ -25,6 +25,8 @@ export interface StartOptions {
   readonly spareNodes?: number;
   /** For the invariants at stop: e.g. the validators a Byzantine run expects to equivocate. */
   readonly invariants?: InvariantOptions;
+  /** An archive (`devnet save`, Testnet.save) to restore instead of a manifest (Testnet.restore). */
+  readonly from?: string;
 }
 
 export interface StopOptions {

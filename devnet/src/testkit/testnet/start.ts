@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Devnet } from '../../devnet.js';
 import { freeDevnetBase } from '../../harness/ports.js';
+import { restore } from '../../operations/restore.js';
 import { loadManifest, up } from '../../operations/up.js';
 import { resolveRuntime } from '../../runtime/select.js';
 import { type Manifest, requireManifest } from '../../spec/manifest.js';
@@ -20,6 +21,7 @@ import { defaultLogsDir } from '../nodeLogs.js';
 import { reapLeftovers } from '../reaper.js';
 import { processStart, RunRegistry } from '../registry.js';
 import { onInterrupt } from '../signals.js';
+import { archivedManifest } from './failureArchive.js';
 import { type Run, runLog, type StartOptions } from './options.js';
 
 const manifestValidators = (m: Manifest) =>
@@ -46,18 +48,24 @@ export async function startRun<T>(
     throw new TestkitUsageError('start takes a manifest or a manifestFile, not both');
   const registry = new RunRegistry();
   await reapLeftovers(registry, log);
+  if (o.from !== undefined && (o.manifest !== undefined || o.manifestFile !== undefined))
+    throw new TestkitUsageError('restore takes an archive: its manifest is in it');
   const base =
-    o.manifestFile !== undefined
-      ? await loadManifest(o.manifestFile)
-      : requireManifest(o.manifest ?? {}, 'the manifest');
+    o.from !== undefined
+      ? await archivedManifest(o.from)
+      : o.manifestFile !== undefined
+        ? await loadManifest(o.manifestFile)
+        : requireManifest(o.manifest ?? {}, 'the manifest');
   const { kind, why } = await resolveRuntime(o.runtime ?? base.runtime ?? 'auto');
   const monitoring = base.monitoring ?? false;
   const manifest: Manifest = {
     ...base,
     runtime: kind,
     monitoring,
+    // A restored devnet's saved port may still be in use (by the run it was saved from).
     base_port:
-      base.base_port ?? (await freeDevnetBase(manifestValidators(base) + (o.spareNodes ?? 4), monitoring)),
+      (o.from === undefined ? base.base_port : undefined) ??
+      (await freeDevnetBase(manifestValidators(base) + (o.spareNodes ?? 4), monitoring)),
   };
   const tmp = o.home === undefined ? await mkdtemp(join(tmpdir(), `testkit-${kind}-`)) : null;
   const home = resolve(o.home ?? join(tmp!, 'home'));
@@ -80,14 +88,17 @@ export async function startRun<T>(
   try {
     const started = Date.now();
     log(`devnet up on ${kind} (${why}) in ${home}`);
-    const r = await up({
-      home,
-      manifestPath: null,
-      manifest,
-      flags: {},
-      genesisTime: Math.floor(Date.now() / 1000),
-      progress: () => undefined,
-    });
+    const r =
+      o.from === undefined
+        ? await up({
+            home,
+            manifestPath: null,
+            manifest,
+            flags: {},
+            genesisTime: Math.floor(Date.now() / 1000),
+            progress: () => undefined,
+          })
+        : await restore({ from: o.from, home, runtime: kind, basePort: manifest.base_port!, progress: log });
     const { made, upLine } = await make(r.devnet, run);
     log(`${r.devnet.nodes.length} nodes up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${upLine}`);
     return made;

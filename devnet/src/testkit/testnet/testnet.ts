@@ -12,6 +12,7 @@ import type { Devnet, NodeStatus } from '../../devnet.js';
 import { marketUrl } from '../../market.js';
 import { type AddResult, addNode } from '../../operations/add.js';
 import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
+import { type SaveResult, save } from '../../operations/save.js';
 import { sendTx, type TxOutcome } from '../../operations/tx.js';
 import type { RuntimeKind } from '../../runtime/runtime.js';
 import type { Within } from '../bounds.js';
@@ -30,6 +31,7 @@ import { NodeHandle } from '../nodeHandle.js';
 import { keepLogs, logLines, stamp } from '../nodeLogs.js';
 import { onInterrupt } from '../signals.js';
 import type { Txs } from '../wallet.js';
+import { keepArchive } from './failureArchive.js';
 import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
 import { partitionGroups } from './partition.js';
 import { attachRun, startRun } from './start.js';
@@ -91,6 +93,21 @@ export class Testnet {
         upLine: `${net.params.blockTimeMs} ms blocks, epochs of ${net.params.epochLength}`,
       };
     });
+  }
+
+  /** A devnet again from its archive (`devnet save`, Testnet.save), on `o.runtime` (default auto). */
+  static restore(
+    file: string,
+    o: Omit<StartOptions, 'from' | 'manifest' | 'manifestFile'> = {},
+  ): Promise<Testnet> {
+    return Testnet.start({ ...o, from: file });
+  }
+
+  /** The whole devnet into one archive (`devnet save`): nodes stopped at once, copied, started again. */
+  async save(file: string): Promise<SaveResult> {
+    const r = await save(this.devnet, file, (l) => this.log(l));
+    this.log(`saved ${file} at heights ${JSON.stringify(r.manifest.heights)}`);
+    return r;
   }
 
   /** A devnet already running (its --home): used as it is, never torn down by this testkit. */
@@ -313,10 +330,11 @@ export class Testnet {
   }
 
   /** Every node's log and the status into a new folder under the run's log folder; its path. */
-  async keepLogs(why = 'failed'): Promise<string> {
+  async keepLogs(why = 'failed', archive: { restart: boolean } | null = null): Promise<string> {
     const dir = join(this.run.logsDir, `${this.run.name}-${this.runtime}-${stamp()}`);
     await keepLogs(this.devnet, dir, { 'why.txt': `${why}\n` });
     this.log(`${why}: every node's log kept in ${dir}`);
+    if (archive !== null) await keepArchive(this.devnet, dir, archive.restart, (l) => this.log(l));
     return dir;
   }
 
@@ -341,9 +359,9 @@ export class Testnet {
           broken = e;
         });
       if (this.failed)
-        await this.keepLogs(broken === null ? (o.why ?? 'the run failed') : (broken as Error).message).catch(
-          (e: Error) => this.log(`keeping the logs failed: ${e.message}`),
-        );
+        await this.keepLogs(broken === null ? (o.why ?? 'the run failed') : (broken as Error).message, {
+          restart: !this.run.owned || o.keep === true,
+        }).catch((e: Error) => this.log(`keeping the logs failed: ${e.message}`));
     } finally {
       await releaseDevnet(this.devnet, this.run, o.keep === true);
       this.unregister();

@@ -4,6 +4,7 @@ import {
   type AddRequest,
   type NodeOpAnswer,
   type PanelErrorAnswer,
+  type SaveAnswer,
   SECRET_HEADER,
   type TransferAnswer,
   type TransferRequest,
@@ -50,6 +51,10 @@ export class Api {
 
   transfer(r: TransferRequest): Promise<TransferAnswer> {
     return this.post('/api/tx/send', r);
+  }
+
+  save(): Promise<SaveAnswer> {
+    return this.post('/api/save');
   }
 
   add(r: AddRequest): Promise<AddAnswer> {

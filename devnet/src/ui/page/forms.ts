@@ -1,5 +1,6 @@
 /**
- * The forms: a transfer from a funded account (`devnet tx send`) and a node added (`devnet add`).
+ * The forms: a transfer from a funded account (`devnet tx send`), a node added (`devnet add`) and
+ * the devnet saved (`devnet save`).
  * Each says what happened next to its button (and the activity list says it on every page).
  */
 import type { TransferRequest } from '../shapes.js';
@@ -63,6 +64,12 @@ export function formsView(model: Model, api: Api): void {
     const stake = field(add, 'stake');
     const a = await api.add({ ...(name === '' ? {} : { name }), ...(stake === '' ? {} : { stake }) });
     return `${a.name} joined at height ${a.height}: ${a.rpc}`;
+  });
+
+  onSubmit(byId<HTMLFormElement>('save-form'), byId('save-outcome'), async () => {
+    const s = await api.save();
+    const heights = Object.entries(s.heights).map(([n, h]) => `${n} ${h ?? '-'}`);
+    return `saved ${s.file} (heights ${heights.join(', ')}): devnet up --from it restores the devnet`;
   });
 
   model.on('info', () => {

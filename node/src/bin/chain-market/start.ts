@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { parseAmount } from '../../chain/index.js';
 import { defineCommand, duration, integer, text, valueOption } from '../../cli/index.js';
+import { marketCrashAfterSends } from '../../faults/marketCrash.js';
 import { DEFAULT_TRANSFER_FEE, startMarket } from '../../market/process.js';
 import { DEFAULT_RULES } from '../../market/rules.js';
 import { logFormatOption, processLogger, untilSignal } from '../common.js';
@@ -50,8 +51,6 @@ export const startCommand = defineCommand({
     'planned payout not yet in a block again, as it was signed (never a second payment).',
   run: async ({ values: v }) => {
     const logger = processLogger(v['log-format']);
-    // A test-only crash after N payout sends (node/tests/market/crash.test.ts).
-    const crash = process.env.CHAIN_MARKET_CRASH_AFTER_SENDS;
     const market = await startMarket({
       home: resolve(v.home),
       rpcUrl: v.rpc,
@@ -68,7 +67,7 @@ export const startCommand = defineCommand({
       },
       fundingWaitMs: v['funding-wait'],
       maxLagBlocks: 10,
-      crashAfterSends: crash === undefined || crash === '' ? null : Number(crash),
+      crashAfterSends: marketCrashAfterSends(process.env),
       logger,
     });
     await untilSignal(() => market.stop());

@@ -5,9 +5,9 @@
 import { resolve } from 'node:path';
 import { defineCommand, duration, text } from '../../cli/index.js';
 import { RpcClient } from '../../client/rpcClient.js';
+import { readKeyFile } from '../../home/keyFile.js';
 import { MarketClient } from '../../market/client.js';
 import { runWorker } from '../../market/worker.js';
-import { readKeyFile } from '../../node/keyFile.js';
 import { logFormatOption, processLogger, untilSignal } from '../common.js';
 
 export const workerCommand = defineCommand({

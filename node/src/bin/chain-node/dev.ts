@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineCommand, text } from '../../cli/index.js';
-import { initHome } from '../../node/init.js';
+import { initHome } from '../../commands/init.js';
 import { logFormatOption } from '../common.js';
 import { printAccounts } from './init.js';
 import { genesisOptions, homeOf, homeOption, START_DETAILS, startOptions } from './options.js';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { NETWORK_IDS } from '../../chain/index.js';
 import { choice, defineCommand, duration, flag, text } from '../../cli/index.js';
-import { initHome } from '../../node/init.js';
+import { initHome } from '../../commands/init.js';
 import { genesisOptions, homeOf, homeOption } from './options.js';
 
 /** Prints the funded developer accounts of a new home, and how to send from one. */

@@ -4,8 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { choice, duration, flag, integer, list, text } from '../../cli/index.js';
-import { BYZANTINE_MODES } from '../../consensus/equivocator.js';
-import { defaultConfig, FAIL_POINTS } from '../../node/config.js';
+import { BYZANTINE_MODES } from '../../faults/equivocator.js';
+import { FAIL_POINTS } from '../../faults/failPoints.js';
+import { defaultConfig } from '../../main/config.js';
 
 /** What a node runs with when neither a flag nor node.json says otherwise. */
 const BASE = defaultConfig('.');

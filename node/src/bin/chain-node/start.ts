@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineCommand, type Values } from '../../cli/index.js';
-import { defaultConfig, type NodeConfig } from '../../node/config.js';
-import { startNode } from '../../node/node.js';
-import { readNodeFile } from '../../node/nodeFile.js';
+import { readNodeFile } from '../../home/nodeFile.js';
+import { defaultConfig, type NodeConfig } from '../../main/config.js';
+import { startNode } from '../../main/node.js';
 import type { LogFormat } from '../../util/logger.js';
 import { logFormatOption, processLogger, untilSignal } from '../common.js';
 import { homeOf, homeOption, START_DETAILS, startOptions } from './options.js';

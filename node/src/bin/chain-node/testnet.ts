@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineCommand, duration, flag, integer, text } from '../../cli/index.js';
-import { writeTestnet } from '../../node/testnet.js';
+import { writeTestnet } from '../../commands/testnet.js';
 import { genesisOptions } from './options.js';
 
 export const testnetCommand = defineCommand({

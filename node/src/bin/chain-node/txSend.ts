@@ -1,6 +1,6 @@
 /** `chain-node tx send`: sign a transfer with a key of --home, send it, and wait for its receipt. */
 import { defineCommand, flag, text } from '../../cli/index.js';
-import { sendTransfer } from '../../node/txCommand.js';
+import { sendTransfer } from '../../commands/txCommand.js';
 import { homeOf, homeOption } from './options.js';
 
 export const txSendCommand = defineCommand({

@@ -10,7 +10,7 @@ import { sha256 } from '../../crypto/hash.js';
 import { signDigestHex, verifyDigestForKnownKey } from '../../crypto/signature.js';
 import { Writer } from '../codec/encoding.js';
 import type { Validator } from '../state/types.js';
-import { ZERO_HASH } from './header.js';
+import { type Block, ZERO_HASH } from './header.js';
 
 export const VOTE_DOMAIN = 'chain-vote/v1';
 export type VoteKind = 'prevote' | 'precommit';
@@ -122,6 +122,22 @@ export function commitProblem(
       return `invalid precommit signature from ${s.validator}`;
   }
   return null;
+}
+
+/**
+ * A block proposed for (height, round) by that round's proposer; polRound >= 0 re-proposes a block
+ * that had 2/3 prevotes then. A signed chain value like a vote: consensus makes and checks it, p2p
+ * carries it (p2p/messages.ts), evidence holds two of them.
+ */
+export interface Proposal {
+  readonly height: number;
+  readonly round: number;
+  readonly polRound: number;
+  readonly block: Block;
+  readonly blockHash: string;
+  /** coinvalcons1… of the round's proposer, and its signature over the proposal bytes. */
+  readonly proposer: string;
+  readonly signature: string;
 }
 
 export const PROPOSAL_DOMAIN = 'chain-proposal/v1';

@@ -7,10 +7,11 @@
  * that are not JSON at all throw (p2p/messages.ts decodeJson), and the p2p layer rejects what a
  * handler throws.
  */
+
+import type { Proposal } from '../../chain/index.js';
 import { verifyProposalSignature } from '../../chain/index.js';
 import { decodeProposal } from '../../p2p/messages.js';
 import type { Message } from '../message.js';
-import type { Proposal } from '../types.js';
 import { checkSigned, type SignedContext, type SignedVerdict } from './signed.js';
 import { reject } from './verdict.js';
 

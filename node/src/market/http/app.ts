@@ -1,8 +1,8 @@
 /**
  * The market's HTTP API (docs/MARKET.md), a Koa app testable through app.callback() with no
- * port opened. It shares the node RPC's edge (rpc/edge.ts: every error a `{"detail"}`, never a
+ * port opened. It shares the node's HTTP edge (http/edge.ts: every error a `{"detail"}`, never a
  * stack trace, lingering close after an early answer), its body reading (a bound, 413 past it)
- * and its HTTP server (rpc/server.ts). Writes need the chain: while the market cannot reach its
+ * and its HTTP server (http/server.ts). Writes need the chain: while the market cannot reach its
  * node, or is still catching up, they are answered 503 with Retry-After; reads are served from
  * the market's own store.
  */
@@ -11,11 +11,11 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { RpcClient } from '../../client/rpcClient.js';
 import { ACCOUNT_PREFIX, isAddress } from '../../crypto/address.js';
+import { parseJson, readBody } from '../../http/body.js';
+import { edgeMiddleware, sendJson, silenceKoa } from '../../http/edge.js';
+import { HttpError } from '../../http/httpError.js';
+import { DEFAULT_RPC_OPTIONS, type RpcOptions } from '../../http/options.js';
 import type { MarketMetrics } from '../../metrics/market.js';
-import { DEFAULT_RPC_OPTIONS, type RpcOptions } from '../../rpc/app.js';
-import { parseJson, readBody } from '../../rpc/body.js';
-import { edgeMiddleware, sendJson, silenceKoa } from '../../rpc/edge.js';
-import { HttpError } from '../../rpc/httpError.js';
 import type { Logger } from '../../util/logger.js';
 import type { ClaimAnswer, CreateTaskAnswer, FailAnswer, MarketInfoAnswer } from '../answers.js';
 import type { ChallengeType, Payload } from '../challenges.js';

@@ -1,8 +1,9 @@
 /** The node's settings, from flags (bin/chain-node.ts) or from tests, with the documented defaults. */
 import { join } from 'node:path';
-import type { ByzantineMode } from '../consensus/equivocator.js';
+import type { ByzantineMode } from '../faults/equivocator.js';
+import type { FailPoint } from '../faults/failPoints.js';
+import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
 import { DEFAULT_MEMPOOL_OPTIONS, type MempoolOptions } from '../mempool/mempool.js';
-import { DEFAULT_RPC_OPTIONS } from '../rpc/app.js';
 import type { LogFormat } from '../util/logger.js';
 
 export interface NodeConfig {
@@ -41,10 +42,6 @@ export interface NodeConfig {
   /** TEST ONLY, with faultInjection: where the node kills itself (crash tests); null never. */
   readonly failPoint: FailPoint | null;
 }
-
-/** lock-recorded: right after its first new lock (and the lock's block) is on disk. */
-export const FAIL_POINTS = ['lock-recorded'] as const;
-export type FailPoint = (typeof FAIL_POINTS)[number];
 
 export function defaultConfig(home: string): NodeConfig {
   return {

@@ -9,8 +9,8 @@ import { RpcClient } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { hexToBytes, isHex } from '../crypto/hex.js';
-import { readKeyFile } from './keyFile.js';
-import { readGenesisFile } from './node.js';
+import { readGenesisFile } from '../home/genesisFile.js';
+import { readKeyFile } from '../home/keyFile.js';
 
 export interface SendOptions {
   readonly home: string;

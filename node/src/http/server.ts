@@ -12,8 +12,8 @@ import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'no
 import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import { stringifyExact } from '../util/json.js';
-import type { RpcOptions } from './app.js';
 import { discardUntilClosed } from './lingeringClose.js';
+import type { RpcOptions } from './options.js';
 
 /** Node's parser errors that are not a plain 400 (its own mapping, in _http_server.js). */
 const PARSER_ERROR_STATUS: Readonly<Record<string, number>> = {

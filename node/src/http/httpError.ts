@@ -15,6 +15,3 @@ export class HttpError extends Error {
     super(detail);
   }
 }
-
-export const notInitialized = () => new HttpError(503, 'Node not initialized');
-export const invalidTx = (reason: string) => new HttpError(400, 'Invalid transaction format', reason);

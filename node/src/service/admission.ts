@@ -12,11 +12,7 @@ import { type ChainState, type Tx, txFromJson, txHash } from '../chain/index.js'
 import type { AdmissionQueue } from '../mempool/admissionQueue.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-
-export type SubmitOutcome =
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'received'; hash: string }
-  | { kind: 'rejected'; hash: string; code: string; message: string };
+import type { SubmitOutcome } from '../rpc/backend.js';
 
 /** The outcome of a gossip message of one or more transactions. */
 export type PeerTxsOutcome =

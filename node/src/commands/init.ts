@@ -10,9 +10,9 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NETWORK_PARAMS, type NetworkId } from '../chain/index.js';
 import { bytesToHex } from '../crypto/hex.js';
+import type { KeyFile } from '../home/keyFile.js';
 import { writeNodeHome } from '../testnet/homes.js';
 import { generateNetwork, privateKeyOf } from '../testnet/network.js';
-import type { KeyFile } from './keyFile.js';
 
 export interface InitOptions {
   readonly home: string;

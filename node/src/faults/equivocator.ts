@@ -3,18 +3,20 @@
  * runs only on a devnet genesis. For each proposal and vote its consensus makes, it signs a second,
  * different one — a proposal of another block (built the same way, one second later), a vote for
  * nil instead of a block or for a block that does not exist instead of nil — and the driver sends
- * each version to a different half of its peers (P2PNetwork.publishSplit). Its own consensus sees
- * only the first versions. It signs without the priv-validator state (UncheckedSigner): it is the
+ * each version to a different half of its peers (P2PNetwork.publishSplit, armed by
+ * splitPublish.ts). Its own consensus sees only the first versions. It signs without the priv-validator state (UncheckedSigner): it is the
  * attacker. Honest nodes must stay safe and live, and report the equivocation (docs/CONSENSUS.md).
  */
+
+import type { Proposal } from '../chain/index.js';
 import { type Block, blockHash, signProposal, signVote, type Vote } from '../chain/index.js';
+import type { Equivocator as EquivocatorPort } from '../consensus/equivocatorPort.js';
+import type { ConsensusSigner, Resume, SignRequest } from '../consensus/signer.js';
 import { validatorAddressOf } from '../crypto/address.js';
 import { sha256, utf8Bytes } from '../crypto/hash.js';
 import { bytesToHex } from '../crypto/hex.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
 import { signDigestHex } from '../crypto/signature.js';
-import type { ConsensusSigner, Resume, SignRequest } from './signer.js';
-import type { Proposal } from './types.js';
 
 export const BYZANTINE_MODES = ['equivocate'] as const;
 export type ByzantineMode = (typeof BYZANTINE_MODES)[number];
@@ -36,7 +38,7 @@ export class UncheckedSigner implements ConsensusSigner {
   }
 }
 
-export class Equivocator {
+export class Equivocator implements EquivocatorPort {
   /** The second proposal of each (height, round): re-sent as it was, not made anew. */
   private readonly twins = new Map<string, Proposal>();
 

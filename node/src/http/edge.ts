@@ -1,11 +1,12 @@
 /**
- * The edge of an HTTP JSON service built on Koa, shared by the node's RPC (app.ts) and the task
+ * The edge of an HTTP JSON service built on Koa, shared by the node's RPC (rpc/app.ts) and the task
  * market (market/http): one middleware, first in the chain, that times every request and turns
  * every error into a `{"detail"}` answer (an HttpError with its status; anything else a 500
  * `Internal error`, logged, never a stack trace on the wire), answers Koa's bare 404 and 405 as
  * JSON, and closes lingering after an answer given before the request arrived in full.
  */
 import type Koa from 'koa';
+import { matchedRoute } from '../internals/libraryInternals.js';
 import { stringifyExact } from '../util/json.js';
 import type { Logger } from '../util/logger.js';
 import { HttpError } from './httpError.js';
@@ -75,7 +76,7 @@ export function edgeMiddleware(
       }
     }
     closeOnceBodyRead(ctx, bounds);
-    const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+    const route = matchedRoute(ctx) ?? 'unmatched';
     observe(route, ctx.method, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
   };
 }

@@ -2,7 +2,7 @@
  * The node's core below its edges: the store in <home>/data (with the equivocation evidence),
  * metrics, the signature cache, the mempool, snapshots in <home>/snapshots, and the chain service
  * over them. Built here once, for
- * the composition root (node.ts) and for tests that drive a real core without the network.
+ * the composition root (main/node.ts) and for tests that drive a real core without the network.
  */
 import { join } from 'node:path';
 import type { MigrationRegistry } from '../chain/index.js';

@@ -1,12 +1,14 @@
 /**
- * Fault injection: <home>/blocked_peers.json says which peers this node refuses to talk to (the
- * devnet's disconnect/connect/partition and the partition tests write it), in one of two forms:
+ * TEST ONLY (fault injection): <home>/blocked_peers.json says which peers this node refuses to
+ * talk to (the devnet's disconnect/connect/partition and the partition tests write it), in one of
+ * two forms:
  *   ["<peer id>", …]               refuse these peers (the first form; still valid)
  *   {"allow": ["<peer id>", …]}    refuse every peer but these ({"allow": []}: every peer)
  * Honoured only when the node runs with --fault-injection: a file left behind in a home must not
  * silently cut off a node started by hand.
  */
 import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { P2PNetwork } from '../p2p/network.js';
 import type { PeerRefusal } from '../p2p/peerRefusal.js';
 import type { Logger } from '../util/logger.js';
@@ -74,4 +76,23 @@ export async function noteIgnoredBlockedPeers(path: string, logger: Logger): Pro
         path,
       },
     );
+}
+
+/**
+ * The blocked-peers fault of a running network: with --fault-injection, <home>/blocked_peers.json
+ * is followed (the function returned stops that); without, a file present is noted once, ignored.
+ */
+export async function blockedPeersFault(
+  home: string,
+  network: P2PNetwork,
+  faultInjection: boolean,
+  logger: Logger,
+): Promise<() => void> {
+  const path = join(home, BLOCKED_PEERS_FILE);
+  if (!faultInjection) {
+    await noteIgnoredBlockedPeers(path, logger);
+    return () => {};
+  }
+  const timer = watchBlockedPeers(path, network, logger);
+  return () => clearInterval(timer);
 }

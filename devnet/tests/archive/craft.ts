@@ -1,0 +1,73 @@
+/**
+ * Archives made by hand for the reader's tests: a valid small one, and the same with one thing
+ * wrong (a version, a hash, a path, an entry type), so each refusal is shown on its own.
+ */
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import tarStream from 'tar-stream';
+
+export interface CraftEntry {
+  readonly name: string;
+  readonly body?: Buffer;
+  readonly type?: 'file' | 'symlink' | 'link' | 'character-device' | 'directory';
+  readonly linkname?: string;
+}
+
+/** A tar.gz of the entries in order (no checks: the point is to make bad ones). */
+export async function craftArchive(file: string, entries: readonly CraftEntry[]): Promise<void> {
+  const pack = tarStream.pack();
+  const chunks: Buffer[] = [];
+  pack.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((r) => pack.on('end', () => r()));
+  for (const e of entries) {
+    const type = e.type ?? 'file';
+    await new Promise<void>((resolve, reject) =>
+      pack.entry(
+        {
+          name: e.name,
+          type,
+          ...(e.linkname === undefined ? {} : { linkname: e.linkname }),
+          ...(type === 'character-device' ? { devmajor: 1, devminor: 3 } : {}),
+        },
+        type === 'file' ? (e.body ?? Buffer.alloc(0)) : undefined,
+        (err) => (err ? reject(err) : resolve()),
+      ),
+    );
+  }
+  pack.finalize();
+  await ended;
+  await writeFile(file, gzipSync(Buffer.concat(chunks)));
+}
+
+export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** The files of a minimal archive (not a devnet that runs: the reader checks the container only). */
+export function sampleFiles(): { name: string; body: Buffer }[] {
+  return [
+    {
+      name: 'devnet/devnet.json',
+      body: Buffer.from('{"version":1,"input":{"genesisTime":1,"manifest":{}},"added":[]}\n'),
+    },
+    { name: 'devnet/accounts.json', body: Buffer.from('[]\n') },
+    { name: 'nodes/validator-0/genesis.json', body: Buffer.from('{}\n') },
+  ];
+}
+
+/** A manifest (version 1 unless changed) listing the files. */
+export function manifestOf(
+  files: readonly { name: string; body: Buffer }[],
+  change: (m: Record<string, unknown>) => void = () => undefined,
+): CraftEntry {
+  const m: Record<string, unknown> = {
+    format: 'chain-devnet-archive',
+    version: 1,
+    node_version: '0.1.0',
+    created_at: '2026-01-01T00:00:00.000Z',
+    runtime: 'process',
+    heights: { 'validator-0': 1 },
+    files: files.map((f) => ({ path: f.name, size: f.body.length, sha256: sha256(f.body) })),
+  };
+  change(m);
+  return { name: 'manifest.json', body: Buffer.from(JSON.stringify(m)) };
+}

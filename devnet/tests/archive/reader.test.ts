@@ -1,0 +1,158 @@
+/**
+ * The archive reader refuses, naming what is wrong, an archive of another format version, a
+ * truncated or corrupt one, a tampered file, a missing or extra file, and every way out of the
+ * devnet's home (absolute path, `..`, symlink, hard link, device); and `devnet up --from` with
+ * such an archive makes no home and starts nothing.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { readArchive } from '../../src/archive/read.js';
+import { restore } from '../../src/operations/restore.js';
+import { type CraftEntry, craftArchive, manifestOf, sampleFiles } from './craft.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../tests/archive/fixtures/', import.meta.url));
+
+describe('devnet archive reader', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'devnet-archive-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Writes the archive, then expects both the reader and `up --from` to refuse it with `message`. */
+  async function refused(name: string, entries: CraftEntry[] | Buffer, message: RegExp): Promise<void> {
+    const file = join(dir, `${name}.tar.gz`);
+    if (Buffer.isBuffer(entries)) await writeFile(file, entries);
+    else await craftArchive(file, entries);
+    await assert.rejects(readArchive(file), (e: Error) => {
+      assert.match(e.message, message);
+      assert.equal((e as { code?: string }).code, 'BAD_ARCHIVE');
+      return true;
+    });
+    const home = join(dir, `${name}-home`);
+    await assert.rejects(
+      restore({ from: file, home, runtime: 'process', basePort: 39000, progress: () => undefined }),
+      message,
+    );
+    assert.equal(existsSync(home), false, 'no devnet home is made for a refused archive');
+  }
+
+  const files = sampleFiles();
+  const entriesOf = (f: typeof files) => f.map((x) => ({ name: x.name, body: x.body }));
+
+  test('a valid archive is read whole', async () => {
+    const file = join(dir, 'good.tar.gz');
+    await craftArchive(file, [manifestOf(files), ...entriesOf(files)]);
+    const a = await readArchive(file);
+    assert.equal(a.manifest.version, 1);
+    assert.deepEqual(
+      [...a.files.keys()],
+      files.map((f) => f.name),
+    );
+  });
+
+  test('the version 0 fixture is refused naming both versions', async () => {
+    const body = await readFile(join(FIXTURES, 'version0.tar.gz'));
+    await refused('v0', body, /archive format version 0: this devnet \(node [0-9.]+\) reads version 1/);
+  });
+
+  test('a truncated archive is refused', async () => {
+    const file = join(dir, 'whole.tar.gz');
+    await craftArchive(file, [manifestOf(files), ...entriesOf(files)]);
+    const whole = await readFile(file);
+    await refused('truncated', whole.subarray(0, Math.floor(whole.length / 2)), /truncated or corrupt/);
+  });
+
+  test('a corrupt archive is refused', async () => {
+    const file = join(dir, 'whole2.tar.gz');
+    await craftArchive(file, [manifestOf(files), ...entriesOf(files)]);
+    const bytes = Buffer.from(await readFile(file));
+    for (let i = 20; i < 60; i++) bytes[i] = bytes[i]! ^ 0xff;
+    await refused('corrupt', bytes, /truncated or corrupt/);
+  });
+
+  test('a tampered file (its hash not matching) is refused by name', async () => {
+    const tampered = entriesOf(files).map((e) =>
+      e.name === 'devnet/accounts.json' ? { ...e, body: Buffer.from('[{"evil":1}]\n') } : e,
+    );
+    await refused(
+      'tampered',
+      [manifestOf(files), ...tampered],
+      /devnet\/accounts\.json does not match its size and SHA-256/,
+    );
+  });
+
+  test('a missing file is refused by name', async () => {
+    await refused(
+      'missing',
+      [manifestOf(files), ...entriesOf(files).slice(0, 2)],
+      /missing nodes\/validator-0\/genesis\.json/,
+    );
+  });
+
+  test('an extra file is refused by name', async () => {
+    await refused(
+      'extra',
+      [
+        manifestOf(files),
+        ...entriesOf(files),
+        { name: 'nodes/validator-0/extra.bin', body: Buffer.from('x') },
+      ],
+      /nodes\/validator-0\/extra\.bin is not listed/,
+    );
+  });
+
+  test('the manifest must come first', async () => {
+    await refused(
+      'order',
+      [...entriesOf(files), manifestOf(files)],
+      /the first entry is devnet\/devnet\.json/,
+    );
+  });
+
+  for (const [what, entry, message] of [
+    ['an absolute path', { name: '/tmp/evil', body: Buffer.from('x') }, /an absolute path/],
+    ['a .. segment', { name: 'nodes/validator-0/../../../evil', body: Buffer.from('x') }, /\.\. segment/],
+    [
+      'a symlink',
+      { name: 'nodes/validator-0/link', type: 'symlink', linkname: '/etc/passwd' },
+      /is a symlink/,
+    ],
+    ['a hard link', { name: 'nodes/validator-0/hard', type: 'link', linkname: '/etc/passwd' }, /is a link/],
+    ['a device file', { name: 'nodes/validator-0/dev', type: 'character-device' }, /is a character-device/],
+  ] as const)
+    test(`an entry with ${what} is refused`, async () => {
+      await refused(
+        what.replace(/\W+/g, '-'),
+        [manifestOf(files), ...entriesOf(files), entry as CraftEntry],
+        message,
+      );
+    });
+
+  test('up --from on the swarm runtime is refused before anything is made', async () => {
+    const file = join(dir, 'to-swarm.tar.gz');
+    await craftArchive(file, [manifestOf(files), ...entriesOf(files)]);
+    const home = join(dir, 'swarm-home');
+    await assert.rejects(
+      restore({ from: file, home, runtime: 'swarm', progress: () => undefined }),
+      /swarm is not supported yet/,
+    );
+    assert.equal(existsSync(home), false);
+  });
+
+  test('a manifest listing a path that escapes is refused', async () => {
+    const listed = [...files, { name: '../outside', body: Buffer.from('x') }];
+    await refused(
+      'listed-escape',
+      [manifestOf(listed), ...entriesOf(files)],
+      /manifest\.json lists \.\.\/outside/,
+    );
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * The node's composition root: builds every part once, in dependency order, and pushes how to stop
+ * each on one stack of closers (closers.ts) as it starts; stop() (or a failure half-way through
+ * the start) unwinds that stack in reverse. The RPC listens before the chain state is loaded, so
+ * the data endpoints answer 503 "Node not initialized" during that window, as specified. The
+ * test-only parts (faults/) are reached only through the flags that enable them.
+ */
+
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { MigrationRegistry, Tx } from '../chain/index.js';
+import { ConsensusDriver } from '../consensus/driver.js';
+import type { ConsensusSigner } from '../consensus/signer.js';
+import { BlockSync } from '../consensus/sync.js';
+import { realTicker } from '../consensus/ticker.js';
+import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { blockedPeersFault } from '../faults/blockedPeers.js';
+import { byzantineValidator } from '../faults/byzantine.js';
+import type { Equivocator } from '../faults/equivocator.js';
+import { failPointOptions } from '../faults/failPoints.js';
+import { splitPublisher } from '../faults/splitPublish.js';
+import { readGenesisFile } from '../home/genesisFile.js';
+import { readKeyFile } from '../home/keyFile.js';
+import { openPrivValidator, PrivValidatorError } from '../home/privValidator.js';
+import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
+import { createRpcServer } from '../http/server.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
+import { P2PNetwork } from '../p2p/network.js';
+import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
+import { TOPIC_TXS } from '../p2p/protocol.js';
+import { createRpcApp } from '../rpc/app.js';
+import { openChainCore } from '../service/chainCore.js';
+import type { ChainService } from '../service/chainService.js';
+import { txsHandler, txsMessages } from '../service/txGossip.js';
+import type { Logger } from '../util/logger.js';
+import { StartupError } from '../util/startupError.js';
+import { CloserStack } from './closers.js';
+import type { NodeConfig } from './config.js';
+
+export { StartupError } from '../util/startupError.js';
+
+export interface RunningNode {
+  readonly service: ChainService;
+  readonly metrics: NodeMetrics;
+  readonly network: P2PNetwork | null;
+  /** The RPC's bound port (useful with port 0). */
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new StartupError(
+          e.code === 'EADDRINUSE'
+            ? `RPC port ${port} on ${host} is already in use: stop what holds it or pass --port`
+            : `cannot listen on ${host}:${port}: ${e.message}`,
+        ),
+      ),
+    );
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+export async function startNode(
+  config: NodeConfig,
+  logger: Logger,
+  now: () => number = Date.now,
+  migrations: MigrationRegistry = [],
+): Promise<RunningNode> {
+  const genesis = await readGenesisFile(config.genesisPath);
+  const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
+  const parts = new CloserStack();
+  const { store, metrics, service } = await openChainCore({
+    home: config.home,
+    mempool: config.mempool,
+    logger,
+    now,
+    migrations,
+  });
+  parts.defer('store', () => store.close());
+  try {
+    let signer: ConsensusSigner | null = null;
+    let equivocator: Equivocator | null = null;
+    try {
+      if (config.byzantine !== null) {
+        ({ signer, equivocator } = byzantineValidator(config.byzantine, genesis, privateKey, service));
+        logger.warn('BYZANTINE TEST MODE: this validator signs two versions of every proposal and vote', {
+          mode: config.byzantine,
+        });
+      } else if (privateKey !== null)
+        signer = await openPrivValidator(
+          config.home,
+          privateKey,
+          metrics,
+          logger.child({ part: 'privval' }),
+          failPointOptions(config.failPoint, config.faultInjection, logger),
+        );
+    } catch (e) {
+      throw e instanceof PrivValidatorError ? new StartupError(e.message) : e;
+    }
+
+    const rpcOptions = { ...DEFAULT_RPC_OPTIONS, maxBodyBytes: config.maxBodyBytes };
+    const server = createRpcServer(
+      createRpcApp(service, metrics, logger.child({ part: 'rpc' }), rpcOptions),
+      rpcOptions,
+    );
+    const port = await listen(server, config.port, config.host);
+    parts.defer(
+      'rpc',
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    logger.info('RPC listening', { url: `http://${config.host}:${port}` });
+    await service.open(genesis);
+
+    const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
+    let network: P2PNetwork | null = null;
+    let sync: BlockSync | null = null;
+    if (config.p2p) {
+      network = await startNetwork(config, logger);
+      const net = network;
+      parts.defer('p2p', () => net.stop());
+      logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
+      if (equivocator !== null) network.armSplitPublish(splitPublisher(logger.child({ part: 'p2p' })));
+      const gossipTxs = (txs: readonly Tx[]) => {
+        for (const message of txsMessages(txs)) void net.publish(TOPIC_TXS, message);
+      };
+      net.subscribe(
+        TOPIC_TXS,
+        txsHandler(service, gossipTxs, (verdict) =>
+          metrics.gossipMessages.inc({ topic: TOPIC_TXS, verdict }),
+        ),
+      );
+      service.onTxsAdmitted(gossipTxs);
+      sync = new BlockSync(service, network, metrics, logger.child({ part: 'sync' }));
+      await sync.serve();
+    }
+    const driver = new ConsensusDriver(
+      {
+        privateKey,
+        signer,
+        equivocator,
+        blockTimeMs,
+        timeouts: DEFAULT_TIMEOUTS,
+        rebroadcastMs: 1000,
+        maxClockDriftSec: 30,
+      },
+      {
+        service,
+        network,
+        sync,
+        metrics,
+        logger: logger.child({ part: 'consensus' }),
+        ticker: realTicker(now),
+      },
+    );
+    await driver.start();
+    parts.defer('consensus', () => driver.stop());
+    const cleanup = setInterval(() => {
+      service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
+    }, config.mempoolCleanupMs);
+    parts.defer('mempool cleanup', () => clearInterval(cleanup));
+    if (network !== null)
+      parts.defer(
+        'blocked peers',
+        await blockedPeersFault(config.home, network, config.faultInjection, logger),
+      );
+
+    let stopping: Promise<void> | null = null;
+    const stop = () => {
+      stopping ??= (async () => {
+        logger.info('stopping');
+        await parts.close();
+        logger.info('stopped');
+      })();
+      return stopping;
+    };
+    return { service, metrics, network, port, stop };
+  } catch (e) {
+    await parts.close();
+    throw e;
+  }
+}
+
+async function startNetwork(config: NodeConfig, logger: Logger): Promise<P2PNetwork> {
+  try {
+    return await P2PNetwork.start({
+      privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
+      listenHost: config.p2pHost,
+      listenPort: config.p2pPort,
+      announce: config.p2pAnnounce,
+      bootstrap: config.bootstrap,
+      logger: logger.child({ part: 'p2p' }),
+    });
+  } catch (e) {
+    const m = (e as Error).message;
+    throw new StartupError(
+      /EADDRINUSE/.test(m)
+        ? `p2p port ${config.p2pPort} is already in use: pass --p2p-port`
+        : `cannot start the p2p network: ${m}`,
+    );
+  }
+}

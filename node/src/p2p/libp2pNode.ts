@@ -1,0 +1,131 @@
+/**
+ * The libp2p node under P2PNetwork, with every option the node sets and why: TCP, noise, yamux,
+ * identify, bootstrap peers, ping, a Kademlia DHT for discovery, and gossipsub for the topics.
+ * Returned not started: the DHT's table refresh is staggered first (staggerTableRefresh).
+ */
+import './polyfill.js';
+import { createHash } from 'node:crypto';
+import { type GossipSub, gossipsub } from '@chainsafe/libp2p-gossipsub';
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { bootstrap } from '@libp2p/bootstrap';
+import { identify } from '@libp2p/identify';
+import type { Libp2p, PeerId } from '@libp2p/interface';
+import { kadDHT, removePublicAddressesMapper } from '@libp2p/kad-dht';
+import { ping } from '@libp2p/ping';
+import { tcp } from '@libp2p/tcp';
+import { createLibp2p } from 'libp2p';
+import { setTableRefreshInterval } from '../internals/libraryInternals.js';
+import type { PeerKey } from './peerKey.js';
+import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
+
+export type Services = { pubsub: GossipSub; identify: unknown; ping: unknown; dht: unknown };
+
+/**
+ * libp2p pings every connection and closes the ones whose ping fails. Its defaults (every 10 s,
+ * failed after 5 s) broke a 21-validator devnet on 2 cores: a node starved of CPU for a few
+ * seconds lost its connections, the redials' handshakes and subscriptions starved everyone
+ * further, and the closures spread until heights took 10 s and more (hundreds of closed
+ * connections a minute; docs/BENCHMARKS.md). A ping now fails after 10–12 s, and the next one
+ * starts only after that (two pings in flight on a connection also close it), so a dead peer is
+ * still found within about 27 s. The answering side waits as long for the ping's bytes.
+ */
+const CONNECTION_MONITOR = {
+  pingInterval: 15_000,
+  pingTimeout: { minTimeout: 10_000, maxTimeout: 12_000 },
+} as const;
+
+/**
+ * kad-dht refreshes its routing table and looks itself up every 5 minutes, starting from when
+ * the node started. A devnet starts its nodes together, so every node did both at the same
+ * moment: each looks up several keys through all of its peers, and in a 21-validator devnet on
+ * 2 cores those thousands of streams at once cost heights of 4 s, failed pings and closed
+ * connections in the fifth minute (docs/BENCHMARKS.md). Each node now keeps its own period,
+ * 3.75–6.25 minutes, and its first self-lookup waits 2–5 s, after a devnet's first blocks.
+ */
+const DHT_PERIOD_MS = 5 * 60_000;
+const jittered = (ms: number, spread: number) => Math.round(ms * (1 - spread / 2 + Math.random() * spread));
+
+/**
+ * kad-dht (15.x) takes no option for its table refresh period: it is set on the refresher before
+ * the node starts. False when the field is not there (another kad-dht), said in a warning.
+ */
+export function staggerTableRefresh(dht: unknown): boolean {
+  return setTableRefreshInterval(dht, jittered(DHT_PERIOD_MS, 0.5));
+}
+
+export async function createLibp2pNode(
+  o: {
+    readonly privateKey: PeerKey;
+    readonly listenHost: string;
+    readonly listenPort: number;
+    readonly bootstrap: readonly string[];
+  },
+  announce: readonly string[],
+  /** Whether a peer is refused (the connection gater). */
+  denied: (peer: PeerId) => Promise<boolean>,
+): Promise<Libp2p<Services>> {
+  const node = await createLibp2p({
+    // Started by P2PNetwork.start, once the DHT's table refresh is staggered.
+    start: false,
+    privateKey: o.privateKey as never,
+    connectionGater: {
+      denyDialPeer: denied,
+      denyInboundEncryptedConnection: denied,
+      denyOutboundEncryptedConnection: denied,
+    },
+    addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`], announce: [...announce] },
+    transports: [tcp()],
+    connectionEncrypters: [noise()],
+    streamMuxers: [yamux()],
+    peerDiscovery: o.bootstrap.length > 0 ? [bootstrap({ list: [...o.bootstrap], timeout: 100 })] : [],
+    connectionManager: { maxConnections: 200 },
+    connectionMonitor: CONNECTION_MONITOR,
+    services: {
+      identify: identify(),
+      ping: ping({ timeout: CONNECTION_MONITOR.pingTimeout.maxTimeout }),
+      dht: kadDHT({
+        protocol: DHT_PROTOCOL,
+        clientMode: false,
+        initialQuerySelfInterval: 2000 + Math.round(Math.random() * 3000),
+        querySelfInterval: jittered(DHT_PERIOD_MS, 0.5),
+        peerInfoMapper: removePublicAddressesMapper,
+      }) as never,
+      pubsub: gossipsub({
+        globalSignaturePolicy: 'StrictNoSign',
+        // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
+        msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
+        allowPublishToZeroTopicPeers: true,
+        // A node publishes to its mesh (at least D peers), not to every peer: with 21
+        // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node
+        // more often than the mesh alone, and every copy is decrypted, decoded and hashed; on 2
+        // cores at 1 s blocks those copies were the difference between keeping up and missing
+        // slots (docs/BENCHMARKS.md). With at most D peers, as in a 4-validator network,
+        // every peer still receives each message straight from its publisher.
+        floodPublish: false,
+        // A smaller mesh than gossipsub's default (D 6, up to 12): each mesh peer forwards a
+        // message it has not seen from us, so a node reads about as many copies of every vote
+        // as it has mesh peers. 3–6 peers keep a 21-validator network within 3 hops and every
+        // node on several paths, with about half the copies.
+        D: 4,
+        Dlo: 3,
+        Dhi: 6,
+        Dout: 2,
+        emitSelf: false,
+        maxInboundDataLength: MAX_MESSAGE_BYTES,
+        heartbeatInterval: 700,
+        // Verdicts are reported by `validate` below, which forwards a message to the mesh
+        // peers that did not already send it to us.
+        asyncValidation: true,
+        // Gossipsub's default peer score penalizes every peer when more than 10 share one IP
+        // address, by 5 × (surplus)²: with 21 validators of a devnet on 127.0.0.1 (or behind
+        // one NAT), each node scored all of its peers about -500, dropped every message they
+        // sent (graylist, -80), published to none (-50) and kept none in its mesh (< 0), and
+        // no block was ever decided. The penalty guards open networks against Sybil peers;
+        // here every gossip message carries a validator's signature, checked by the node.
+        scoreParams: { IPColocationFactorWeight: 0 },
+      }),
+    },
+  });
+  return node as unknown as Libp2p<Services>;
+}
