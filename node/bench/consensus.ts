@@ -21,7 +21,7 @@ import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { waitForOrNull } from '../src/harness/index.js';
 import type { BlockAnswer, StatusAnswer, SubmitAnswer } from '../src/rpc/answers.js';
-import { Cluster, type ClusterNode } from '../tests/cluster/cluster.js';
+import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
 
 const { values } = parseArgs({
   options: {

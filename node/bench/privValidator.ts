@@ -18,9 +18,9 @@ import { sha256 } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { signDigestHex } from '../src/crypto/signature.js';
 import { writePrivValidatorState } from '../src/home/privValidator.js';
-import { Cluster, type ClusterNode } from '../tests/cluster/cluster.js';
 import { key } from '../tests/fixtures.js';
-import { CHAIN_NODE } from '../tests/node/processes.js';
+import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
+import { CHAIN_NODE } from '../tests/support/processes.js';
 
 const { values } = parseArgs({
   options: {

@@ -17,7 +17,7 @@ import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { startProgram, stopAllPrograms } from '../src/harness/index.js';
 import { median } from '../src/util/median.js';
-import { chainNode, startNodeProcess } from '../tests/node/processes.js';
+import { chainNode, startNodeProcess } from '../tests/support/processes.js';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },

@@ -2,7 +2,7 @@
  * One interface for the implementations that check signatures, and the one in use. Each takes
  * only what signatureForm.ts passed and answers the protocol's question: does recovery from
  * (digest, r, s, v) give this key? (docs/PROTOCOL.md, "Keys and signatures"). They differ in
- * speed only; node/tests/crypto/ runs the Wycheproof vectors and the property tests against each.
+ * speed only; node/tests/unit/crypto/ runs the Wycheproof vectors and the property tests against each.
  *
  * The one in use is activeVerifier.ts's.
  */

@@ -2,7 +2,7 @@
  * TEST ONLY: the task market's crash switch. With the environment variable
  * CHAIN_MARKET_CRASH_AFTER_SENDS set (honoured only on a devnet chain: market/process.ts), the
  * market SIGKILLs itself right after that many payouts were received by the node: a crash in the
- * middle of paying (tests/market/crash.test.ts).
+ * middle of paying (tests/system/marketCrash.test.ts).
  */
 import type { Logger } from '../util/logger.js';
 import { killSelf } from './kill.js';

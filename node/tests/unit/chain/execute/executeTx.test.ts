@@ -186,7 +186,7 @@ describe('error code coverage', () => {
     const bySignature = ['INVALID_SIGNATURE', 'PUBKEY_MISMATCH'];
     const byFormat = ['INVALID_FORMAT']; // txFromJson's reasons: the edges label them INVALID_FORMAT
     // The code the chain rules never produce: WRONG_CHAIN comes from the node's edge (a tx whose
-    // chain_id field names another network; see node/tests/node/rpc.test.ts).
+    // chain_id field names another network; see node/tests/unit/rpc/rpc.test.ts).
     const outside = ['WRONG_CHAIN'];
     const covered = new Set([...byExecution, ...bySignature, ...byFormat, ...outside]);
     assert.deepEqual(

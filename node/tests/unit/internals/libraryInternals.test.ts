@@ -1,0 +1,162 @@
+/**
+ * Pins every use of a library's internals (src/internals/libraryInternals.ts) to the library version it
+ * was written against: a version other than the pinned one, or an internal field of another
+ * shape, fails here with a message naming what to check, not later as a node that quietly stops
+ * re-sending to joining peers, staggering its DHT refresh, or splitting a Byzantine publish.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { type GossipSub, gossipsub } from '@chainsafe/libp2p-gossipsub';
+import { RPC } from '@chainsafe/libp2p-gossipsub/message';
+import { Router } from '@koa/router';
+import { identify } from '@libp2p/identify';
+import { kadDHT } from '@libp2p/kad-dht';
+import { ping } from '@libp2p/ping';
+import { tcp } from '@libp2p/tcp';
+import Koa from 'koa';
+import { createLibp2p } from 'libp2p';
+import inject from 'light-my-request';
+import { splitPublisher } from '../../../src/faults/splitPublish.js';
+import { freeBasePort, waitFor } from '../../../src/harness/index.js';
+import {
+  forgetFanout,
+  gossipFrames,
+  hasOutboundStream,
+  matchedRoute,
+  meshSize,
+  PINNED_VERSIONS,
+  setTableRefreshInterval,
+} from '../../../src/internals/libraryInternals.js';
+import { P2PNetwork } from '../../../src/p2p/network.js';
+import { peerIdOf, peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
+import { createLogger } from '../../../src/util/logger.js';
+
+/** The version of `name` as installed (the nearest node_modules up from this file). */
+function installedVersion(name: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed`);
+    dir = dirname(dir);
+  }
+}
+
+/** A gossipsub service of a libp2p node that is never started: its fields exist from construction. */
+async function unstartedGossipsub(): Promise<GossipSub> {
+  const node = await createLibp2p({
+    start: false,
+    transports: [tcp()],
+    services: { identify: identify(), pubsub: gossipsub({ globalSignaturePolicy: 'StrictNoSign' }) },
+  });
+  return node.services.pubsub as unknown as GossipSub;
+}
+
+const WHAT_TO_CHECK =
+  'src/internals/libraryInternals.ts reaches into its internals: check each use against the new version, then update PINNED_VERSIONS';
+
+describe('library internals (src/internals/libraryInternals.ts)', () => {
+  for (const [name, pinned] of Object.entries(PINNED_VERSIONS))
+    it(`${name} is the version the internals were written against (${pinned})`, () => {
+      const installed = installedVersion(name);
+      assert.equal(installed, pinned, `${name} ${installed} is installed, not ${pinned}: ${WHAT_TO_CHECK}`);
+    });
+
+  it('gossipsub keeps its per-peer outbound streams, mesh and fanout in Maps keyed by peer id / topic', async () => {
+    const pubsub = await unstartedGossipsub();
+    for (const field of ['streamsOutbound', 'mesh', 'fanout'] as const)
+      assert.ok(pubsub[field] instanceof Map, `gossipsub.${field} is no longer a Map: ${WHAT_TO_CHECK}`);
+    assert.equal(hasOutboundStream(pubsub, 'nobody'), false);
+    pubsub.mesh.set('t', new Set(['a', 'b']));
+    assert.equal(meshSize(pubsub, 't'), 2);
+    pubsub.fanout.set('t', new Set(['a']));
+    forgetFanout(pubsub, 't');
+    assert.equal(pubsub.fanout.has('t'), false);
+  });
+
+  it("a hand-written frame is gossipsub's own RPC of one unsigned message, pushed on the peer's stream", async () => {
+    const pubsub = await unstartedGossipsub();
+    const pushed: Uint8Array[] = [];
+    // A stand-in for the peer's OutboundStream: only its push is used.
+    pubsub.streamsOutbound.set('peer', { push: (b: Uint8Array) => pushed.push(b) } as never);
+    gossipFrames(pubsub).pushFrame('peer', '/t/1.0.0', new Uint8Array([1, 2, 3]));
+    gossipFrames(pubsub).pushFrame('nobody', '/t/1.0.0', new Uint8Array([4]));
+    assert.equal(pushed.length, 1);
+    const rpc = RPC.decode(pushed[0]!);
+    assert.deepEqual(rpc.subscriptions, []);
+    assert.equal(rpc.messages.length, 1);
+    assert.equal(rpc.messages[0]!.topic, '/t/1.0.0');
+    assert.deepEqual([...(rpc.messages[0]!.data ?? [])], [1, 2, 3]);
+  });
+
+  it("kad-dht's table refresher has a numeric refreshInterval", async () => {
+    const node = await createLibp2p({
+      start: false,
+      transports: [tcp()],
+      services: { identify: identify(), ping: ping(), dht: kadDHT({ clientMode: false }) },
+    });
+    assert.equal(setTableRefreshInterval(node.services.dht, 123_456), true, `kad-dht: ${WHAT_TO_CHECK}`);
+    const dht = node.services.dht as unknown as { routingTableRefresh: { refreshInterval: number } };
+    assert.equal(dht.routingTableRefresh.refreshInterval, 123_456);
+  });
+
+  it("@koa/router leaves the route it matched on the context (the RPC's duration metric is labelled by it)", async () => {
+    const app = new Koa();
+    const router = new Router();
+    const seen: (string | undefined)[] = [];
+    app.use(async (ctx, next) => {
+      await next();
+      seen.push(matchedRoute(ctx));
+    });
+    router.get('/block/:height', (ctx) => {
+      ctx.body = 'ok';
+    });
+    app.use(router.routes());
+    await inject(app.callback(), { url: '/block/7' });
+    await inject(app.callback(), { url: '/nowhere' });
+    assert.deepEqual(seen, ['/block/:height', undefined], `@koa/router: ${WHAT_TO_CHECK}`);
+  });
+
+  describe('a split publish between two real peers', () => {
+    const nets: P2PNetwork[] = [];
+    after(async () => {
+      await Promise.all(nets.map((n) => n.stop()));
+    });
+
+    it('reaches the peer through its outbound stream, and only when armed', async () => {
+      const base = await freeBasePort((b) => [b, b + 1]);
+      const keys = await Promise.all(
+        [0, 1].map((i) => peerKeyFromSeed(new TextEncoder().encode(`internals-${i}`))),
+      );
+      const logger = createLogger({ level: 'error' });
+      for (const i of [0, 1])
+        nets.push(
+          await P2PNetwork.start({
+            privateKey: keys[i]!,
+            listenHost: '127.0.0.1',
+            listenPort: base + i,
+            bootstrap: i === 0 ? [`/ip4/127.0.0.1/tcp/${base + 1}/p2p/${peerIdOf(keys[1]!)}`] : [],
+            logger,
+          }),
+        );
+      const [a, b] = nets as [P2PNetwork, P2PNetwork];
+      const topic = '/chain/internals-test/1.0.0';
+      const got: string[] = [];
+      b.subscribe(topic, (data) => {
+        got.push(new TextDecoder().decode(data));
+        return 'accept';
+      });
+      a.subscribe(topic, () => 'accept');
+      assert.throws(() => a.publishSplit(topic, [new Uint8Array([1])]), /armSplitPublish/);
+      a.armSplitPublish(splitPublisher(logger));
+      await waitFor("b's message through a's split publish", 20_000, async () => {
+        a.publishSplit(topic, [new TextEncoder().encode(`split ${got.length}`)]);
+        await new Promise((r) => setTimeout(r, 100));
+        return got.length > 0 ? true : null;
+      });
+    });
+  });
+});
