@@ -105,6 +105,7 @@ export class Devnet {
           false,
         ),
         byzantine: null,
+        stateSync: a.stateSync ?? false,
       })),
     ];
   }
@@ -281,6 +282,7 @@ export class Devnet {
     name: string | undefined,
     stake: bigint | null,
     placement: string | null = null,
+    stateSync = false,
   ): Promise<NodeSpec> {
     const index = this.nodes.length;
     if (index >= MAX_NODES) throw new DevnetError('BAD_FLAG', `a devnet has at most ${MAX_NODES} nodes`);
@@ -294,6 +296,7 @@ export class Devnet {
       index,
       stake: stake === null ? null : stake.toString(),
       ...(placement === null ? {} : { placement }),
+      ...(stateSync ? { stateSync } : {}),
     };
     this.state = { ...this.state, added: [...this.state.added, added] };
     this.peerCache = null;

@@ -16,6 +16,8 @@ export interface AddedNode {
   readonly stake: string | null;
   /** `devnet add --placement MACHINE` (multi-machine runtimes). */
   readonly placement?: string;
+  /** `devnet add --state-sync`: it joined from a snapshot (absent: by block sync). */
+  readonly stateSync?: boolean;
 }
 
 export interface DevnetState {

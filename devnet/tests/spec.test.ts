@@ -240,7 +240,7 @@ describe('network spec', () => {
     // The devnet's node adds its test-only Byzantine mode (none here) to the generator's node.
     assert.deepEqual(
       s.nodes,
-      net.nodes.map((n) => ({ ...n, byzantine: null })),
+      net.nodes.map((n) => ({ ...n, byzantine: null, stateSync: false })),
     );
     assert.deepEqual(s.accounts, net.accounts);
     assert.deepEqual(s.genesis, net.genesis);

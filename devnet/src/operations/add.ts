@@ -1,7 +1,8 @@
 /**
  * `devnet add`: a new node joins the running devnet and syncs from its peers. With --stake it is
  * funded from a developer account and sends STAKE from its own key, so it becomes a validator
- * at the next eligible epoch boundary (the chain's activation rule, docs/RULES.md).
+ * at the next eligible epoch boundary (the chain's activation rule, docs/RULES.md). With
+ * --state-sync it starts from a peer's verified snapshot and fetches only the blocks after it.
  */
 import { coins, parseAmount } from '@chain-devnet/node/chain';
 import type { Devnet } from '../devnet.js';
@@ -16,6 +17,8 @@ export interface AddOptions {
   readonly fundFrom?: string;
   /** The machine to run it on (multi-machine runtimes). */
   readonly placement?: string;
+  /** It joins from a verified snapshot of its peers instead of replaying every block (`--state-sync`). */
+  readonly stateSync?: boolean;
   readonly progress: Progress;
 }
 
@@ -39,8 +42,8 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
     throw new DevnetError('BAD_FLAG', 'no developer account to fund the stake from: pass --fund-from NAME');
   const reference = devnet.nodes[0]!.name;
   const target = (await (await devnet.client(reference)).status()).height;
-  const node = await devnet.recordAdded(o.name, stake, o.placement ?? null);
-  o.progress(`${node.name}: starting, syncing to height ${target}`);
+  const node = await devnet.recordAdded(o.name, stake, o.placement ?? null, o.stateSync ?? false);
+  o.progress(`${node.name}: starting, ${o.stateSync ? 'state-syncing' : 'syncing'} to height ${target}`);
   await devnet.startNode(node.name);
   const { rpc } = await devnet.endpoint(node.name);
   o.progress(`${node.name}: RPC ${rpc}`);

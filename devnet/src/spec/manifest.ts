@@ -23,6 +23,8 @@ export interface ManifestValidator {
   placement?: string;
   /** TEST ONLY: a Byzantine validator (`chain-node start --byzantine MODE`). */
   byzantine?: ByzantineMode;
+  /** Joins by state sync from its peers' snapshots when its store is empty (`chain-node start --state-sync`). */
+  state_sync?: boolean;
 }
 
 export interface ManifestAccount {
@@ -84,6 +86,7 @@ export const MANIFEST_SCHEMA = {
               commission_rate: { type: 'number', minimum: 0, maximum: 1 },
               placement: { type: 'string', minLength: 1 },
               byzantine: { enum: [...BYZANTINE_MODES] },
+              state_sync: { type: 'boolean' },
             },
           },
         },

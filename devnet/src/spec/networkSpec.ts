@@ -69,6 +69,8 @@ export interface SpecFlags {
 export interface NodeSpec extends NetworkNode {
   /** TEST ONLY: started as a Byzantine validator (`--byzantine MODE`); null is honest. */
   readonly byzantine: ByzantineMode | null;
+  /** Joins by state sync when its store is empty (`chain-node start --state-sync`). */
+  readonly stateSync: boolean;
 }
 
 export type AccountSpec = NetworkAccount;
@@ -122,10 +124,15 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
 /**
  * The `chain-node start` flags every runtime gives a node besides where it lives: fault
  * injection always (the devnet's disconnect, connect and partitions use the node's blocked-peers
- * file), and the test-only Byzantine mode where the manifest asks for it.
+ * file), the test-only Byzantine mode where the manifest asks for it, and state sync where the
+ * manifest or `devnet add --state-sync` asks for it.
  */
 export function nodeStartFlags(n: NodeSpec): string[] {
-  return ['--fault-injection', ...(n.byzantine === null ? [] : ['--byzantine', n.byzantine])];
+  return [
+    '--fault-injection',
+    ...(n.byzantine === null ? [] : ['--byzantine', n.byzantine]),
+    ...(n.stateSync ? ['--state-sync'] : []),
+  ];
 }
 
 export function buildNetworkSpec(input: SpecInput): NetworkSpec {
@@ -198,7 +205,11 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     marketPort: market ? marketPort(basePort) : null,
     ui: m.ui ?? DEFAULTS.ui,
     uiPort: uiPort(basePort),
-    nodes: nodes.map((n, i) => ({ ...n, byzantine: listed[i]?.byzantine ?? null })),
+    nodes: nodes.map((n, i) => ({
+      ...n,
+      byzantine: listed[i]?.byzantine ?? null,
+      stateSync: listed[i]?.state_sync ?? false,
+    })),
     accounts,
     genesis,
   };

@@ -5,40 +5,14 @@
  *   ["<peer id>", …]               refuse these peers (the first form; still valid)
  *   {"allow": ["<peer id>", …]}    refuse every peer but these ({"allow": []}: every peer)
  * Honoured only when the node runs with --fault-injection: a file left behind in a home must not
- * silently cut off a node started by hand.
+ * silently cut off a node started by hand. The file's forms are read and written by
+ * blockedPeersFile.ts (no libp2p there, so the devnet and the testnet export can use them).
  */
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { P2PNetwork } from '../p2p/network.js';
-import type { PeerRefusal } from '../p2p/peerRefusal.js';
 import type { Logger } from '../util/logger.js';
-
-export const BLOCKED_PEERS_FILE = 'blocked_peers.json';
-
-const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-
-/** The file's rule, or null when its text is neither form. */
-export function parseBlockedPeers(text: string): PeerRefusal | null {
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (isIdList(j)) return { allowOnly: false, peers: j };
-  if (typeof j === 'object' && j !== null && !Array.isArray(j)) {
-    const keys = Object.keys(j);
-    const allow = (j as { allow?: unknown }).allow;
-    if (keys.length === 1 && isIdList(allow)) return { allowOnly: true, peers: allow };
-  }
-  return null;
-}
-
-/** The file's text for `rule` (the array form when it lists the refused peers), sorted, one id each. */
-export function formatBlockedPeers(rule: PeerRefusal): string {
-  const ids = [...new Set(rule.peers)].sort();
-  return `${JSON.stringify(rule.allowOnly ? { allow: ids } : ids)}\n`;
-}
+import { BLOCKED_PEERS_FILE, parseBlockedPeers } from './blockedPeersFile.js';
 
 /** Polled twice a second; a missing file means nobody is blocked. */
 export function watchBlockedPeers(path: string, network: P2PNetwork, logger: Logger): NodeJS.Timeout {

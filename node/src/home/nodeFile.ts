@@ -13,9 +13,20 @@ export interface NodeFile {
   p2p_announce?: string[];
   bootstrap?: string[];
   block_time?: string;
+  /** Join by state sync when the store is empty (chain-node start --state-sync). */
+  state_sync?: boolean;
 }
 
-const FIELDS = new Set(['port', 'p2p_port', 'host', 'p2p_host', 'p2p_announce', 'bootstrap', 'block_time']);
+const FIELDS = new Set([
+  'port',
+  'p2p_port',
+  'host',
+  'p2p_host',
+  'p2p_announce',
+  'bootstrap',
+  'block_time',
+  'state_sync',
+]);
 
 export async function readNodeFile(path: string): Promise<NodeFile | null> {
   const json = await readJsonFile(path);
@@ -33,6 +44,8 @@ export async function readNodeFile(path: string): Promise<NodeFile | null> {
   port('p2p_port');
   for (const k of ['host', 'p2p_host', 'block_time'])
     if (o[k] !== undefined && typeof o[k] !== 'string') throw new Error(`${path}: ${k} must be a string`);
+  if (o.state_sync !== undefined && typeof o.state_sync !== 'boolean')
+    throw new Error(`${path}: state_sync must be true or false`);
   for (const k of ['bootstrap', 'p2p_announce'])
     if (
       o[k] !== undefined &&

@@ -23,6 +23,11 @@ export interface NodeConfig {
   readonly p2pAnnounce: readonly string[];
   /** Multiaddrs (with /p2p/<peer id>) of peers to join through. */
   readonly bootstrap: readonly string[];
+  /**
+   * With an empty store, join from a peer's verified snapshot instead of replaying every block
+   * (consensus/stateSync.ts); ignored when the store has a chain.
+   */
+  readonly stateSync: boolean;
   /** Run without the peer-to-peer network (a one-node chain that talks to nobody). */
   readonly p2p: boolean;
   readonly genesisPath: string;
@@ -52,6 +57,7 @@ export function defaultConfig(home: string): NodeConfig {
     p2pHost: '127.0.0.1',
     p2pAnnounce: [],
     bootstrap: [],
+    stateSync: false,
     p2p: true,
     genesisPath: join(home, 'genesis.json'),
     keyPath: null,

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { MigrationRegistry, Tx } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
+import { serveSnapshots } from '../consensus/snapshotServer.js';
+import { StateSync } from '../consensus/stateSync.js';
 import { BlockSync } from '../consensus/sync.js';
 import { realTicker } from '../consensus/ticker.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
@@ -119,16 +121,31 @@ export async function startNode(
         }),
     );
     logger.info('RPC listening', { url: `http://${config.host}:${port}` });
-    await service.open(genesis);
-
-    const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
     let network: P2PNetwork | null = null;
-    let sync: BlockSync | null = null;
     if (config.p2p) {
       network = await startNetwork(config, logger);
       const net = network;
       parts.defer('p2p', () => net.stop());
       logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
+    }
+    // State sync fills an empty store from a verified snapshot before the chain is opened; a store
+    // with a chain already goes on from its own height.
+    const synced = await store.stateSyncedFrom();
+    if (config.stateSync && network !== null && (await store.identity()) === null) {
+      const restored = await new StateSync(
+        network,
+        store,
+        genesis,
+        logger.child({ part: 'statesync' }),
+      ).run();
+      metrics.stateSyncHeight.set(restored ?? 0);
+    } else if (synced !== null) metrics.stateSyncHeight.set(synced);
+    await service.open(genesis);
+
+    const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
+    let sync: BlockSync | null = null;
+    if (network !== null) {
+      const net = network;
       if (equivocator !== null) network.armSplitPublish(splitPublisher(logger.child({ part: 'p2p' })));
       const gossipTxs = (txs: readonly Tx[]) => {
         for (const message of txsMessages(txs)) void net.publish(TOPIC_TXS, message);
@@ -142,6 +159,7 @@ export async function startNode(
       service.onTxsAdmitted(gossipTxs);
       sync = new BlockSync(service, network, metrics, logger.child({ part: 'sync' }));
       await sync.serve();
+      await serveSnapshots(service, network);
     }
     const driver = new ConsensusDriver(
       {

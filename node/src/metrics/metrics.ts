@@ -128,6 +128,11 @@ export function createMetrics(registry: Registry = new Registry()) {
       help: 'Height of the newest snapshot',
       registers: r,
     }),
+    stateSyncHeight: new Gauge({
+      name: 'chain_state_sync_height',
+      help: 'Height of the snapshot this node was restored from by state sync (0: joined from genesis)',
+      registers: r,
+    }),
     peers: new Gauge({ name: 'chain_p2p_peers', help: 'Connected peer-to-peer peers', registers: r }),
     gossipMessages: new Counter({
       name: 'chain_gossip_messages_total',

@@ -7,3 +7,5 @@ export const DHT_PROTOCOL = '/chain/kad/1.0.0';
 
 /** Largest gossip message and sync response accepted, in bytes. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** State sync (docs/PROTOCOL.md, "Snapshot protocol", an extension): snapshot offers and chunks. */
+export const SNAPSHOT_PROTOCOL = '/chain/snapshot/1.0.0';

@@ -87,6 +87,11 @@ export class ChainService implements RpcBackend {
     return verified?.record ?? null;
   }
 
+  /** A snapshot's gzip file as stored, for peers that state-sync; null if unknown. */
+  snapshotFile(height: number): Promise<{ record: SnapshotRecord; file: Uint8Array } | null> {
+    return this.deps.snapshots.readFile(height);
+  }
+
   onCommit(listener: CommitListener): void {
     this.listeners.push(listener);
   }

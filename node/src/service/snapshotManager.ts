@@ -66,6 +66,14 @@ export class SnapshotManager {
     return this.store.snapshotInfos();
   }
 
+  /** One snapshot's record and its gzip file as stored (served in chunks for state sync); null if unknown. */
+  async readFile(height: number): Promise<{ record: SnapshotRecord; file: Uint8Array } | null> {
+    const record = (await this.store.snapshotInfos()).find((s) => s.height === height);
+    if (record === undefined) return null;
+    const file = await readFile(this.fileOf(height)).catch(() => null);
+    return file === null ? null : { record, file: new Uint8Array(file) };
+  }
+
   /** The record of one snapshot after reading its file and verifying its hash; null if unknown. */
   async readVerified(height: number): Promise<{ record: SnapshotRecord; state: ChainState } | null> {
     const record = (await this.store.snapshotInfos()).find((s) => s.height === height);

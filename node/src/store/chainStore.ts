@@ -99,17 +99,53 @@ export class ChainStore {
   }
 
   /** The first write of a data folder: identity, block 0 and the whole genesis state, in one batch. */
-  async initialize(
+  initialize(
     identity: ChainIdentity,
     genesisBlock: Block,
     state: ChainState,
     diff: StateDiff,
   ): Promise<void> {
+    return this.firstWrite(identity, genesisBlock, null, state, diff);
+  }
+
+  /**
+   * The first write of a data folder joined by state sync: identity, the block at the snapshot's
+   * height with its commit, and the whole verified state after it, in one batch (the joiner
+   * writes nothing before the state is verified: consensus/snapshotTrust.ts). No block below it.
+   */
+  initializeAt(
+    identity: ChainIdentity,
+    block: Block,
+    commit: Commit,
+    state: ChainState,
+    diff: StateDiff,
+  ): Promise<void> {
+    return this.firstWrite(identity, block, commit, state, diff);
+  }
+
+  /** Identity, the block at the state's height (with its commit, but for genesis) and the whole state. */
+  private async firstWrite(
+    identity: ChainIdentity,
+    block: Block,
+    commit: Commit | null,
+    state: ChainState,
+    diff: StateDiff,
+  ): Promise<void> {
     const batch = this.db.batch();
     batch.put('identity', toJsonBytes(identity), { sublevel: this.meta });
-    batch.put(heightKey(0), toJsonBytes(blockToJson(genesisBlock)), { sublevel: this.blocks });
+    batch.put(heightKey(state.height), toJsonBytes(blockToJson(block)), { sublevel: this.blocks });
+    if (commit !== null) {
+      batch.put(heightKey(state.height), toJsonBytes(commit), { sublevel: this.commits });
+      batch.put('state_synced_from', toJsonBytes(state.height), { sublevel: this.meta });
+    }
     this.putState(batch, diff, state);
     await batch.write();
+  }
+
+  /** The height a state-synced store started at; null for a store initialized from genesis. */
+  async stateSyncedFrom(): Promise<number | null> {
+    const raw = await this.meta.get('state_synced_from');
+    return raw === undefined ? null : fromJsonBytes<number>(raw);
   }
 
   /**

@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GenesisJson } from '../chain/index.js';
-import { BLOCKED_PEERS_FILE, formatBlockedPeers } from '../faults/blockedPeers.js';
+import { BLOCKED_PEERS_FILE, formatBlockedPeers } from '../faults/blockedPeersFile.js';
 import { type KeyFile, writeKeyFile } from '../home/keyFile.js';
 import type { NodeFile } from '../home/nodeFile.js';
 import { type PeerKey, writePeerKey } from '../p2p/peerKey.js';

@@ -6,7 +6,7 @@
 // How a node of a network may be started besides its home: the test-only Byzantine modes.
 
 // The fault injection's file of refused peers (disconnect, partition) and its two forms.
-export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../faults/blockedPeers.js';
+export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../faults/blockedPeersFile.js';
 export { BYZANTINE_MODES, type ByzantineMode } from '../faults/equivocator.js';
 export type { KeyFile } from '../home/keyFile.js';
 export type { NodeFile } from '../home/nodeFile.js';

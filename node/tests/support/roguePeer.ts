@@ -3,6 +3,7 @@
  * codecs (syncPeers.ts) from a chain of its own, but lies as told: it forges the commits it
  * serves, claims a height it does not have, or takes a request for blocks and never answers.
  * The forgers below are the commits a security review sent to a node cut off from its validators.
+ * With `snapshot`, it also serves the state sync protocol with that lie (rogueSnapshots.ts).
  */
 import { blockToJson, type Commit, signVote } from '../../src/chain/index.js';
 import { sha256, utf8Bytes } from '../../src/crypto/hash.js';
@@ -18,6 +19,7 @@ import type { P2PNetwork } from '../../src/p2p/network.js';
 import { SYNC_PROTOCOL } from '../../src/p2p/protocol.js';
 import type { ChainService } from '../../src/service/chainService.js';
 import { key } from '../fixtures.js';
+import { type SnapshotLie, serveLyingSnapshots } from './rogueSnapshots.js';
 import { addressOf, type PeerOptions, startNetwork } from './syncPeers.js';
 
 export interface Lies {
@@ -27,11 +29,15 @@ export interface Lies {
   readonly stallBlocks?: boolean;
   /** Rewrites each commit it serves. */
   readonly forgeCommit?: (commit: Commit) => Commit;
+  /** Serves /chain/snapshot/1.0.0 from its chain's snapshots with this lie. */
+  readonly snapshot?: SnapshotLie;
 }
 
 export class RoguePeer {
   /** Every sync request it received, in order. */
   readonly requests: SyncRequest[] = [];
+  /** The height of every snapshot chunk asked of it, in order. */
+  readonly chunkRequests: number[] = [];
   private release: () => void = () => undefined;
   private readonly stalled = new Promise<void>((resolve) => {
     this.release = resolve;
@@ -63,6 +69,8 @@ export class RoguePeer {
         blocks: blocks.map((b) => ({ block: blockToJson(b.block), commit: commitToJson(forge(b.commit)) })),
       });
     });
+    if (lies.snapshot !== undefined)
+      await serveLyingSnapshots(network, source, lies.snapshot, rogue.chunkRequests);
     return rogue;
   }
 

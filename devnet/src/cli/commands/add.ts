@@ -1,5 +1,5 @@
 /** `devnet add`: a new node joins the running devnet (with --stake it becomes a validator). */
-import { defineCommand, text } from '@chain-devnet/node/cli';
+import { defineCommand, flag, text } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
 import type { AddJson } from '../../jsonShapes.js';
 import { addNode } from '../../operations/add.js';
@@ -16,6 +16,10 @@ export const addCommand = defineCommand({
     placement: text("swarm: the machine it runs on (a swarm node's name or id; default round robin)", {
       valueName: 'MACHINE',
     }),
+    'state-sync': flag(
+      "join from a recent snapshot of its peers, verified against the chain's committed header, " +
+        'instead of replaying every block from 1',
+    ),
     home: homeOption,
     json: jsonOption,
   },
@@ -29,6 +33,7 @@ export const addCommand = defineCommand({
       ...(v.stake === undefined ? {} : { stake: v.stake }),
       ...(v['fund-from'] === undefined ? {} : { fundFrom: v['fund-from'] }),
       ...(v.placement === undefined ? {} : { placement: v.placement }),
+      ...(v['state-sync'] ? { stateSync: true } : {}),
       progress: v.json ? () => undefined : progress,
     });
     if (v.json) {

@@ -34,6 +34,10 @@ export const startOptions = {
     {},
   ),
   bootstrap: list('comma-separated multiaddrs of peers, each with /p2p/<peer id>', {}),
+  'state-sync': flag(
+    'with an empty store, join from a recent snapshot fetched from peers and verified against the ' +
+      'committed header at its height, instead of replaying every block from 1',
+  ),
   'no-p2p': flag('run without the peer-to-peer network'),
   genesis: text('genesis file (default <home>/genesis.json)', { valueName: 'FILE' }),
   key: text('validator key file (default <home>/validator_key.json if present)', { valueName: 'FILE' }),
@@ -60,5 +64,5 @@ export const startOptions = {
 
 /** Where start's settings come from besides the flags. */
 export const START_DETAILS =
-  'Settings in <home>/node.json (port, p2p_port, host, p2p_host, p2p_announce, bootstrap, block_time) ' +
+  'Settings in <home>/node.json (port, p2p_port, host, p2p_host, p2p_announce, bootstrap, block_time, state_sync) ' +
   'are used by start; flags override them.';

@@ -32,6 +32,7 @@ export async function runNode(
     p2pHost: v['p2p-host'] ?? file.p2p_host ?? base.p2pHost,
     p2pAnnounce: v['p2p-announce']?.length ? [...v['p2p-announce']] : (file.p2p_announce ?? base.p2pAnnounce),
     bootstrap: v.bootstrap?.length ? [...v.bootstrap] : (file.bootstrap ?? base.bootstrap),
+    stateSync: v['state-sync'] || (file.state_sync ?? base.stateSync),
     p2p: !v['no-p2p'],
     genesisPath: v.genesis ? resolve(v.genesis) : base.genesisPath,
     keyPath: v.key ? resolve(v.key) : existsSync(defaultKey) ? defaultKey : null,

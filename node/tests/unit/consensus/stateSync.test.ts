@@ -1,0 +1,132 @@
+/**
+ * State sync over real libp2p and real level stores (issue 27): a joiner with an empty store asks
+ * a rogue peer for its snapshot and is served a corrupt chunk, a missing chunk, bytes beyond the
+ * offer's size or a forged state whose root is not the committed header's; each is caught before
+ * anything is written, and the rogue's standing is lowered. With an honest peer joining after the
+ * rogue failed, the joiner restores the honest snapshot, block-syncs the heights after it and ends
+ * at the chain's height and state root, with no block below the snapshot.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { loadGenesis, stateRoot } from '../../../src/chain/index.js';
+import { serveSnapshots } from '../../../src/consensus/snapshotServer.js';
+import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../../../src/consensus/stateSync.js';
+import { BlockSync } from '../../../src/consensus/sync.js';
+import { freeBasePort, waitFor } from '../../../src/harness/index.js';
+import { createMetrics } from '../../../src/metrics/metrics.js';
+import { memoryLogger } from '../../../src/util/logger.js';
+import { genesisJson, key } from '../../fixtures.js';
+import { type Harness, makeHarness } from '../../support/harness.js';
+import { type Lies, RoguePeer, withInvalidSignature } from '../../support/roguePeer.js';
+import type { SnapshotLie } from '../../support/rogueSnapshots.js';
+import { addressOf, startNetwork } from '../../support/syncPeers.js';
+
+/** Snapshots every 10 blocks (the fixtures' epoch length): the newest at 40, block 41 after it. */
+const BLOCKS = 45;
+
+const REASONS: Record<Exclude<SnapshotLie, 'honest'>, RegExp> = {
+  corrupt: /snapshot 40 refused: (corrupt gzip|snapshot hash)/,
+  'missing-chunk': /chunk 0 of 40: peer says: no chunk 0/,
+  oversized: /chunk 0 of 40: chunk 0 has \d+ bytes, not \d+/,
+  'forged-state': /restored state root \w+ differs from block 40's state_root/,
+};
+
+describe('state sync against a rogue snapshot peer', { timeout: 120_000 }, () => {
+  const stops: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  });
+  const loaded = loadGenesis(genesisJson());
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  const genesis = loaded.genesis;
+
+  async function setUp(lies: Lies, rounds: number) {
+    const chain: Harness = await makeHarness();
+    stops.push(() => chain.close());
+    for (let i = 0; i < BLOCKS; i++) await chain.produce();
+    const base = await freeBasePort((b) => [b, b + 1, b + 2]);
+    const rogue = await RoguePeer.start(chain.service, lies, { name: 'rogue', port: base + 2 });
+    stops.push(() => rogue.stop());
+    const joiner = await makeHarness({}, {}, false);
+    stops.push(() => joiner.close());
+    const network = await startNetwork({ name: 'joiner', port: base, bootstrap: [rogue.address] });
+    stops.push(() => network.stop());
+    const logger = memoryLogger();
+    const stateSync = new StateSync(network, joiner.store, genesis, logger, {
+      ...DEFAULT_STATE_SYNC_OPTIONS,
+      rounds,
+    });
+    await waitFor('the joiner connected to the rogue', 15_000, async () =>
+      network.connectedPeers().includes(rogue.peerId) ? true : null,
+    );
+    /** An honest peer serving block sync and snapshots of the same chain, dialling the joiner. */
+    const joinHonest = async () => {
+      const honest = await startNetwork({
+        name: 'honest',
+        port: base + 1,
+        bootstrap: [addressOf(network, base)],
+      });
+      stops.push(() => honest.stop());
+      await new BlockSync(chain.service, honest, createMetrics(), memoryLogger()).serve();
+      await serveSnapshots(chain.service, honest);
+      return honest;
+    };
+    return { chain, rogue, joiner, network, stateSync, logger, joinHonest };
+  }
+
+  for (const lie of Object.keys(REASONS) as (keyof typeof REASONS)[])
+    it(`a rogue serving a snapshot with a lie (${lie}) is caught, scored down, and nothing is written`, async () => {
+      const { rogue, joiner, stateSync } = await setUp({ snapshot: lie }, 1);
+      assert.equal(await stateSync.run(), null);
+      assert.ok(rogue.chunkRequests.length > 0, 'the rogue was asked for chunks');
+      const record = stateSync.standing.of(rogue.peerId);
+      assert.ok(record !== null, 'the rogue is scored down');
+      assert.match(record.lastReason, REASONS[lie]);
+      assert.equal(await joiner.store.identity(), null, 'nothing written to the store');
+      assert.equal(await joiner.store.height(), null);
+    });
+
+  it('a rogue serving a good snapshot with a forged commit of its height is caught', async () => {
+    const { rogue, joiner, stateSync } = await setUp(
+      { snapshot: 'honest', forgeCommit: withInvalidSignature },
+      1,
+    );
+    assert.equal(await stateSync.run(), null);
+    assert.match(
+      stateSync.standing.of(rogue.peerId)?.lastReason ?? '',
+      /commit 40: invalid precommit signature/,
+    );
+    assert.equal(await joiner.store.identity(), null, 'nothing written to the store');
+  });
+
+  it('after a rogue fails, the joiner restores from an honest peer and follows the chain to its head', async () => {
+    const { chain, rogue, joiner, network, stateSync, logger, joinHonest } = await setUp(
+      { snapshot: 'forged-state' },
+      60,
+    );
+    const running = stateSync.run();
+    await waitFor('the rogue scored down', 30_000, async () =>
+      stateSync.standing.of(rogue.peerId) !== null ? true : null,
+    );
+    const honest = await joinHonest();
+    assert.equal(await running, 40);
+    assert.ok(logger.lines.some((l) => l.msg === 'state sync restored' && l.peer === honest.peerId));
+    await joiner.service.open(genesis);
+    assert.equal(joiner.service.state.height, 40);
+    const sync = new BlockSync(joiner.service, network, createMetrics(), memoryLogger());
+    await waitFor('the joiner at the chain head', 30_000, async () => {
+      await sync.catchUp();
+      return joiner.service.state.height >= BLOCKS ? true : null;
+    });
+    assert.equal(stateRoot(joiner.service.state), stateRoot(chain.service.state));
+    assert.equal(joiner.service.state.lastBlockHash, chain.service.state.lastBlockHash);
+    for (const path of ['/status', '/validators', `/balance/${key('alice').account}`])
+      assert.deepEqual(
+        (await joiner.request('GET', path)).json(),
+        (await chain.request('GET', path)).json(),
+        path,
+      );
+    assert.equal((await joiner.request('GET', '/block/1')).status, 404, 'no block below the snapshot');
+    assert.equal((await joiner.request('GET', '/block/41')).status, 200);
+  });
+});
