@@ -272,14 +272,16 @@ describe('log lines', () => {
     const attaches: LogOptions[] = [];
     const ac = new AbortController();
     const runtime = {
-      logs: async (_name: string, o: LogOptions, out: Writable) => {
-        attaches.push(o);
-        const tail = o.tail === null ? log : log.slice(-o.tail);
-        out.write(`${tail.join('\n')}\n`);
-        if (attaches.length === 1) log.push('d', 'e');
-        else if (attaches.length === 2) log.push('f');
-        else ac.abort();
-      },
+      node: (_name: string) => ({
+        logs: async (o: LogOptions, out: Writable) => {
+          attaches.push(o);
+          const tail = o.tail === null ? log : log.slice(-o.tail);
+          out.write(`${tail.join('\n')}\n`);
+          if (attaches.length === 1) log.push('d', 'e');
+          else if (attaches.length === 2) log.push('f');
+          else ac.abort();
+        },
+      }),
     } as unknown as Runtime;
     const kept = new Ring<string>(100);
     const handed: string[][] = [];
