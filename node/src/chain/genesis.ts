@@ -6,19 +6,19 @@
 import { ACCOUNT_PREFIX, accountAddressOf, isAddress, validatorAddressOf } from '../crypto/address.js';
 import { isValidPublicKeyHex } from '../crypto/keys.js';
 import { parseWei, rateToPpm } from './amounts.js';
-import { type Block, type BlockHeader, blockHash, computeRoot, txRoot, ZERO_HASH } from './block.js';
-import { isWellFormed } from './encoding.js';
+import { type Block, type BlockHeader, blockHash, computeRoot, txRoot, ZERO_HASH } from './block/header.js';
+import { isWellFormed } from './codec/encoding.js';
 import { MAX_NAME_BYTES } from './tx/types.js';
 
 const utf8 = new TextEncoder();
 
+import { checkUpgradePlans } from './block/upgrades.js';
+import { paramsFromJson } from './codec/paramsJson.js';
 import { type ChainParams, checkParams, NETWORK_IDS, NETWORK_PARAMS, type NetworkId } from './params.js';
-import { paramsFromJson } from './paramsJson.js';
 import { isReservedAddress } from './reserved.js';
 import { parseSemVer } from './semver.js';
 import { stateRoot } from './state/root.js';
 import type { Account, ChainState, UpgradePlan, Validator } from './state/types.js';
-import { checkUpgradePlans } from './upgrades.js';
 
 export const DEFAULT_PROTOCOL_VERSION = '1.0.0';
 

@@ -1,7 +1,7 @@
 /**
  * Finds equivocation: the driver shows this detector every authenticated proposal and vote; the
  * second message of a (kind, height, round, validator) whose sign bytes differ from the first
- * one's is evidence (chain/evidence.ts). A re-sent identical message is not (`sent_at` is not
+ * one's is evidence (chain/block/evidence.ts). A re-sent identical message is not (`sent_at` is not
  * signed), nor are two signatures over the same bytes. Pure: the driver logs, counts and stores
  * what it returns.
  *

@@ -10,7 +10,7 @@
  * worker would run the model, the training, the render, the generator.
  */
 
-import { Writer } from '../chain/encoding.js';
+import { Writer } from '../chain/codec/encoding.js';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
 import { sha256 } from '../crypto/hash.js';

@@ -9,7 +9,7 @@
  *   v/<validator address>                validator
  * Entries sort by key bytes. docs/PROTOCOL.md gives every value's layout.
  */
-import { DecodeError, Reader, Writer } from '../encoding.js';
+import { DecodeError, Reader, Writer } from '../codec/encoding.js';
 import { readParams, writeParams } from './paramsCodec.js';
 import {
   type Account,

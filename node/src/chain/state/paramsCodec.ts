@@ -1,5 +1,5 @@
 /** Canonical bytes of ChainParams (the `p/` state entry) and their decoder. */
-import { DecodeError, type Reader, type Writer } from '../encoding.js';
+import { DecodeError, type Reader, type Writer } from '../codec/encoding.js';
 import { type ChainParams, NETWORK_IDS, type NetworkId } from '../params.js';
 
 export function writeParams(w: Writer, p: ChainParams): void {

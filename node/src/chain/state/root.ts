@@ -4,8 +4,8 @@
  * change since an earlier state are reused: same object, same bytes, same hash.
  */
 import { bytesToHex } from '../../crypto/hex.js';
-import { Writer } from '../encoding.js';
-import { leafHash, merkleRootOfLeafHashes } from '../merkle.js';
+import { Writer } from '../codec/encoding.js';
+import { leafHash, merkleRootOfLeafHashes } from '../codec/merkle.js';
 import { forEachEntry } from './entries.js';
 import type { ChainState } from './types.js';
 

@@ -18,7 +18,7 @@ import { sha256 } from '../../crypto/hash.js';
 import { bytesToHex, concatBytes, hexToBytes } from '../../crypto/hex.js';
 import { publicKeyHexOf } from '../../crypto/keys.js';
 import { SIGNATURE_BYTES, signDigestHex, verifyDigest } from '../../crypto/signature.js';
-import { Writer } from '../encoding.js';
+import { Writer } from '../codec/encoding.js';
 import { type TxFailure, txFailure } from '../errors.js';
 import { type Tx, type TxPayload, txTypeCode, type UnsignedTx } from './types.js';
 

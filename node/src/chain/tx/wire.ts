@@ -8,7 +8,7 @@ import { isHex } from '../../crypto/hex.js';
 import { PUBLIC_KEY_BYTES } from '../../crypto/keys.js';
 import { SIGNATURE_BYTES } from '../../crypto/signature.js';
 import { parseWei, ppmToRate, rateToPpm } from '../amounts.js';
-import { isWellFormed } from '../encoding.js';
+import { isWellFormed } from '../codec/encoding.js';
 import {
   MAX_MEMO_BYTES,
   MAX_NAME_BYTES,
