@@ -67,7 +67,9 @@ describe('testkit teardown', () => {
     const [kept] = await readdir(env.TESTKIT_LOGS_DIR!);
     assert.match(kept!, /^failing-process-\d{8}-\d{6}$/);
     const folder = join(env.TESTKIT_LOGS_DIR!, kept!);
+    // The devnet's archive at the failure is kept beside the logs (devnet up --from reopens it).
     assert.deepEqual((await readdir(folder)).sort(), [
+      'devnet.tar.gz',
       'status.json',
       'validator-0.log',
       'validator-1.log',
