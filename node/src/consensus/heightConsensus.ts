@@ -1,4 +1,3 @@
-// long: one pure state machine (Tendermint for one height) whose transitions read best together in one file.
 /**
  * Tendermint consensus for one height (Buchman, Kwon, Milosevic, "The latest gossip on BFT
  * consensus", 2018, Algorithm 1), as a deterministic state machine: proposals, votes and
@@ -14,12 +13,12 @@
  * it was, holding the locked block and its polka (ConsensusSigner.resume).
  */
 
-import type { Proposal } from '../chain/index.js';
 import {
   type Block,
   blockHash,
   type Commit,
   oneThirdPlus,
+  type Proposal,
   proposalBytes,
   proposerIndex,
   type Validator,
@@ -27,23 +26,11 @@ import {
   type VoteKind,
   voteBytes,
 } from '../chain/index.js';
+import type { HeightContext } from './heightContext.js';
+import { addKeptPolka, resumedVote } from './resume.js';
 import type { ConsensusSigner, LockedBlock, Resume } from './signer.js';
-import type { ConsensusAction, Step, Timeouts } from './types.js';
+import type { ConsensusAction, Step } from './types.js';
 import { VoteSet } from './voteSet.js';
-
-export interface HeightContext {
-  readonly chainId: string;
-  readonly height: number;
-  /** The active set for this height, in proposer order (the state after height - 1). */
-  readonly validators: readonly Validator[];
-  /** This validator's signer when it is in the active set; null for an observer. */
-  readonly signer: ConsensusSigner | null;
-  /** Whether a proposed block is valid on top of the last committed state (cached by the caller). */
-  isValid(block: Block): boolean;
-  /** A new block for `round` from this node's mempool; only called when this node proposes. */
-  build(round: number): Block;
-  readonly timeouts: Timeouts;
-}
 
 interface Known {
   readonly proposal: Proposal;
@@ -107,15 +94,7 @@ export class HeightConsensus {
    */
   private resumeValidBlock(hash: string, kept: LockedBlock): void {
     const prevotes = this.votes('prevote', kept.round);
-    for (const v of kept.prevotes)
-      if (
-        v.kind === 'prevote' &&
-        v.height === this.ctx.height &&
-        v.round === kept.round &&
-        v.blockHash === hash &&
-        this.members.has(v.validator)
-      )
-        prevotes.add(v);
+    addKeptPolka(prevotes, kept, hash, this.ctx.height, this.members);
     if (!prevotes.hasQuorumFor(hash) || !this.ctx.isValid(kept.block)) return;
     this.validRound = kept.round;
     this.validBlock = kept.block;
@@ -147,21 +126,12 @@ export class HeightConsensus {
    * peers that lost it with the crash need it as much as it does.
    */
   private resumeAfterVote(resumed: Resume): void {
-    const me = this.ctx.signer!.address;
-    const kind = resumed.last.step === 'prevote' ? 'prevote' : 'precommit';
+    const vote = resumedVote(resumed, this.ctx.height, this.ctx.signer!.address);
     this.round = resumed.round;
-    this.step = kind;
+    this.step = vote.kind;
     this.progress++;
-    const vote: Vote = {
-      kind,
-      height: this.ctx.height,
-      round: resumed.round,
-      blockHash: resumed.last.blockHash,
-      validator: me,
-      signature: resumed.last.signature,
-    };
-    this.votes(kind, resumed.round).add(vote);
-    this.noteSender(resumed.round, me);
+    this.votes(vote.kind, resumed.round).add(vote);
+    this.noteSender(resumed.round, vote.validator);
     this.out.push({ kind: 'broadcast-vote', vote });
   }
 
@@ -243,21 +213,13 @@ export class HeightConsensus {
 
   private votes(kind: VoteKind, round: number): VoteSet {
     const sets = kind === 'prevote' ? this.prevotes : this.precommits;
-    let set = sets.get(round);
-    if (set === undefined) {
-      set = new VoteSet(this.ctx.validators.length);
-      sets.set(round, set);
-    }
+    const set = sets.get(round) ?? new VoteSet(this.ctx.validators.length);
+    sets.set(round, set);
     return set;
   }
 
   private noteSender(round: number, validator: string): void {
-    let s = this.senders.get(round);
-    if (s === undefined) {
-      s = new Set();
-      this.senders.set(round, s);
-    }
-    s.add(validator);
+    this.senders.set(round, (this.senders.get(round) ?? new Set<string>()).add(validator));
   }
 
   /** Runs a rule once per key (the paper's "for the first time"). */
