@@ -20,9 +20,21 @@ export type RuntimeKind = 'process' | 'docker' | 'swarm';
 
 export type NodeRunState = 'running' | 'paused' | 'stopped' | 'absent';
 
+/**
+ * Which chain-node a node runs: this checkout's build, another built checkout (a git ref built into
+ * the build cache, or a path), or an image (docker and swarm). Resolved from the node's version by
+ * devnet/src/versions; `version` is that version's written form (versions/source.ts).
+ */
+export type NodeBuild =
+  | { readonly kind: 'checkout'; readonly version: string }
+  | { readonly kind: 'built'; readonly root: string; readonly version: string }
+  | { readonly kind: 'image'; readonly image: string; readonly version: string };
+
 /** A node to start: its spec, its prepared home folder on the host, and every peer it may dial. */
 export interface NodeLaunch {
   readonly node: NodeSpec;
+  /** The chain-node it runs. */
+  readonly build: NodeBuild;
   /** Host folder holding genesis.json, p2p_key and (for validators) validator_key.json. */
   readonly home: string;
   readonly peers: readonly PeerInfo[];
@@ -106,6 +118,17 @@ export interface NodeHandle {
   readonly name: string;
   /** Creates (first time) and starts the node; its RPC answers at its endpoint afterwards. */
   start(launch: NodeLaunch): Promise<void>;
+  /**
+   * Stops the node gracefully (as stop) and starts it again from `launch`, whose build may be
+   * another version of chain-node, with the data it had (`devnet upgrade`). A node not running is
+   * started so.
+   */
+  replace(launch: NodeLaunch): Promise<void>;
+  /**
+   * How the node's last run ended: its exit code once it exited by itself or was stopped; null
+   * while it runs, or where the runtime cannot tell (the auto-upgrade supervisor reads it).
+   */
+  exitCode(): Promise<number | null>;
   /** Where the node (started at least once) is reached. */
   endpoint(node: NodeSpec): Promise<NodeEndpoint>;
   /** SIGTERM, then SIGKILL after a grace period. */

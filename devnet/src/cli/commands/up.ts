@@ -40,6 +40,9 @@ export const upCommand = defineCommand({
       { valueName: 'FILE' },
     ),
     'no-ui': flag('no panel (by default one runs on P+1092; its link is printed)'),
+    'auto-upgrade': flag(
+      'supervise the nodes: one that halts for an upgrade plan is restarted on the plan\'s version, found in the manifest\'s upgrades map (devnet/README.md, "Rehearsing an upgrade")',
+    ),
     home: homeOption,
     json: jsonOption,
   },
@@ -54,6 +57,7 @@ export const upCommand = defineCommand({
     if (v.registry !== undefined) flags.registry = v.registry;
     if (v.market) flags.market = true;
     if (v['no-ui']) flags.ui = false;
+    if (v['auto-upgrade']) flags.autoUpgrade = true;
     const fromArchive = [...Object.keys(specFlagsOf(v)), ...(v.manifest === undefined ? [] : ['manifest'])];
     if (v.market) fromArchive.push('market');
     if (v.from !== undefined && fromArchive.length > 0)
