@@ -8,6 +8,7 @@ import { logsCommand } from './commands/logs.js';
 import { nodeCommands } from './commands/node.js';
 import { saveCommand } from './commands/save.js';
 import { statusCommand } from './commands/status.js';
+import { superviseCommand } from './commands/supervise.js';
 import { txCommand } from './commands/tx.js';
 import { uiCommand } from './commands/ui.js';
 import { upCommand } from './commands/up.js';
@@ -21,6 +22,7 @@ const COMMANDS: readonly Command[] = [
   addCommand,
   ...nodeCommands,
   upgradeCommand,
+  superviseCommand,
   txCommand,
   uiCommand,
   saveCommand,

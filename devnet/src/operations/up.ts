@@ -11,9 +11,9 @@ import { marketUrl } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
+import { pinManifestVersions } from '../spec/manifestVersions.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { type DevnetState, readState, statusOf, writeState } from '../state.js';
-import { pinManifestVersions } from '../versions/manifestVersions.js';
 import { takeDown } from './down.js';
 import { startEverything } from './lifecycle.js';
 

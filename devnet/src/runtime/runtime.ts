@@ -15,20 +15,14 @@ import type { Writable } from 'node:stream';
 import type { Peer } from '@chain-devnet/node/testnet';
 import type { SwarmDiscovery } from '../monitoring/prometheusConfig.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
+import type { NodeBuild } from '../versions/source.js';
 
 export type RuntimeKind = 'process' | 'docker' | 'swarm';
 
 export type NodeRunState = 'running' | 'paused' | 'stopped' | 'absent';
 
-/**
- * Which chain-node a node runs: this checkout's build, another built checkout (a git ref built into
- * the build cache, or a path), or an image (docker and swarm). Resolved from the node's version by
- * devnet/src/versions; `version` is that version's written form (versions/source.ts).
- */
-export type NodeBuild =
-  | { readonly kind: 'checkout'; readonly version: string }
-  | { readonly kind: 'built'; readonly root: string; readonly version: string }
-  | { readonly kind: 'image'; readonly image: string; readonly version: string };
+/** Which chain-node a node runs (versions/source.ts). */
+export type { NodeBuild } from '../versions/source.js';
 
 /** A node to start: its spec, its prepared home folder on the host, and every peer it may dial. */
 export interface NodeLaunch {

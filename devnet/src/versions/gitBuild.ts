@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { runProgram } from '@chain-devnet/node/harness';
 import { DevnetError } from '../errors.js';
 import { checkoutRoot } from '../repo.js';
-import type { Progress } from '../runtime/runtime.js';
 import { withBuildLock } from './buildLock.js';
+import type { Progress } from './source.js';
 
 /** Written last into a finished build: what it is, and how long it took. */
 export const BUILD_MARKER = '.chain-devnet-build.json';

@@ -8,9 +8,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DevnetError } from '../errors.js';
-import type { NodeBuild, Progress } from '../runtime/runtime.js';
 import { gitBuild, resolveCommit } from './gitBuild.js';
-import { formatVersion, parseVersion, type VersionSource } from './source.js';
+import { formatVersion, type NodeBuild, type Progress, parseVersion, type VersionSource } from './source.js';
 
 /** Where a built checkout keeps the chain-node program: the bundle, else the compiled bin. */
 export const CHAIN_NODE_PROGRAMS = ['node/dist/bundle/chain-node.mjs', 'node/dist/src/bin/chain-node.js'];

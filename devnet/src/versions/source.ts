@@ -49,3 +49,16 @@ export function formatVersion(v: VersionSource): string {
       return `image:${v.image}`;
   }
 }
+
+/**
+ * Which chain-node a node runs: this checkout's build, another built checkout (a git ref built into
+ * the build cache, or a path), or an image (docker and swarm). Resolved from the node's version by
+ * resolve.ts; `version` is that version's written form (above). The runtimes run it.
+ */
+export type NodeBuild =
+  | { readonly kind: 'checkout'; readonly version: string }
+  | { readonly kind: 'built'; readonly root: string; readonly version: string }
+  | { readonly kind: 'image'; readonly image: string; readonly version: string };
+
+/** Where long steps (a git version's build) say what they do. */
+export type Progress = (line: string) => void;

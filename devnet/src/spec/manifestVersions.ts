@@ -1,11 +1,11 @@
 /**
  * The versions a manifest names (each validator's `version`, the `upgrades` map), pinned before
- * the devnet is made (resolve.ts pinVersion): an unknown ref, a path that is no chain-node build,
+ * the devnet is made (versions/resolve.ts pinVersion): an unknown ref, a path that is no chain-node build,
  * a malformed version fail `up` before anything starts, naming the field; devnet.json then keeps
  * the pinned forms, which mean the same from any folder and after the ref moves.
  */
-import type { Manifest } from '../spec/manifest.js';
-import { pinVersion } from './resolve.js';
+import { pinVersion } from '../versions/resolve.js';
+import type { Manifest } from './manifest.js';
 
 export async function pinManifestVersions(m: Manifest): Promise<Manifest> {
   const out: Manifest = { ...m };
