@@ -161,7 +161,9 @@ function describe(e: ErrorObject): string {
     case 'propertyNames':
       return `${field}: ${JSON.stringify((e.params as { propertyName: string }).propertyName)} is not a protocol version MAJOR.MINOR.PATCH`;
     case 'pattern':
-      if (e.instancePath.endsWith('/version') || e.instancePath.startsWith('/upgrades/'))
+      if (e.instancePath.startsWith('/upgrades/'))
+        return `upgrades["${e.instancePath.slice('/upgrades/'.length)}"]: ${JSON.stringify(e.data)} is not a version: use ${VERSION_FORMS}`;
+      if (e.instancePath.endsWith('/version'))
         return `${field}: ${JSON.stringify(e.data)} is not a version: use ${VERSION_FORMS}`;
       return e.instancePath.endsWith('stake') || e.instancePath.endsWith('balance')
         ? `${field} must be an amount like 1000coin or wei digits`
