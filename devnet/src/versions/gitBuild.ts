@@ -57,8 +57,35 @@ export async function resolveCommit(ref: string): Promise<string> {
 async function run(what: string, command: string, args: string[], cwd: string): Promise<void> {
   const r = await runProgram({ command, args, cwd, timeoutMs: BUILD_TIMEOUT_MS });
   if (r.code !== 0) {
-    const tail = `${r.stdout}${r.stderr}`.trimEnd().split('\n').slice(-15).join('\n  ');
-    throw new DevnetError('IMAGE_BUILD', `${what} failed (exit ${r.code}):\n  ${tail}`);
+    // npm's reason comes first (its usage text after it); a build's last.
+    const lines = `${r.stderr}\n${r.stdout}`
+      .split('\n')
+      .filter((l) => l.trim() !== '' && l.trim() !== 'npm error');
+    const shown = command === 'npm' ? lines.slice(0, 12) : lines.slice(-15);
+    throw new DevnetError('IMAGE_BUILD', `${what} failed (exit ${r.code}):\n  ${shown.join('\n  ')}`);
+  }
+}
+
+const NPM_QUIET = ['--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'];
+
+/**
+ * The commit's dependencies as its lock says (npm ci); a commit whose lock is out of step with its
+ * package.json (npm ci refuses it: such commits exist in a history) gets npm install instead.
+ */
+async function installDependencies(tmp: string, progress: Progress): Promise<void> {
+  progress("  its package-lock.json differs from this checkout's: npm ci --prefer-offline");
+  try {
+    await run('npm ci', 'npm', ['ci', ...NPM_QUIET], tmp);
+  } catch (e) {
+    if (
+      !(e instanceof DevnetError) ||
+      !/can only install packages when your package\.json and package-lock\.json/.test(e.message)
+    )
+      throw e;
+    progress(
+      '  its package-lock.json is out of step with its package.json (npm ci refuses it): npm install --prefer-offline',
+    );
+    await run('npm install', 'npm', ['install', ...NPM_QUIET], tmp);
   }
 }
 
@@ -100,15 +127,7 @@ export async function gitBuild(ref: string, commit: string, progress: Progress):
           ['-a', '--reflink=auto', join(root, 'node_modules'), tmp],
           tmp,
         );
-      } else {
-        progress(`  its package-lock.json differs from this checkout's: npm ci --prefer-offline`);
-        await run(
-          'npm ci',
-          'npm',
-          ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
-          tmp,
-        );
-      }
+      } else await installDependencies(tmp, progress);
       progress('  npm run build');
       await run('npm run build', 'npm', ['run', 'build'], tmp);
       const seconds = (Date.now() - began) / 1000;

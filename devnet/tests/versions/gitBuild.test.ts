@@ -34,7 +34,8 @@ describe('a git ref built into the cache', { timeout: 20 * 60_000 }, () => {
       `# the build of ${OLDER_COMMIT.slice(0, 12)} took ${marker.seconds.toFixed(1)} s${lines.length > 0 ? ' (now)' : ' (an earlier run)'}`,
     );
     const program = chainNodeProgram(dir);
-    assert.ok(program !== null && program.startsWith(dir), `a chain-node in ${dir}`);
+    assert.ok(program?.startsWith(dir), `a chain-node in ${dir}`);
+    if (program === null) return;
     const help = await runProgram({ args: [program, '--help'], timeoutMs: 60_000 });
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /start/);
@@ -57,7 +58,7 @@ describe('the build lock', () => {
     dir = await mkdtemp(join(tmpdir(), 'devnet-build-lock-'));
     const lock = join(dir, 'x.lock');
     const events: string[] = [];
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const first = withBuildLock(
       lock,
       10_000,
