@@ -327,9 +327,9 @@ export class Devnet {
     return this.node(chosen);
   }
 
-  /** The nodes added to the devnet a restored archive was saved from (`up --from`). */
-  async restoreAdded(added: readonly AddedNode[]): Promise<void> {
-    this.state = { ...this.state, added: [...added] };
+  /** The nodes added to the devnet a restored archive was saved from, and their versions since (`up --from`). */
+  async restoreAdded(added: readonly AddedNode[], versions?: DevnetState['versions']): Promise<void> {
+    this.state = { ...this.state, added: [...added], ...(versions === undefined ? {} : { versions }) };
     this.peerCache = null;
     await writeState(this.layout, this.state);
   }

@@ -60,7 +60,7 @@ async function run(what: string, command: string, args: string[], cwd: string): 
     // npm's reason comes first (its usage text after it); a build's last.
     const lines = `${r.stderr}\n${r.stdout}`
       .split('\n')
-      .filter((l) => l.trim() !== '' && l.trim() !== 'npm error');
+      .filter((l) => l.trim() !== '' && l.trim() !== 'npm error' && !l.startsWith('npm warn'));
     const shown = command === 'npm' ? lines.slice(0, 12) : lines.slice(-15);
     throw new DevnetError('IMAGE_BUILD', `${what} failed (exit ${r.code}):\n  ${shown.join('\n  ')}`);
   }

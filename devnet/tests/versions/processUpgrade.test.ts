@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
-import { readPid } from '@chain-devnet/node/harness';
+import { readPid, runProgram } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
@@ -127,6 +127,41 @@ describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () =>
       Object.values(await versions()),
       NODES.map(() => OLDER_SHOWN),
     );
+  });
+
+  test('devnet save records each version; up --from restores the devnet on them', async () => {
+    const file = join(dir, 'versions.tar.gz');
+    assert.equal((await devnetCli(['save', file, '--home', home], { timeoutMs: 300_000 })).code, 0);
+    const listed = await runProgram({ command: 'sh', args: ['-c', `tar -xzOf "${file}" manifest.json`] });
+    const manifest = JSON.parse(listed.stdout) as { versions: Record<string, string> };
+    assert.deepEqual(manifest.versions, Object.fromEntries(NODES.map((n) => [n, OLDER_VERSION])));
+    const again = join(dir, 'restored');
+    try {
+      const base = await freeDevnetBase(4, false);
+      const r = await devnetCli(
+        [
+          'up',
+          '--from',
+          file,
+          '--runtime',
+          'process',
+          '--base-port',
+          String(base),
+          '--no-ui',
+          '--home',
+          again,
+        ],
+        { timeoutMs: 300_000 },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const s = await devnetJson<StatusJson>(['status', '--home', again]);
+      assert.deepEqual(
+        s.nodes.map((n) => n.version),
+        NODES.map(() => OLDER_SHOWN),
+      );
+    } finally {
+      await devnetCli(['down', '--home', again]);
+    }
   });
 
   test('a version that cannot run here is refused before the node goes down', async () => {
