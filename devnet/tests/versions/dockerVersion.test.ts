@@ -5,19 +5,18 @@
  * volume (its blocks kept). Skipped without an engine outside CI.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
-import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
 import { Layout } from '../../src/layout.js';
 import { docker } from '../../src/runtime/docker/engine.js';
 import { VERSION_LABEL } from '../../src/runtime/docker/labels.js';
 import { dockerLeftovers, dockerSkip } from '../dockerEngine.js';
-import { OLDER_SHOWN, OLDER_VERSION, olderBuild } from './olderBuild.js';
+import { OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 const skip = await dockerSkip('node versions on docker');
 
@@ -41,29 +40,7 @@ describe('node versions on the docker runtime', { skip, timeout: 20 * 60_000 }, 
   });
 
   test('a node on an older commit runs an image built from it; upgraded, it runs this checkout with its data', async () => {
-    const manifest = join(dir, 'devnet.json');
-    await writeFile(
-      manifest,
-      JSON.stringify({ validators: [{ version: OLDER_VERSION }, {}, {}], block_time: '400ms' }),
-    );
-    const base = await freeDevnetBase(3, false);
-    const up = await devnetCli(
-      [
-        'up',
-        '--runtime',
-        'docker',
-        '--manifest',
-        manifest,
-        '--base-port',
-        String(base),
-        '--no-monitoring',
-        '--no-ui',
-        '--home',
-        home,
-      ],
-      { timeoutMs: 600_000 },
-    );
-    assert.equal(up.code, 0, up.stderr);
+    await upWithVersions(dir, home, 'docker', [{ version: OLDER_VERSION }, {}, {}]);
     const [old, current] = [await container('validator-0'), await container('validator-1')];
     assert.notEqual(old.Image, current.Image, 'the older node runs an image of its own');
     assert.equal(old.Config.Labels[VERSION_LABEL], OLDER_VERSION);

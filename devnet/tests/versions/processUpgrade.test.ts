@@ -7,7 +7,7 @@
  * consensus; the versions stay in devnet.json through a whole-devnet stop and start.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,7 +18,7 @@ import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
 import { Layout } from '../../src/layout.js';
 import { repoRoot } from '../../src/repo.js';
-import { OLDER_SHOWN, OLDER_VERSION, olderBuild } from './olderBuild.js';
+import { OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 const NODES = ['validator-0', 'validator-1', 'validator-2', 'validator-3'];
 
@@ -47,29 +47,7 @@ describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () =>
   });
 
   test('one validator on an older build, the others on this checkout: the chain runs and status shows each version', async () => {
-    const manifest = join(dir, 'devnet.json');
-    await writeFile(
-      manifest,
-      JSON.stringify({ validators: [{ version: OLDER_VERSION }, {}, {}, {}], block_time: '400ms' }),
-    );
-    const base = await freeDevnetBase(4, false);
-    const up = await devnetCli(
-      [
-        'up',
-        '--runtime',
-        'process',
-        '--manifest',
-        manifest,
-        '--base-port',
-        String(base),
-        '--no-monitoring',
-        '--no-ui',
-        '--home',
-        home,
-      ],
-      { timeoutMs: 300_000 },
-    );
-    assert.equal(up.code, 0, up.stderr);
+    await upWithVersions(dir, home, 'process', [{ version: OLDER_VERSION }, {}, {}, {}]);
     assert.ok((await programOf('validator-0')).startsWith(older), 'validator-0 runs the older build');
     assert.ok(!(await programOf('validator-1')).startsWith(older));
     const s = await status();
