@@ -7,6 +7,7 @@
  * Nodes halted together (every old node halts at the same height) are all restarted in one
  * pass: none waits for the chain, which goes on once enough of them are back.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Devnet } from '../devnet.js';
 import { statusOf } from '../state.js';
 import { UPGRADE_HALT_EXIT_CODE } from './haltCode.js';
@@ -100,12 +101,6 @@ export async function supervise(
   log(`supervising the devnet in ${home} (auto-upgrade)`);
   while (!signal.aborted) {
     await superviseOnce(home, memory, log).catch((e: unknown) => log(`supervisor: ${(e as Error).message}`));
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, everyMs);
-      signal.addEventListener('abort', () => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
+    await sleep(everyMs, undefined, { signal }).catch(() => undefined);
   }
 }
