@@ -10,6 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Devnet } from '../devnet.js';
 import { statusOf } from '../state.js';
+import { readUpgrades } from '../versions/nodeVersion.js';
 import { UPGRADE_HALT_EXIT_CODE } from './haltCode.js';
 import { type KnownPlan, planHaltedFor, plansIn } from './plans.js';
 
@@ -21,19 +22,6 @@ export interface SupervisorMemory {
 }
 
 export const newMemory = (): SupervisorMemory => ({ plans: [], heights: new Map(), told: new Set() });
-
-async function plansOf(rpc: string): Promise<KnownPlan[] | null> {
-  try {
-    const res = await fetch(`${rpc}/upgrades`, { signal: AbortSignal.timeout(2_000) });
-    if (!res.ok) {
-      await res.body?.cancel();
-      return null;
-    }
-    return plansIn(await res.json());
-  } catch {
-    return null;
-  }
-}
 
 /** One look at the devnet; returns the nodes restarted on a new version. */
 export async function superviseOnce(
@@ -47,8 +35,8 @@ export async function superviseOnce(
   for (const s of statuses) if (s.up && s.height !== null) memory.heights.set(s.name, s.height);
   const answering = statuses.find((s) => s.up);
   if (answering !== undefined) {
-    const plans = await plansOf(answering.rpc);
-    if (plans !== null) memory.plans = plans;
+    const answer = await readUpgrades(answering.rpc);
+    if (answer !== null) memory.plans = plansIn(answer);
   }
   const tell = (line: string) => {
     if (memory.told.has(line)) return;
