@@ -64,13 +64,6 @@ export const upCommand = defineCommand({
     if (v.registry !== undefined) flags.registry = v.registry;
     if (v.market) flags.market = true;
     if (v['no-ui']) flags.ui = false;
-    const fromArchive = [...Object.keys(specFlagsOf(v)), ...(v.manifest === undefined ? [] : ['manifest'])];
-    if (v.market) fromArchive.push('market');
-    if (v.from !== undefined && fromArchive.length > 0)
-      throw new DevnetError(
-        'BAD_FLAG',
-        `--from FILE: ${fromArchive.join(', ')} come from the archive; only --runtime, --base-port, --home and --no-ui apply`,
-      );
     if (v.from !== undefined && v.fork !== undefined)
       throw new DevnetError(
         'BAD_FLAG',
@@ -78,6 +71,13 @@ export const upCommand = defineCommand({
       );
     if (v['fork-genesis'] !== undefined && v.fork === undefined)
       throw new DevnetError('BAD_FLAG', '--fork-genesis FILE goes with --fork URL');
+    const fromArchive = [...Object.keys(specFlagsOf(v)), ...(v.manifest === undefined ? [] : ['manifest'])];
+    if (v.market) fromArchive.push('market');
+    if (v.from !== undefined && fromArchive.length > 0)
+      throw new DevnetError(
+        'BAD_FLAG',
+        `--from FILE: ${fromArchive.join(', ')} come from the archive; only --runtime, --base-port, --home and --no-ui apply`,
+      );
     const r =
       v.from === undefined
         ? await up({
