@@ -4,9 +4,8 @@
  * from the route table the server registers (rpc/routes.ts). It parses the
  * JSON that the node writes (integers of any size stay exact: big ones come back as bigint).
  */
-import { type Tx, type TxJson, txToJson } from '../chain/index.js';
+import { MAX_SNAPSHOT_FILE_BYTES, type Tx, type TxJson, txToJson } from '../chain/index.js';
 import { TimeoutError, waitFor } from '../harness/wait.js';
-import { MAX_SNAPSHOT_FILE_BYTES } from '../p2p/snapshotMessages.js';
 import type {
   BalanceAnswer,
   BlockAnswer,

@@ -7,6 +7,7 @@
 import { METHODS } from 'node:http';
 import { Router, type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
+import { MAX_SNAPSHOT_FILE_BYTES } from '../chain/index.js';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
 import { parseJson, readBody } from '../http/body.js';
@@ -14,7 +15,6 @@ import { edgeMiddleware, sendJson, silenceKoa } from '../http/edge.js';
 import { HttpError } from '../http/httpError.js';
 import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import { MAX_SNAPSHOT_FILE_BYTES } from '../p2p/snapshotMessages.js';
 import type { Logger } from '../util/logger.js';
 import type { SnapshotsAnswer, SubmitAnswer } from './answers.js';
 import type { RpcBackend } from './backend.js';
