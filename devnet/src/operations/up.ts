@@ -15,7 +15,7 @@ import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { type DevnetState, readState, statusOf, writeState } from '../state.js';
 import { takeDown } from './down.js';
-import { prepareFork } from './fork.js';
+import { type Fork, forkOfManifest, prepareFork } from './fork.js';
 import { startEverything } from './lifecycle.js';
 
 export interface UpOptions {
@@ -30,6 +30,8 @@ export interface UpOptions {
   readonly fork?: ForkTarget;
   /** `--fork-genesis FILE`: the source's genesis (parsed JSON), whose validators anchor the fork's check. */
   readonly forkTrust?: unknown;
+  /** A fork made before (`up --from` a forked devnet's archive): its record and genesis, not fetched again. */
+  readonly forked?: Fork;
   /** Writes what the devnet starts from into its new home before any node starts (`up --from`). */
   readonly fill?: (d: Devnet) => Promise<void>;
 }
@@ -92,10 +94,11 @@ export async function up(o: UpOptions): Promise<UpResult> {
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   // Fetched and verified before anything is written or started: a lying source costs nothing.
+  const target = o.forked === undefined ? (o.fork ?? forkOfManifest(manifest)) : undefined;
   const fork =
-    o.fork === undefined
-      ? undefined
-      : await prepareFork(o.fork, o.forkTrust ?? null, spec, manifest, o.progress);
+    target === undefined
+      ? o.forked
+      : await prepareFork(target, o.forkTrust ?? null, spec, manifest, o.progress);
   const { kind, why } = await resolveRuntime(spec.runtime);
   o.progress(`runtime: ${kind} (${why})`);
   // Asked of a runtime not yet used (its constructor touches nothing): refused before anything is made.

@@ -9,7 +9,7 @@
  * source does not keep are refused before anything of the fork is made, naming what is wrong.
  */
 import assert from 'node:assert/strict';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { freeBasePort, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpJson } from '../../src/jsonShapes.js';
+import type { AddJson, StatusJson, UpJson } from '../../src/jsonShapes.js';
 
 const EPOCH = 10;
 
@@ -226,6 +226,92 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
       held.reduce((s, k) => s + BigInt(supply[k]), 0n),
       BigInt(supply.genesis_supply) + BigInt(supply.total_minted) - BigInt(supply.total_burned),
     );
+  });
+
+  test("a fork from the manifest's fork field; saved and restored, it is the same fork; a node added joins it", async () => {
+    const dirManifest = join(dir, 'fork.json');
+    await writeFile(
+      dirManifest,
+      JSON.stringify({
+        fork: { url: sourceUp.nodes[0]!.rpc },
+        seed: 'fork2',
+        validators: 1,
+        block_time: '300ms',
+        monitoring: false,
+        ui: false,
+        base_port: await freeDevnetBase(3, false),
+      }),
+    );
+    const fork = home('fork2');
+    const up = await devnetJson<UpJson>([
+      'up',
+      '--manifest',
+      dirManifest,
+      '--runtime',
+      'process',
+      '--home',
+      fork,
+    ]);
+    const before = await devnetJson<StatusJson>(['status', '--home', fork]);
+    assert.equal(up.chain_id, `${before.fork!.source_chain_id}-fork-${before.fork!.height}`);
+    const client = new RpcClient(up.nodes[0]!.rpc, 10_000);
+    await waitFor('the fork past height 3', 60_000, async () =>
+      (await client.status()).height >= 3 ? true : null,
+    );
+    const added = await devnetJson<AddJson>(['add', '--home', fork]);
+    const joiner = new RpcClient(added.rpc, 10_000);
+    const target = (await client.status()).height + 2;
+    await waitFor(`${added.name} at ${target}`, 60_000, async () =>
+      (await joiner.status()).height >= target ? true : null,
+    );
+    assert.deepEqual(await joiner.block(target), await client.block(target));
+
+    const archive = join(dir, 'fork.tar.gz');
+    assert.equal((await devnetCli(['save', archive, '--home', fork])).code, 0);
+    await devnetCli(['down', '--home', fork]);
+    const again = home('fork2-again');
+    const restored = await devnetJson<UpJson>([
+      'up',
+      '--from',
+      archive,
+      '--runtime',
+      'process',
+      '--base-port',
+      String(await freeDevnetBase(3, false)),
+      '--home',
+      again,
+    ]);
+    assert.equal(restored.chain_id, up.chain_id);
+    assert.deepEqual((await devnetJson<StatusJson>(['status', '--home', again])).fork, before.fork);
+    const back = new RpcClient(restored.nodes[0]!.rpc, 10_000);
+    const past = (await back.status()).height + 2;
+    await waitFor(`the restored fork past ${past}`, 60_000, async () =>
+      (await back.status()).height >= past ? true : null,
+    );
+  });
+
+  test("a scenario on a fork: the testkit's invariants hold (the validator-set model knows the retired validators)", async () => {
+    const file = join(dir, 'fork-scenario.yaml');
+    await writeFile(
+      file,
+      [
+        'name: fork-scenario',
+        'manifest:',
+        '  validators: 2',
+        '  block_time: 300ms',
+        '  monitoring: false',
+        `  base_port: ${await freeDevnetBase(2, false)}`,
+        `  fork: { url: "${sourceUp.nodes[0]!.rpc}" }`,
+        'steps:',
+        '  - tx: { type: TRANSFER, from: account-0, to: account-1, amount: 1coin }',
+        '  - expect: { height: { atLeast: 6 } }',
+        '',
+      ].join('\n'),
+    );
+    const r = await devnetCli(['test', file, '--runtime', 'process', '--logs-dir', join(dir, 'logs')]);
+    assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, /invariant: every proposer as the validator-set model says/);
+    assert.match(r.stdout, /invariant: supply conserved/);
   });
 
   test('a lying source is refused before anything starts, naming the check', async () => {

@@ -12,6 +12,8 @@ import { keyFromSeed } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../src/errors.js';
 import { forkChainId, forkGenesis, forkSupply, heldBy } from '../../src/fork/genesis.js';
 import { parseForkTarget } from '../../src/fork/source.js';
+import { forkOfManifest } from '../../src/operations/fork.js';
+import { checkManifest } from '../../src/spec/manifest.js';
 import { buildNetworkSpec } from '../../src/spec/networkSpec.js';
 
 const T = 1_790_000_000;
@@ -145,7 +147,21 @@ describe("a fork's genesis", () => {
   });
 });
 
-describe('--fork URL[@HEIGHT]', () => {
+describe("--fork URL[@HEIGHT] and the manifest's fork", () => {
+  test("the manifest's fork: a URL and an optional height, each problem named", () => {
+    assert.ok(checkManifest({ fork: { url: 'http://127.0.0.1:8000', height: 40 } }).ok);
+    const r = checkManifest({ fork: { url: 'ftp://x', height: 0, at: 1 } });
+    assert.deepEqual(r.ok ? [] : r.problems.sort(), [
+      'fork.at is not a manifest field',
+      'fork.height must be >= 1',
+      "fork.url must be an http:// or https:// URL (a node's RPC)",
+    ]);
+    assert.deepEqual(forkOfManifest({ fork: { url: 'http://127.0.0.1:8000/' } }), {
+      url: 'http://127.0.0.1:8000',
+      height: null,
+    });
+  });
+
   test('parses a URL and a height', () => {
     assert.deepEqual(parseForkTarget('http://127.0.0.1:8000'), {
       url: 'http://127.0.0.1:8000',
