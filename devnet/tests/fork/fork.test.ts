@@ -1,5 +1,6 @@
 /**
- * `devnet up --fork URL[@HEIGHT]` on the process runtime (issue 27): a source devnet of two
+ * `devnet up --fork URL[@HEIGHT]` (issue 27), the source on the process runtime and the fork on
+ * the process and the docker runtime: a source devnet of two
  * validators with transfers, two delegations and an unbonding entry runs past a snapshot; a devnet
  * of three validators of another seed is forked from it. The fork's validators are its own and
  * produce blocks; the source's balances, nonces, delegations and unbonding entry at the fork height
@@ -21,8 +22,10 @@ import { freeBasePort, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { AddJson, StatusJson, UpJson } from '../../src/jsonShapes.js';
+import { dockerSkip } from '../dockerEngine.js';
 
 const EPOCH = 10;
+const dockerSkipped = await dockerSkip('the fork on docker');
 
 /** A proxy to `target` whose answer to a path `rewrite` names is replaced. */
 async function lyingProxy(target: string, rewrite: (path: string, body: Buffer) => Buffer | null) {
@@ -38,13 +41,17 @@ async function lyingProxy(target: string, rewrite: (path: string, body: Buffer) 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** Waits until the node `client` reaches `height`. */
+const reach = (client: RpcClient, height: number, what: string) =>
+  waitFor(what, 60_000, async () => ((await client.status()).height >= height ? true : null));
+
 const exists = (path: string) =>
   access(path).then(
     () => true,
     () => false,
   );
 
-describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => {
+describe('devnet up --fork', { timeout: 600_000 }, () => {
   let dir = '';
   let source: RpcClient;
   let sourceUp: UpJson;
@@ -124,16 +131,17 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
     return `${r.stdout}${r.stderr}`;
   };
 
-  test("the fork runs on its own validators with the source's state at the fork height", async () => {
+  /** Forks the source at its newest snapshot on `runtime` and compares the fork with it, field by field. */
+  async function forkAndCompare(runtime: 'process' | 'docker'): Promise<void> {
     const height = Math.max(...(await source.snapshots()).snapshots.map((s) => s.height));
     const src = await sourceStateAt(height);
-    const fork = home('fork');
+    const fork = home(`fork-${runtime}`);
     const up = await devnetJson<UpJson>([
       'up',
       '--fork',
       `${sourceUp.nodes[0]!.rpc}@${height}`,
       '--runtime',
-      'process',
+      runtime,
       '--seed',
       'fork',
       '--validators',
@@ -154,9 +162,7 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
       [sourceUp.nodes[0]!.rpc, height, src.params.chainId, src.lastBlockHash],
     );
     const client = new RpcClient(up.nodes[0]!.rpc, 10_000);
-    await waitFor('the fork past height 5', 60_000, async () =>
-      (await client.status()).height >= 5 ? true : null,
-    );
+    await reach(client, 5, 'the fork past height 5');
 
     // Its validators: the three of the fork ACTIVE, proposing its blocks; the source's retired.
     const mine = up.nodes.map((n) => n.validator_address).sort();
@@ -211,7 +217,10 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
       );
     }
     // The devnet's funded accounts, added.
-    for (const a of up.accounts) assert.equal((await client.balance(a.address)).nonce, 0, a.name);
+    for (const a of up.accounts) {
+      const b = await client.balance(a.address);
+      assert.deepEqual([b.balance, b.nonce], [a.balance, 0], a.name);
+    }
 
     // Supply: what the source held at the height, plus what the fork added; conserved since.
     const supply = await client.supply();
@@ -226,7 +235,13 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
       held.reduce((s, k) => s + BigInt(supply[k]), 0n),
       BigInt(supply.genesis_supply) + BigInt(supply.total_minted) - BigInt(supply.total_burned),
     );
-  });
+    await devnetCli(['down', '--home', fork]);
+  }
+
+  test("the fork runs on its own validators with the source's state at the fork height", () =>
+    forkAndCompare('process'));
+
+  test('the same on the docker runtime', { skip: dockerSkipped }, () => forkAndCompare('docker'));
 
   test("a fork from the manifest's fork field; saved and restored, it is the same fork; a node added joins it", async () => {
     const dirManifest = join(dir, 'fork.json');
@@ -255,15 +270,11 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
     const before = await devnetJson<StatusJson>(['status', '--home', fork]);
     assert.equal(up.chain_id, `${before.fork!.source_chain_id}-fork-${before.fork!.height}`);
     const client = new RpcClient(up.nodes[0]!.rpc, 10_000);
-    await waitFor('the fork past height 3', 60_000, async () =>
-      (await client.status()).height >= 3 ? true : null,
-    );
+    await reach(client, 3, 'the fork past height 3');
     const added = await devnetJson<AddJson>(['add', '--home', fork]);
     const joiner = new RpcClient(added.rpc, 10_000);
     const target = (await client.status()).height + 2;
-    await waitFor(`${added.name} at ${target}`, 60_000, async () =>
-      (await joiner.status()).height >= target ? true : null,
-    );
+    await reach(joiner, target, `${added.name} at ${target}`);
     assert.deepEqual(await joiner.block(target), await client.block(target));
 
     const archive = join(dir, 'fork.tar.gz');
@@ -285,9 +296,7 @@ describe('devnet up --fork on the process runtime', { timeout: 600_000 }, () => 
     assert.deepEqual((await devnetJson<StatusJson>(['status', '--home', again])).fork, before.fork);
     const back = new RpcClient(restored.nodes[0]!.rpc, 10_000);
     const past = (await back.status()).height + 2;
-    await waitFor(`the restored fork past ${past}`, 60_000, async () =>
-      (await back.status()).height >= past ? true : null,
-    );
+    await reach(back, past, `the restored fork past ${past}`);
   });
 
   test("a scenario on a fork: the testkit's invariants hold (the validator-set model knows the retired validators)", async () => {
