@@ -22,6 +22,7 @@ import { freeBasePort, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { AddJson, StatusJson, UpJson } from '../../src/jsonShapes.js';
+import { buildNetworkSpec } from '../../src/spec/networkSpec.js';
 import { dockerSkip } from '../dockerEngine.js';
 
 const EPOCH = 10;
@@ -351,6 +352,21 @@ describe('devnet up --fork', { timeout: 600_000 }, () => {
     assert.match(
       await refusal(['--fork', `${noQuorum.url}@${height}`]),
       new RegExp(`snapshot ${height} is not proven: commit ${height + 1} refused`),
+    );
+  });
+
+  test('--fork-genesis: a genesis whose validators did not sign the fork point is refused; a missing file is named', async () => {
+    const rpc = sourceUp.nodes[0]!.rpc;
+    const other = join(dir, 'other-genesis.json');
+    const spec = buildNetworkSpec({ manifest: { seed: 'someone-else' }, genesisTime: 1_790_000_000 });
+    await writeFile(other, JSON.stringify(spec.genesis));
+    assert.match(
+      await refusal(['--fork', rpc, '--fork-genesis', other]),
+      /is not proven: only 0 of 4 genesis validators signed block \d+ \(more than 1\/3 needed\)/,
+    );
+    assert.match(
+      await refusal(['--fork', rpc, '--fork-genesis', join(dir, 'missing.json')]),
+      /--fork-genesis .*missing\.json: ENOENT/,
     );
   });
 

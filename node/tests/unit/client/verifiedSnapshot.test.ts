@@ -162,6 +162,10 @@ describe('snapshot content over the RPC, and its verification', () => {
     );
   });
 
+  it("the source's genesis as the anchor: its validators signed, so the snapshot is taken", async () => {
+    assert.equal((await fetchVerifiedSnapshot(new RpcClient(url, 5000), 20, genesisState())).height, 20);
+  });
+
   it('a trusted genesis whose validators did not sign is refused', async () => {
     const other = genesisState({ validators: ['someone-else'] });
     await assert.rejects(
