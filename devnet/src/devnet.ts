@@ -4,12 +4,11 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GenesisJson } from '@chain-devnet/node/chain';
 import { RpcClient } from '@chain-devnet/node/client';
 import { portFree, TimeoutError, waitFor } from '@chain-devnet/node/harness';
 import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { DevnetError } from './errors.js';
-import { forkedSpec, withGenesis } from './fork/spec.js';
+import { type Fork, forkedSpec, withGenesis } from './fork/spec.js';
 import { Layout } from './layout.js';
 import { sampleOf } from './monitoring/exposition.js';
 import { BlockedPeers } from './runtime/blockedPeers.js';
@@ -32,7 +31,6 @@ import {
   type SpecFlags,
 } from './spec/networkSpec.js';
 import { ALL_NODES, MAX_NODES } from './spec/ports.js';
-import type { ForkRecord } from './state.js';
 import {
   type AddedNode,
   type DevnetState,
@@ -345,7 +343,7 @@ export class Devnet {
     runtimeKind: RuntimeKind,
     manifest: Manifest,
     genesisTime: number,
-    fork?: { readonly record: ForkRecord; readonly genesis: GenesisJson },
+    fork?: Fork,
   ): Promise<Devnet> {
     const layout = new Layout(home);
     if ((await readState(layout)) !== null)

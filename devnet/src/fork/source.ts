@@ -68,7 +68,9 @@ export async function fetchForkState(
     const cause = (e as { cause?: { code?: string } }).cause?.code;
     throw new DevnetError(
       'BAD_FORK',
-      `--fork ${target.url}: the source does not answer (${cause ?? (e as Error).message}): is a node's RPC there?`,
+      cause === undefined
+        ? `--fork ${target.url}: ${(e as Error).message}`
+        : `--fork ${target.url}: the source does not answer (${cause}): is a node's RPC there?`,
     );
   }
 }

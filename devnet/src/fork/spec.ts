@@ -5,7 +5,13 @@ import type { GenesisJson } from '@chain-devnet/node/chain';
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
 import type { NetworkSpec } from '../spec/networkSpec.js';
-import type { DevnetState } from '../state.js';
+import type { DevnetState, ForkRecord } from '../state.js';
+
+/** A fork as a devnet is made from it: its record (devnet.json's `fork`) and its genesis. */
+export interface Fork {
+  readonly record: ForkRecord;
+  readonly genesis: GenesisJson;
+}
 
 /** A spec with another genesis (a fork's), and that genesis's chain id. */
 export function withGenesis(spec: NetworkSpec, genesis: GenesisJson): NetworkSpec {

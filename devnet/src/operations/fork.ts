@@ -7,10 +7,10 @@ import { loadGenesis } from '@chain-devnet/node/chain';
 import { DevnetError } from '../errors.js';
 import { forkChainId, forkGenesis, forkSupply } from '../fork/genesis.js';
 import { type ForkTarget, fetchForkState, parseForkTarget } from '../fork/source.js';
+import type { Fork } from '../fork/spec.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { Manifest } from '../spec/manifest.js';
 import type { NetworkSpec } from '../spec/networkSpec.js';
-import type { DevnetState } from '../state.js';
 
 /** The manifest's `fork: {url, height}` as a target (its URL checked as --fork's), or undefined. */
 export function forkOfManifest(m: Manifest): ForkTarget | undefined {
@@ -18,12 +18,6 @@ export function forkOfManifest(m: Manifest): ForkTarget | undefined {
   const { url } = parseForkTarget(m.fork.url);
   return { url, height: m.fork.height ?? null };
 }
-
-/** A fork's record (devnet.json's `fork`) and genesis. */
-export type Fork = {
-  readonly record: NonNullable<DevnetState['fork']>;
-  readonly genesis: NetworkSpec['genesis'];
-};
 
 export async function prepareFork(
   target: ForkTarget,

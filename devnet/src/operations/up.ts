@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { ForkTarget } from '../fork/source.js';
+import type { Fork } from '../fork/spec.js';
 import { Layout } from '../layout.js';
 import { marketUrl } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
@@ -15,7 +16,7 @@ import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { type DevnetState, readState, statusOf, writeState } from '../state.js';
 import { takeDown } from './down.js';
-import { type Fork, forkOfManifest, prepareFork } from './fork.js';
+import { forkOfManifest, prepareFork } from './fork.js';
 import { startEverything } from './lifecycle.js';
 
 export interface UpOptions {

@@ -42,7 +42,7 @@ export const upCommand = defineCommand({
       { valueName: 'FILE' },
     ),
     fork: text(
-      'start from the state of the running node at URL (its RPC) at HEIGHT (default: the newest snapshot it keeps below its height), verified against the committed header; this devnet\'s validators replace the source\'s, its accounts are added (devnet/README.md, "Fork a running network")',
+      'start from the state of the running node at URL (its RPC) at HEIGHT (default: the newest snapshot it keeps below its height), verified against the committed header; this devnet\'s validators replace the source\'s, its accounts are added (devnet/README.md, "Forking a running network")',
       { valueName: 'URL[@HEIGHT]' },
     ),
     'fork-genesis': text(
