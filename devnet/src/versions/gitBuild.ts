@@ -121,12 +121,7 @@ export async function gitBuild(ref: string, commit: string, progress: Progress):
       if (await sameLock(join(root, 'package-lock.json'), join(tmp, 'package-lock.json'))) {
         progress(`  its package-lock.json is this checkout's: copying node_modules`);
         // Workspace links in node_modules are relative: in the copy they lead to the commit's packages.
-        await run(
-          'copying node_modules',
-          'cp',
-          ['-a', '--reflink=auto', join(root, 'node_modules'), tmp],
-          tmp,
-        );
+        await run('copying node_modules', 'cp', ['-a', join(root, 'node_modules'), tmp], tmp);
       } else await installDependencies(tmp, progress);
       progress('  npm run build');
       await run('npm run build', 'npm', ['run', 'build'], tmp);
