@@ -39,6 +39,8 @@ export async function startEverything(d: Devnet, resumed: boolean, progress: Pro
   const ui = d.spec.ui ? await startPanel(d) : null;
   if (ui !== null) progress(`panel: ${panelUrl(d.spec.uiPort)}`);
   if (d.state.input.manifest.auto_upgrade === true) {
+    // Built now, not when the nodes halt (a git version's build takes half a minute or more).
+    for (const version of Object.values(d.state.input.manifest.upgrades ?? {})) await d.build(version);
     await startSupervisor(d.layout);
     progress(
       `auto-upgrade: the supervisor restarts nodes that halt for a plan (log: ${supervisorLogFile(d.layout)})`,
