@@ -11,6 +11,7 @@ import { statusCommand } from './commands/status.js';
 import { txCommand } from './commands/tx.js';
 import { uiCommand } from './commands/ui.js';
 import { upCommand } from './commands/up.js';
+import { upgradeCommand } from './commands/upgrade.js';
 import { testCommand } from './test.js';
 
 const COMMANDS: readonly Command[] = [
@@ -20,6 +21,7 @@ const COMMANDS: readonly Command[] = [
   addCommand,
   ...nodeCommands,
   txCommand,
+  upgradeCommand,
   uiCommand,
   saveCommand,
   downCommand,
