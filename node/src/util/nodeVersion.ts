@@ -3,4 +3,4 @@
  * the halting and refusal messages. Kept equal to node/package.json's version by a test
  * (tests/unit/util/nodeVersion.test.ts); a constant, so a bundle or an image carries it too.
  */
-export const NODE_VERSION = '0.1.0';
+export const NODE_VERSION = '0.2.0';

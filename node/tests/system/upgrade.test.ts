@@ -1,7 +1,9 @@
 /**
  * Upgrade plans on a running chain, with real chain-node processes over libp2p (issue 28): a plan
  * scheduled by the validators' transactions and cancelled before its height leaves every node
- * running past it; a plan to a version this build has no migration for halts every node at its
+ * running past it; a plan to 1.1.0, which this build migrates to, is applied at its height and
+ * the chain goes on with the migration's effect; a store past that upgrade is refused by the
+ * older build's registry (a downgrade); a plan to a version this build has no migration for halts every node at its
  * height, before signing anything there, with exit code 3 and the log line, and no node forks
  * (every store ends at the height before, with the same blocks); restarted on the same build a
  * node halts again at once; a store of a protocol version this build does not run is refused at
@@ -22,7 +24,10 @@ import {
 import { buildTx } from '../../src/client/txBuilder.js';
 import { waitFor } from '../../src/harness/index.js';
 import { readKeyFile } from '../../src/home/keyFile.js';
+import { defaultConfig } from '../../src/main/config.js';
+import { StartupError, startNode } from '../../src/main/node.js';
 import { ChainStore } from '../../src/store/chainStore.js';
+import { createLogger } from '../../src/util/logger.js';
 import { Cluster } from '../support/cluster.js';
 import { chainNode, cleanup, initHome } from '../support/processes.js';
 
@@ -98,8 +103,49 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
     assert.equal((await c.nodes[3]!.client.upgrades()).protocol_version, '1.0.0');
   });
 
+  it('a plan to 1.1.0, which this build migrates to: applied at its height on every node, its effect visible, and the chain goes on', async () => {
+    const H = (await c.height(0)) + 20;
+    for (const i of [0, 1, 2]) await signPlan('UPGRADE_PLAN', i, '1.1.0', H);
+    const before = await c.nodes[1]!.client.upgrades();
+    assert.equal(before.protocol_version, '1.0.0');
+    assert.equal(before.params.default_commission_rate, 0.1);
+    assert.deepEqual(before.supported_protocol_versions, ['1.0.0', '1.1.0']);
+    assert.equal(before.pending[0]?.supported, true);
+    await c.waitForHeight(H + 3);
+    for (const n of c.nodes) {
+      const u = await n.client.upgrades();
+      assert.equal(u.protocol_version, '1.1.0', n.name);
+      assert.deepEqual(u.applied, [{ target_version: '1.1.0', upgrade_height: H }], n.name);
+      assert.deepEqual(u.pending, [], n.name);
+      assert.equal(u.params.default_commission_rate, 0.05, n.name);
+      assert.ok(n.program?.running, `${n.name} runs`);
+    }
+    await c.assertAgreement(H + 3);
+  });
+
+  it('a node whose registry stops at 1.0.0 (the older build) refuses the upgraded store at start: a downgrade, naming both versions', async () => {
+    await c.stop(3);
+    const config = { ...defaultConfig(c.nodes[3]!.home), port: 0, p2p: false };
+    await assert.rejects(
+      startNode(config, createLogger({ level: 'error' }), Date.now, { migrations: [], nodeVersion: '0.1.0' }),
+      (e: unknown) => {
+        assert.ok(e instanceof StartupError);
+        assert.equal(e.exitCode, VERSION_REFUSED_EXIT_CODE);
+        assert.match(
+          e.message,
+          /^a downgrade past the upgrade to 1\.1\.0 applied at height \d+ is refused: the stored state is at protocol version 1\.1\.0, and this node \(version 0\.1\.0\) runs protocol versions 1\.0\.0/,
+        );
+        return true;
+      },
+    );
+    // On this build it starts and catches up.
+    c.start(3);
+    await c.waitForHeight((await c.height(0)) + 2, [3]);
+  });
+
   it('a plan to a version this build cannot run: every node halts at its height with exit code 3 and the log line, and none forks', async () => {
     const version = unsupportedVersion();
+    const current = (await c.nodes[0]!.client.upgrades()).protocol_version;
     const H = (await c.height(0)) + 20;
     for (const i of [0, 1, 2]) await signPlan('UPGRADE_PLAN', i, version, H);
     const exits = await Promise.all(
@@ -111,7 +157,7 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
     );
     for (const [i, e] of exits.entries())
       assert.equal(e.code, UPGRADE_HALT_EXIT_CODE, `${c.nodes[i]!.name}: ${c.diagnose(i)}`);
-    const line = `UPGRADE NEEDED: plan ${version} at height ${H}: the chain is at protocol version 1.0.0 and needs ${version}`;
+    const line = `UPGRADE NEEDED: plan ${version} at height ${H}: the chain is at protocol version ${current} and needs ${version}`;
     for (const [i, n] of c.nodes.entries()) {
       const log = await readFile(c.logPath(i), 'utf8');
       assert.equal(log.split(line).length - 1, 1, `${n.name} logs the halt once`);
