@@ -22,6 +22,7 @@ export type { BlockContext, ComputeResult } from './execute/context.js';
 export { checkTx, executeTx, minFee } from './execute/executeTx.js';
 export { MIN_UPGRADE_DELAY } from './execute/upgradeSignals.js';
 export * from './genesis.js';
+export type * from './genesisState.js';
 export { MIGRATIONS } from './migrations.js';
 export * from './params.js';
 export * from './reserved.js';
