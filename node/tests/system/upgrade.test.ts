@@ -7,7 +7,8 @@
  * height, before signing anything there, with exit code 3 and the log line, and no node forks
  * (every store ends at the height before, with the same blocks); restarted on the same build a
  * node halts again at once; a store of a protocol version this build does not run is refused at
- * start with exit code 4, naming both versions.
+ * start with exit code 4, naming both versions; a real libp2p peer of another major p2p version is
+ * refused by a running node with the reason in its log.
  */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -26,8 +27,10 @@ import { waitFor } from '../../src/harness/index.js';
 import { readKeyFile } from '../../src/home/keyFile.js';
 import { defaultConfig } from '../../src/main/config.js';
 import { StartupError, startNode } from '../../src/main/node.js';
+import { P2PNetwork } from '../../src/p2p/network.js';
+import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import { ChainStore } from '../../src/store/chainStore.js';
-import { createLogger } from '../../src/util/logger.js';
+import { createLogger, createLogger as quietLogger } from '../../src/util/logger.js';
 import { Cluster } from '../support/cluster.js';
 import { chainNode, cleanup, initHome } from '../support/processes.js';
 
@@ -141,6 +144,39 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
     // On this build it starts and catches up.
     c.start(3);
     await c.waitForHeight((await c.height(0)) + 2, [3]);
+  });
+
+  it('a real libp2p peer speaking p2p 2.0.0 is refused by a running node, which logs the reason', async () => {
+    const alien = await P2PNetwork.start({
+      privateKey: await peerKeyFromSeed(new TextEncoder().encode('p2p-two')),
+      listenHost: '127.0.0.1',
+      listenPort: 0,
+      bootstrap: [c.nodes[0]!.multiaddr],
+      logger: createLogger({ level: 'error' }),
+      p2pVersion: '2.0.0',
+    });
+    try {
+      const line = await waitFor('validator-0 to refuse the 2.0.0 peer', 20_000, async () => {
+        const log = await readFile(c.logPath(0), 'utf8');
+        return (
+          log
+            .split('\n')
+            .find(
+              (l) =>
+                l.includes('peer refused: incompatible p2p protocol version') && l.includes(alien.peerId),
+            ) ?? null
+        );
+      });
+      assert.match(
+        line,
+        /its p2p protocol 2\.0\.0 has another major version than ours \(1\.0\.0\): incompatible/,
+      );
+      await waitFor('the 2.0.0 peer cut off', 20_000, async () =>
+        alien.connectedPeers().includes(c.nodes[0]!.peerId) ? null : true,
+      );
+    } finally {
+      await alien.stop();
+    }
   });
 
   it('a plan to a version this build cannot run: every node halts at its height with exit code 3 and the log line, and none forks', async () => {
