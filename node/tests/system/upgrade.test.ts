@@ -30,7 +30,7 @@ import { StartupError, startNode } from '../../src/main/node.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import { ChainStore } from '../../src/store/chainStore.js';
-import { createLogger, createLogger as quietLogger } from '../../src/util/logger.js';
+import { createLogger } from '../../src/util/logger.js';
 import { Cluster } from '../support/cluster.js';
 import { chainNode, cleanup, initHome } from '../support/processes.js';
 
