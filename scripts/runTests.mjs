@@ -8,11 +8,12 @@
  * Per file: its wall time in artifacts/tests/timings.tsv and its JUnit report in
  * artifacts/tests/junit/ (CI keeps artifacts/).
  *
- *   node scripts/runTests.mjs unit e2e [--capacity 5 (or TEST_CAPACITY=5)] [--without swarm] [--match TEXT]
+ *   node scripts/runTests.mjs unit e2e [--capacity 5 (or TEST_CAPACITY=5)] [--without swarm] [--match TEXT] [--list]
  *
  * --without KIND leaves out the files of that kind, saying so loudly (for a machine whose engine
- * someone else's swarm holds); --match TEXT runs only the files whose path has TEXT in it. npm
- * test passes neither.
+ * someone else's swarm holds); --match TEXT runs only the files whose path has TEXT in it; --list
+ * prints the files in the order they start (kind, weight, seconds) and runs none. npm test passes
+ * none of these.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ const { values, positionals } = parseArgs({
     capacity: { type: 'string', default: process.env.TEST_CAPACITY ?? '5' },
     without: { type: 'string', multiple: true, default: [] },
     match: { type: 'string' },
+    list: { type: 'boolean', default: false },
   },
 });
 const capacity = Number(values.capacity);
@@ -61,12 +63,14 @@ function jobsOf(names) {
   const jobs = [];
   for (const name of names) {
     const suite = SUITES[name];
-    const found = suite.roots.flatMap(testFiles).sort();
+    const roots = Object.entries(suite.roots);
+    const found = roots.flatMap(([root]) => testFiles(root)).sort();
     for (const listed of Object.keys(suite.files))
       if (!found.includes(listed)) fail(`scripts/testGroups.mjs lists ${listed}, which is no test file now`);
     for (const file of found) {
       const need = suite.files[file] ?? {};
-      jobs.push({ file, kind: need.kind ?? 'none', weight: need.weight ?? 1, seconds: need.seconds ?? 0 });
+      const kind = need.kind ?? roots.find(([root]) => file.startsWith(`${root}/`))[1];
+      jobs.push({ file, kind, weight: need.weight ?? 1, seconds: need.seconds ?? 0 });
     }
   }
   return jobs.sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
@@ -79,6 +83,11 @@ if (left.length > 0)
   console.log(
     `\n!! --without ${values.without.join(', ')}: NOT running ${left.map((j) => j.file).join(', ')}\n`,
   );
+
+if (values.list) {
+  for (const j of queue) console.log(`${j.kind}\t${j.weight}\t${j.seconds}\t${j.file}`);
+  process.exit(0);
+}
 
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(join(RESULTS, 'junit'), { recursive: true });
