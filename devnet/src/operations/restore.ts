@@ -6,8 +6,9 @@
  * the first start; each node goes on from its saved height.
  */
 import { join } from 'node:path';
+import type { GenesisJson } from '@chain-devnet/node/chain';
 import { archiveError } from '../archive/format.js';
-import { extractUnder, readArchive } from '../archive/read.js';
+import { type Archive, extractUnder, readArchive } from '../archive/read.js';
 import { DevnetError } from '../errors.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
@@ -50,8 +51,12 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );
+  // A forked devnet comes back as the fork it was: its genesis from its nodes' homes, its source not asked again.
+  const forked =
+    state.fork === undefined ? undefined : { record: state.fork, genesis: forkGenesisOf(a, o.from) };
   const r = await up({
     home: o.home,
+    ...(forked === undefined ? {} : { forked }),
     manifestPath: null,
     manifest: state.input.manifest,
     flags: {
@@ -68,4 +73,16 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
     },
   });
   return { ...r, heights: a.manifest.heights };
+}
+
+/** A forked devnet's genesis: its nodes' genesis.json (every node has the same), parsed. */
+function forkGenesisOf(a: Archive, from: string): GenesisJson {
+  const file = [...a.files].find(([path]) => /^nodes\/[^/]+\/genesis\.json$/.test(path))?.[1];
+  if (file === undefined)
+    throw archiveError(from, 'a forked devnet whose archive holds no nodes/<name>/genesis.json');
+  try {
+    return JSON.parse(file.toString('utf8')) as GenesisJson;
+  } catch {
+    throw archiveError(from, 'a node genesis.json is not JSON');
+  }
 }
