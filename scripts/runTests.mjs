@@ -186,6 +186,7 @@ setInterval(() => {
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
     stopping = signal === 'SIGINT' ? 130 : 143;
+    console.log(`\n!! ${signal}: ${queue.length} files not started; the ${running.size} running are stopped`);
     queue.length = 0;
     // Each file takes apart what it made on SIGINT/SIGTERM (its own handlers); wait for them.
     for (const r of running.values()) r.child.kill(signal);
