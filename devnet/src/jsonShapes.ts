@@ -96,6 +96,16 @@ export interface NodeOpJson {
   readonly done: string;
 }
 
+/** `devnet upgrade --json`: each node upgraded, in order. */
+export interface UpgradeJson {
+  readonly upgraded: readonly {
+    readonly node: string;
+    readonly from: string;
+    readonly to: string;
+    readonly height: number;
+  }[];
+}
+
 /** `devnet down --json`. */
 export interface DownJson {
   readonly removed: readonly string[];

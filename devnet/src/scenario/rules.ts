@@ -212,6 +212,10 @@ export async function stepProblems(
     }
     case 'heal':
       return [];
+    case 'upgrade': {
+      const { node } = step.upgrade!;
+      return node === ALL_NODES ? [] : unknownName(net, `${path}.node`, node, ['node']);
+    }
     case 'add': {
       const { name, stake } = step.add ?? {};
       const out: Problems = [];

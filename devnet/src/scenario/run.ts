@@ -107,6 +107,11 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
     case 'heal':
       await net.heal();
       break;
+    case 'upgrade': {
+      const { node, to } = step.upgrade!;
+      for (const name of node === ALL_NODES ? net.names() : [node]) await net.node(name).upgrade(to);
+      break;
+    }
     case 'add': {
       const r = await net.add(step.add ?? {});
       return { node: r.name, height: r.height };

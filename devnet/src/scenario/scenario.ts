@@ -21,6 +21,8 @@ export type Step = {
 } & { readonly [K in NodeOp]?: { readonly node: string } } & {
   readonly partition?: readonly (readonly string[])[];
   readonly heal?: Record<string, never>;
+  /** `devnet upgrade NODE --to VERSION`; node `all`: every node, one after another. */
+  readonly upgrade?: { readonly node: string; readonly to: string };
   readonly add?: { readonly name?: string; readonly stake?: string };
   /**
    * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or
