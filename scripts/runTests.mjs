@@ -4,16 +4,16 @@
  * test file in its own `node --test` process, several at once within what scripts/testGroups.mjs
  * says each file needs (a swarm file never beside a docker or swarm file; at most `capacity` of
  * weight at once), the longest first. Each file's output is printed whole when it ends (so files
- * run at once never mix their lines), a failed one again at the end; any failure fails the run.
+ * run at once never mix their lines), a failed one named again at the end; any failure fails the run.
  * Per file: its wall time in artifacts/tests/timings.tsv and its JUnit report in
  * artifacts/tests/junit/ (CI keeps artifacts/).
  *
- *   node scripts/runTests.mjs unit e2e [--capacity 5 (or TEST_CAPACITY=5)] [--without swarm] [--match TEXT] [--list]
+ *   node scripts/runTests.mjs unit e2e [--capacity 5] [--without swarm] [--match TEXT] [--list]
  *
- * --without KIND leaves out the files of that kind, saying so loudly (for a machine whose engine
- * someone else's swarm holds); --match TEXT runs only the files whose path has TEXT in it; --list
- * prints the files in the order they start (kind, weight, seconds) and runs none. npm test passes
- * none of these.
+ * --capacity (or TEST_CAPACITY) sets the weight that may run at once. --without KIND leaves out the
+ * files of that kind, saying so loudly (for a machine whose engine someone else's swarm holds).
+ * --match TEXT (repeatable) runs only the files whose path has a TEXT in it. --list prints the
+ * files in the order they start (kind, weight, seconds) and runs none. npm test passes none.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ const { values, positionals } = parseArgs({
   options: {
     capacity: { type: 'string', default: process.env.TEST_CAPACITY ?? '5' },
     without: { type: 'string', multiple: true, default: [] },
-    match: { type: 'string' },
+    match: { type: 'string', multiple: true, default: [] },
     list: { type: 'boolean', default: false },
   },
 });
@@ -76,7 +76,9 @@ function jobsOf(names) {
   return jobs.sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
 }
 
-const all = jobsOf(suites).filter((j) => values.match === undefined || j.file.includes(values.match));
+const all = jobsOf(suites).filter(
+  (j) => values.match.length === 0 || values.match.some((m) => j.file.includes(m)),
+);
 const left = all.filter((j) => values.without.includes(j.kind));
 const queue = all.filter((j) => !values.without.includes(j.kind));
 if (left.length > 0)
