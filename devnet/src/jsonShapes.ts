@@ -8,6 +8,7 @@ import type { DevnetErrorCode } from './errors.js';
 import type { MarketStatus } from './market.js';
 import type { AddResult } from './operations/add.js';
 import type { TxOutcome } from './operations/tx.js';
+import type { UpgradePlanResult } from './operations/upgradePlan.js';
 import type { MonitoringEndpoints, RuntimeKind } from './runtime/runtime.js';
 import type { DevnetStatus, ForkRecord } from './state.js';
 
@@ -124,3 +125,6 @@ export interface SaveJson {
 export interface ErrorJson {
   readonly error: { readonly code: DevnetErrorCode | 'INTERNAL'; readonly message: string };
 }
+
+/** `devnet upgrade plan|cancel --json`: the plan, whether it is scheduled (cancelled), who signed, GET /upgrades after. */
+export type UpgradePlanJson = UpgradePlanResult;

@@ -24,6 +24,7 @@ const COMMANDS: readonly Command[] = [
   upgradeCommand,
   superviseCommand,
   txCommand,
+  upgradeCommand,
   uiCommand,
   saveCommand,
   downCommand,

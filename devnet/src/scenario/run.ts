@@ -120,6 +120,16 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
       const r = await txStep(net, step.tx!);
       return { hash: r.tx_hash, from: r.from, height: r.receipt?.block_height ?? (await highest(net)) };
     }
+    case 'upgradePlan': {
+      const r = await net.upgradePlan(step.upgradePlan!);
+      if (!r.done)
+        throw await net.net.failureNow(
+          net.names()[0]!,
+          `the plan ${r.target_version} at ${r.upgrade_height} ${step.upgradePlan!.cancel ? 'cancelled' : 'scheduled'}`,
+          `signed by ${r.signed_by.join(', ') || 'nobody'} and not yet`,
+        );
+      return { height: r.upgrade_height };
+    }
     case 'market':
       return marketStep(net, step.market!);
     case 'save': {

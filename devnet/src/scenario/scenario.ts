@@ -32,6 +32,8 @@ export type Step = {
     readonly status?: TxStepStatus;
     readonly error?: string | { readonly matches: string };
   };
+  /** `devnet upgrade plan` (cancel: true, `devnet upgrade cancel`). */
+  readonly upgradePlan?: { readonly version?: string; readonly height?: number; readonly cancel?: boolean };
   readonly wait?:
     | { readonly blocks: number; readonly nodes?: readonly string[] }
     | { readonly seconds: number };

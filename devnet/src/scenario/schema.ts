@@ -219,6 +219,12 @@ const STEP_KINDS_SCHEMA = {
           pattern: '^[0-9a-f]{64}$',
           description: "SUBMIT_RESULT: the result's hash (64 lowercase hex)",
         }),
+        targetVersion: { type: 'string', description: 'UPGRADE_PLAN, UPGRADE_CANCEL: MAJOR.MINOR.PATCH' },
+        upgradeHeight: {
+          type: 'integer',
+          minimum: 1,
+          description: 'UPGRADE_PLAN, UPGRADE_CANCEL: the height',
+        },
         node: NODE,
         status: {
           enum: [...TX_STEP_STATUSES],
@@ -232,6 +238,15 @@ const STEP_KINDS_SCHEMA = {
       },
       ['type', 'from'],
     ),
+  },
+  upgradePlan: {
+    description:
+      'devnet upgrade plan: the validators sign {version, height} until it is scheduled; with cancel: true, devnet upgrade cancel (version and height default to the pending plan).',
+    ...object({
+      version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$' },
+      height: orRef({ type: 'integer', minimum: 1 }),
+      cancel: { type: 'boolean' },
+    }),
   },
   wait: {
     description:
