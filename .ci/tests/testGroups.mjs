@@ -1,5 +1,5 @@
 /**
- * What each test file needs from the machine, the one place that says so: scripts/runTests.mjs
+ * What each test file needs from the machine, the one place that says so: .ci/tests/runTests.mjs
  * runs the files of a suite concurrently within these limits (npm run test:unit, test:e2e, test).
  *
  * - swarm: makes a Docker Swarm of this machine's engine (devnet/src/harness/swarm.ts). It takes

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 /**
  * Runs the test suites (npm run test:unit, test:e2e, and both in one schedule for npm test): every
- * test file in its own `node --test` process, several at once within what scripts/testGroups.mjs
+ * test file in its own `node --test` process, several at once within what .ci/tests/testGroups.mjs
  * says each file needs (a swarm file never beside a docker or swarm file; at most `capacity` of
  * weight at once), the longest first. Each file's output is printed whole when it ends (so files
  * run at once never mix their lines), a failed one named again at the end; any failure fails the run.
  * Per file: its wall time in artifacts/tests/timings.tsv and its JUnit report in
  * artifacts/tests/junit/ (CI keeps artifacts/).
  *
- *   node scripts/runTests.mjs unit e2e [--capacity 5] [--without swarm] [--match TEXT] [--list]
+ *   node .ci/tests/runTests.mjs unit e2e [--capacity 5] [--without swarm] [--match TEXT] [--list]
  *
  * --capacity (or TEST_CAPACITY) sets the weight that may run at once. --without KIND leaves out the
  * files of that kind, saying so loudly (for a machine whose engine someone else's swarm holds).
@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SUITES } from './testGroups.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RESULTS = join(ROOT, 'artifacts', 'tests');
 const HEARTBEAT_MS = 60_000;
 
@@ -66,7 +66,7 @@ function jobsOf(names) {
     const roots = Object.entries(suite.roots);
     const found = roots.flatMap(([root]) => testFiles(root)).sort();
     for (const listed of Object.keys(suite.files))
-      if (!found.includes(listed)) fail(`scripts/testGroups.mjs lists ${listed}, which is no test file now`);
+      if (!found.includes(listed)) fail(`.ci/tests/testGroups.mjs lists ${listed}, which is no test file now`);
     for (const file of found) {
       const need = suite.files[file] ?? {};
       const kind = need.kind ?? roots.find(([root]) => file.startsWith(`${root}/`))[1];
