@@ -66,7 +66,8 @@ function jobsOf(names) {
     const roots = Object.entries(suite.roots);
     const found = roots.flatMap(([root]) => testFiles(root)).sort();
     for (const listed of Object.keys(suite.files))
-      if (!found.includes(listed)) fail(`.ci/tests/testGroups.mjs lists ${listed}, which is no test file now`);
+      if (!found.includes(listed))
+        fail(`.ci/tests/testGroups.mjs lists ${listed}, which is no test file now`);
     for (const file of found) {
       const need = suite.files[file] ?? {};
       const kind = need.kind ?? roots.find(([root]) => file.startsWith(`${root}/`))[1];
