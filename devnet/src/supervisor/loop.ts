@@ -2,16 +2,16 @@
  * The auto-upgrade supervisor (`devnet up --auto-upgrade`, the manifest's auto_upgrade), what
  * cosmovisor is to a Cosmos node, for every node of the devnet on any runtime: every second it
  * notes each running node's height and the plans the nodes show (GET /upgrades); a node that
- * exited with the halt code (haltCode.ts; NodeHandle.exitCode) is started again, with its data,
+ * exited with the halt code (UPGRADE_HALT_EXIT_CODE of @chain-devnet/node/chain; NodeHandle.exitCode) is started again, with its data,
  * on the version the manifest's `upgrades` map gives for the target of the plan it halted at.
  * Nodes halted together (every old node halts at the same height) are all restarted in one
  * pass: none waits for the chain, which goes on once enough of them are back.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { UPGRADE_HALT_EXIT_CODE } from '@chain-devnet/node/chain';
 import { Devnet } from '../devnet.js';
 import { statusOf } from '../state.js';
 import { readUpgrades } from '../versions/nodeVersion.js';
-import { UPGRADE_HALT_EXIT_CODE } from './haltCode.js';
 import { type KnownPlan, planHaltedFor, plansIn } from './plans.js';
 
 export interface SupervisorMemory {

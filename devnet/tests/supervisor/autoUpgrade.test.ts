@@ -10,12 +10,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { UPGRADE_HALT_EXIT_CODE } from '@chain-devnet/node/chain';
 import { processesMentioning, readExitStatus, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson } from '../../src/jsonShapes.js';
 import { Layout } from '../../src/layout.js';
-import { UPGRADE_HALT_EXIT_CODE } from '../../src/supervisor/haltCode.js';
 import { newMemory, superviseOnce } from '../../src/supervisor/loop.js';
 import { supervisorLogFile, supervisorPid } from '../../src/supervisor/process.js';
 

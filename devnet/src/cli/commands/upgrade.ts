@@ -1,7 +1,7 @@
 /**
  * `devnet upgrade …`: upgrades of the devnet's chain and nodes (issue 28).
- *   plan --version V --height H, cancel   the chain's upgrade plans (upgradePlans.ts)
- *   NODE --to VERSION, --all --to VERSION  restart nodes on another version (upgradeNodes.ts)
+ *   plan --version V --height H, cancel     the chain's upgrade plans (upgradePlans.ts)
+ *   NODE --to VERSION, --all --to VERSION   restart nodes on another version (upgradeNodes.ts)
  */
 import { defineCommand } from '@chain-devnet/node/cli';
 import { homeOption, jsonOption } from '../commonOptions.js';
@@ -16,7 +16,7 @@ export const upgradeCommand = defineCommand({
   summary: 'plan or cancel an upgrade of the running chain, or restart NODE (or --all) on another version',
   options: { ...PLAN_UPGRADE_OPTIONS, ...NODE_UPGRADE_OPTIONS, home: homeOption, json: jsonOption },
   positionals: [
-    { name: 'WHAT', description: 'plan, cancel, or a NODE (devnet status lists them)', required: false },
+    { name: 'WHAT', description: 'plan, cancel, or which node (devnet status lists them)', required: false },
   ],
   details: `${PLAN_UPGRADE_DETAILS}\n${NODE_UPGRADE_DETAILS}`,
   run: ({ values: v, positionals }) => {

@@ -3,7 +3,7 @@
  * runtime: devnet/scenarios/upgrade-plan.yaml (the validators on an older commit, a plan to 1.1.0
  * signed on the running chain, two validators on this checkout before its height, the two old ones
  * halting at it, moved one by one, the chain going on, every invariant). The same rehearsal through
- * the testkit, with what it reads of every node, is upgradeRehearsal.ts on every runtime.
+ * the testkit, with what it reads of every node, is upgrade.ts on every runtime.
  */
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';

@@ -18,6 +18,9 @@
  *      default commission 5% in the parameters, and a validator staked now gets it;
  *   7. the testkit's invariants over the whole history (one header per height on every node,
  *      proposers, no confirmed transaction lost, supply conserved, no equivocation).
+ *
+ * One test file per runtime (upgrade.process.test.ts, upgrade.docker.test.ts,
+ * upgrade.swarm.test.ts), as .ci/tests/testGroups.mjs schedules them.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

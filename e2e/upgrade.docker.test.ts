@@ -1,10 +1,10 @@
 /**
- * Issue 28's upgrade rehearsal on the docker runtime (upgradeRehearsal.ts; e2e/README.md). Without
+ * Issue 28's upgrade rehearsal on the docker runtime (upgrade.ts; e2e/README.md). Without
  * a Docker engine it is skipped with a line saying so, except in CI (CI=true), where that fails.
  */
 import { test } from 'node:test';
 import { dockerEngineAnswers } from '@chain-devnet/devnet';
-import { upgradeRehearsal } from './upgradeRehearsal.js';
+import { upgradeRehearsal } from './upgrade.js';
 
 const engine = await dockerEngineAnswers();
 if (!engine.ok && process.env.CI === 'true')

@@ -1,12 +1,12 @@
 /**
- * Issue 28's upgrade rehearsal on the swarm runtime (upgradeRehearsal.ts; e2e/README.md), on a
+ * Issue 28's upgrade rehearsal on the swarm runtime (upgrade.ts; e2e/README.md), on a
  * swarm of three engines on this machine made here and taken apart afterwards (as swarm.test.ts).
  * Without a Docker engine, or with this machine's engine in a swarm the tests did not make, it is
  * skipped with a line saying so, except in CI (CI=true), where that is a failure.
  */
 import { after, test } from 'node:test';
 import { dockerEngineAnswers, startTestSwarm, type TestSwarm } from '@chain-devnet/devnet';
-import { upgradeRehearsal } from './upgradeRehearsal.js';
+import { upgradeRehearsal } from './upgrade.js';
 
 let swarm: TestSwarm | null = null;
 let skip: string | false = false;
