@@ -9,7 +9,8 @@
  *      gets the genesis default (the baseline of the migration's effect);
  *   2. a plan to 1.1.0 scheduled on the running chain (the validators sign UPGRADE_PLAN);
  *   3. two validators upgraded to the checkout before the height: mixed versions, the chain goes
- *      on, the new ones still at protocol 1.0.0;
+ *      on (a transfer confirmed on every node), the new ones still at protocol 1.0.0 with its
+ *      parameters;
  *   4. at the height the two old ones halt: exit code 3 (the node handle's exitCode) and the log
  *      line naming the plan; the new ones wait one block below it, running;
  *   5. the halted ones upgraded one by one (node.upgrade, `devnet upgrade NODE --to checkout`):
@@ -121,6 +122,9 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
       const u = await net.node(n).upgrade(NEW_VERSION);
       net.log(`${n}: ${u.from} -> ${u.to}, back in consensus at ${u.height} (the plan's height ${H})`);
     }
+    // A transfer sent to a new node, confirmed on every node, old and new.
+    const to = Wallet.random('mixed');
+    await net.txs.confirm(net.txs.faucet(), { type: 'TRANSFER', to: to.address, amount: COIN }, n0);
     const top = await net.waitBlocks(2);
     assert.ok(
       top < H - 1,
@@ -134,6 +138,11 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
     assert.notEqual(u.node_version, oldNodeVersion, `${n}: node_version on the new build`);
     assert.ok(u.supported_protocol_versions.includes(TARGET), `${n}: the new build runs ${TARGET}`);
     assert.equal(u.protocol_version, BASE, `${n}: still protocol ${BASE} before the height`);
+    assert.equal(
+      u.params.default_commission_rate,
+      genesisRate,
+      `${n}: the new build keeps the old parameters before the height`,
+    );
   }
   for (const n of late)
     assert.equal(mixed.get(n)!.node_version, oldNodeVersion, `${n}: still on the old build`);
