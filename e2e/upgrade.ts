@@ -83,41 +83,41 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
   const late = [n2, n3];
 
   // 1. The old release runs.
-  await net.step('1 the old build runs', async () => {
+  const { oldNodeVersion, genesisRate } = await net.step('1 the old build runs', async () => {
     await net.expect.height({ atLeast: 3 });
-    for (const n of names) assert.equal(net.node(n).version(), OLD_VERSION, `${n}: the version it runs on`);
+    const old = await upgradesOf(net, names);
+    const v = old.get(n0)!.node_version;
+    for (const [n, u] of old) {
+      assert.equal(net.node(n).version(), OLD_VERSION, `${n}: the version it runs on`);
+      assert.equal(u.protocol_version, BASE, `${n}: protocol_version on the old build`);
+      assert.equal(u.node_version, v, `${n}: node_version on the old build`);
+      assert.ok(
+        !u.supported_protocol_versions.includes(TARGET),
+        `${n}: the old build has no migration to ${TARGET}`,
+      );
+    }
+    const rate = old.get(n0)!.params.default_commission_rate;
+    assert.notEqual(rate, MIGRATED_DEFAULT_COMMISSION, 'the migration changes the default');
+    // The baseline of the migration's effect.
+    const before = await stakeWithoutRate(net, 'staked-before');
+    assert.equal(before.rate, rate, `a validator staked at ${before.height} gets the genesis default`);
+    return { oldNodeVersion: v, genesisRate: rate };
   });
-  const old = await upgradesOf(net, names);
-  const oldNodeVersion = old.get(n0)!.node_version;
-  for (const [n, u] of old) {
-    assert.equal(u.protocol_version, BASE, `${n}: protocol_version on the old build`);
-    assert.equal(u.node_version, oldNodeVersion, `${n}: node_version on the old build`);
-    assert.ok(
-      !u.supported_protocol_versions.includes(TARGET),
-      `${n}: the old build has no migration to ${TARGET}`,
-    );
-  }
-  const genesisRate = old.get(n0)!.params.default_commission_rate;
-  const before = await net.step('1 a validator staked before the upgrade', () =>
-    stakeWithoutRate(net, 'staked-before'),
-  );
-  assert.equal(before.rate, genesisRate, `a validator staked at ${before.height} gets the genesis default`);
-  assert.notEqual(genesisRate, MIGRATED_DEFAULT_COMMISSION, 'the migration changes the default');
 
   // 2. A plan scheduled on the running chain.
   const H = (await net.chain.maxHeight()) + Math.ceil(o.planBlocks * slowdown());
-  const plan = await net.step(`2 plan ${TARGET} at ${H}`, () =>
-    net.upgradePlan({ version: TARGET, height: H }),
-  );
-  assert.ok(plan.done, `the plan is scheduled (signed by ${plan.signed_by.join(', ')})`);
-  for (const [n, u] of await upgradesOf(net, names))
-    assert.ok(
-      u.pending.some((p) => p.target_version === TARGET && p.upgrade_height === H && p.scheduled),
-      `${n}: the plan ${TARGET} at ${H} scheduled in GET /upgrades: ${JSON.stringify(u.pending)}`,
-    );
+  await net.step(`2 plan ${TARGET} at ${H}`, async () => {
+    const plan = await net.upgradePlan({ version: TARGET, height: H });
+    assert.ok(plan.done, `the plan is scheduled (signed by ${plan.signed_by.join(', ')})`);
+    for (const [n, u] of await upgradesOf(net, names))
+      assert.ok(
+        u.pending.some((p) => p.target_version === TARGET && p.upgrade_height === H && p.scheduled),
+        `${n}: the plan ${TARGET} at ${H} scheduled in GET /upgrades: ${JSON.stringify(u.pending)}`,
+      );
+  });
 
   // 3. Two validators on the new build before the height: mixed versions, the chain goes on.
-  await net.step('3 two validators upgraded before the height', async () => {
+  const newNodeVersion = await net.step('3 two validators upgraded before the height', async () => {
     for (const n of early) {
       const u = await net.node(n).upgrade(NEW_VERSION);
       net.log(`${n}: ${u.from} -> ${u.to}, back in consensus at ${u.height} (the plan's height ${H})`);
@@ -130,22 +130,23 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
       top < H - 1,
       `the chain reached ${top} before the mixed-version checks (the plan at ${H}): raise planBlocks for this runtime`,
     );
+    const mixed = await upgradesOf(net, names);
+    for (const n of early) {
+      const u = mixed.get(n)!;
+      assert.equal(net.node(n).version(), NEW_VERSION, `${n}: the version it runs on`);
+      assert.notEqual(u.node_version, oldNodeVersion, `${n}: node_version on the new build`);
+      assert.ok(u.supported_protocol_versions.includes(TARGET), `${n}: the new build runs ${TARGET}`);
+      assert.equal(u.protocol_version, BASE, `${n}: still protocol ${BASE} before the height`);
+      assert.equal(
+        u.params.default_commission_rate,
+        genesisRate,
+        `${n}: the new build keeps the old parameters before the height`,
+      );
+    }
+    for (const n of late)
+      assert.equal(mixed.get(n)!.node_version, oldNodeVersion, `${n}: still on the old build`);
+    return mixed.get(n0)!.node_version;
   });
-  const mixed = await upgradesOf(net, names);
-  for (const n of early) {
-    const u = mixed.get(n)!;
-    assert.equal(net.node(n).version(), NEW_VERSION, `${n}: the version it runs on`);
-    assert.notEqual(u.node_version, oldNodeVersion, `${n}: node_version on the new build`);
-    assert.ok(u.supported_protocol_versions.includes(TARGET), `${n}: the new build runs ${TARGET}`);
-    assert.equal(u.protocol_version, BASE, `${n}: still protocol ${BASE} before the height`);
-    assert.equal(
-      u.params.default_commission_rate,
-      genesisRate,
-      `${n}: the new build keeps the old parameters before the height`,
-    );
-  }
-  for (const n of late)
-    assert.equal(mixed.get(n)!.node_version, oldNodeVersion, `${n}: still on the old build`);
 
   // 4. At the height the old ones halt, with the exit code and the line; the new ones wait below it.
   await net.step(`4 the old build halts at ${H}`, async () => {
@@ -193,7 +194,7 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
         MIGRATED_DEFAULT_COMMISSION,
         `${n}: the default commission rate after the migration`,
       );
-      assert.equal(u.node_version, mixed.get(n0)!.node_version, `${n}: node_version`);
+      assert.equal(u.node_version, newNodeVersion, `${n}: node_version`);
     }
     const after = await stakeWithoutRate(net, 'staked-after');
     assert.equal(
