@@ -24,5 +24,5 @@ if (skip !== false && process.env.CI === 'true')
     throw new Error(`CI=true and the swarm runtime cannot be tested: ${skip}`);
   });
 // An upgrade updates the node's service (its image, on the machine that holds its volume): 1 s
-// blocks and 60 of them for two.
-else upgradeRehearsal('swarm', { skip, planBlocks: 60, blockTime: '1s' });
+// blocks and 80 of them for two.
+else upgradeRehearsal('swarm', { skip, planBlocks: 80, blockTime: '1s' });
