@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import {
+  NODE_ENV,
+  NODE_V8_FLAGS,
   procState,
   readPid,
   removePidFile,
@@ -54,7 +56,8 @@ export class ProcessNode implements NodeHandle {
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
     await spawnDetached({
       command: process.execPath,
-      args: [NODE_PROGRAM, ...nodeStartArgs(l.node, { home: l.home })],
+      args: [...NODE_V8_FLAGS, NODE_PROGRAM, ...nodeStartArgs(l.node, { home: l.home })],
+      env: { ...process.env, ...NODE_ENV },
       logFile: this.layout.logFile(this.name),
       pidFile: this.layout.pidFile(this.name),
     });
