@@ -26,7 +26,7 @@ export interface SourceFile {
 export async function writeArchive(
   file: string,
   sources: readonly SourceFile[],
-  about: Pick<ArchiveManifest, 'runtime' | 'heights'>,
+  about: Pick<ArchiveManifest, 'runtime' | 'heights' | 'versions'>,
 ): Promise<ArchiveManifest> {
   const contents = await Promise.all(sources.map((s) => readFile(s.from)));
   const manifest: ArchiveManifest = {
@@ -36,6 +36,7 @@ export async function writeArchive(
     created_at: new Date().toISOString(),
     runtime: about.runtime,
     heights: about.heights,
+    ...(about.versions === undefined ? {} : { versions: about.versions }),
     files: sources.map((s, i) => ({
       path: s.path,
       size: contents[i]!.length,

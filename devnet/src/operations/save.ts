@@ -82,7 +82,11 @@ export async function save(
     for (const s of serviceNames)
       sources.push(...(await filesUnder(d.layout.serviceHome(s), `services/${s}`)));
     progress(`writing ${file} (${sources.length} files; heights ${JSON.stringify(heights)})`);
-    manifest = await writeArchive(file, sources, { runtime: d.runtime.kind, heights });
+    manifest = await writeArchive(file, sources, {
+      runtime: d.runtime.kind,
+      heights,
+      versions: Object.fromEntries(d.nodes.map((n) => [n.name, d.versionOf(n.name)])),
+    });
   } finally {
     if (running) {
       progress('starting every node again');
