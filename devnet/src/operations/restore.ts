@@ -1,14 +1,14 @@
 /**
  * `devnet up --from FILE`: a devnet again from its archive, on any runtime and base port. The
- * archive is read and checked whole first (archive/read.ts): a bad one is refused before a home
- * is made or anything starts. Then `up` as usual, with the saved spec inputs and genesis time,
+ * archive is read and checked whole first, as a stream (archive/read.ts): a bad one is refused
+ * before a home is made or anything starts. Then `up` as usual, with the saved spec inputs and genesis time,
  * the nodes added later, and every node's and service's home written from the archive before
- * the first start; each node goes on from its saved height.
+ * the first start (the docker and swarm runtimes put it into its volume then, a swarm's on the
+ * machine the node will run on); each node goes on from its saved height.
  */
 import { join } from 'node:path';
 import { archiveError } from '../archive/format.js';
-import { extractUnder, readArchive } from '../archive/read.js';
-import { DevnetError } from '../errors.js';
+import { extractArchive, readArchive } from '../archive/read.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import type { DevnetState } from '../state.js';
@@ -33,20 +33,12 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   const a = await readArchive(o.from);
   let state: DevnetState;
   try {
-    state = JSON.parse(a.files.get('devnet/devnet.json')!.toString('utf8')) as DevnetState;
+    state = JSON.parse(a.devnetFiles.get('devnet/devnet.json')!.toString('utf8')) as DevnetState;
   } catch {
     throw archiveError(o.from, 'devnet/devnet.json is not JSON');
   }
   if (state.version !== 1 || typeof state.input?.genesisTime !== 'number')
     throw archiveError(o.from, `devnet/devnet.json of version ${String(state.version)} is not known`);
-  // The swarm runtime would start its nodes on volumes of their own, on other machines, not from
-  // the archive's stores: refused before anything is made (auto never chooses it).
-  const choice = o.runtime ?? state.input.manifest.runtime ?? 'auto';
-  if (choice === 'swarm')
-    throw new DevnetError(
-      'RUNTIME',
-      "devnet up --from restores on the process or docker runtime; swarm is not supported yet (its nodes' volumes are on other machines): pass --runtime process or docker",
-    );
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );
@@ -63,8 +55,10 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
     progress: o.progress,
     fill: async (d) => {
       await d.restoreAdded(state.added);
-      await extractUnder(a, 'nodes', join(d.layout.home, 'nodes'));
-      await extractUnder(a, 'services', join(d.layout.home, 'services'));
+      await extractArchive(a, {
+        nodes: join(d.layout.home, 'nodes'),
+        services: join(d.layout.home, 'services'),
+      });
     },
   });
   return { ...r, heights: a.manifest.heights };
