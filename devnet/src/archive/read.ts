@@ -80,7 +80,10 @@ class Digest extends Transform {
   }
   override _transform(chunk: Buffer, _e: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.want.size) return done(tampered(this.file, this.want.path));
+    if (this.bytes > this.want.size) {
+      done(tampered(this.file, this.want.path));
+      return;
+    }
     this.hash.update(chunk);
     done(null, chunk);
   }
