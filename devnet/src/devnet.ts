@@ -8,6 +8,7 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { portFree, TimeoutError, waitFor } from '@chain-devnet/node/harness';
 import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { DevnetError } from './errors.js';
+import { type Fork, forkedSpec, withGenesis } from './fork/spec.js';
 import { Layout } from './layout.js';
 import { sampleOf } from './monitoring/exposition.js';
 import { BlockedPeers } from './runtime/blockedPeers.js';
@@ -94,7 +95,7 @@ export class Devnet {
   static async open(home: string): Promise<Devnet> {
     const layout = new Layout(home);
     const state = await requireState(layout);
-    const spec = buildNetworkSpec(state.input);
+    const spec = await forkedSpec(layout, state, buildNetworkSpec(state.input));
     return new Devnet(layout, state, spec, await createRuntime(state.runtime, layout, state.input.manifest));
   }
 
@@ -342,6 +343,7 @@ export class Devnet {
     runtimeKind: RuntimeKind,
     manifest: Manifest,
     genesisTime: number,
+    fork?: Fork,
   ): Promise<Devnet> {
     const layout = new Layout(home);
     if ((await readState(layout)) !== null)
@@ -350,8 +352,11 @@ export class Devnet {
         `a devnet already lives in ${layout.home}: see devnet status, or devnet down first (or pass another --home)`,
       );
     const input = { manifest, genesisTime };
-    const spec = buildNetworkSpec(input);
+    const own = buildNetworkSpec(input);
+    const spec = fork === undefined ? own : withGenesis(own, fork.genesis);
     await mkdir(layout.home, { recursive: true });
+    if (fork !== undefined)
+      await writeFile(layout.forkGenesisFile, `${JSON.stringify(fork.genesis, null, 2)}\n`);
     const state: DevnetState = {
       version: 1,
       runtime: runtimeKind,
@@ -360,6 +365,7 @@ export class Devnet {
       createdAt: new Date().toISOString(),
       monitoring: { prometheus: null, grafana: null, notes: [] },
       status: 'running',
+      ...(fork === undefined ? {} : { fork: fork.record }),
     };
     await writeState(layout, state);
     await writeFile(

@@ -17,7 +17,8 @@ export type DevnetErrorCode =
   | 'TX_FAILED'
   | 'RUNTIME'
   | 'UI'
-  | 'BAD_ARCHIVE';
+  | 'BAD_ARCHIVE'
+  | 'BAD_FORK';
 
 export class DevnetError extends Error {
   override readonly name = 'DevnetError';

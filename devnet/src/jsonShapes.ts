@@ -9,7 +9,7 @@ import type { MarketStatus } from './market.js';
 import type { AddResult } from './operations/add.js';
 import type { TxOutcome } from './operations/tx.js';
 import type { MonitoringEndpoints, RuntimeKind } from './runtime/runtime.js';
-import type { DevnetStatus } from './state.js';
+import type { DevnetStatus, ForkRecord } from './state.js';
 
 /** A funded account with its development key (`up`, `status`). */
 export interface AccountJson {
@@ -64,6 +64,8 @@ export interface StatusJson {
   readonly status: DevnetStatus;
   readonly chain_id: string;
   readonly block_time_ms: number;
+  /** `devnet up --fork`: the network it was forked from (devnet.json's `fork`), or null. */
+  readonly fork: ForkRecord | null;
   readonly nodes: readonly StatusNodeJson[];
   readonly monitoring: MonitoringEndpoints;
   /** The task market (`--market`), or null. */

@@ -10,6 +10,7 @@
  *   partition.json         the groups of a partition in force (process runtime)
  *   ui/                    the panel: its key (mode 600), pid file and log
  *   saves/                 archives saved from the panel (devnet save)
+ *   fork-genesis.json      a forked devnet's genesis (devnet up --fork), made from its source's state
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -45,6 +46,9 @@ export class Layout {
   }
   get savesDir(): string {
     return join(this.home, 'saves');
+  }
+  get forkGenesisFile(): string {
+    return join(this.home, 'fork-genesis.json');
   }
   get uiDir(): string {
     return join(this.home, 'ui');

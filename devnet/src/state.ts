@@ -34,6 +34,21 @@ export interface DevnetState {
    * resume it. Absent (a devnet.json written before this field): running.
    */
   readonly status?: DevnetStatus;
+  /** `devnet up --fork`: the network it was forked from; its genesis is in fork-genesis.json. */
+  readonly fork?: ForkRecord;
+}
+
+/** What a forked devnet records of its source (devnet.json's `fork`, shown by `devnet status`). */
+export interface ForkRecord {
+  readonly url: string;
+  readonly height: number;
+  readonly source_chain_id: string;
+  /** The hash of block `height` on the source. */
+  readonly block_hash: string;
+  /** The hash of the snapshot content the fork started from. */
+  readonly snapshot_hash: string;
+  /** The fork's genesis supply: what the source held, what the devnet added (decimal wei). */
+  readonly supply: { readonly carried: string; readonly added: string };
 }
 
 export type DevnetStatus = 'running' | 'stopped';

@@ -226,6 +226,29 @@ export async function readArchive(file: string, limits: ArchiveLimits = ARCHIVE_
 }
 
 /**
+ * One file of a checked archive (its listed size at most: the archive's bound for a file), read
+ * in another pass with every check.
+ */
+export async function readArchiveFile(a: Archive, path: string): Promise<Buffer> {
+  let body: Buffer | null = null;
+  await walk(
+    a.file,
+    a.limits,
+    async (f) => {
+      if (f.path !== path) return discard();
+      const held = holder(a.file, f.path, f.size);
+      held.sink.on('finish', () => {
+        body = held.body();
+      });
+      return held.sink;
+    },
+    a.manifest,
+  );
+  if (body === null) throw archiveError(a.file, `missing ${path}`);
+  return body;
+}
+
+/**
  * Writes the files under each `prefix/` into its folder (checked paths, each resolved inside its
  * folder once more), reading the archive a second time with every check of the first: a file
  * that changed since readArchive fails the restore.

@@ -7,8 +7,9 @@
  * machine the node will run on); each node goes on from its saved height.
  */
 import { join } from 'node:path';
+import type { GenesisJson } from '@chain-devnet/node/chain';
 import { archiveError } from '../archive/format.js';
-import { extractArchive, readArchive } from '../archive/read.js';
+import { type Archive, extractArchive, readArchive, readArchiveFile } from '../archive/read.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import type { DevnetState } from '../state.js';
@@ -42,8 +43,12 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );
+  // A forked devnet comes back as the fork it was: its genesis from its nodes' homes, its source not asked again.
+  const forked =
+    state.fork === undefined ? undefined : { record: state.fork, genesis: await forkGenesisOf(a, o.from) };
   const r = await up({
     home: o.home,
+    ...(forked === undefined ? {} : { forked }),
     manifestPath: null,
     manifest: state.input.manifest,
     flags: {
@@ -62,4 +67,17 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
     },
   });
   return { ...r, heights: a.manifest.heights };
+}
+
+/** A forked devnet's genesis: its nodes' genesis.json (every node has the same), parsed. */
+async function forkGenesisOf(a: Archive, from: string): Promise<GenesisJson> {
+  const path = a.manifest.files.find((f) => /^nodes\/[^/]+\/genesis\.json$/.test(f.path))?.path;
+  if (path === undefined)
+    throw archiveError(from, 'a forked devnet whose archive holds no nodes/<name>/genesis.json');
+  const file = await readArchiveFile(a, path);
+  try {
+    return JSON.parse(file.toString('utf8')) as GenesisJson;
+  } catch {
+    throw archiveError(from, 'a node genesis.json is not JSON');
+  }
 }

@@ -6,6 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { checkPortsFree, Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import type { ForkTarget } from '../fork/source.js';
+import type { Fork } from '../fork/spec.js';
 import { Layout } from '../layout.js';
 import { marketUrl } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
@@ -14,6 +16,7 @@ import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { type DevnetState, readState, statusOf, writeState } from '../state.js';
 import { takeDown } from './down.js';
+import { forkOfManifest, prepareFork } from './fork.js';
 import { startEverything } from './lifecycle.js';
 
 export interface UpOptions {
@@ -24,6 +27,12 @@ export interface UpOptions {
   readonly flags: SpecFlags;
   readonly genesisTime: number;
   readonly progress: Progress;
+  /** `up --fork URL[@HEIGHT]`: start from that node's verified state (fork/), with this devnet's validators. */
+  readonly fork?: ForkTarget;
+  /** `--fork-genesis FILE`: the source's genesis (parsed JSON), whose validators anchor the fork's check. */
+  readonly forkTrust?: unknown;
+  /** A fork made before (`up --from` a forked devnet's archive): its record and genesis, not fetched again. */
+  readonly forked?: Fork;
   /** Writes what the devnet starts from into its new home before any node starts (`up --from`). */
   readonly fill?: (d: Devnet) => Promise<void>;
 }
@@ -85,6 +94,12 @@ export async function up(o: UpOptions): Promise<UpResult> {
   const manifest = mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags);
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
+  // Fetched and verified before anything is written or started: a lying source costs nothing.
+  const target = o.forked === undefined ? (o.fork ?? forkOfManifest(manifest)) : undefined;
+  const fork =
+    target === undefined
+      ? o.forked
+      : await prepareFork(target, o.forkTrust ?? null, spec, manifest, o.progress);
   const { kind, why } = await resolveRuntime(spec.runtime);
   o.progress(`runtime: ${kind} (${why})`);
   // Asked of a runtime not yet used (its constructor touches nothing): refused before anything is made.
@@ -104,7 +119,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
     ...(spec.marketPort === null ? [] : [{ port: spec.marketPort, what: 'task market' }]),
     ...(spec.ui ? [{ port: spec.uiPort, what: 'the panel' }] : []),
   ]);
-  const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime);
+  const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime, fork);
   try {
     await o.fill?.(devnet);
     await devnet.runtime.prepare(o.progress);

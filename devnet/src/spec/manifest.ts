@@ -57,6 +57,15 @@ export interface Manifest {
   market?: boolean;
   /** The panel on P+1092 (default true); false: none (`devnet up --no-ui`). */
   ui?: boolean;
+  /** Start from a running node's state (`devnet up --fork URL[@HEIGHT]`; devnet/README.md, "Forking a running network"). */
+  fork?: ManifestFork;
+}
+
+export interface ManifestFork {
+  /** The source node's RPC, http:// or https://. */
+  url: string;
+  /** The height to fork at (a snapshot the source keeps); default its newest below its head. */
+  height?: number;
 }
 
 const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -121,6 +130,15 @@ export const MANIFEST_SCHEMA = {
     },
     market: { type: 'boolean' },
     ui: { type: 'boolean' },
+    fork: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url'],
+      properties: {
+        url: { type: 'string', pattern: '^https?://\\S+$' },
+        height: { type: 'integer', minimum: 1 },
+      },
+    },
   },
 } as const;
 
@@ -147,11 +165,13 @@ function describe(e: ErrorObject): string {
         ? `${field} must be an amount like 1000coin or wei digits`
         : e.instancePath.endsWith('private_key')
           ? `${field} must be 64 lowercase hex digits`
-          : e.instancePath === '/registry'
-            ? `${field} must be a registry like registry.example.com:5000 (host, optional port and path)`
-            : e.instancePath.startsWith('/engines/')
-              ? `${field} must be an engine address: tcp://HOST:PORT, ssh://[USER@]HOST or unix:///PATH`
-              : `${field} must be lowercase letters, digits and dashes`;
+          : e.instancePath === '/fork/url'
+            ? `${field} must be an http:// or https:// URL (a node's RPC)`
+            : e.instancePath === '/registry'
+              ? `${field} must be a registry like registry.example.com:5000 (host, optional port and path)`
+              : e.instancePath.startsWith('/engines/')
+                ? `${field} must be an engine address: tcp://HOST:PORT, ssh://[USER@]HOST or unix:///PATH`
+                : `${field} must be lowercase letters, digits and dashes`;
     case 'enum':
       return `${field} must be one of ${(e.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
     default:

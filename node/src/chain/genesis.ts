@@ -1,7 +1,8 @@
 /**
  * Genesis: the JSON document every node of a network starts from, its checks (each problem
  * names its field), the state it gives, and block 0. Genesis validators start ACTIVE with their
- * stake; the genesis supply is every balance plus every stake plus the treasury.
+ * stake; the genesis supply is every balance plus every stake plus the treasury (plus, in a
+ * fork's genesis, every delegation and unbonding entry: genesisState.ts).
  */
 import { ACCOUNT_PREFIX, accountAddressOf, isAddress, validatorAddressOf } from '../crypto/address.js';
 import { isValidPublicKeyHex } from '../crypto/keys.js';
@@ -14,6 +15,15 @@ const utf8 = new TextEncoder();
 
 import { checkUpgradePlans } from './block/upgrades.js';
 import { paramsFromJson } from './codec/paramsJson.js';
+import {
+  type GenesisDelegationJson,
+  type GenesisRetiredValidatorJson,
+  type GenesisUnbondingJson,
+  nonceProblem,
+  parseDelegations,
+  parseRetiredValidators,
+  parseUnbonding,
+} from './genesisState.js';
 import { type ChainParams, checkParams, NETWORK_IDS, NETWORK_PARAMS, type NetworkId } from './params.js';
 import { isReservedAddress } from './reserved.js';
 import { parseSemVer } from './semver.js';
@@ -25,6 +35,8 @@ export const DEFAULT_PROTOCOL_VERSION = '1.0.0';
 export interface GenesisAccountJson {
   address: string;
   balance: string;
+  /** Extension (a fork's genesis): the account's next nonce; default 0. */
+  nonce?: number;
 }
 
 export interface GenesisValidatorJson {
@@ -45,6 +57,10 @@ export interface GenesisJson {
   validators: GenesisValidatorJson[];
   treasury?: string;
   upgrades?: { target_version: string; upgrade_height: number }[];
+  /** Extensions for a chain started from another's state (genesisState.ts). */
+  retired_validators?: GenesisRetiredValidatorJson[];
+  delegations?: GenesisDelegationJson[];
+  unbonding?: GenesisUnbondingJson[];
 }
 
 export interface Genesis {
@@ -74,6 +90,9 @@ export function loadGenesis(
     'validators',
     'treasury',
     'upgrades',
+    'retired_validators',
+    'delegations',
+    'unbonding',
   ]);
   for (const k of Object.keys(json)) if (!known.has(k)) problems.push(`${k} is not a genesis field`);
 
@@ -102,6 +121,9 @@ export function loadGenesis(
 
   const accounts = parseAccounts(json.accounts ?? [], problems);
   const validators = parseValidators(json.validators, params, problems);
+  parseRetiredValidators(json.retired_validators, params, validators, problems);
+  const delegations = parseDelegations(json.delegations, validators, problems);
+  const unbonding = parseUnbonding(json.unbonding, problems);
   const treasury =
     json.treasury === undefined ? 0n : typeof json.treasury === 'string' ? parseWei(json.treasury) : null;
   if (treasury === null) problems.push('treasury must be a decimal string of wei');
@@ -109,7 +131,8 @@ export function loadGenesis(
   if (typeof version === 'string') problems.push(...checkUpgradePlans(upgrades, version));
   let supply = treasury ?? 0n;
   for (const a of accounts.values()) supply += a.balance;
-  for (const v of validators.values()) supply += v.stake;
+  for (const v of validators.values()) supply += v.stake + v.totalDelegated;
+  for (const u of unbonding) supply += u.amount;
 
   if (problems.length > 0) return { ok: false, problems };
 
@@ -122,9 +145,9 @@ export function loadGenesis(
     lastTimestamp: genesisTime as number,
     accounts,
     validators,
-    delegations: new Map(),
-    unbonding: [],
-    nextUnbondingSeq: 0,
+    delegations,
+    unbonding,
+    nextUnbondingSeq: unbonding.length,
     totals: { genesisSupply: supply, minted: 0n, burned: 0n, treasury: treasury ?? 0n },
   };
   const header: BlockHeader = {
@@ -168,11 +191,17 @@ function parseAccounts(list: unknown, problems: string[]): Map<string, Account> 
       problems.push(`${at}.address must be a coin1 address`);
     else if (balance === null) problems.push(`${at}.balance must be a decimal string of wei`);
     else if (accounts.has(a.address)) problems.push(`${at}.address ${a.address} is listed twice`);
+    else if (nonceProblem(a.nonce) !== null) problems.push(`${at}.${nonceProblem(a.nonce)}`);
     else if (isReservedAddress(a.address))
       problems.push(
         `${at}.address ${a.address} is a reserved address (burn or treasury): no account may be there`,
       );
-    else accounts.set(a.address, { balance, nonce: 0, rewardHistory: new Map() });
+    else
+      accounts.set(a.address, {
+        balance,
+        nonce: (a.nonce as number | undefined) ?? 0,
+        rewardHistory: new Map(),
+      });
   }
   return accounts;
 }

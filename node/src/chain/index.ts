@@ -20,6 +20,7 @@ export * from './errors.js';
 export type { BlockContext, ComputeResult } from './execute/context.js';
 export { checkTx, executeTx, minFee } from './execute/executeTx.js';
 export * from './genesis.js';
+export type * from './genesisState.js';
 export * from './params.js';
 export * from './reserved.js';
 export * from './semver.js';

@@ -5,3 +5,4 @@
 export type * from '../rpc/answers.js';
 export * from './rpcClient.js';
 export * from './txBuilder.js';
+export * from './verifiedSnapshot.js';

@@ -34,6 +34,20 @@ export class JsonHttpClient {
 
   /** The answer's text; an RpcError with the {detail} for any status but 2xx. */
   protected async request(method: string, path: string, body?: unknown): Promise<string> {
+    const { bytes } = await this.requestBytes(method, path, body);
+    return new TextDecoder().decode(bytes);
+  }
+
+  /**
+   * The answer's bytes and headers, at most `maxBytes` of them (more: an error, the rest left
+   * unread); an RpcError with the {detail} for any status but 2xx.
+   */
+  protected async requestBytes(
+    method: string,
+    path: string,
+    body?: unknown,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<{ bytes: Uint8Array; headers: Headers }> {
     const url = `${this.baseUrl}${path}`;
     // A referenced timer, not AbortSignal.timeout (whose timer is unreferenced): a connection
     // that a proxy accepts and then drops mid-response (Docker's port forwarding while the
@@ -50,14 +64,16 @@ export class JsonHttpClient {
       init.headers = { 'content-type': 'application/json' };
     }
     let res: Response;
-    let text: string;
+    let bytes: Uint8Array;
     try {
       res = await fetch(url, init);
-      text = await res.text();
+      bytes = await readBounded(res, maxBytes, url);
     } finally {
       clearTimeout(timer);
+      abort.abort();
     }
     if (!res.ok) {
+      const text = new TextDecoder().decode(bytes);
       let detail = text;
       try {
         detail = (JSON.parse(text) as { detail?: string }).detail ?? text;
@@ -66,6 +82,28 @@ export class JsonHttpClient {
       }
       throw new RpcError(res.status, detail, url);
     }
-    return text;
+    return { bytes, headers: res.headers };
   }
+}
+
+/** A response's body, refused once it passes `maxBytes` (a declared length over it: before reading). */
+async function readBounded(res: Response, maxBytes: number, url: string): Promise<Uint8Array> {
+  const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
+  const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) throw tooLong();
+  if (res.body === null) return new Uint8Array(0);
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const part of res.body) {
+    length += part.length;
+    if (length > maxBytes) throw tooLong();
+    parts.push(part);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
 }

@@ -4,7 +4,7 @@
  * from the route table the server registers (rpc/routes.ts). It parses the
  * JSON that the node writes (integers of any size stay exact: big ones come back as bigint).
  */
-import { type Tx, type TxJson, txToJson } from '../chain/index.js';
+import { MAX_SNAPSHOT_FILE_BYTES, type Tx, type TxJson, txToJson } from '../chain/index.js';
 import { TimeoutError, waitFor } from '../harness/wait.js';
 import type {
   BalanceAnswer,
@@ -81,6 +81,21 @@ export class RpcClient extends JsonHttpClient {
 
   snapshot(height: number): Promise<SnapshotAnswer> {
     return this.route('snapshot', { height });
+  }
+
+  /**
+   * GET /snapshots/{height}/content, an extension (docs/PROTOCOL.md): the snapshot's gzip file
+   * as the node stores it, and the hash the node gives it (X-Snapshot-Hash; to be checked, not
+   * trusted). At most MAX_SNAPSHOT_FILE_BYTES are read.
+   */
+  async snapshotContent(height: number): Promise<{ file: Uint8Array; hash: string | null }> {
+    const { bytes, headers } = await this.requestBytes(
+      RPC_ROUTES.snapshotContent.method,
+      routePath('snapshotContent', { height }),
+      undefined,
+      MAX_SNAPSHOT_FILE_BYTES,
+    );
+    return { file: bytes, hash: headers.get('x-snapshot-hash') };
   }
 
   /** The Prometheus text exposition of /metrics. */

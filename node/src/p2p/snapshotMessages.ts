@@ -5,13 +5,14 @@
  * far below MAX_MESSAGE_BYTES. Decoders check shape and bounds only; the joiner checks the bytes
  * against the offer (sizes, then the content's SHA-256, then the state root of a committed header).
  */
+import { MAX_SNAPSHOT_FILE_BYTES } from '../chain/state/snapshot.js';
 import { isHex } from '../crypto/hex.js';
 import { decodeJson, encodeJson } from './messages.js';
 
+export { MAX_SNAPSHOT_FILE_BYTES };
+
 /** 256 KiB per chunk: about 350 KB of base64 per answer. */
 export const SNAPSHOT_CHUNK_BYTES = 256 * 1024;
-/** The largest snapshot file a joiner accepts (gzip bytes). */
-export const MAX_SNAPSHOT_FILE_BYTES = 256 * 1024 * 1024;
 /** MAX_SNAPSHOT_FILE_BYTES in chunks. */
 export const MAX_SNAPSHOT_CHUNKS = MAX_SNAPSHOT_FILE_BYTES / SNAPSHOT_CHUNK_BYTES;
 /** Offers listed per answer (a node keeps `snapshots_kept`, 10 by default). */

@@ -7,6 +7,7 @@
 import { METHODS } from 'node:http';
 import { Router, type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
+import { MAX_SNAPSHOT_FILE_BYTES } from '../chain/index.js';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
 import { parseJson, readBody } from '../http/body.js';
@@ -61,6 +62,7 @@ export function createRpcApp(
   // Every method Node parses counts as implemented, so that one no route has is a 405 with
   // Allow (or a 404 off the routes), not @koa/router's 501 for methods outside its short list.
   const router = new Router({ methods: METHODS });
+  let contentInFlight = false;
   const ready = () => {
     if (!backend.ready) throw notInitialized();
     return backend.state;
@@ -110,6 +112,35 @@ export function createRpcApp(
       }
       if (record === null) throw new HttpError(404, 'Snapshot not found');
       sendJson(ctx, 200, snapshotDetail(record));
+    },
+
+    // An extension (issue 27, a devnet forked from a running network; docs/PROTOCOL.md): the
+    // snapshot's gzip file as stored, the one canonical encoding state sync also serves. One
+    // answer at a time (a file is up to 256 MiB): a second meanwhile is told to come back.
+    snapshotContent: async (ctx) => {
+      ready();
+      const height = heightParam(ctx.params.height);
+      if (contentInFlight) {
+        ctx.set('Retry-After', '1');
+        throw new HttpError(503, 'Busy: another snapshot content answer is in progress; retry in a second');
+      }
+      contentInFlight = true;
+      // Free again once the answer is sent (or its client gone), not when the handler returns.
+      ctx.res.once('close', () => {
+        contentInFlight = false;
+      });
+      const found = await backend.snapshotFile(height);
+      if (found === null) throw new HttpError(404, 'Snapshot not found');
+      if (found.file.length > MAX_SNAPSHOT_FILE_BYTES)
+        throw new HttpError(
+          500,
+          `Snapshot ${height} is ${found.file.length} bytes, over the ${MAX_SNAPSHOT_FILE_BYTES} this endpoint serves`,
+        );
+      ctx.status = 200;
+      ctx.type = 'application/gzip';
+      ctx.set('X-Snapshot-Height', String(found.record.height));
+      ctx.set('X-Snapshot-Hash', found.record.hash);
+      ctx.body = Buffer.from(found.file.buffer, found.file.byteOffset, found.file.length);
     },
 
     evidence: (ctx) => {

@@ -32,6 +32,8 @@ export interface RpcBackend {
   snapshots(): Promise<SnapshotRecord[]>;
   /** The record of one snapshot after verifying its file's hash; null when unknown. */
   snapshot(height: number): Promise<SnapshotRecord | null>;
+  /** One snapshot's gzip file as stored (GET /snapshots/{height}/content); null when unknown. */
+  snapshotFile(height: number): Promise<{ record: SnapshotRecord; file: Uint8Array } | null>;
   /** Equivocation evidence this node kept, newest first. */
   evidence(): Equivocation[];
 }

@@ -16,6 +16,7 @@ export const RPC_ROUTES = {
   supply: { method: 'GET', path: '/supply' },
   snapshots: { method: 'GET', path: '/snapshots' },
   snapshot: { method: 'GET', path: '/snapshots/:height' },
+  snapshotContent: { method: 'GET', path: '/snapshots/:height/content' },
   evidence: { method: 'GET', path: '/evidence' },
   metrics: { method: 'GET', path: '/metrics' },
   sendTx: { method: 'POST', path: '/tx/send' },

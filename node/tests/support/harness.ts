@@ -144,6 +144,7 @@ export function brokenApp(): ReturnType<typeof createRpcApp> {
     commit: fail,
     snapshots: fail,
     snapshot: fail,
+    snapshotFile: fail,
     evidence: fail,
   } as unknown as RpcBackend;
   return createRpcApp(backend, createMetrics(), memoryLogger(), DEFAULT_RPC_OPTIONS);

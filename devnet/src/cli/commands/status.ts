@@ -26,6 +26,7 @@ export const statusCommand = defineCommand({
         status: statusOf(d.state),
         chain_id: d.spec.chainId,
         block_time_ms: d.spec.blockTimeMs,
+        fork: d.state.fork ?? null,
         nodes: nodes.map((n) => {
           const spec = d.node(n.name);
           return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
@@ -40,6 +41,11 @@ export const statusCommand = defineCommand({
     out(
       `devnet in ${d.layout.home} on ${d.state.runtime}, chain ${d.spec.chainId}${statusOf(d.state) === 'stopped' ? ': stopped (devnet start resumes it)' : ''}`,
     );
+    const f = d.state.fork;
+    if (f !== undefined)
+      out(
+        `  forked from ${f.url} (chain ${f.source_chain_id}) at height ${f.height}, block ${f.block_hash.slice(0, 16)}…`,
+      );
     const machines = nodes.some((n) => n.machine !== null);
     const width = Math.max(23, ...nodes.map((n) => n.rpc.length));
     const machineWidth = Math.max(7, ...nodes.map((n) => (n.machine ?? '').length));

@@ -1,7 +1,9 @@
 /** `devnet up`: bring up N validators (+ monitoring) and wait for every node's first final block. */
+import { readFile } from 'node:fs/promises';
 import { formatCoins } from '@chain-devnet/node/chain';
 import { choice, defineCommand, flag, text } from '@chain-devnet/node/cli';
 import { DevnetError } from '../../errors.js';
+import { parseForkTarget } from '../../fork/source.js';
 import type { UpJson } from '../../jsonShapes.js';
 import { restore } from '../../operations/restore.js';
 import { up } from '../../operations/up.js';
@@ -39,6 +41,14 @@ export const upCommand = defineCommand({
       'restore the devnet saved in archive FILE (devnet save), on --runtime, --base-port and --home as given; the other spec options come from the archive',
       { valueName: 'FILE' },
     ),
+    fork: text(
+      'start from the state of the running node at URL (its RPC) at HEIGHT (default: the newest snapshot it keeps below its height), verified against the committed header; this devnet\'s validators replace the source\'s, its accounts are added (devnet/README.md, "Forking a running network")',
+      { valueName: 'URL[@HEIGHT]' },
+    ),
+    'fork-genesis': text(
+      "with --fork: the source's genesis file; more than 1/3 of its validators must have signed the fork point (default: the source's word for its validator set)",
+      { valueName: 'FILE' },
+    ),
     'no-ui': flag('no panel (by default one runs on P+1092; its link is printed)'),
     home: homeOption,
     json: jsonOption,
@@ -54,6 +64,13 @@ export const upCommand = defineCommand({
     if (v.registry !== undefined) flags.registry = v.registry;
     if (v.market) flags.market = true;
     if (v['no-ui']) flags.ui = false;
+    if (v.from !== undefined && v.fork !== undefined)
+      throw new DevnetError(
+        'BAD_FLAG',
+        '--from and --fork: a devnet starts from an archive or from a running network, not both',
+      );
+    if (v['fork-genesis'] !== undefined && v.fork === undefined)
+      throw new DevnetError('BAD_FLAG', '--fork-genesis FILE goes with --fork URL');
     const fromArchive = [...Object.keys(specFlagsOf(v)), ...(v.manifest === undefined ? [] : ['manifest'])];
     if (v.market) fromArchive.push('market');
     if (v.from !== undefined && fromArchive.length > 0)
@@ -69,6 +86,10 @@ export const upCommand = defineCommand({
             flags,
             genesisTime: Math.floor(Date.now() / 1000),
             progress: v.json ? () => undefined : progress,
+            ...(v.fork === undefined ? {} : { fork: parseForkTarget(v.fork) }),
+            ...(v['fork-genesis'] === undefined
+              ? {}
+              : { forkTrust: await readJsonFile(v['fork-genesis'], '--fork-genesis') }),
           })
         : await restore({
             from: v.from,
@@ -115,6 +136,8 @@ export const upCommand = defineCommand({
       `devnet up: ${d.nodes.length} validators on ${r.runtime} (${r.runtimeWhy}), every node final in ${(r.elapsedMs / 1000).toFixed(1)} s`,
     );
     out(`chain ${d.spec.chainId}, block time ${d.spec.blockTimeMs} ms, home ${d.layout.home}`);
+    const f = d.state.fork;
+    if (f !== undefined) out(`forked from ${f.url} (chain ${f.source_chain_id}) at height ${f.height}`);
     out('');
     d.nodes.forEach((n, i) => {
       const e = endpoints[i]!;
@@ -142,3 +165,12 @@ export const upCommand = defineCommand({
     return 0;
   },
 });
+
+/** A JSON file a flag names, read and parsed, or a BAD_FLAG naming the flag. */
+async function readJsonFile(path: string, flagName: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (e) {
+    throw new DevnetError('BAD_FLAG', `${flagName} ${path}: ${(e as Error).message}`);
+  }
+}

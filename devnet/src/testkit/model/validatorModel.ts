@@ -78,9 +78,10 @@ export class ValidatorModel {
         pubKey: g.pubKey,
         name: g.name,
         stake: g.stake,
-        status: 'ACTIVE',
-        jailCount: 0,
-        registeredHeight: 0,
+        // ACTIVE for a genesis validator; a fork's genesis also holds retired ones (INACTIVE).
+        status: g.status,
+        jailCount: g.jailCount,
+        registeredHeight: g.registeredHeight,
         produced: 0,
         missed: 0,
       });

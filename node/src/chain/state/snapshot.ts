@@ -18,6 +18,8 @@ import { type ChainState, epochAt } from './types.js';
 export const SNAPSHOT_DOMAIN = 'chain-snapshot/v1';
 /** Refuse to inflate anything claiming more than this (a gzip bomb must not take the node's memory). */
 export const MAX_SNAPSHOT_CONTENT_BYTES = 1 << 30;
+/** The largest snapshot file (gzip bytes) a node serves (state sync, GET /snapshots/{h}/content) and a reader accepts. */
+export const MAX_SNAPSHOT_FILE_BYTES = 256 * 1024 * 1024;
 
 export interface SnapshotInfo {
   readonly height: number;

@@ -18,6 +18,10 @@ class RecordingClient extends RpcClient {
     this.requests.push(`${method} ${path}`);
     return '{}';
   }
+  protected override async requestBytes(method: string, path: string) {
+    this.requests.push(`${method} ${path}`);
+    return { bytes: new Uint8Array(0), headers: new Headers() };
+  }
 }
 
 const ADDRESS = key('alice').account;
@@ -53,6 +57,7 @@ describe('the RPC route table', () => {
       supply: () => c.supply(),
       snapshots: () => c.snapshots(),
       snapshot: () => c.snapshot(7),
+      snapshotContent: () => c.snapshotContent(7),
       metrics: () => c.metrics(),
       sendTx: () => c.sendTx(txToJson(tx(genesisState(), 'alice', 'TRANSFER', { to: ADDRESS, amount: 1n }))),
       receipt: () => c.receipt(HASH),

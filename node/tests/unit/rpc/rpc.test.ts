@@ -38,6 +38,7 @@ describe('RPC before the chain state is loaded', () => {
         ['GET', '/supply'],
         ['GET', '/snapshots'],
         ['GET', '/snapshots/10'],
+        ['GET', '/snapshots/10/content'],
         ['GET', `/tx/${'0'.repeat(64)}/receipt`],
         ['POST', '/tx/send'],
         ['GET', '/evidence'],
