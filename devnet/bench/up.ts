@@ -22,6 +22,7 @@ import { freeDevnetBase } from '../src/harness/ports.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
 import type { UpJson } from '../src/jsonShapes.js';
 import { Layout } from '../src/layout.js';
+import { ensureNodeImage } from '../src/runtime/docker/nodeImage.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { provideNodeImage } from '../src/runtime/swarm/swarmImages.js';
 
@@ -52,7 +53,13 @@ try {
     swarm = made.swarm;
     // The image on every machine before timing, loaded outside any devnet (so no `down` removes it).
     await mkdir(join(dir, 'image'));
-    await provideNodeImage(new Layout(join(dir, 'image')), await SwarmMachines.load({}), null, console.log);
+    await provideNodeImage(
+      new Layout(join(dir, 'image')),
+      await SwarmMachines.load({}),
+      null,
+      console.log,
+      await ensureNodeImage(console.log),
+    );
   }
   if (runtimes.includes('docker') || runtimes.includes('swarm')) {
     // Build the image once, outside the timing.

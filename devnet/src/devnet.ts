@@ -11,11 +11,12 @@ import { DevnetError } from './errors.js';
 import { type Fork, forkedSpec, withGenesis } from './fork/spec.js';
 import { Layout } from './layout.js';
 import { sampleOf } from './monitoring/exposition.js';
+import type { NodeProbe, NodeStatus } from './nodeStatus.js';
 import { BlockedPeers } from './runtime/blockedPeers.js';
 import type {
+  NodeBuild,
   NodeEndpoint,
   NodeLaunch,
-  NodeRunState,
   PeerInfo,
   Progress,
   Runtime,
@@ -39,26 +40,9 @@ import {
   requireState,
   writeState,
 } from './state.js';
-
-export interface NodeStatus {
-  readonly name: string;
-  readonly rpc: string;
-  /** The machine it runs on (multi-machine runtimes), or null: this one. */
-  readonly machine: string | null;
-  /** Where its ports are published and on which addresses. */
-  readonly published: string;
-  readonly state: NodeRunState;
-  readonly up: boolean;
-  readonly disconnected: boolean;
-  readonly height: number | null;
-  readonly lastHash: string | null;
-  readonly peers: number | null;
-  /** The consensus round in progress at the next height (chain_consensus_round), or null. */
-  readonly round: number | null;
-  /** ACTIVE, INACTIVE, JAILED, or null for a node that is not a validator (or not answering). */
-  readonly validatorStatus: string | null;
-  readonly jailed: boolean | null;
-}
+import { reportedVersion } from './versions/nodeVersion.js';
+import { nodeBuild, shortVersion } from './versions/resolve.js';
+import { CHECKOUT_VERSION } from './versions/source.js';
 
 /** Fails with PORT_TAKEN naming the first port of the list that something already uses on 127.0.0.1. */
 export async function checkPortsFree(ports: readonly { port: number; what: string }[]): Promise<void> {
@@ -71,15 +55,12 @@ export async function checkPortsFree(ports: readonly { port: number; what: strin
   }
 }
 
-/** A node's status and the /metrics text it was read from (null when the node did not answer). */
-export interface NodeProbe {
-  readonly status: NodeStatus;
-  readonly metrics: string | null;
-}
-
 export class Devnet {
   private peerCache: PeerInfo[] | null = null;
   private readonly endpoints = new Map<string, Promise<NodeEndpoint>>();
+  private readonly builds = new Map<string, Promise<NodeBuild>>();
+  /** Where long steps (a git version's build) say what they do: stderr unless set. */
+  progress: Progress = (line) => process.stderr.write(`${line}\n`);
   /** Disconnect, connect and partition, the same on every runtime. */
   readonly faults: BlockedPeers;
 
@@ -170,9 +151,37 @@ export class Devnet {
     return home;
   }
 
-  async launch(n: NodeSpec): Promise<NodeLaunch> {
+  /** The version a node runs (pinned form): the last upgrade's, else the manifest's, else checkout. */
+  versionOf(name: string): string {
+    const upgraded = this.state.versions?.[name];
+    if (upgraded !== undefined) return upgraded;
+    const listed = this.state.input.manifest.validators;
+    const i = this.spec.nodes.findIndex((n) => n.name === name);
+    return (i >= 0 && Array.isArray(listed) ? listed[i]?.version : undefined) ?? CHECKOUT_VERSION;
+  }
+
+  /** The chain-node of a version (pinned form), found or built once per command. */
+  build(version: string): Promise<NodeBuild> {
+    let b = this.builds.get(version);
+    if (b === undefined) {
+      b = nodeBuild(version, this.progress);
+      b.catch(() => this.builds.delete(version));
+      this.builds.set(version, b);
+    }
+    return b;
+  }
+
+  /** Records the version a node runs now (devnet upgrade, the supervisor). */
+  async saveVersion(name: string, version: string): Promise<void> {
+    this.state = { ...this.state, versions: { ...this.state.versions, [name]: version } };
+    await writeState(this.layout, this.state);
+  }
+
+  /** What starts a node: on its version unless another is given. */
+  async launch(n: NodeSpec, version = this.versionOf(n.name)): Promise<NodeLaunch> {
     return {
       node: n,
+      build: await this.build(version),
       home: await this.prepareHome(n),
       peers: await this.peers(),
       placement: this.placementOf(n.name),
@@ -256,15 +265,18 @@ export class Devnet {
         round: null,
         validatorStatus: null,
         jailed: null,
+        version: shortVersion(this.versionOf(n.name)),
+        nodeVersion: null,
       },
       metrics: null,
     };
     if (state !== 'running') return down;
     try {
-      const [status, validators, metrics] = await Promise.all([
+      const [status, validators, metrics, nodeVersion] = await Promise.all([
         client.status(),
         client.validators(),
         client.metrics(),
+        reportedVersion(endpoint.rpc),
       ]);
       const me = validators.validators.find((v) => v.address === n.key.validator_address);
       return {
@@ -277,6 +289,7 @@ export class Devnet {
           round: sampleOf(metrics, 'chain_consensus_round'),
           validatorStatus: me?.status ?? null,
           jailed: me?.is_jailed ?? null,
+          nodeVersion,
         },
         metrics,
       };
@@ -315,9 +328,9 @@ export class Devnet {
     return this.node(chosen);
   }
 
-  /** The nodes added to the devnet a restored archive was saved from (`up --from`). */
-  async restoreAdded(added: readonly AddedNode[]): Promise<void> {
-    this.state = { ...this.state, added: [...added] };
+  /** The nodes added to the devnet a restored archive was saved from, and their versions since (`up --from`). */
+  async restoreAdded(added: readonly AddedNode[], versions?: DevnetState['versions']): Promise<void> {
+    this.state = { ...this.state, added: [...added], ...(versions === undefined ? {} : { versions }) };
     this.peerCache = null;
     await writeState(this.layout, this.state);
   }
@@ -381,4 +394,4 @@ export class Devnet {
   }
 }
 
-export { mergeFlags, type Progress, type SpecFlags };
+export { mergeFlags, type NodeProbe, type NodeStatus, type Progress, type SpecFlags };

@@ -11,6 +11,7 @@ export type DevnetErrorCode =
   | 'NO_ENGINE'
   | 'PORT_TAKEN'
   | 'IMAGE_BUILD'
+  | 'BAD_VERSION'
   | 'UNKNOWN_NODE'
   | 'NODE_START'
   | 'TIMEOUT'

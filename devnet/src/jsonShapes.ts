@@ -8,6 +8,7 @@ import type { DevnetErrorCode } from './errors.js';
 import type { MarketStatus } from './market.js';
 import type { AddResult } from './operations/add.js';
 import type { TxOutcome } from './operations/tx.js';
+import type { UpgradePlanResult } from './operations/upgradePlan.js';
 import type { MonitoringEndpoints, RuntimeKind } from './runtime/runtime.js';
 import type { DevnetStatus, ForkRecord } from './state.js';
 
@@ -96,6 +97,16 @@ export interface NodeOpJson {
   readonly done: string;
 }
 
+/** `devnet upgrade --json`: each node upgraded, in order. */
+export interface UpgradeJson {
+  readonly upgraded: readonly {
+    readonly node: string;
+    readonly from: string;
+    readonly to: string;
+    readonly height: number;
+  }[];
+}
+
 /** `devnet down --json`. */
 export interface DownJson {
   readonly removed: readonly string[];
@@ -114,3 +125,6 @@ export interface SaveJson {
 export interface ErrorJson {
   readonly error: { readonly code: DevnetErrorCode | 'INTERNAL'; readonly message: string };
 }
+
+/** `devnet upgrade plan|cancel --json`: the plan, whether it is scheduled (cancelled), who signed, GET /upgrades after. */
+export type UpgradePlanJson = UpgradePlanResult;

@@ -5,6 +5,7 @@
  *   nodes/<name>/          a node's home: genesis.json, validator_key.json, p2p_key, node.json, data
  *   logs/<name>.log        a node's log (process runtime; the docker runtime uses the engine's logs)
  *   run/<name>.pid         a process's id (process runtime)
+ *   run/<name>.exit        how a node's process ended: its exit status (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
  *   services/<name>/       a service beside the nodes (the task market, its worker): key, data
  *   partition.json         the groups of a partition in force (process runtime)
@@ -34,6 +35,9 @@ export class Layout {
   }
   pidFile(name: string): string {
     return join(this.home, 'run', `${name}.pid`);
+  }
+  exitFile(name: string): string {
+    return join(this.home, 'run', `${name}.exit`);
   }
   serviceHome(name: string): string {
     return join(this.home, 'services', name);

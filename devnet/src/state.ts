@@ -34,6 +34,11 @@ export interface DevnetState {
    * resume it. Absent (a devnet.json written before this field): running.
    */
   readonly status?: DevnetStatus;
+  /**
+   * The version each node runs since `devnet upgrade` (or the supervisor) moved it, by name, in
+   * its pinned form (versions/source.ts); a node not listed runs the manifest's (default checkout).
+   */
+  readonly versions?: Readonly<Record<string, string>>;
   /** `devnet up --fork`: the network it was forked from; its genesis is in fork-genesis.json. */
   readonly fork?: ForkRecord;
 }

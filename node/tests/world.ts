@@ -3,7 +3,13 @@
  * accounts, nonces, validators (any status) and delegations a row describes. States are plain
  * immutable values, so a row can start where a real chain would need epochs to get to.
  */
-import { type ChainState, type Delegation, EMPTY_ACCOUNT, type ValidatorStatus } from '../src/chain/index.js';
+import {
+  type ChainState,
+  type Delegation,
+  EMPTY_ACCOUNT,
+  type UpgradePlan,
+  type ValidatorStatus,
+} from '../src/chain/index.js';
 import { genesisState, key, TestChain } from './fixtures.js';
 
 export interface ValidatorSpec {
@@ -27,6 +33,8 @@ export interface World {
   /** [delegator label, validator label, wei], created at height 0. */
   readonly delegations?: readonly (readonly [string, string, bigint])[];
   readonly params?: Record<string, unknown>;
+  /** Upgrade plans scheduled (as a genesis lists them). */
+  readonly upgrades?: readonly UpgradePlan[];
 }
 
 /** The state described by `w`; supply totals are adjusted so that conservation still holds. */
@@ -79,6 +87,7 @@ export function build(w: World): ChainState {
     accounts,
     validators,
     delegations,
+    upgrades: w.upgrades ?? g.upgrades,
     totals: { ...g.totals, genesisSupply: g.totals.genesisSupply + added },
   };
 }

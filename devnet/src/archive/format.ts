@@ -34,6 +34,12 @@ export interface ArchiveManifest {
   readonly runtime: string;
   /** Each node's last final height in the archive (null: a node with no store yet). */
   readonly heights: Readonly<Record<string, number | null>>;
+  /**
+   * Each node's version when saved (checkout, git:COMMIT, path:DIR, image:NAME; devnet/README.md,
+   * "Rehearsing an upgrade"), for people and tools: a restore takes them from devnet/devnet.json.
+   * Absent in archives written before versions.
+   */
+  readonly versions?: Readonly<Record<string, string>>;
   /** Every other entry of the archive, in archive order. */
   readonly files: readonly ArchiveFile[];
 }

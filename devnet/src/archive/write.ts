@@ -27,7 +27,7 @@ export interface SourceFile {
 export async function writeArchive(
   file: string,
   sources: readonly SourceFile[],
-  about: Pick<ArchiveManifest, 'runtime' | 'heights'>,
+  about: Pick<ArchiveManifest, 'runtime' | 'heights' | 'versions'>,
 ): Promise<ArchiveManifest> {
   const digests: { size: number; sha256: string }[] = [];
   for (const s of sources) digests.push(await digestOf(s.from));
@@ -38,6 +38,7 @@ export async function writeArchive(
     created_at: new Date().toISOString(),
     runtime: about.runtime,
     heights: about.heights,
+    ...(about.versions === undefined ? {} : { versions: about.versions }),
     files: sources.map((s, i) => ({ path: s.path, ...digests[i]! })),
   };
   const pack = tarStream.pack();

@@ -8,9 +8,11 @@ import { logsCommand } from './commands/logs.js';
 import { nodeCommands } from './commands/node.js';
 import { saveCommand } from './commands/save.js';
 import { statusCommand } from './commands/status.js';
+import { superviseCommand } from './commands/supervise.js';
 import { txCommand } from './commands/tx.js';
 import { uiCommand } from './commands/ui.js';
 import { upCommand } from './commands/up.js';
+import { upgradeCommand } from './commands/upgrade.js';
 import { testCommand } from './test.js';
 
 const COMMANDS: readonly Command[] = [
@@ -19,7 +21,10 @@ const COMMANDS: readonly Command[] = [
   logsCommand,
   addCommand,
   ...nodeCommands,
+  upgradeCommand,
+  superviseCommand,
   txCommand,
+  upgradeCommand,
   uiCommand,
   saveCommand,
   downCommand,

@@ -7,10 +7,15 @@ import type { Layout } from '../layout.js';
 import { stopPanel } from '../panel/process.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { readState, writeState } from '../state.js';
+import { stopSupervisor } from '../supervisor/process.js';
 
 /** What was removed, a line each. Files kept: devnet.json says `stopped`, so `up` resumes it. */
 export async function takeDown(layout: Layout, runtime: Runtime, keepData: boolean): Promise<string[]> {
-  const removed = [...(await stopPanel(layout)), ...(await runtime.teardown(keepData))];
+  const removed = [
+    ...(await stopPanel(layout)),
+    ...(await stopSupervisor(layout)),
+    ...(await runtime.teardown(keepData)),
+  ];
   const state = keepData ? await readState(layout) : null;
   if (state !== null) await writeState(layout, { ...state, status: 'stopped' });
   return removed;

@@ -10,6 +10,7 @@ import { MARKET_SERVICE, startMarketServices, WORKER_SERVICE } from '../market.j
 import { MONITORS } from '../monitoring/monitorHome.js';
 import { panelUrl, startPanel, stopPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress } from '../runtime/runtime.js';
+import { startSupervisor, stopSupervisor, supervisorLogFile } from '../supervisor/process.js';
 import { startMonitoring } from './monitors.js';
 
 export interface Started {
@@ -37,6 +38,14 @@ export async function startEverything(d: Devnet, resumed: boolean, progress: Pro
   // Before the wait, so that the nodes' start can be watched.
   const ui = d.spec.ui ? await startPanel(d) : null;
   if (ui !== null) progress(`panel: ${panelUrl(d.spec.uiPort)}`);
+  if (d.state.input.manifest.auto_upgrade === true) {
+    // Built now, not when the nodes halt (a git version's build takes half a minute or more).
+    for (const version of Object.values(d.state.input.manifest.upgrades ?? {})) await d.build(version);
+    await startSupervisor(d.layout);
+    progress(
+      `auto-upgrade: the supervisor restarts nodes that halt for a plan (log: ${supervisorLogFile(d.layout)})`,
+    );
+  }
   progress('waiting for a final block on every node');
   const names = d.nodes.map((n) => n.name);
   await d.waitForHeight(names, 1, d.progressBound(3));
@@ -67,6 +76,8 @@ export async function stopAll(
 ): Promise<number> {
   // The panel's own stop button leaves it up: it offers the start.
   if (o.panel) await stopPanel(d.layout);
+  // First: a node stopped now is not one halted for a plan, but it must not be taken for one.
+  await stopSupervisor(d.layout);
   for (const s of [WORKER_SERVICE, MARKET_SERVICE, ...MONITORS]) await d.runtime.node(s).stop();
   const height = await topHeight(d);
   progress(`stopping ${d.nodes.length} nodes (at height ${height})`);

@@ -59,7 +59,7 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
     genesisTime: state.input.genesisTime,
     progress: o.progress,
     fill: async (d) => {
-      await d.restoreAdded(state.added);
+      await d.restoreAdded(state.added, state.versions);
       await extractArchive(a, {
         nodes: join(d.layout.home, 'nodes'),
         services: join(d.layout.home, 'services'),

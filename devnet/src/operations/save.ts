@@ -107,7 +107,11 @@ export async function save(
       sources.push(...(await homeFiles(home, pulled, `${service ? 'services' : 'nodes'}/${name}`)));
     }
     progress(`writing ${file} (${sources.length} files; heights ${JSON.stringify(heights)})`);
-    manifest = await writeArchive(file, sources, { runtime: d.runtime.kind, heights });
+    manifest = await writeArchive(file, sources, {
+      runtime: d.runtime.kind,
+      heights,
+      versions: Object.fromEntries(d.nodes.map((n) => [n.name, d.versionOf(n.name)])),
+    });
   } finally {
     await rm(pulledRoot, { recursive: true, force: true });
     if (running) {

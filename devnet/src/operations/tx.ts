@@ -32,6 +32,9 @@ export interface TxOptions {
   /** SUBMIT_RESULT: the market task (a lowercase UUID) and the result's hash (64 hex). */
   readonly taskId?: string;
   readonly resultHash?: string;
+  /** UPGRADE_PLAN, UPGRADE_CANCEL: the plan signed (docs/RULES.md, "Upgrade plans"). */
+  readonly targetVersion?: string;
+  readonly upgradeHeight?: number;
   /** Node whose RPC receives it; default: the first node that answers. */
   readonly node?: string;
   readonly wait: boolean;
@@ -46,7 +49,9 @@ export type TxField =
   | 'rewardAddress'
   | 'memo'
   | 'taskId'
-  | 'resultHash';
+  | 'resultHash'
+  | 'targetVersion'
+  | 'upgradeHeight';
 
 /** The option each payload field of the chain comes from. */
 const PAYLOAD_OPTION: Readonly<Record<PayloadField, TxField>> = {
@@ -56,6 +61,8 @@ const PAYLOAD_OPTION: Readonly<Record<PayloadField, TxField>> = {
   rewardAddress: 'rewardAddress',
   taskId: 'taskId',
   resultHash: 'resultHash',
+  targetVersion: 'targetVersion',
+  upgradeHeight: 'upgradeHeight',
 };
 
 /** The types that move an amount (a TRANSFER, a stake, a delegation): it is required and not 0. */
@@ -176,6 +183,8 @@ export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
   if (o.memo !== undefined) payload.memo = o.memo;
   if (o.taskId !== undefined) payload.taskId = o.taskId;
   if (o.resultHash !== undefined) payload.resultHash = o.resultHash;
+  if (o.targetVersion !== undefined) payload.targetVersion = o.targetVersion;
+  if (o.upgradeHeight !== undefined) payload.upgradeHeight = o.upgradeHeight;
   if (o.rewardAddress !== undefined) payload.rewardAddress = accountAddressOf(devnet, o.rewardAddress);
   if (o.commission !== undefined) {
     const ppm = rateToPpm(Number(o.commission));

@@ -13,6 +13,7 @@ import { marketUrl } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
+import { pinManifestVersions } from '../spec/manifestVersions.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { type DevnetState, readState, statusOf, writeState } from '../state.js';
 import { takeDown } from './down.js';
@@ -91,7 +92,10 @@ export async function up(o: UpOptions): Promise<UpResult> {
   // A devnet lives here already: resumed when stopped, reported when running.
   const kept = await readState(new Layout(o.home));
   if (kept !== null) return resume(o, kept, began);
-  const manifest = mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags);
+  // Each version pinned (a ref's commit, an absolute path) and checked before anything is made.
+  const manifest = await pinManifestVersions(
+    mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags),
+  );
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
   // Fetched and verified before anything is written or started: a lying source costs nothing.

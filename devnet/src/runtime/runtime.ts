@@ -15,14 +15,20 @@ import type { Writable } from 'node:stream';
 import type { Peer } from '@chain-devnet/node/testnet';
 import type { SwarmDiscovery } from '../monitoring/prometheusConfig.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
+import type { NodeBuild } from '../versions/source.js';
 
 export type RuntimeKind = 'process' | 'docker' | 'swarm';
 
 export type NodeRunState = 'running' | 'paused' | 'stopped' | 'absent';
 
+/** Which chain-node a node runs (versions/source.ts). */
+export type { NodeBuild } from '../versions/source.js';
+
 /** A node to start: its spec, its prepared home folder on the host, and every peer it may dial. */
 export interface NodeLaunch {
   readonly node: NodeSpec;
+  /** The chain-node it runs. */
+  readonly build: NodeBuild;
   /** Host folder holding genesis.json, p2p_key and (for validators) validator_key.json. */
   readonly home: string;
   readonly peers: readonly PeerInfo[];
@@ -106,6 +112,17 @@ export interface NodeHandle {
   readonly name: string;
   /** Creates (first time) and starts the node; its RPC answers at its endpoint afterwards. */
   start(launch: NodeLaunch): Promise<void>;
+  /**
+   * Stops the node gracefully (as stop) and starts it again from `launch`, whose build may be
+   * another version of chain-node, with the data it had (`devnet upgrade`). A node not running is
+   * started so.
+   */
+  replace(launch: NodeLaunch): Promise<void>;
+  /**
+   * How the node's last run ended: its exit code once it exited by itself or was stopped; null
+   * while it runs, or where the runtime cannot tell (the auto-upgrade supervisor reads it).
+   */
+  exitCode(): Promise<number | null>;
   /** Where the node (started at least once) is reached. */
   endpoint(node: NodeSpec): Promise<NodeEndpoint>;
   /** SIGTERM, then SIGKILL after a grace period. */

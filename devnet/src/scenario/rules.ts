@@ -212,6 +212,10 @@ export async function stepProblems(
     }
     case 'heal':
       return [];
+    case 'upgrade': {
+      const { node } = step.upgrade!;
+      return node === ALL_NODES ? [] : unknownName(net, `${path}.node`, node, ['node']);
+    }
     case 'add': {
       const { name, stake } = step.add ?? {};
       const out: Problems = [];
@@ -229,6 +233,12 @@ export async function stepProblems(
     }
     case 'tx':
       return txProblems(net, path, step.tx!);
+    case 'upgradePlan': {
+      const u = step.upgradePlan!;
+      return !u.cancel && (u.version === undefined || u.height === undefined)
+        ? [`${path}: a plan needs version and height`]
+        : [];
+    }
     case 'wait':
       return nodeList(net, `${path}.nodes`, (step.wait as { nodes?: string[] }).nodes);
     case 'market':

@@ -107,6 +107,11 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
     case 'heal':
       await net.heal();
       break;
+    case 'upgrade': {
+      const { node, to } = step.upgrade!;
+      for (const name of node === ALL_NODES ? net.names() : [node]) await net.node(name).upgrade(to);
+      break;
+    }
     case 'add': {
       const r = await net.add(step.add ?? {});
       return { node: r.name, height: r.height };
@@ -114,6 +119,16 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
     case 'tx': {
       const r = await txStep(net, step.tx!);
       return { hash: r.tx_hash, from: r.from, height: r.receipt?.block_height ?? (await highest(net)) };
+    }
+    case 'upgradePlan': {
+      const r = await net.upgradePlan(step.upgradePlan!);
+      if (!r.done)
+        throw await net.net.failureNow(
+          net.names()[0]!,
+          `the plan ${r.target_version} at ${r.upgrade_height} ${step.upgradePlan!.cancel ? 'cancelled' : 'scheduled'}`,
+          `signed by ${r.signed_by.join(', ') || 'nobody'} and not yet`,
+        );
+      return { height: r.upgrade_height };
     }
     case 'market':
       return marketStep(net, step.market!);

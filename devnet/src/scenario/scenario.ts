@@ -21,6 +21,8 @@ export type Step = {
 } & { readonly [K in NodeOp]?: { readonly node: string } } & {
   readonly partition?: readonly (readonly string[])[];
   readonly heal?: Record<string, never>;
+  /** `devnet upgrade NODE --to VERSION`; node `all`: every node, one after another. */
+  readonly upgrade?: { readonly node: string; readonly to: string };
   readonly add?: { readonly name?: string; readonly stake?: string };
   /**
    * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or
@@ -30,6 +32,8 @@ export type Step = {
     readonly status?: TxStepStatus;
     readonly error?: string | { readonly matches: string };
   };
+  /** `devnet upgrade plan` (cancel: true, `devnet upgrade cancel`). */
+  readonly upgradePlan?: { readonly version?: string; readonly height?: number; readonly cancel?: boolean };
   readonly wait?:
     | { readonly blocks: number; readonly nodes?: readonly string[] }
     | { readonly seconds: number };

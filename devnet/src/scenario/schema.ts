@@ -11,6 +11,7 @@ import { COMPARISONS } from '../testkit/expect/metrics.js';
 import { TX_STATUSES } from '../testkit/expect/txs.js';
 import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
 import { LOAD_TX_TYPES } from '../testkit/load/options.js';
+import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 import { REF_PATTERN } from './refs.js';
 
 /** What a tx step expects of its transaction: confirmed, failed in a block, or rejected at admission. */
@@ -186,6 +187,16 @@ const STEP_KINDS_SCHEMA = {
     items: NODES,
   },
   heal: { description: 'Ends a partition: {}.', ...object({}) },
+  upgrade: {
+    description: `devnet upgrade NODE --to VERSION: the node restarted on another version with its data, back in consensus before the next step; node: ${ALL_NODES}, every node one after another (a rolling upgrade).`,
+    ...object(
+      {
+        node: NODE,
+        to: { type: 'string', pattern: VERSION_PATTERN, description: `the version: ${VERSION_FORMS}` },
+      },
+      ['node', 'to'],
+    ),
+  },
   add: {
     description: 'devnet add: a node joins (with stake, as a validator).',
     ...object({ name: NODE, stake: AMOUNT }),
@@ -208,6 +219,12 @@ const STEP_KINDS_SCHEMA = {
           pattern: '^[0-9a-f]{64}$',
           description: "SUBMIT_RESULT: the result's hash (64 lowercase hex)",
         }),
+        targetVersion: { type: 'string', description: 'UPGRADE_PLAN, UPGRADE_CANCEL: MAJOR.MINOR.PATCH' },
+        upgradeHeight: {
+          type: 'integer',
+          minimum: 1,
+          description: 'UPGRADE_PLAN, UPGRADE_CANCEL: the height',
+        },
         node: NODE,
         status: {
           enum: [...TX_STEP_STATUSES],
@@ -221,6 +238,15 @@ const STEP_KINDS_SCHEMA = {
       },
       ['type', 'from'],
     ),
+  },
+  upgradePlan: {
+    description:
+      'devnet upgrade plan: the validators sign {version, height} until it is scheduled; with cancel: true, devnet upgrade cancel (version and height default to the pending plan).',
+    ...object({
+      version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$' },
+      height: orRef({ type: 'integer', minimum: 1 }),
+      cancel: { type: 'boolean' },
+    }),
   },
   wait: {
     description:

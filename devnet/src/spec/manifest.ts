@@ -10,6 +10,7 @@ import { parseDuration } from '@chain-devnet/node/util';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
+import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'swarm'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -25,6 +26,8 @@ export interface ManifestValidator {
   byzantine?: ByzantineMode;
   /** Joins by state sync from its peers' snapshots when its store is empty (`chain-node start --state-sync`). */
   state_sync?: boolean;
+  /** The chain-node it runs: checkout (default), git:REF, path:DIR or image:NAME (versions/source.ts). */
+  version?: string;
 }
 
 export interface ManifestAccount {
@@ -57,6 +60,10 @@ export interface Manifest {
   market?: boolean;
   /** The panel on P+1092 (default true); false: none (`devnet up --no-ui`). */
   ui?: boolean;
+  /** Where each protocol version's chain-node is (target version -> a version as `version` names it): what --auto-upgrade runs. */
+  upgrades?: Record<string, string>;
+  /** A node that halts for an upgrade plan is restarted on the plan's version from `upgrades` (`devnet up --auto-upgrade`). */
+  auto_upgrade?: boolean;
   /** Start from a running node's state (`devnet up --fork URL[@HEIGHT]`; devnet/README.md, "Forking a running network"). */
   fork?: ManifestFork;
 }
@@ -74,6 +81,8 @@ const AMOUNT = '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$';
 export const REGISTRY = '^[A-Za-z0-9.-]+(:\\d{1,5})?(/[a-z0-9._-]+)*$';
 /** A Docker engine address: tcp://host:port, ssh://[user@]host[:port] or unix:///path. */
 export const ENGINE = '^(tcp://[^/\\s]+|ssh://[^/\\s]+|unix:///\\S+)$';
+/** A protocol version, MAJOR.MINOR.PATCH. */
+const SEMVER = '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$';
 
 export const MANIFEST_SCHEMA = {
   type: 'object',
@@ -96,6 +105,7 @@ export const MANIFEST_SCHEMA = {
               placement: { type: 'string', minLength: 1 },
               byzantine: { enum: [...BYZANTINE_MODES] },
               state_sync: { type: 'boolean' },
+              version: { type: 'string', pattern: VERSION_PATTERN },
             },
           },
         },
@@ -130,6 +140,12 @@ export const MANIFEST_SCHEMA = {
     },
     market: { type: 'boolean' },
     ui: { type: 'boolean' },
+    upgrades: {
+      type: 'object',
+      propertyNames: { pattern: SEMVER },
+      additionalProperties: { type: 'string', pattern: VERSION_PATTERN },
+    },
+    auto_upgrade: { type: 'boolean' },
     fork: {
       type: 'object',
       additionalProperties: false,
@@ -160,7 +176,13 @@ function describe(e: ErrorObject): string {
       return `${field === '(top level)' ? '' : `${field}.`}${(e.params as { additionalProperty: string }).additionalProperty} is not a manifest field`;
     case 'required':
       return `${field === '(top level)' ? '' : `${field}.`}${(e.params as { missingProperty: string }).missingProperty} is required`;
+    case 'propertyNames':
+      return `${field}: ${JSON.stringify((e.params as { propertyName: string }).propertyName)} is not a protocol version MAJOR.MINOR.PATCH`;
     case 'pattern':
+      if (e.instancePath.startsWith('/upgrades/'))
+        return `upgrades["${e.instancePath.slice('/upgrades/'.length)}"]: ${JSON.stringify(e.data)} is not a version: use ${VERSION_FORMS}`;
+      if (e.instancePath.endsWith('/version'))
+        return `${field}: ${JSON.stringify(e.data)} is not a version: use ${VERSION_FORMS}`;
       return e.instancePath.endsWith('stake') || e.instancePath.endsWith('balance')
         ? `${field} must be an amount like 1000coin or wei digits`
         : e.instancePath.endsWith('private_key')
@@ -183,7 +205,7 @@ function describe(e: ErrorObject): string {
 export function checkManifest(
   value: unknown,
 ): { ok: true; manifest: Manifest } | { ok: false; problems: string[] } {
-  validateSchema ??= new Ajv({ allErrors: true }).compile(MANIFEST_SCHEMA);
+  validateSchema ??= new Ajv({ allErrors: true, verbose: true }).compile(MANIFEST_SCHEMA);
   if (!validateSchema(value)) {
     const errors = validateSchema.errors ?? [];
     // `validators` is a count or a list (oneOf): when an item of the list is at fault, the
@@ -194,10 +216,12 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version }',
           );
         continue;
       }
+      // A key of `upgrades` that is no version: said once, by propertyNames.
+      if (e.instancePath === '/upgrades' && e.keyword === 'pattern') continue;
       problems.add(describe(e));
     }
     return { ok: false, problems: [...problems] };

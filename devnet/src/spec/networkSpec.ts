@@ -63,6 +63,8 @@ export interface SpecFlags {
   readonly registry?: string;
   readonly market?: boolean;
   readonly ui?: boolean;
+  /** `devnet up --auto-upgrade`: the manifest's auto_upgrade. */
+  readonly autoUpgrade?: boolean;
 }
 
 /** A node of the devnet: the generator's node (name, index, key, stake, ports), and how it runs. */
@@ -118,6 +120,7 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
   if (flags.registry !== undefined) m.registry = flags.registry;
   if (flags.market !== undefined) m.market = flags.market;
   if (flags.ui !== undefined) m.ui = flags.ui;
+  if (flags.autoUpgrade !== undefined) m.auto_upgrade = flags.autoUpgrade;
   return m;
 }
 

@@ -1,11 +1,13 @@
 /**
  * One node of a testnet: the operations of the devnet's runtime (the same as `devnet kill|stop|
- * start|restart|pause|resume|disconnect|connect NODE`), its RPC client, its metrics and its log.
+ * start|restart|pause|resume|disconnect|connect NODE` and `devnet upgrade NODE --to VERSION`),
+ * its RPC client, its metrics and its log.
  * An operation the runtime refuses fails naming the step, the node and its height.
  */
 import type { RpcClient, StatusAnswer } from '@chain-devnet/node/client';
 import type { Devnet } from '../devnet.js';
 import { type NodeOp, nodeOp } from '../operations/nodeOp.js';
+import { type Upgraded, upgrade } from '../operations/upgrade.js';
 import type { NodeRunState } from '../runtime/runtime.js';
 import type { NetContext } from './context.js';
 import { TestkitError } from './errors.js';
@@ -25,16 +27,32 @@ export class NodeHandle {
 
   /** Runs one of the runtime's operations on this node. */
   async op(op: NodeOp): Promise<void> {
+    await this.failsAs(`devnet ${op} ${this.name}`, () => nodeOp(this.devnet, op, this.name));
+  }
+
+  /**
+   * Restarted on another version (checkout, git:REF, path:DIR, image:NAME) with its data, as
+   * `devnet upgrade NODE --to VERSION`; returns once it is back in consensus. A rolling upgrade
+   * is this on each node in turn.
+   */
+  async upgrade(to: string): Promise<Upgraded> {
+    const [done] = await this.failsAs(`devnet upgrade ${this.name} --to ${to}`, () =>
+      upgrade(this.devnet, [this.name], to, () => undefined),
+    );
+    return done!;
+  }
+
+  /** The version the devnet runs it on (pinned: a git ref as its commit). */
+  version(): string {
+    return this.devnet.versionOf(this.name);
+  }
+
+  private async failsAs<T>(what: string, work: () => Promise<T>): Promise<T> {
     try {
-      await nodeOp(this.devnet, op, this.name);
+      return await work();
     } catch (e) {
       if (e instanceof TestkitError) throw e;
-      throw await this.net.failureNow(
-        this.name,
-        `devnet ${op} ${this.name} to succeed`,
-        (e as Error).message,
-        e,
-      );
+      throw await this.net.failureNow(this.name, `${what} to succeed`, (e as Error).message, e);
     }
   }
 

@@ -21,7 +21,7 @@ async function problemsOf(steps: string, head = HEAD): Promise<string[]> {
 }
 
 /** A value each tx field takes, for a step of any type. */
-const SAMPLE: Record<string, string> = {
+const SAMPLE: Record<string, string | number> = {
   to: 'validator-1',
   amount: '1coin',
   name: 'v',
@@ -30,6 +30,8 @@ const SAMPLE: Record<string, string> = {
   memo: 'm',
   taskId: '2a9423ac-38b5-89a8-9374-209b80df2dcc',
   resultHash: 'ab'.repeat(32),
+  targetVersion: '1.1.0',
+  upgradeHeight: 100,
 };
 
 describe('issue 25: the new steps are checked with the file', () => {
@@ -68,7 +70,7 @@ describe('issue 25: the new steps are checked with the file', () => {
         `${type}: every payload field`,
       );
       const fields = TX_FIELDS[type].required.map(
-        (f) => `, ${f}: "${type === 'TRANSFER' && f === 'to' ? 'account-1' : SAMPLE[f]}"`,
+        (f) => `, ${f}: ${JSON.stringify(type === 'TRANSFER' && f === 'to' ? 'account-1' : SAMPLE[f])}`,
       );
       const from =
         type === 'TRANSFER' || type === 'DELEGATE' || type === 'UNDELEGATE' ? 'account-0' : 'validator-1';
@@ -82,6 +84,15 @@ describe('issue 25: the new steps are checked with the file', () => {
       'steps[0].tx.resultHash is required for SUBMIT_RESULT',
       'steps[0].tx.taskId is required for SUBMIT_RESULT',
     ]);
+  });
+
+  test('upgradePlan: a plan needs a version and a height, a cancel neither', async () => {
+    assert.deepEqual(await problemsOf('  - upgradePlan: { version: 1.1.0, height: 60 }\n'), []);
+    assert.deepEqual(await problemsOf('  - upgradePlan: { cancel: true }\n'), []);
+    assert.deepEqual(await problemsOf('  - upgradePlan: { version: 1.1.0 }\n'), [
+      'steps[0].upgradePlan: a plan needs version and height',
+    ]);
+    assert.equal((await problemsOf('  - upgradePlan: { version: one, height: 60 }\n')).length, 1);
   });
 
   test("market steps need a devnet with the market, and a payload of the challenge; the market's accounts send nothing", async () => {

@@ -285,6 +285,11 @@ export function panelSuite(o: PanelSuiteOptions): void {
       await shows('observer-0', 'running', 4);
       await caughtUp('observer-0');
       assert.equal(await row('observer-0').locator('td[data-label="validator"]').textContent(), '–');
+      // The version the devnet runs it on (devnet status's VERSION), and what the node reports.
+      assert.match(
+        (await row('observer-0').locator('td[data-label="version"]').textContent()) ?? '',
+        /^checkout \(.+\)$/,
+      );
     });
 
     test('the keyboard alone pauses and resumes a node: Tab reaches the buttons, Enter presses them, focus shows', async () => {

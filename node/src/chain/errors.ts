@@ -22,6 +22,14 @@ export const TX_ERROR_CODES = [
   'INSUFFICIENT_STAKE',
   'NO_DELEGATION',
   'INSUFFICIENT_DELEGATION',
+  /** Extension (upgrade plans): the sender's validator is not in the active set. */
+  'NOT_ACTIVE_VALIDATOR',
+  /** Extension: a plan whose version or height the rules refuse. */
+  'INVALID_UPGRADE',
+  /** Extension: a plan is already scheduled and not yet applied. */
+  'UPGRADE_PENDING',
+  /** Extension: UPGRADE_CANCEL of a plan that is neither scheduled nor signed by the sender. */
+  'NO_UPGRADE',
 ] as const;
 
 export type TxErrorCode = (typeof TX_ERROR_CODES)[number];

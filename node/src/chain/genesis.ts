@@ -13,6 +13,7 @@ import { MAX_NAME_BYTES } from './tx/types.js';
 
 const utf8 = new TextEncoder();
 
+import { BASE_PROTOCOL_VERSION } from './block/compatibility.js';
 import { checkUpgradePlans } from './block/upgrades.js';
 import { paramsFromJson } from './codec/paramsJson.js';
 import {
@@ -30,7 +31,8 @@ import { parseSemVer } from './semver.js';
 import { stateRoot } from './state/root.js';
 import type { Account, ChainState, UpgradePlan, Validator } from './state/types.js';
 
-export const DEFAULT_PROTOCOL_VERSION = '1.0.0';
+/** A genesis without protocol_version starts at the first protocol version. */
+export const DEFAULT_PROTOCOL_VERSION = BASE_PROTOCOL_VERSION;
 
 export interface GenesisAccountJson {
   address: string;
@@ -148,6 +150,7 @@ export function loadGenesis(
     delegations,
     unbonding,
     nextUnbondingSeq: unbonding.length,
+    upgradeSignals: new Map(),
     totals: { genesisSupply: supply, minted: 0n, burned: 0n, treasury: treasury ?? 0n },
   };
   const header: BlockHeader = {

@@ -1,6 +1,7 @@
 /**
  * The end of a program's process: its command line run, then exit with its code; a usage error
- * printed with the help that lists the options (exit 2), any other error as one line (exit 1).
+ * printed with the help that lists the options (exit 2), any other error as one line (exit 1, or
+ * the error's own numeric `exitCode` when it has one, e.g. chain-node's version refusal).
  * Exiting at once: servers and sockets still open are the command's to have closed.
  */
 import { type Program, runCommandLine } from './program.js';
@@ -16,7 +17,8 @@ export function runMain(p: Program, args: readonly string[] = process.argv.slice
         process.exit(2);
       }
       process.stderr.write(`${p.name}: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exit(1);
+      const code = (e as { exitCode?: unknown } | null)?.exitCode;
+      process.exit(typeof code === 'number' && Number.isInteger(code) && code > 0 ? code : 1);
     },
   );
 }

@@ -19,6 +19,7 @@ import type {
   SubmitAnswer,
   SupplyAnswer,
   UnbondingAnswer,
+  UpgradesAnswer,
   ValidatorsAnswer,
 } from '../rpc/answers.js';
 import { type RouteName, type RouteParams, RPC_ROUTES, routePath } from '../rpc/routes.js';
@@ -73,6 +74,11 @@ export class RpcClient extends JsonHttpClient {
   /** GET /supply: an extension of this node (docs/PROTOCOL.md). */
   supply(): Promise<SupplyAnswer> {
     return this.route('supply', {});
+  }
+
+  /** GET /upgrades: an extension of this node (docs/PROTOCOL.md): versions and upgrade plans. */
+  upgrades(): Promise<UpgradesAnswer> {
+    return this.route('upgrades', {});
   }
 
   snapshots(): Promise<SnapshotsAnswer> {

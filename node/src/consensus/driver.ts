@@ -119,6 +119,12 @@ export class ConsensusDriver {
     const { service, ticker, metrics } = this.deps;
     ticker.cancel('height');
     const state = service.state;
+    // Before anything is signed at the new height: a plan there this binary cannot apply halts it.
+    if (this.deps.haltsBefore?.(state)) {
+      this.core = null;
+      void this.stop();
+      return;
+    }
     const previous = { height: this.height, startedAt: this.heightStartedAt };
     this.height = state.height + 1;
     this.validators = activeValidators(state);

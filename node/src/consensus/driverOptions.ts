@@ -1,4 +1,5 @@
 /** What the consensus driver is built with (main/node.ts): its options and the parts it runs on. */
+import type { ChainState } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import type { ChainService } from '../service/chainService.js';
@@ -34,4 +35,9 @@ export interface DriverDeps {
   readonly logger: Logger;
   /** Every timer and the clock (realTicker in the node, ManualTicker in tests). */
   readonly ticker: Ticker;
+  /**
+   * Whether the node must not sign at the height after `state` (a plan's height this binary has
+   * no migration for: main/upgradeGuard.ts); the driver then enters no height and stops. Absent: never.
+   */
+  readonly haltsBefore?: (state: ChainState) => boolean;
 }

@@ -18,14 +18,34 @@ export interface DetachedSpec {
   readonly cwd?: string;
   readonly logFile: string;
   readonly pidFile: string;
+  /**
+   * Where the program's exit status goes when it ends (its code, or 128 + the signal that ended
+   * it), for a later command to read (readExitStatus): a detached program is no child of the
+   * commands that look at it, so nothing else can learn how it ended. A small shell waits for it
+   * and writes the file; the pid file holds the program's own id (signals go to it, not to the
+   * shell).
+   */
+  readonly exitFile?: string;
 }
+
+/** The shell that runs "$@" and writes its pid, then its exit status ($1 pid file, $2 exit file). */
+const EXIT_WAITER = 'p="$1"; x="$2"; shift 2; "$@" & echo $! > "$p"; wait $!; echo $? > "$x"';
 
 export async function spawnDetached(s: DetachedSpec): Promise<number> {
   await mkdir(dirname(s.logFile), { recursive: true });
   await mkdir(dirname(s.pidFile), { recursive: true });
+  if (s.exitFile !== undefined) {
+    await mkdir(dirname(s.exitFile), { recursive: true });
+    await rm(s.exitFile, { force: true });
+    await rm(s.pidFile, { force: true });
+  }
   const fd = openSync(s.logFile, 'a');
   try {
-    const child = spawn(s.command, [...s.args], {
+    const [command, args] =
+      s.exitFile === undefined
+        ? [s.command, [...s.args]]
+        : ['/bin/sh', ['-c', EXIT_WAITER, 'sh', s.pidFile, s.exitFile, s.command, ...s.args]];
+    const child = spawn(command, args, {
       detached: true,
       stdio: ['ignore', fd, fd],
       env: s.env ?? process.env,
@@ -36,8 +56,16 @@ export async function spawnDetached(s: DetachedSpec): Promise<number> {
       child.once('spawn', () => resolve(child.pid!));
     });
     child.unref();
-    await writeFile(s.pidFile, `${pid}\n`);
-    return pid;
+    if (s.exitFile === undefined) {
+      await writeFile(s.pidFile, `${pid}\n`);
+      return pid;
+    }
+    // The shell writes the program's id as it starts it.
+    const program = await waitForOrNull(`${s.pidFile} to be written`, 10_000, () => readPid(s.pidFile), {
+      pollMs: 5,
+    });
+    if (program === null) throw new Error(`${s.command} did not start: ${s.pidFile} was never written`);
+    return program;
   } finally {
     closeSync(fd);
   }
@@ -112,6 +140,13 @@ export async function stopProcess(pid: number, marker: string, graceMs = 10_000)
   if (await waitGone(pid, marker, graceMs)) return;
   signal(pid, 'SIGKILL');
   await waitGone(pid, marker, 5_000);
+}
+
+/** The exit status of a program started with an exit file; null while it runs (or it never wrote one). */
+export async function readExitStatus(exitFile: string): Promise<number | null> {
+  const text = await readFile(exitFile, 'utf8').catch(() => null);
+  const n = text === null ? Number.NaN : Number.parseInt(text, 10);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 export async function removePidFile(pidFile: string): Promise<void> {

@@ -8,7 +8,14 @@
 
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { MigrationRegistry, Tx } from '../chain/index.js';
+import {
+  MIGRATIONS,
+  type MigrationRegistry,
+  type Tx,
+  type UpgradeHalt,
+  VERSION_REFUSED_EXIT_CODE,
+  versionRefusal,
+} from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { serveSnapshots } from '../consensus/snapshotServer.js';
@@ -35,9 +42,11 @@ import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
 import type { Logger } from '../util/logger.js';
+import { NODE_VERSION } from '../util/nodeVersion.js';
 import { StartupError } from '../util/startupError.js';
 import { CloserStack } from './closers.js';
 import type { NodeConfig } from './config.js';
+import { UpgradeGuard } from './upgradeGuard.js';
 
 export { StartupError } from '../util/startupError.js';
 
@@ -47,6 +56,11 @@ export interface RunningNode {
   readonly network: P2PNetwork | null;
   /** The RPC's bound port (useful with port 0). */
   readonly port: number;
+  /**
+   * Settles when the node halts at a plan's height it has no migration for (it signed nothing
+   * there); the caller stops it and exits with UPGRADE_HALT_EXIT_CODE. Never settles otherwise.
+   */
+  readonly halted: Promise<UpgradeHalt>;
   stop(): Promise<void>;
 }
 
@@ -72,8 +86,12 @@ export async function startNode(
   config: NodeConfig,
   logger: Logger,
   now: () => number = Date.now,
-  migrations: MigrationRegistry = [],
+  build: { readonly migrations: MigrationRegistry; readonly nodeVersion: string } = {
+    migrations: MIGRATIONS,
+    nodeVersion: NODE_VERSION,
+  },
 ): Promise<RunningNode> {
+  const { migrations, nodeVersion } = build;
   const genesis = await readGenesisFile(config.genesisPath);
   const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
   const parts = new CloserStack();
@@ -83,6 +101,7 @@ export async function startNode(
     logger,
     now,
     migrations,
+    nodeVersion,
   });
   parts.defer('store', () => store.close());
   try {
@@ -123,7 +142,7 @@ export async function startNode(
     logger.info('RPC listening', { url: `http://${config.host}:${port}` });
     let network: P2PNetwork | null = null;
     if (config.p2p) {
-      network = await startNetwork(config, logger);
+      network = await startNetwork(config, logger, nodeVersion);
       const net = network;
       parts.defer('p2p', () => net.stop());
       logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
@@ -141,6 +160,10 @@ export async function startNode(
       metrics.stateSyncHeight.set(restored ?? 0);
     } else if (synced !== null) metrics.stateSyncHeight.set(synced);
     await service.open(genesis);
+    const refusal = versionRefusal(service.state, migrations, nodeVersion);
+    if (refusal !== null) throw new StartupError(refusal, VERSION_REFUSED_EXIT_CODE);
+    const guard = new UpgradeGuard(migrations, nodeVersion, logger.child({ part: 'upgrade' }));
+    service.onCommit((_block, result) => guard.haltsBefore(result.state));
 
     const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
     let sync: BlockSync | null = null;
@@ -178,9 +201,11 @@ export async function startNode(
         metrics,
         logger: logger.child({ part: 'consensus' }),
         ticker: realTicker(now),
+        haltsBefore: (state) => guard.haltsBefore(state),
       },
     );
-    await driver.start();
+    // A node restarted at a plan's height it cannot apply halts again at once, before any sync.
+    if (!guard.haltsBefore(service.state)) await driver.start();
     parts.defer('consensus', () => driver.stop());
     const cleanup = setInterval(() => {
       service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
@@ -201,14 +226,14 @@ export async function startNode(
       })();
       return stopping;
     };
-    return { service, metrics, network, port, stop };
+    return { service, metrics, network, port, halted: guard.halted, stop };
   } catch (e) {
     await parts.close();
     throw e;
   }
 }
 
-async function startNetwork(config: NodeConfig, logger: Logger): Promise<P2PNetwork> {
+async function startNetwork(config: NodeConfig, logger: Logger, nodeVersion: string): Promise<P2PNetwork> {
   try {
     return await P2PNetwork.start({
       privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
@@ -217,6 +242,7 @@ async function startNetwork(config: NodeConfig, logger: Logger): Promise<P2PNetw
       announce: config.p2pAnnounce,
       bootstrap: config.bootstrap,
       logger: logger.child({ part: 'p2p' }),
+      nodeVersion,
     });
   } catch (e) {
     const m = (e as Error).message;

@@ -60,6 +60,8 @@ export async function createLibp2pNode(
     readonly listenHost: string;
     readonly listenPort: number;
     readonly bootstrap: readonly string[];
+    /** Identify's agent version (versionCheck.ts: carries the node's and the p2p versions). */
+    readonly agentVersion: string;
   },
   announce: readonly string[],
   /** Whether a peer is refused (the connection gater). */
@@ -82,7 +84,7 @@ export async function createLibp2pNode(
     connectionManager: { maxConnections: 200 },
     connectionMonitor: CONNECTION_MONITOR,
     services: {
-      identify: identify(),
+      identify: identify({ agentVersion: o.agentVersion }),
       ping: ping({ timeout: CONNECTION_MONITOR.pingTimeout.maxTimeout }),
       dht: kadDHT({
         protocol: DHT_PROTOCOL,

@@ -23,10 +23,12 @@ import {
 } from '../internals/libraryInternals.js';
 import { withDeadline } from '../util/deadline.js';
 import type { Logger } from '../util/logger.js';
+import { NODE_VERSION } from '../util/nodeVersion.js';
 import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNode.js';
 import type { PeerKey } from './peerKey.js';
 import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
-import { MAX_MESSAGE_BYTES } from './protocol.js';
+import { MAX_MESSAGE_BYTES, P2P_VERSION } from './protocol.js';
+import { agentVersion, incompatibility } from './versionCheck.js';
 
 /**
  * How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and
@@ -52,6 +54,10 @@ export interface NetworkOptions {
   /** Multiaddrs with /p2p/<peer id> of peers to join through. */
   readonly bootstrap: readonly string[];
   readonly logger: Logger;
+  /** The node's build version, announced to peers (default NODE_VERSION). */
+  readonly nodeVersion?: string;
+  /** The p2p protocol version it announces (default P2P_VERSION; tests speak another). */
+  readonly p2pVersion?: string;
 }
 
 export class P2PNetwork {
@@ -70,12 +76,15 @@ export class P2PNetwork {
   private readonly dialling = new Set<string>();
   /** TEST ONLY: the split publish fault injection armed (--byzantine); null on an honest node. */
   private splitPublish: SplitPublish | null = null;
+  /** Peers refused for an incompatible p2p version, with the reason (versionCheck.ts). */
+  private readonly incompatible = new Map<string, string>();
 
   private constructor(
     private readonly node: Libp2p<Services>,
     private readonly logger: Logger,
     /** The bootstrap peers, parsed once: their addresses and peer ids. */
     private readonly bootstrapPeers: readonly { addr: Multiaddr; id: string }[],
+    private readonly p2pVersion: string,
   ) {}
 
   static async start(o: NetworkOptions): Promise<P2PNetwork> {
@@ -100,9 +109,12 @@ export class P2PNetwork {
       }
     // Peers this node refuses (fault injection: disconnect and partition), set by setRefused.
     let net: P2PNetwork | null = null;
-    const denied = async (peer: { toString(): string }) => net?.refuses(peer.toString()) ?? false;
-    const node = await createLibp2pNode(o, announce, denied);
-    net = new P2PNetwork(node, o.logger, bootstrapPeers);
+    const denied = async (peer: { toString(): string }) =>
+      (net?.refuses(peer.toString()) || net?.incompatible.has(peer.toString())) ?? false;
+    const p2pVersion = o.p2pVersion ?? P2P_VERSION;
+    const agent = agentVersion(o.nodeVersion ?? NODE_VERSION, p2pVersion);
+    const node = await createLibp2pNode({ ...o, agentVersion: agent }, announce, denied);
+    net = new P2PNetwork(node, o.logger, bootstrapPeers, p2pVersion);
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     if (!staggerTableRefresh(node.services.dht))
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
@@ -138,6 +150,19 @@ export class P2PNetwork {
     this.node.addEventListener('peer:connect', (e) => {
       this.everConnected.add(e.detail.toString());
       this.logger.info('peer connected', { peer: e.detail.toString() });
+    });
+    this.node.addEventListener('peer:identify', (e) => {
+      const peer = e.detail.peerId.toString();
+      const reason = incompatibility(e.detail.agentVersion, this.p2pVersion);
+      if (reason === null || this.incompatible.has(peer)) return;
+      if (this.incompatible.size >= 1000) this.incompatible.delete(this.incompatible.keys().next().value!);
+      this.incompatible.set(peer, reason);
+      this.logger.warn('peer refused: incompatible p2p protocol version', {
+        peer,
+        agent_version: (e.detail.agentVersion ?? '').slice(0, 100),
+        reason,
+      });
+      void this.node.hangUp(e.detail.peerId).catch(() => undefined);
     });
     this.node.addEventListener('peer:disconnect', (e) =>
       this.logger.info('peer disconnected', { peer: e.detail.toString() }),
@@ -286,6 +311,11 @@ export class P2PNetwork {
         signal.removeEventListener('abort', onTimeout);
       }
     });
+  }
+
+  /** Peers refused for an incompatible p2p protocol version, with the reason. */
+  incompatiblePeers(): ReadonlyMap<string, string> {
+    return this.incompatible;
   }
 
   /** Whether fault injection refuses `peer`. */

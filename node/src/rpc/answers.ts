@@ -151,6 +151,50 @@ export interface SupplyAnswer {
   readonly treasury: string;
 }
 
+/** A plan as the RPC shows it (docs/PROTOCOL.md, "Upgrade plans"). */
+export interface UpgradePlanAnswer {
+  readonly target_version: string;
+  readonly upgrade_height: number;
+}
+
+/**
+ * A plan not yet applied: scheduled (it will be applied at its height unless cancelled), or signed
+ * by some validators and not yet scheduled. `signers`: the active validators whose signature
+ * counts toward the step still open (scheduling, or for a scheduled plan its cancel); `needed`:
+ * how many of the `active_validators` that step takes.
+ */
+export interface PendingUpgradeAnswer extends UpgradePlanAnswer {
+  readonly scheduled: boolean;
+  readonly signers: readonly string[];
+  readonly needed: number;
+  readonly active_validators: number;
+  /** Whether this node's binary has a migration path to target_version (else it halts at the height). */
+  readonly supported: boolean;
+}
+
+/**
+ * GET /upgrades (extension, docs/PROTOCOL.md): the node's own version and the chain's, what the
+ * binary runs, the plans pending and applied, and the parameters in force (upgrades change them).
+ */
+export interface UpgradesAnswer {
+  /** The node's software version (its build). */
+  readonly node_version: string;
+  /** The chain's protocol version now (its state's). */
+  readonly protocol_version: string;
+  /** The protocol versions this binary runs: its migration registry's, ascending. */
+  readonly supported_protocol_versions: readonly string[];
+  /** The version of the peer-to-peer protocol ids and topics; peers of another MAJOR are refused. */
+  readonly p2p_version: string;
+  readonly height: number;
+  /** Blocks between an UPGRADE_PLAN's block and its upgrade_height, at least. */
+  readonly min_upgrade_delay: number;
+  readonly pending: readonly PendingUpgradeAnswer[];
+  /** Plans applied (height reached), oldest first. */
+  readonly applied: readonly UpgradePlanAnswer[];
+  /** The chain parameters in force, as in a genesis file's `params`. */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
 /** GET /tx/{tx_hash}/receipt: a pending or expired transaction has no height and no timestamp. */
 export interface ReceiptAnswer {
   readonly tx_hash: string;

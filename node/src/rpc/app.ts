@@ -21,6 +21,7 @@ import type { RpcBackend } from './backend.js';
 import { invalidTx, notInitialized } from './refusals.js';
 import { type RouteName, RPC_ROUTES, routeNames } from './routes.js';
 import { txBodyProblem } from './schemas.js';
+import { upgradesView } from './upgradesView.js';
 import {
   balanceView,
   commitView,
@@ -182,6 +183,8 @@ export function createRpcApp(
       if (receipt === null) throw new HttpError(404, 'Transaction not found');
       sendJson(ctx, 200, receipt);
     },
+
+    upgrades: (ctx) => sendJson(ctx, 200, upgradesView(ready(), backend.versions)),
   };
   // In the table's order: every route of rpc/routes.ts, which the client builds its URLs from.
   for (const name of routeNames())

@@ -18,7 +18,14 @@ export type ReceiptView = ReceiptAnswer;
 /** A snapshot the node keeps: its info and the size of its gzip file. */
 export type SnapshotRecord = SnapshotInfo & { readonly sizeBytes: number };
 
+/** What the node's binary is: its build version and the protocol versions it runs. */
+export interface NodeVersions {
+  readonly node: string;
+  readonly supported: readonly string[];
+}
+
 export interface RpcBackend {
+  readonly versions: NodeVersions;
   readonly ready: boolean;
   /** The last committed state; only read after `ready`. */
   readonly state: ChainState;

@@ -21,6 +21,8 @@ export const RPC_ROUTES = {
   metrics: { method: 'GET', path: '/metrics' },
   sendTx: { method: 'POST', path: '/tx/send' },
   receipt: { method: 'GET', path: '/tx/:hash/receipt' },
+  // Upgrades (extension, issue 28): the node's and the chain's versions, plans pending and applied.
+  upgrades: { method: 'GET', path: '/upgrades' },
 } as const satisfies Record<string, { readonly method: 'GET' | 'POST'; readonly path: string }>;
 
 export type RouteName = keyof typeof RPC_ROUTES;

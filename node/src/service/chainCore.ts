@@ -27,6 +27,7 @@ export async function openChainCore(o: {
   readonly logger: Logger;
   readonly now: () => number;
   readonly migrations: MigrationRegistry;
+  readonly nodeVersion?: string;
 }): Promise<ChainCore> {
   const store = await ChainStore.open(join(o.home, 'data'));
   const metrics = createMetrics();
@@ -47,6 +48,7 @@ export async function openChainCore(o: {
     logger: o.logger,
     snapshots,
     migrations: o.migrations,
+    ...(o.nodeVersion === undefined ? {} : { nodeVersion: o.nodeVersion }),
     now: o.now,
   });
   return { store, metrics, service };

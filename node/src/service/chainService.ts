@@ -6,9 +6,19 @@
  * chain's metrics (chainGauges.ts). Commits are serialized; reads see the last committed state.
  * It implements the RPC's narrow interface (rpc/backend.ts), whose types it shares.
  */
-import type { Block, BlockResult, ChainState, Commit, Equivocation, Genesis, Tx } from '../chain/index.js';
+import {
+  type Block,
+  type BlockResult,
+  type ChainState,
+  type Commit,
+  type Equivocation,
+  type Genesis,
+  supportedVersions,
+  type Tx,
+} from '../chain/index.js';
 import { AdmissionQueue } from '../mempool/admissionQueue.js';
-import type { ReceiptView, RpcBackend, SnapshotRecord, SubmitOutcome } from '../rpc/backend.js';
+import type { NodeVersions, ReceiptView, RpcBackend, SnapshotRecord, SubmitOutcome } from '../rpc/backend.js';
+import { NODE_VERSION } from '../util/nodeVersion.js';
 import { Admission, DEFAULT_MAX_BATCH, type PeerTxsOutcome, type Waiter } from './admission.js';
 import { ChainGauges } from './chainGauges.js';
 import { ChainHead } from './chainHead.js';
@@ -64,6 +74,14 @@ export class ChainService implements RpcBackend {
 
   get state(): ChainState {
     return this.head.state;
+  }
+
+  /** This binary: its build version and the protocol versions its migration registry runs. */
+  get versions(): NodeVersions {
+    return {
+      node: this.deps.nodeVersion ?? NODE_VERSION,
+      supported: supportedVersions(this.deps.migrations),
+    };
   }
 
   get mempoolSize(): number {

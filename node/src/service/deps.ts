@@ -17,6 +17,8 @@ export interface ChainServiceDeps {
   readonly logger: Logger;
   readonly snapshots: SnapshotManager;
   readonly migrations: MigrationRegistry;
+  /** The build's version (default NODE_VERSION): tests run an "older" or "newer" node with another. */
+  readonly nodeVersion?: string;
   /** Milliseconds since the epoch: the node's only clock. */
   readonly now: () => number;
   /** Most signatures verified in one admission batch (default DEFAULT_MAX_BATCH). */

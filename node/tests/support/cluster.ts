@@ -66,7 +66,8 @@ export class Cluster {
     return new Cluster(dir, nodes, blockTimeMs, program);
   }
 
-  start(i: number): void {
+  /** Starts node i on the cluster's program, or on `program` (another build's chain-node). */
+  start(i: number, program: string = this.nodeProgram): void {
     const n = this.nodes[i]!;
     if (n.program?.running) return;
     // CLUSTER_CPU_PROF=<dir>: each node writes a V8 CPU profile there when it exits cleanly.
@@ -76,7 +77,7 @@ export class Cluster {
       : [];
     // The node's output also goes to <dir>/<name>.log, for a person reading a failed run.
     n.program = startProgram({
-      args: [...flags, this.nodeProgram, 'start', '--home', n.home, '--fault-injection', ...n.args],
+      args: [...flags, program, 'start', '--home', n.home, '--fault-injection', ...n.args],
       name: n.name,
       logFile: this.logPath(i),
     });

@@ -14,6 +14,7 @@ export const statusCommand = defineCommand({
   options: { home: homeOption, json: jsonOption },
   details:
     'Per node: RPC URL, run state, height, last hash, peers, validator status (ACTIVE, INACTIVE, JAILED), ' +
+    'its version (as the devnet runs it, and in brackets as the node reports it: unknown from an older build), ' +
     "and whether it is disconnected; then the monitoring URLs and the panel's address (devnet ui prints " +
     'its link, which carries its secret).',
   run: async ({ values: v }) => {
@@ -50,13 +51,16 @@ export const statusCommand = defineCommand({
     const width = Math.max(23, ...nodes.map((n) => n.rpc.length));
     const machineWidth = Math.max(7, ...nodes.map((n) => (n.machine ?? '').length));
     const machineColumn = (m: string | null) => (machines ? `${(m ?? '-').padEnd(machineWidth)} ` : '');
+    // The version the devnet runs it on, and what the node says it is (unknown: an older build).
+    const versionOf = (n: (typeof nodes)[number]) =>
+      `${n.version}${n.nodeVersion === null ? '' : ` (${n.nodeVersion})`}`;
     out(
-      `  ${'NODE'.padEnd(14)} ${'RPC'.padEnd(width)} ${machineColumn('MACHINE')}${'STATE'.padEnd(8)} ${'HEIGHT'.padStart(7)}  ${'LAST HASH'.padEnd(16)} PEERS  VALIDATOR`,
+      `  ${'NODE'.padEnd(14)} ${'RPC'.padEnd(width)} ${machineColumn('MACHINE')}${'STATE'.padEnd(8)} ${'HEIGHT'.padStart(7)}  ${'LAST HASH'.padEnd(16)} PEERS  ${'VALIDATOR'.padEnd(9)}  VERSION`,
     );
     for (const n of nodes) {
       const state = n.state === 'running' && !n.up ? 'no-rpc' : n.state;
       out(
-        `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${n.validatorStatus ?? '-'}${n.disconnected ? '  (disconnected)' : ''}`,
+        `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${(n.validatorStatus ?? '-').padEnd(9)}  ${versionOf(n)}${n.disconnected ? '  (disconnected)' : ''}`,
       );
     }
     out(

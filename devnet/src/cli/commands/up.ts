@@ -50,6 +50,9 @@ export const upCommand = defineCommand({
       { valueName: 'FILE' },
     ),
     'no-ui': flag('no panel (by default one runs on P+1092; its link is printed)'),
+    'auto-upgrade': flag(
+      'supervise the nodes: one that halts for an upgrade plan is restarted on the plan\'s version, found in the manifest\'s upgrades map (devnet/README.md, "Rehearsing an upgrade")',
+    ),
     home: homeOption,
     json: jsonOption,
   },
@@ -64,6 +67,7 @@ export const upCommand = defineCommand({
     if (v.registry !== undefined) flags.registry = v.registry;
     if (v.market) flags.market = true;
     if (v['no-ui']) flags.ui = false;
+    if (v['auto-upgrade']) flags.autoUpgrade = true;
     if (v.from !== undefined && v.fork !== undefined)
       throw new DevnetError(
         'BAD_FLAG',

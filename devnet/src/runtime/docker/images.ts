@@ -82,10 +82,15 @@ export const BUILT_IMAGE_LABEL = 'io.chain-devnet.image';
 
 /**
  * Removes the images of `repository` that devnet built, beyond the `keep` newest, leaving any a
- * container (running or stopped) still uses: each change to the node makes a new image, and
- * those would otherwise pile up. The tags removed, newest first.
+ * container (running or stopped) still uses and those in `protect` (images the command is about
+ * to run: a devnet of several versions builds several before it makes a container): each change
+ * to the node makes a new image, and those would otherwise pile up. The tags removed, newest first.
  */
-export async function removeOlderBuiltImages(repository: string, keep: number): Promise<string[]> {
+export async function removeOlderBuiltImages(
+  repository: string,
+  keep: number,
+  protect: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
   const images = await docker().listImages({ filters: { label: [`${BUILT_IMAGE_LABEL}=true`] } });
   const tagged = images
     .map((i) => ({ created: i.Created, tag: (i.RepoTags ?? []).find((t) => t.startsWith(`${repository}:`)) }))
@@ -93,7 +98,7 @@ export async function removeOlderBuiltImages(repository: string, keep: number): 
     // Newest first; a tie (Created is in seconds) by tag, so that the order never depends on the listing.
     .sort((a, b) => b.created - a.created || b.tag.localeCompare(a.tag));
   const removed: string[] = [];
-  for (const { tag } of tagged.slice(keep)) {
+  for (const { tag } of tagged.slice(keep).filter((t) => !protect.has(t.tag))) {
     // Refused (409) while a container uses it: it stays until a later build. Any other failure
     // leaves it too: this clean-up never fails the build that came before it.
     const gone = await docker()

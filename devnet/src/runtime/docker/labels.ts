@@ -9,6 +9,8 @@ import type { Layout } from '../../layout.js';
 export const LABEL_DEVNET = 'io.chain-devnet.devnet';
 export const LABEL_HOME = 'io.chain-devnet.home';
 export const LABEL_NODE = 'io.chain-devnet.node';
+/** A node's container or service: the version it runs (versions/source.ts), for people reading `docker ps`. */
+export const VERSION_LABEL = 'io.chain-devnet.version';
 
 /** devnet-<id>, or devnet-<id>-<what> (a node's name, prometheus, …). */
 export function devnetName(layout: Layout, what?: string): string {

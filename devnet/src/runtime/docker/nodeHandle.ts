@@ -5,12 +5,14 @@
  */
 import type { Writable } from 'node:stream';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
+import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import type { DockerDevnet } from './containers.js';
+import { VERSION_LABEL } from './labels.js';
 import { demux, followLogs } from './logStream.js';
 import { pullVolume } from './volumeArchive.js';
 
@@ -32,7 +34,6 @@ export class DockerNode implements NodeHandle {
       else if (!info.State.Running) await c.start();
       return;
     }
-    const image = await dd.nodeImage();
     // Peers by container name on the devnet's p2p network (each container also has its node's name as an alias).
     await writeNodeFile(
       l.home,
@@ -40,12 +41,21 @@ export class DockerNode implements NodeHandle {
     );
     const volume = dd.name(name);
     await dd.d.createVolume({ Name: volume, Labels: dd.labels(name) });
-    const c = await dd.d.createContainer({
+    // The node's home (genesis, keys, node.json) goes into its volume before the first start.
+    await dd.joinAndStart(await this.create(l), name, l.home);
+  }
+
+  /** A container of the launch's image on the node's volume (made, not started). */
+  private async create(l: NodeLaunch): Promise<Docker.Container> {
+    const { dd, name } = this;
+    const image = await dd.imageOf(l.build);
+    const volume = dd.name(name);
+    return dd.d.createContainer({
       name: dd.name(name),
       Hostname: name,
       Image: image,
       Cmd: nodeStartArgs(l.node, 'container'),
-      Labels: dd.labels(name),
+      Labels: { ...dd.labels(name), [VERSION_LABEL]: l.build.version },
       ExposedPorts: { [`${RPC_PORT}/tcp`]: {}, [`${P2P_PORT}/tcp`]: {} },
       HostConfig: {
         NetworkMode: dd.portsNetwork,
@@ -59,8 +69,31 @@ export class DockerNode implements NodeHandle {
       },
       StopTimeout: 10,
     });
-    // The node's home (genesis, keys, node.json) goes into its volume before the first start.
-    await dd.joinAndStart(c, name, l.home);
+  }
+
+  /**
+   * Stopped gracefully, its container removed and made again from the launch's image on the same
+   * volume (its data, its home and blocked-peers list stay there), on the p2p network unless it
+   * was cut off, and started.
+   */
+  async replace(l: NodeLaunch): Promise<void> {
+    const { dd, name } = this;
+    const info = await dd.inspect(name);
+    if (info === null) return this.start(l);
+    // Made (built, pulled) before the old one stops: the node is down for the swap only.
+    await dd.imageOf(l.build);
+    await this.stop();
+    const cut = info.NetworkSettings.Networks[dd.p2pNetwork] === undefined;
+    await dd.d.getContainer(info.Id).remove();
+    const c = await this.create(l);
+    if (cut) await c.start();
+    else await dd.joinAndStart(c, name, null);
+  }
+
+  async exitCode(): Promise<number | null> {
+    const info = await this.dd.inspect(this.name);
+    if (info === null || info.State.Running || info.State.Paused) return null;
+    return info.State.ExitCode;
   }
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
-import { imageCheckout } from '../../repo.js';
+import { checkoutRoot, imageCheckout } from '../../repo.js';
 import type { Progress } from '../runtime.js';
 import {
   buildFromFolder,
@@ -82,8 +82,7 @@ export function reachedPackages(
   return [...seen].filter((p) => existsSync(join(root, p))).sort();
 }
 
-async function localNodeBase(tag: string): Promise<void> {
-  const root = imageCheckout();
+async function localNodeBase(tag: string, root: string): Promise<void> {
   const addon = join(root, 'node_modules/classic-level/prebuilds/linux-x64/classic-level.glibc.node');
   await buildHostImage(
     tag,
@@ -92,8 +91,16 @@ async function localNodeBase(tag: string): Promise<void> {
   );
 }
 
-export async function ensureNodeImage(progress: Progress): Promise<string> {
-  const root = imageCheckout();
+/**
+ * The node image of the built checkout `root` (this one by default; another version's build:
+ * devnet/src/versions), built unless an image of the same inputs is there. Older images are
+ * removed after a build, never one in `protect` nor one a container uses.
+ */
+export async function ensureNodeImage(
+  progress: Progress,
+  root: string = imageCheckout(),
+  protect: ReadonlySet<string> = new Set(),
+): Promise<string> {
   const caches = (await readdir(join(root, 'node/dist/bundle')).catch(() => []))
     .filter((f) => /^chain-(node|market)\./.test(f) && f.endsWith('.v8cache'))
     .map((f) => `node/dist/bundle/${f}`);
@@ -103,12 +110,12 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
   if (missing !== undefined)
     throw new DevnetError(
       'IMAGE_BUILD',
-      `the node is not built (${missing} is missing): run npm install && npm run build`,
+      `the node is not built (${join(root, missing)} is missing): run npm install && npm run build${root === checkoutRoot() ? '' : ` in ${root}`}`,
     );
   const base = await ensureImage(
     OFFICIAL_NODE_BASE,
     `chain-devnet/node-base:${process.versions.node}`,
-    () => localNodeBase(`chain-devnet/node-base:${process.versions.node}`),
+    () => localNodeBase(`chain-devnet/node-base:${process.versions.node}`, root),
     progress,
   );
   const lock = JSON.parse(await readFile(join(root, 'package-lock.json'), 'utf8')) as {
@@ -126,6 +133,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
   for (const f of BUNDLE) hash.update(await readFile(join(root, f)));
   const tag = `${NODE_IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
   if (await imageExists(tag)) return tag;
+  const kept = new Set([...protect, tag]);
   progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
   await buildFromFolder(root, tag, {
     progress,
@@ -140,7 +148,7 @@ export async function ensureNodeImage(progress: Progress): Promise<string> {
       ...packages.filter((p) => !packages.some((q) => p.startsWith(`${q}/node_modules/`))),
     ],
   });
-  const removed = await removeOlderBuiltImages(NODE_IMAGE_REPOSITORY, NODE_IMAGES_KEPT);
+  const removed = await removeOlderBuiltImages(NODE_IMAGE_REPOSITORY, NODE_IMAGES_KEPT, kept);
   if (removed.length > 0)
     progress(
       `removed ${removed.length} older node image(s), ${NODE_IMAGES_KEPT} kept: ${removed.join(', ')}`,

@@ -7,12 +7,14 @@ import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import {
   procState,
+  readExitStatus,
   readPid,
   removePidFile,
   signal,
   spawnDetached,
   stopProcess,
   waitFor,
+  waitForOrNull,
 } from '@chain-devnet/node/harness';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
@@ -23,7 +25,7 @@ import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
-import { NODE_PROGRAM } from './programs.js';
+import { nodeProgramOf } from './programs.js';
 
 /**
  * The marker that ties a pid to this devnet's process (the home folder is on its command line).
@@ -43,6 +45,29 @@ export async function pidOf(layout: Layout, name: string): Promise<number | null
   return (await procState(pid, marker(layout, name))) === 'absent' ? null : pid;
 }
 
+/**
+ * Stops a node's or service's process (stopProcess) and removes its pid file. A node's process
+ * has a waiter that writes its exit status (spawnDetached's exit file): the stop ends once it is
+ * written, so nothing of the node is left running after it.
+ */
+export async function stopAndReap(layout: Layout, name: string, graceMs?: number): Promise<string | null> {
+  const filed = await readPid(layout.pidFile(name));
+  const pid = await pidOf(layout, name);
+  if (pid !== null) await stopProcess(pid, marker(layout, name), graceMs);
+  // Services have no node home, and no waiter.
+  if (filed !== null && existsSync(layout.nodeHome(name)))
+    await waitForOrNull(
+      `${name}'s exit status`,
+      2_000,
+      async () => (await readExitStatus(layout.exitFile(name))) !== null,
+      {
+        pollMs: 10,
+      },
+    );
+  await removePidFile(layout.pidFile(name));
+  return pid === null ? null : `process ${name} (pid ${pid})`;
+}
+
 export class ProcessNode implements NodeHandle {
   constructor(
     private readonly layout: Layout,
@@ -54,10 +79,24 @@ export class ProcessNode implements NodeHandle {
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
     await spawnDetached({
       command: process.execPath,
-      args: [NODE_PROGRAM, ...nodeStartArgs(l.node, { home: l.home })],
+      args: [nodeProgramOf(l.build), ...nodeStartArgs(l.node, { home: l.home })],
       logFile: this.layout.logFile(this.name),
       pidFile: this.layout.pidFile(this.name),
+      exitFile: this.layout.exitFile(this.name),
     });
+  }
+
+  /** Stopped, then started from the launch's program: the home (its data) is where it was. */
+  async replace(l: NodeLaunch): Promise<void> {
+    // Refused (an image, no build there) before the node goes down.
+    nodeProgramOf(l.build);
+    await this.stop();
+    await this.start(l);
+  }
+
+  async exitCode(): Promise<number | null> {
+    if ((await this.state()) !== 'stopped') return null;
+    return readExitStatus(this.layout.exitFile(this.name));
   }
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
@@ -71,16 +110,13 @@ export class ProcessNode implements NodeHandle {
   }
 
   async stop(): Promise<void> {
-    const pid = await pidOf(this.layout, this.name);
-    if (pid !== null) await stopProcess(pid, marker(this.layout, this.name));
-    await removePidFile(this.layout.pidFile(this.name));
+    await stopAndReap(this.layout, this.name);
   }
 
   async kill(): Promise<void> {
     const pid = await this.requirePid('kill');
     signal(pid, 'SIGKILL');
-    await stopProcess(pid, marker(this.layout, this.name), 5_000);
-    await removePidFile(this.layout.pidFile(this.name));
+    await stopAndReap(this.layout, this.name, 5_000);
   }
 
   async pause(): Promise<void> {

@@ -5,8 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { findOnPath } from '@chain-devnet/node/harness';
+import { DevnetError } from '../../errors.js';
 import { nodePackagePath } from '../../repo.js';
-import type { ServiceProgram } from '../runtime.js';
+import { chainNodeProgram } from '../../versions/resolve.js';
+import type { NodeBuild, ServiceProgram } from '../runtime.js';
 
 /** The compiled node (the tests run it; npm run build makes it). */
 export const CHAIN_NODE_JS = nodePackagePath('dist', 'src', 'bin', 'chain-node.js');
@@ -16,6 +18,20 @@ const CHAIN_MARKET_BUNDLE = nodePackagePath('dist', 'bundle', 'chain-market.mjs'
 const MARKET_PROGRAM = existsSync(CHAIN_MARKET_BUNDLE)
   ? CHAIN_MARKET_BUNDLE
   : nodePackagePath('dist', 'src', 'bin', 'chain-market.js');
+
+/** The chain-node program a node of this build runs. */
+export function nodeProgramOf(build: NodeBuild): string {
+  if (build.kind === 'checkout') return NODE_PROGRAM;
+  if (build.kind === 'image')
+    throw new DevnetError(
+      'BAD_VERSION',
+      `${build.version}: an image runs on the docker and swarm runtimes only; on processes name a build (git:REF or path:DIR)`,
+    );
+  const program = chainNodeProgram(build.root);
+  if (program === null)
+    throw new DevnetError('BAD_VERSION', `${build.version}: ${build.root} holds no chain-node build`);
+  return program;
+}
 
 /** A command line's start: the program and the arguments before the service's own. */
 export type Command = { readonly command: string; readonly args: readonly string[] };

@@ -1,21 +1,16 @@
 /** `devnet down` on the process runtime: every process with a pid file (nodes, services, monitors) stopped, then the home removed. */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removePidFile, stopProcess } from '@chain-devnet/node/harness';
 import type { Layout } from '../../layout.js';
 import { MONITORS } from '../../monitoring/monitorHome.js';
-import { marker, pidOf } from './nodeHandle.js';
+import { stopAndReap } from './nodeHandle.js';
 
 export async function teardownProcesses(layout: Layout, keepData: boolean): Promise<string[]> {
   const removed: string[] = [];
   await Promise.all(
     (await runNames(layout)).map(async (name) => {
-      const pid = await pidOf(layout, name);
-      if (pid !== null) {
-        await stopProcess(pid, marker(layout, name));
-        removed.push(`process ${name} (pid ${pid})`);
-      }
-      await removePidFile(layout.pidFile(name));
+      const gone = await stopAndReap(layout, name);
+      if (gone !== null) removed.push(gone);
     }),
   );
   if (!keepData) {

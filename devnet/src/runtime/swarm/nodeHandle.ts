@@ -8,9 +8,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
+import { VERSION_LABEL } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
@@ -42,6 +44,33 @@ export class SwarmNode implements NodeHandle {
     await bringUp(sd, name, s);
     // Its blocked-peers list may have changed while it was down.
     await this.copyHomeFile(sd.layout.nodeHome(name), BLOCKED_PEERS_FILE);
+  }
+
+  /**
+   * Scaled to 0 (a graceful stop), its image set to the launch's version's (pushed or loaded as
+   * at its creation), and brought up again on the machine that holds its volume.
+   */
+  async replace(l: NodeLaunch): Promise<void> {
+    const { sd, name } = this;
+    if ((await sd.service(name)) === null) return this.start(l);
+    const plan = await sd.image(() => undefined, l.build);
+    await this.stop();
+    const s = (await sd.service(name))!;
+    await sd.update(s, (spec) => {
+      const c = (spec.TaskTemplate as Docker.ContainerTaskSpec | undefined)?.ContainerSpec;
+      if (c !== undefined) {
+        c.Image = plan.ref;
+        c.Labels = { ...c.Labels, [VERSION_LABEL]: l.build.version };
+      }
+    });
+    await bringUp(sd, name, (await sd.service(name))!);
+  }
+
+  /** The exit code of its newest task, once that task ended (restart condition none: it stays so). */
+  async exitCode(): Promise<number | null> {
+    const [newest] = await this.sd.tasks(this.name);
+    if (newest === undefined || newest.Status?.State === 'running') return null;
+    return newest.Status?.ContainerStatus?.ExitCode ?? null;
   }
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import type Docker from 'dockerode';
 import { DevnetError } from '../../errors.js';
+import { VERSION_LABEL } from '../docker/labels.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { NodeLaunch, Progress } from '../runtime.js';
 import { chooseMachine } from './placement.js';
@@ -93,7 +94,7 @@ export async function createNodeService(
       'BAD_FLAG',
       `${name}: the swarm runtime names its service ${service}, longer than the ${MAX_SERVICE_NAME} characters a swarm allows: use a name of at most ${MAX_SERVICE_NAME - sd.name('').length} characters`,
     );
-  const plan = await sd.image(progress);
+  const plan = await sd.image(progress, l.build);
   const machines = await sd.machines();
   const machine = chooseMachine(
     { index: l.node.index, name, asked: l.placement },
@@ -114,6 +115,7 @@ export async function createNodeService(
     Image: plan.ref,
     Args: nodeStartArgs(l.node, 'container'),
     Hostname: name,
+    Labels: { [VERSION_LABEL]: l.build.version },
     // The machine's engine makes the volume when the first task starts, with these labels.
     Mounts: [volumeMount(sd.name(name), CONTAINER_HOME, sd.labels(name))],
     Configs: [

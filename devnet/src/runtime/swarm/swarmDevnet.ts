@@ -6,10 +6,12 @@
 import type Docker from 'dockerode';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
+import { CHECKOUT_VERSION } from '../../versions/source.js';
+import { imageOfBuild } from '../docker/containers.js';
 import { docker } from '../docker/engine.js';
 import { orNull } from '../docker/engineErrors.js';
 import { devnetLabels, devnetName } from '../docker/labels.js';
-import type { Progress } from '../runtime.js';
+import type { NodeBuild, Progress } from '../runtime.js';
 import { type Machine, SwarmMachines } from './swarmEngines.js';
 import { type NodeImagePlan, provideNodeImage } from './swarmImages.js';
 
@@ -25,7 +27,12 @@ export interface TaskInfo {
   NodeID?: string;
   CreatedAt?: string;
   DesiredState?: string;
-  Status?: { State?: string; Err?: string; Message?: string; ContainerStatus?: { ContainerID?: string } };
+  Status?: {
+    State?: string;
+    Err?: string;
+    Message?: string;
+    ContainerStatus?: { ContainerID?: string; ExitCode?: number };
+  };
 }
 
 /** How long a node has to stop on SIGTERM before SIGKILL, as on the other runtimes. */
@@ -33,7 +40,10 @@ export const STOP_GRACE_MS = 10_000;
 
 export class SwarmDevnet {
   private machinesLoaded: Promise<SwarmMachines> | null = null;
-  private imagePlan: Promise<NodeImagePlan> | null = null;
+  /** Each version's image on the machines, by the version's written form (once per command). */
+  private readonly imagePlans = new Map<string, Promise<NodeImagePlan>>();
+  /** The images this command runs: an older-image clean-up after a build leaves them. */
+  private readonly usedImages = new Set<string>();
 
   constructor(
     readonly layout: Layout,
@@ -62,11 +72,22 @@ export class SwarmDevnet {
     return (await this.machines()).all.find((m) => m.local)!;
   }
 
-  image(progress: Progress): Promise<NodeImagePlan> {
-    this.imagePlan ??= this.machines().then((m) =>
-      provideNodeImage(this.layout, m, this.settings.registry, progress),
-    );
-    return this.imagePlan;
+  /** The image of a node of `build` (this checkout's by default), on every machine that can run nodes. */
+  image(
+    progress: Progress,
+    build: NodeBuild = { kind: 'checkout', version: CHECKOUT_VERSION },
+  ): Promise<NodeImagePlan> {
+    let plan = this.imagePlans.get(build.version);
+    if (plan === undefined) {
+      plan = this.machines().then(async (m) => {
+        const tag = await imageOfBuild(build, progress, this.usedImages);
+        this.usedImages.add(tag);
+        return provideNodeImage(this.layout, m, this.settings.registry, progress, tag);
+      });
+      plan.catch(() => this.imagePlans.delete(build.version));
+      this.imagePlans.set(build.version, plan);
+    }
+    return plan;
   }
 
   service(name: string): Promise<Docker.Service | null> {

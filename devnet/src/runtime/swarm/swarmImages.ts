@@ -17,7 +17,6 @@ import type Docker from 'dockerode';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { docker } from '../docker/engine.js';
-import { ensureNodeImage } from '../docker/nodeImage.js';
 import type { Progress } from '../runtime.js';
 import type { Machine, SwarmMachines } from './swarmEngines.js';
 
@@ -123,8 +122,9 @@ export async function provideNodeImage(
   machines: SwarmMachines,
   registry: string | null,
   progress: Progress,
+  /** The node image on the manager (its version's: docker/containers.ts imageOfBuild). */
+  tag: string,
 ): Promise<NodeImagePlan> {
-  const tag = await ensureNodeImage(progress);
   const why = new Map<string, string>();
   for (const m of machines.all) if (!m.ready) why.set(m.id, 'it is not ready and active (docker node ls)');
   const ready = machines.all.filter((m) => m.ready);

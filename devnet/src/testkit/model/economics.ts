@@ -28,6 +28,8 @@ export const BASE_GAS: Readonly<Record<string, bigint>> = {
   UNJAIL: 50_000n,
   UPDATE_VALIDATOR: 30_000n,
   SUBMIT_RESULT: 80_000n,
+  UPGRADE_PLAN: 30_000n,
+  UPGRADE_CANCEL: 30_000n,
 };
 
 /** The fixed fee of a type at the chain's gas price. */

@@ -15,6 +15,7 @@ import { startAll, stopAll } from '../../operations/lifecycle.js';
 import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
 import { type SaveResult, save } from '../../operations/save.js';
 import { sendTx, type TxOutcome } from '../../operations/tx.js';
+import { signUpgrade, type UpgradePlanResult } from '../../operations/upgradePlan.js';
 import type { RuntimeKind } from '../../runtime/runtime.js';
 import type { Within } from '../bounds.js';
 import type { Chain } from '../chain.js';
@@ -245,9 +246,8 @@ export class Testnet {
   }
 
   /**
-   * A partition into groups of node names: each node then talks only to its group's nodes. The
-   * nodes named in no group form one more group. A real partition on every runtime (the nodes'
-   * blocked-peers fault injection).
+   * A partition into groups of node names, each node then talking only to its group's; the nodes
+   * named in no group form one more group. Real on every runtime (blocked-peers fault injection).
    */
   async partition(groups: readonly (readonly string[])[]): Promise<void> {
     await makePartition(this.devnet, this.net, groups, (line) => this.log(line));
@@ -266,10 +266,7 @@ export class Testnet {
     this.partitioned = false;
   }
 
-  /**
-   * `devnet add`: a node joins and syncs; with stake, it is funded from account-0 and sends STAKE.
-   * Its handle is net.node(result.name).
-   */
+  /** `devnet add`: a node joins and syncs (with stake: funded from account-0, sends STAKE); net.node(name). */
   async add(o: { readonly name?: string; readonly stake?: string } = {}): Promise<AddResult> {
     const r = await addNode(this.devnet, {
       ...(o.name === undefined ? {} : { name: o.name }),
@@ -283,15 +280,17 @@ export class Testnet {
     return r;
   }
 
-  /**
-   * A transaction signed with a devnet key (`devnet tx`): from an account name, a node name (its
-   * validator key) or a hex key; waits for its receipt unless wait is false.
-   */
+  /** `devnet tx`: signed with an account's, a node's (validator) or a hex key; waits unless wait is false. */
   async tx(type: TxType, o: DevnetTx): Promise<TxOutcome> {
     const r = await sendTx(this.devnet, { ...o, type, wait: o.wait ?? true });
     if (r.receipt?.status === 'confirmed')
       this.ledger.record(r.tx_hash, r.receipt.block_height!, `${type} from ${o.from}`);
     return r;
+  }
+
+  /** `devnet upgrade plan` (cancel: true, `… cancel`): validators sign until scheduled (cancelled). */
+  upgradePlan(o: { cancel?: boolean; version?: string; height?: number }): Promise<UpgradePlanResult> {
+    return signUpgrade(this.devnet, { ...o, cancel: o.cancel ?? false, progress: (l) => this.log(l) });
   }
 
   /** Starts a load in the background (funded accounts first); stop() or done() gives its report. */

@@ -1,6 +1,6 @@
 /**
- * The nodes table: per node its run state, height, last hash, peers, round and validator
- * status, and the operations that make sense in its state (the same as `devnet kill NODE` …).
+ * The nodes table: per node its run state, height, last hash, peers, round, validator status
+ * and version (as the devnet runs it, and as the node reports it: devnet status's VERSION), and the operations that make sense in its state (the same as `devnet kill NODE` …).
  * Rows are updated in place, so a button keeps the keyboard focus while the numbers change.
  */
 import type { NodeStatus } from '../../devnet.js';
@@ -30,7 +30,10 @@ const OPS: readonly { op: string; label: string; when: (n: NodeStatus) => boolea
 
 interface Row {
   readonly tr: HTMLTableRowElement;
-  readonly cells: Record<'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator', HTMLElement>;
+  readonly cells: Record<
+    'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator' | 'version',
+    HTMLElement
+  >;
   readonly buttons: Map<string, HTMLButtonElement>;
 }
 
@@ -55,6 +58,7 @@ export function nodesView(
       peers: cell('num', 'peers'),
       round: cell('num', 'round'),
       validator: cell('', 'validator'),
+      version: cell('mono', 'version'),
     };
     const buttons = new Map<string, HTMLButtonElement>();
     const actions = h('td', { class: 'actions' });
@@ -90,6 +94,7 @@ export function nodesView(
       cells.peers,
       cells.round,
       cells.validator,
+      cells.version,
       actions,
     );
     (tr.querySelector('.dot') as HTMLElement).style.background = palette.of(n.name);
@@ -111,6 +116,7 @@ export function nodesView(
       setText(r.cells.peers, n.peers === null ? '–' : String(n.peers));
       setText(r.cells.round, n.round === null ? '–' : String(n.round));
       setText(r.cells.validator, n.validatorStatus ?? '–');
+      setText(r.cells.version, n.nodeVersion === null ? n.version : `${n.version} (${n.nodeVersion})`);
       for (const { op, when } of OPS) {
         const b = r.buttons.get(op)!;
         b.hidden = !when(n);

@@ -1,6 +1,7 @@
 /** `chain-node start`: run the node of --home until SIGTERM or SIGINT (the default command). */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '../../chain/index.js';
 import { defineCommand, type Values } from '../../cli/index.js';
 import { readNodeFile } from '../../home/nodeFile.js';
 import { defaultConfig, type NodeConfig } from '../../main/config.js';
@@ -46,17 +47,28 @@ export async function runNode(
   };
   const logger = processLogger(logFormat);
   const node = await startNode(config, logger);
-  await untilSignal((signal) => {
-    logger.info('signal received', { signal });
-    return node.stop();
-  });
-  return 0;
+  const halted = await Promise.race([
+    untilSignal((signal) => {
+      logger.info('signal received', { signal });
+      return node.stop();
+    }).then(() => false),
+    node.halted.then(() => true),
+  ]);
+  if (!halted) return 0;
+  await node.stop();
+  return UPGRADE_HALT_EXIT_CODE;
 }
 
 export const startCommand = defineCommand({
   name: 'start',
   summary: 'run the node (the default command)',
   options: { home: homeOption, ...startOptions, 'log-format': logFormatOption('json') },
-  details: START_DETAILS,
+  details: `${START_DETAILS}
+
+Exit codes: 0 after SIGTERM or SIGINT; ${UPGRADE_HALT_EXIT_CODE} when it halts at an upgrade plan's height it has no
+migration for (before signing anything there; the log line "UPGRADE NEEDED: plan V at height H …" names the
+plan, the chain's protocol version and the one needed: restart it on a version that supports V);
+${VERSION_REFUSED_EXIT_CODE} when it refuses to start on a store of a protocol version it does not run (too old, or a
+downgrade past an applied upgrade; the message names both versions); 1 on any other failure to start.`,
   run: ({ values: v }) => runNode(homeOf(v.home), v, v['log-format']),
 });

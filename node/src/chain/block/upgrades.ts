@@ -56,8 +56,14 @@ export function migrationPath(registry: MigrationRegistry, from: string, to: str
   return path;
 }
 
-/** Applies the plan due at `height`, if any. */
+/**
+ * Applies the plan due at `height`, if any, and drops the validators' pending signatures of plans
+ * (or cancels) for this height or before: a plan not scheduled by its height expires, and the
+ * cancel of one that is now applied is void (docs/RULES.md, "Upgrade plans").
+ */
 export function applyDueUpgrade(d: StateDraft, height: number, registry: MigrationRegistry): string | null {
+  for (const [validator, signal] of d.upgradeSignals())
+    if (signal.plan.upgradeHeight <= height) d.setUpgradeSignal(validator, null);
   const plan = d.upgrades.find((u) => u.upgradeHeight === height);
   if (plan === undefined) return null;
   const path = migrationPath(registry, d.protocolVersion, plan.targetVersion);

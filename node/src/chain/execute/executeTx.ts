@@ -16,6 +16,8 @@ import { undelegateRule } from './undelegate.js';
 import { unjailRule } from './unjail.js';
 import { unstakeRule } from './unstake.js';
 import { updateValidatorRule } from './updateValidator.js';
+import { upgradeCancelRule } from './upgradeCancel.js';
+import { upgradePlanRule } from './upgradePlan.js';
 
 const RULES: Readonly<Record<TxType, TxRule>> = {
   TRANSFER: transferRule,
@@ -26,6 +28,8 @@ const RULES: Readonly<Record<TxType, TxRule>> = {
   UNJAIL: unjailRule,
   UPDATE_VALIDATOR: updateValidatorRule,
   SUBMIT_RESULT: submitResultRule,
+  UPGRADE_PLAN: upgradePlanRule,
+  UPGRADE_CANCEL: upgradeCancelRule,
 };
 
 export function minFee(type: TxType, minGasPrice: bigint): bigint {

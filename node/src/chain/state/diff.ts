@@ -9,6 +9,7 @@ import {
   encodeAccount,
   encodeDelegation,
   encodeUnbonding,
+  encodeUpgradeSignal,
   encodeValidator,
   stateEntries,
   unbondingKey,
@@ -37,6 +38,7 @@ export function stateDiff(before: ChainState, after: ChainState): StateDiff {
   const out: StateDiff = { put: [], del: [] };
   diffMap('a/', before.accounts, after.accounts, encodeAccount, out);
   diffMap('v/', before.validators, after.validators, encodeValidator, out);
+  diffMap('s/', before.upgradeSignals, after.upgradeSignals, encodeUpgradeSignal, out);
   if (before.delegations !== after.delegations) {
     const empty = new Map();
     const validators = new Set([...before.delegations.keys(), ...after.delegations.keys()]);
@@ -64,6 +66,7 @@ export function stateDiff(before: ChainState, after: ChainState): StateDiff {
     validators: new Map(),
     delegations: new Map(),
     unbonding: [],
+    upgradeSignals: new Map(),
   })) {
     out.put.push(e);
   }

@@ -13,6 +13,7 @@ import {
   type Totals,
   type UnbondingEntry,
   type UpgradePlan,
+  type UpgradeSignal,
   type Validator,
 } from './types.js';
 
@@ -60,6 +61,7 @@ export class StateDraft {
   private readonly accounts: MapOverlay<string, Account>;
   private readonly validators: MapOverlay<string, Validator>;
   private readonly delegations: MapOverlay<string, ReadonlyMap<string, Delegation>>;
+  private readonly signals: MapOverlay<string, UpgradeSignal>;
 
   constructor(readonly base: ChainState) {
     this.params = base.params;
@@ -71,6 +73,24 @@ export class StateDraft {
     this.accounts = new MapOverlay(base.accounts);
     this.validators = new MapOverlay(base.validators);
     this.delegations = new MapOverlay(base.delegations);
+    this.signals = new MapOverlay(base.upgradeSignals);
+  }
+
+  upgradeSignal(validator: string): UpgradeSignal | undefined {
+    return this.signals.get(validator);
+  }
+
+  setUpgradeSignal(validator: string, signal: UpgradeSignal | null): void {
+    if (signal === null) this.signals.delete(validator);
+    else this.signals.set(validator, signal);
+  }
+
+  /** The pending signatures, in validator-address order. */
+  upgradeSignals(): [string, UpgradeSignal][] {
+    return this.signals
+      .keys()
+      .sort()
+      .map((k) => [k, this.signals.get(k)!]);
   }
 
   account(address: string): Account {
@@ -164,6 +184,7 @@ export class StateDraft {
       params: this.params,
       protocolVersion: this.protocolVersion,
       upgrades: this.upgrades,
+      upgradeSignals: this.signals.finish(),
       height: block.height,
       lastBlockHash: block.hash,
       lastTimestamp: block.timestamp,

@@ -5,6 +5,7 @@
  *   d/<validator address>/<delegator>    delegation
  *   g/                                   globals (version, totals, unbonding counter, upgrades)
  *   p/                                   chain parameters
+ *   s/<validator address>                upgrade signal (extension: only while one is pending)
  *   u/<seq, 16 hex digits>               unbonding entry
  *   v/<validator address>                validator
  * Entries sort by key bytes. docs/PROTOCOL.md gives every value's layout.
@@ -18,6 +19,7 @@ import {
   type Delegation,
   sortedKeys,
   type UnbondingEntry,
+  type UpgradeSignal,
   type Validator,
   type ValidatorStatus,
 } from './types.js';
@@ -81,6 +83,17 @@ function encodeGlobals(s: ChainState): Uint8Array {
   return w.finish();
 }
 
+const SIGNAL_KINDS = ['plan', 'cancel'] as const;
+
+export function encodeUpgradeSignal(s: UpgradeSignal): Uint8Array {
+  return new Writer()
+    .u8(SIGNAL_KINDS.indexOf(s.kind))
+    .str(s.plan.targetVersion)
+    .u64(s.plan.upgradeHeight)
+    .u64(s.signedHeight)
+    .finish();
+}
+
 export function unbondingKey(seq: number): string {
   return `u/${seq.toString(16).padStart(16, '0')}`;
 }
@@ -110,6 +123,10 @@ export function forEachEntry(
     writeParams(w, s.params);
     return w.finish();
   });
+  for (const addr of sortedKeys(s.upgradeSignals)) {
+    const sig = s.upgradeSignals.get(addr)!;
+    visit(`s/${addr}`, sig, () => encodeUpgradeSignal(sig));
+  }
   const bySeq = [...s.unbonding].sort((x, y) => x.seq - y.seq);
   for (const u of bySeq) visit(unbondingKey(u.seq), u, () => encodeUnbonding(u));
   for (const addr of sortedKeys(s.validators)) {
@@ -137,10 +154,17 @@ export function stateFromEntries(entries: readonly StateEntry[], position: Chain
   const validators = new Map<string, Validator>();
   const delegations = new Map<string, Map<string, Delegation>>();
   const unbonding: UnbondingEntry[] = [];
+  const upgradeSignals = new Map<string, UpgradeSignal>();
   let globals:
     | Omit<
         ChainState,
-        'params' | 'accounts' | 'validators' | 'delegations' | 'unbonding' | keyof ChainPosition
+        | 'params'
+        | 'accounts'
+        | 'validators'
+        | 'delegations'
+        | 'unbonding'
+        | 'upgradeSignals'
+        | keyof ChainPosition
       >
     | undefined;
   let params: ChainState['params'] | undefined;
@@ -173,6 +197,11 @@ export function stateFromEntries(entries: readonly StateEntry[], position: Chain
       globals = { protocolVersion, totals, nextUnbondingSeq, upgrades };
     } else if (key === 'p/') {
       params = readParams(r);
+    } else if (kind === 's' && rest.length === 1) {
+      const signalKind = SIGNAL_KINDS[r.u8()];
+      if (signalKind === undefined) throw new DecodeError(`bad upgrade signal kind in ${key}`);
+      const plan = { targetVersion: r.str(), upgradeHeight: r.u64() };
+      upgradeSignals.set(rest[0]!, { kind: signalKind, plan, signedHeight: r.u64() });
     } else if (kind === 'u' && rest.length === 1) {
       const seq = Number.parseInt(rest[0]!, 16);
       if (unbondingKey(seq) !== key) throw new DecodeError(`malformed key ${key}`);
@@ -216,5 +245,14 @@ export function stateFromEntries(entries: readonly StateEntry[], position: Chain
   }
   if (globals === undefined || params === undefined) throw new DecodeError('state has no g/ or p/ entry');
   unbonding.sort((x, y) => x.completionHeight - y.completionHeight || x.seq - y.seq);
-  return { ...globals, ...position, params, accounts, validators, delegations, unbonding };
+  return {
+    ...globals,
+    ...position,
+    params,
+    accounts,
+    validators,
+    delegations,
+    unbonding,
+    upgradeSignals,
+  };
 }

@@ -59,6 +59,18 @@ export interface UpgradePlan {
   readonly upgradeHeight: number;
 }
 
+/**
+ * A validator's signature of an upgrade plan (UPGRADE_PLAN) not yet scheduled, or of the cancel
+ * of a scheduled one (UPGRADE_CANCEL): at most one per validator, dropped at the plan's height
+ * (docs/RULES.md, "Upgrade plans").
+ */
+export interface UpgradeSignal {
+  readonly kind: 'plan' | 'cancel';
+  readonly plan: UpgradePlan;
+  /** Height of the block whose transaction signed it. */
+  readonly signedHeight: number;
+}
+
 export interface Totals {
   /** Wei in existence at genesis (balances + stakes + treasury). */
   readonly genesisSupply: bigint;
@@ -70,7 +82,10 @@ export interface Totals {
 export interface ChainState {
   readonly params: ChainParams;
   readonly protocolVersion: string;
+  /** Plans scheduled (genesis, or agreed by validators), in height order; applied ones stay. */
   readonly upgrades: readonly UpgradePlan[];
+  /** Validator address -> its pending plan or cancel signature. */
+  readonly upgradeSignals: ReadonlyMap<string, UpgradeSignal>;
   readonly height: number;
   /** Hash of the block at `height`; not part of the state root (the root is inside that block). */
   readonly lastBlockHash: string;

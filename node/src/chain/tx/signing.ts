@@ -6,6 +6,7 @@
  *                    raw33(pub_key) payload
  *   payload        = opt(str memo) opt(str name) opt(u32 commission_ppm) opt(str reward_address)
  *                    opt(str task_id) opt(raw32 result_hash)
+ *                    [str target_version u64 upgrade_height]   UPGRADE_PLAN and UPGRADE_CANCEL only
  *   signing_digest = SHA-256(signing_bytes): what the sender signs, r || s || v.
  *   tx_hash        = SHA-256(signing_bytes || signature): the transaction's identity.
  * The hash covers the signature, as Ethereum's does: a copy with any other signature (a forged
@@ -20,7 +21,7 @@ import { publicKeyHexOf } from '../../crypto/keys.js';
 import { SIGNATURE_BYTES, signDigestHex, verifyDigest } from '../../crypto/signature.js';
 import { Writer } from '../codec/encoding.js';
 import { type TxFailure, txFailure } from '../errors.js';
-import { type Tx, type TxPayload, txTypeCode, type UnsignedTx } from './types.js';
+import { type Tx, type TxPayload, txTypeCode, type UnsignedTx, UPGRADE_TX_TYPES } from './types.js';
 
 export const TX_DOMAIN = 'chain-tx/v1';
 
@@ -31,6 +32,15 @@ function writePayload(w: Writer, p: TxPayload): void {
   w.opt(p.rewardAddress, (w, v) => w.str(v));
   w.opt(p.taskId, (w, v) => w.str(v));
   w.opt(p.resultHash, (w, v) => w.rawHex(v, 32));
+}
+
+/**
+ * The plan of the extension's types, after the payload: the eight specified types' bytes stay
+ * exactly as they were (an opt field added to every payload would have changed every tx_hash).
+ */
+function writePlan(w: Writer, tx: UnsignedTx): void {
+  if (!(UPGRADE_TX_TYPES as readonly string[]).includes(tx.type)) return;
+  w.str(tx.payload.targetVersion ?? '').u64(tx.payload.upgradeHeight ?? 0);
 }
 
 export function txSigningBytes(tx: UnsignedTx, chainId: string): Uint8Array {
@@ -48,6 +58,7 @@ export function txSigningBytes(tx: UnsignedTx, chainId: string): Uint8Array {
     .u64(tx.timestamp)
     .rawHex(tx.pubKey, 33);
   writePayload(w, tx.payload);
+  writePlan(w, tx);
   return w.finish();
 }
 

@@ -1,4 +1,8 @@
-/** The eight transaction types, their wire codes and base gas (specification, "Transaction"). */
+/**
+ * The transaction types, their wire codes and base gas: the specification's eight ("Transaction"),
+ * then the extension's two (docs/PROTOCOL.md, "Upgrade plans"): a validator's signature of an
+ * upgrade plan and of its cancel. The extension's codes come after the eight, which keep theirs.
+ */
 
 export const TX_TYPES = [
   'TRANSFER',
@@ -9,7 +13,12 @@ export const TX_TYPES = [
   'UNJAIL',
   'UPDATE_VALIDATOR',
   'SUBMIT_RESULT',
+  'UPGRADE_PLAN',
+  'UPGRADE_CANCEL',
 ] as const;
+
+/** The extension's types: their signing bytes carry the plan after the payload (tx/signing.ts). */
+export const UPGRADE_TX_TYPES = ['UPGRADE_PLAN', 'UPGRADE_CANCEL'] as const;
 
 export type TxType = (typeof TX_TYPES)[number];
 
@@ -31,6 +40,8 @@ export const BASE_GAS: Readonly<Record<TxType, number>> = {
   UNJAIL: 50_000,
   UPDATE_VALIDATOR: 30_000,
   SUBMIT_RESULT: 80_000,
+  UPGRADE_PLAN: 30_000,
+  UPGRADE_CANCEL: 30_000,
 };
 
 /**
@@ -44,6 +55,9 @@ export interface TxPayload {
   readonly rewardAddress?: string;
   readonly taskId?: string;
   readonly resultHash?: string;
+  /** UPGRADE_PLAN, UPGRADE_CANCEL: the plan signed, MAJOR.MINOR.PATCH and a height. */
+  readonly targetVersion?: string;
+  readonly upgradeHeight?: number;
 }
 
 export type PayloadField = keyof TxPayload;
@@ -59,6 +73,11 @@ export const PAYLOAD_FIELDS: Readonly<
   UNJAIL: { allowed: [], required: [] },
   UPDATE_VALIDATOR: { allowed: ['name', 'commissionPpm', 'rewardAddress'], required: [] },
   SUBMIT_RESULT: { allowed: ['taskId', 'resultHash'], required: ['taskId', 'resultHash'] },
+  UPGRADE_PLAN: { allowed: ['targetVersion', 'upgradeHeight'], required: ['targetVersion', 'upgradeHeight'] },
+  UPGRADE_CANCEL: {
+    allowed: ['targetVersion', 'upgradeHeight'],
+    required: ['targetVersion', 'upgradeHeight'],
+  },
 };
 
 /** Which kind of `to_address` a type takes. */
@@ -71,6 +90,8 @@ export const RECIPIENT_KIND: Readonly<Record<TxType, 'account' | 'validator' | '
   UNJAIL: 'none',
   UPDATE_VALIDATOR: 'none',
   SUBMIT_RESULT: 'none',
+  UPGRADE_PLAN: 'none',
+  UPGRADE_CANCEL: 'none',
 };
 
 export const MAX_MEMO_BYTES = 256;

@@ -9,6 +9,7 @@ import { PUBLIC_KEY_BYTES } from '../../crypto/keys.js';
 import { SIGNATURE_BYTES } from '../../crypto/signature.js';
 import { parseWei, ppmToRate, rateToPpm } from '../amounts.js';
 import { isWellFormed } from '../codec/encoding.js';
+import { parseSemVer } from '../semver.js';
 import {
   MAX_MEMO_BYTES,
   MAX_NAME_BYTES,
@@ -48,6 +49,8 @@ const WIRE_PAYLOAD_NAMES: Readonly<Record<PayloadField, string>> = {
   rewardAddress: 'reward_address',
   taskId: 'task_id',
   resultHash: 'result_hash',
+  targetVersion: 'target_version',
+  upgradeHeight: 'upgrade_height',
 };
 
 const TOP_LEVEL_FIELDS = new Set([
@@ -126,6 +129,16 @@ function parsePayload(type: TxType, raw: Record<string, unknown>): TxPayload | s
         if (typeof value !== 'string' || !isHex(value, 32))
           return 'payload.result_hash must be 64 lowercase hex';
         out.resultHash = value;
+        break;
+      case 'targetVersion':
+        if (typeof value !== 'string' || parseSemVer(value) === null)
+          return 'payload.target_version must be a version MAJOR.MINOR.PATCH';
+        out.targetVersion = value;
+        break;
+      case 'upgradeHeight':
+        if (!isUint(value) || value === 0)
+          return 'payload.upgrade_height must be an integer from 1 to 2^53-1';
+        out.upgradeHeight = value;
         break;
     }
   }
@@ -210,6 +223,8 @@ export function payloadToJson(payload: TxPayload): Record<string, string | numbe
   if (payload.rewardAddress !== undefined) out.reward_address = payload.rewardAddress;
   if (payload.taskId !== undefined) out.task_id = payload.taskId;
   if (payload.resultHash !== undefined) out.result_hash = payload.resultHash;
+  if (payload.targetVersion !== undefined) out.target_version = payload.targetVersion;
+  if (payload.upgradeHeight !== undefined) out.upgrade_height = payload.upgradeHeight;
   return out;
 }
 

@@ -187,6 +187,22 @@ function payloadFor(type: TxType, variant: number, serial: number): TxPayload {
         taskId: `00000000-0000-4000-8000-${serial.toString(16).padStart(12, '0')}`,
         resultHash: bytesToHex(sha256(utf8Bytes(`result ${serial} ${variant}`))),
       };
+    case 'UPGRADE_PLAN':
+    case 'UPGRADE_CANCEL': {
+      // Heights beyond MAX_BLOCKS (a plan scheduled is never reached: no migration here); the
+      // last two are refused (not above 1.0.0; less than 10 blocks ahead).
+      const [targetVersion, upgradeHeight] = pick(
+        [
+          ['1.1.0', 100],
+          ['1.1.0', 100],
+          ['1.1.0', 100],
+          ['1.0.0', 100],
+          ['1.1.0', 5],
+        ] as const,
+        variant,
+      );
+      return { targetVersion, upgradeHeight };
+    }
     default:
       return {};
   }
@@ -214,8 +230,20 @@ function exactAmount(d: StateDraft, type: TxType, sender: TestKey, fee: bigint, 
   }
 }
 
-const OPERATOR_TYPES: ReadonlySet<TxType> = new Set(['UNSTAKE', 'UNJAIL', 'UPDATE_VALIDATOR']);
-const ZERO_AMOUNT_TYPES: ReadonlySet<TxType> = new Set(['UNJAIL', 'UPDATE_VALIDATOR', 'SUBMIT_RESULT']);
+const OPERATOR_TYPES: ReadonlySet<TxType> = new Set([
+  'UNSTAKE',
+  'UNJAIL',
+  'UPDATE_VALIDATOR',
+  'UPGRADE_PLAN',
+  'UPGRADE_CANCEL',
+]);
+const ZERO_AMOUNT_TYPES: ReadonlySet<TxType> = new Set([
+  'UNJAIL',
+  'UPDATE_VALIDATOR',
+  'SUBMIT_RESULT',
+  'UPGRADE_PLAN',
+  'UPGRADE_CANCEL',
+]);
 
 function amountFor(d: StateDraft, spec: TxSpec, exact: bigint): bigint {
   const zeroType = ZERO_AMOUNT_TYPES.has(spec.type);
@@ -259,7 +287,8 @@ let serial = 0;
 /** Signs the transaction `spec` describes against the draft (the block's state so far). */
 /**
  * The sender: any actor sometimes; mostly one the transaction can work for: an operator of a
- * validator (a jailed one, for UNJAIL) for a validator's own transactions, a delegator for UNDELEGATE.
+ * validator (a jailed one, for UNJAIL; one that signed a plan, for UPGRADE_CANCEL) for a validator's
+ * own transactions, a delegator for UNDELEGATE.
  */
 function senderFor(d: StateDraft, spec: TxSpec): TestKey {
   const anyone = key(pick(ACTORS, spec.from));
@@ -268,6 +297,8 @@ function senderFor(d: StateDraft, spec: TxSpec): TestKey {
     if (spec.type === 'UNDELEGATE')
       return VALIDATOR_TARGETS.some((v) => d.delegation(v, k.account) !== undefined);
     if (!OPERATOR_TYPES.has(spec.type)) return true;
+    // A cancel mostly from a validator that signed a plan (it withdraws its signature).
+    if (spec.type === 'UPGRADE_CANCEL') return d.upgradeSignal(k.validator) !== undefined;
     const v = d.validator(k.validator);
     return v !== undefined && (spec.type !== 'UNJAIL' || v.status === 'JAILED');
   });

@@ -61,6 +61,7 @@ describe('the RPC route table', () => {
       metrics: () => c.metrics(),
       sendTx: () => c.sendTx(txToJson(tx(genesisState(), 'alice', 'TRANSFER', { to: ADDRESS, amount: 1n }))),
       receipt: () => c.receipt(HASH),
+      upgrades: () => c.upgrades(),
     };
     const params = { height: 7, address: ADDRESS, hash: HASH };
     for (const name of routeNames()) {

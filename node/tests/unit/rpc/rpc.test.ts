@@ -42,6 +42,7 @@ describe('RPC before the chain state is loaded', () => {
         ['GET', `/tx/${'0'.repeat(64)}/receipt`],
         ['POST', '/tx/send'],
         ['GET', '/evidence'],
+        ['GET', '/upgrades'],
       ] as const) {
         const res = await h.request(method, url, method === 'POST' ? {} : undefined);
         assert.equal(res.status, 503, `${method} ${url}`);

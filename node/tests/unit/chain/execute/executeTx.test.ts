@@ -203,9 +203,13 @@ describe('error code coverage', () => {
       'INVALID_AMOUNT',
       'INVALID_COMMISSION',
       'INVALID_PAYLOAD',
+      'INVALID_UPGRADE',
+      'NOT_ACTIVE_VALIDATOR',
       'NOT_JAILED',
       'NO_DELEGATION',
+      'NO_UPGRADE',
       'UNKNOWN_VALIDATOR',
+      'UPGRADE_PENDING',
       'VALIDATOR_EJECTED',
     ]);
   });

@@ -44,6 +44,8 @@ export const FEE = {
   UNJAIL: 50_000_000n,
   UPDATE_VALIDATOR: 30_000_000n,
   SUBMIT_RESULT: 80_000_000n,
+  UPGRADE_PLAN: 30_000_000n,
+  UPGRADE_CANCEL: 30_000_000n,
 } as const satisfies Record<TxType, bigint>;
 
 export const REWARD = coins(10);

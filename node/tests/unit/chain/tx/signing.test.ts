@@ -18,6 +18,7 @@ import {
   type Tx,
   type TxErrorCode,
   txHash,
+  txSigningBytes,
   txSigningDigest,
 } from '../../../../src/chain/index.js';
 import { verifyDigestBatch } from '../../../../src/crypto/batchVerify.js';
@@ -213,5 +214,29 @@ describe('signature failures', () => {
       );
       assert.equal(chain.state, before);
     }
+  });
+});
+
+describe('the signing bytes of the upgrade plan transactions (extension)', () => {
+  it('are the common layout, then str(target_version) u64(upgrade_height); the plan is signed, and the eight types carry nothing more', () => {
+    const payload = { targetVersion: '1.1.0', upgradeHeight: 300 };
+    const plan = tx(state, 'alice', 'UPGRADE_PLAN', { payload });
+    const bytes = txSigningBytes(plan, chainId);
+    const tail = Uint8Array.from([
+      ...[0, 0, 0, 5],
+      ...new TextEncoder().encode('1.1.0'),
+      ...[0, 0, 0, 0, 0, 0, 1, 44],
+    ]);
+    assert.deepEqual(bytes.slice(bytes.length - tail.length), tail);
+    // Another height is another signed message: the signature no longer fits.
+    const moved = { ...plan, payload: { ...payload, upgradeHeight: 301 } };
+    assert.equal(checkTxSignature(moved, chainId)?.code, 'INVALID_SIGNATURE');
+    assert.equal(checkTxSignature(plan, chainId), null);
+    // UPGRADE_CANCEL of the same plan: another type code, another message.
+    const cancel = tx(state, 'alice', 'UPGRADE_CANCEL', { payload });
+    assert.notEqual(txHash(cancel, chainId), txHash(plan, chainId));
+    const transfer = tx(state, 'alice', 'TRANSFER', { to: acct('bob'), amount: 1n });
+    const t = txSigningBytes(transfer, chainId);
+    assert.equal(t[t.length - 1], 0, 'a TRANSFER ends with its last opt payload field, absent');
   });
 });

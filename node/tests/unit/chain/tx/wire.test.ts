@@ -19,6 +19,39 @@ describe('format failures', () => {
     }),
   );
   const { to_address: _dropped, ...transferWithoutTo } = transfer;
+  const plan = txToJson(
+    tx(state, 'alice', 'UPGRADE_PLAN', { payload: { targetVersion: '1.1.0', upgradeHeight: 500 } }),
+  );
+
+  it('an UPGRADE_PLAN (extension) round-trips with its plan, and its plan fields are checked', () => {
+    const r = txFromJson(JSON.parse(JSON.stringify(plan)));
+    assert.ok(r.ok);
+    assert.deepEqual(r.tx.payload, { targetVersion: '1.1.0', upgradeHeight: 500 });
+    assert.deepEqual(txToJson(r.tx), plan);
+    const reasonOf = (payload: unknown) => {
+      const x = txFromJson({ ...plan, payload });
+      return x.ok ? null : x.reason;
+    };
+    assert.equal(reasonOf({ upgrade_height: 500 }), 'payload.target_version is required for UPGRADE_PLAN');
+    assert.equal(
+      reasonOf({ target_version: 'v1.1', upgrade_height: 500 }),
+      'payload.target_version must be a version MAJOR.MINOR.PATCH',
+    );
+    assert.equal(
+      reasonOf({ target_version: '1.1.0', upgrade_height: 0 }),
+      'payload.upgrade_height must be an integer from 1 to 2^53-1',
+    );
+    assert.equal(
+      reasonOf({ target_version: '1.1.0', upgrade_height: '500' }),
+      'payload.upgrade_height must be an integer from 1 to 2^53-1',
+    );
+    assert.equal(
+      reasonOf({ target_version: '1.1.0', upgrade_height: 500, memo: 'x' }),
+      'payload field memo is not allowed for UPGRADE_PLAN',
+    );
+    // The eight types take no plan fields.
+    assert.equal(txFromJson({ ...transfer, payload: { target_version: '1.1.0' } }).ok, false);
+  });
 
   it('accepts the untouched JSON and gives back the same transaction', () => {
     const r = txFromJson(JSON.parse(JSON.stringify(transfer)));

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+/**
+ * Runs the test suites (npm run test:unit, test:e2e, and both in one schedule for npm test): every
+ * test file in its own `node --test` process, several at once within what .ci/tests/testGroups.mjs
+ * says each file needs (a swarm file never beside a docker or swarm file; at most `capacity` of
+ * weight at once), the longest first. Each file's output is printed whole when it ends (so files
+ * run at once never mix their lines), a failed one named again at the end; any failure fails the run.
+ * Per file: its wall time in artifacts/tests/timings.tsv and its JUnit report in
+ * artifacts/tests/junit/ (CI keeps artifacts/).
+ *
+ *   node .ci/tests/runTests.mjs unit e2e [--capacity 5] [--without swarm] [--match TEXT] [--list]
+ *
+ * --capacity (or TEST_CAPACITY) sets the weight that may run at once. --without KIND leaves out the
+ * files of that kind, saying so loudly (for a machine whose engine someone else's swarm holds).
+ * --match TEXT (repeatable) runs only the files whose path has a TEXT in it. --list prints the
+ * files in the order they start (kind, weight, seconds) and runs none. npm test passes none.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SUITES } from './testGroups.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const RESULTS = join(ROOT, 'artifacts', 'tests');
+const HEARTBEAT_MS = 60_000;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    capacity: { type: 'string', default: process.env.TEST_CAPACITY ?? '5' },
+    without: { type: 'string', multiple: true, default: [] },
+    match: { type: 'string', multiple: true, default: [] },
+    list: { type: 'boolean', default: false },
+  },
+});
+const capacity = Number(values.capacity);
+if (!Number.isInteger(capacity) || capacity < 1)
+  fail(`--capacity must be a whole number >= 1, got ${values.capacity}`);
+const suites = positionals.length === 0 ? ['unit', 'e2e'] : positionals;
+for (const s of suites) if (!(s in SUITES)) fail(`no suite ${s} (suites: ${Object.keys(SUITES).join(', ')})`);
+
+function fail(message) {
+  console.error(`runTests: ${message}`);
+  process.exit(2);
+}
+
+/** Every *.test.js under `dir`, as a path from the repository root. */
+function testFiles(dir) {
+  if (!existsSync(join(ROOT, dir))) fail(`${dir} does not exist: run npm run build first`);
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.test.js'))
+    .map((e) =>
+      relative(ROOT, join(e.parentPath ?? e.path, e.name))
+        .split('\\')
+        .join('/'),
+    );
+}
+
+/** The jobs of the chosen suites, longest first (unlisted files after, by path). */
+function jobsOf(names) {
+  const jobs = [];
+  for (const name of names) {
+    const suite = SUITES[name];
+    const roots = Object.entries(suite.roots);
+    const found = roots.flatMap(([root]) => testFiles(root)).sort();
+    for (const listed of Object.keys(suite.files))
+      if (!found.includes(listed))
+        fail(`.ci/tests/testGroups.mjs lists ${listed}, which is no test file now`);
+    for (const file of found) {
+      const need = suite.files[file] ?? {};
+      const kind = need.kind ?? roots.find(([root]) => file.startsWith(`${root}/`))[1];
+      jobs.push({ file, kind, weight: need.weight ?? 1, seconds: need.seconds ?? 0 });
+    }
+  }
+  return jobs.sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
+}
+
+const all = jobsOf(suites).filter(
+  (j) => values.match.length === 0 || values.match.some((m) => j.file.includes(m)),
+);
+const left = all.filter((j) => values.without.includes(j.kind));
+const queue = all.filter((j) => !values.without.includes(j.kind));
+if (left.length > 0)
+  console.log(
+    `\n!! --without ${values.without.join(', ')}: NOT running ${left.map((j) => j.file).join(', ')}\n`,
+  );
+
+if (values.list) {
+  for (const j of queue) console.log(`${j.kind}\t${j.weight}\t${j.seconds}\t${j.file}`);
+  process.exit(0);
+}
+
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(join(RESULTS, 'junit'), { recursive: true });
+
+const started = Date.now();
+const running = new Map(); // file -> { job, child, t0 }
+const done = [];
+let used = 0;
+let stopping = null;
+
+const seconds = (ms) => (ms / 1000).toFixed(1);
+const runningKinds = () => [...running.values()].map((r) => r.job.kind);
+
+/** Whether `job` may start now, next to what runs, with `ahead` still waiting before it. */
+function mayStart(job, ahead) {
+  if (running.size > 0 && used + job.weight > capacity) return false;
+  const kinds = runningKinds();
+  if (job.kind === 'swarm') return !kinds.includes('swarm') && !kinds.includes('docker');
+  // A docker file waits for a swarm file ahead of it, which else could wait for docker files forever.
+  if (job.kind === 'docker') return !kinds.includes('swarm') && !ahead.some((j) => j.kind === 'swarm');
+  return true;
+}
+
+function startAll() {
+  for (let i = 0; stopping === null && i < queue.length; ) {
+    const job = queue[i];
+    if (mayStart(job, queue.slice(0, i))) {
+      queue.splice(i, 1);
+      start(job);
+    } else i++;
+  }
+  if (running.size === 0 && queue.length === 0) finish();
+}
+
+function start(job) {
+  const junit = join(RESULTS, 'junit', `${job.file.replace(/\.test\.js$/, '').replaceAll('/', '_')}.xml`);
+  const child = spawn(
+    process.execPath,
+    [
+      '--enable-source-maps',
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=junit',
+      `--test-reporter-destination=${junit}`,
+      job.file,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = [];
+  child.stdout.on('data', (b) => output.push(b));
+  child.stderr.on('data', (b) => output.push(b));
+  used += job.weight;
+  running.set(job.file, { job, child, t0: Date.now() });
+  console.log(`… ${job.file} started (${[...running.keys()].length} running, weight ${used}/${capacity})`);
+  child.on('close', (code, signal) => {
+    const r = running.get(job.file);
+    running.delete(job.file);
+    used -= job.weight;
+    const ms = Date.now() - r.t0;
+    const ok = code === 0;
+    done.push({ job, ms, ok, output: Buffer.concat(output).toString() });
+    const how = ok ? 'pass' : `FAIL (${signal ?? `exit ${code}`})`;
+    console.log(`\n▶ ${job.file}: ${how} in ${seconds(ms)} s [${done.length}/${all.length - left.length}]`);
+    process.stdout.write(done.at(-1).output);
+    startAll();
+  });
+}
+
+function finish() {
+  const wall = Date.now() - started;
+  const failed = done.filter((d) => !d.ok);
+  const tsv = [...done]
+    .sort((a, b) => b.ms - a.ms)
+    .map((d) => `${seconds(d.ms)}\t${d.ok ? 'pass' : 'fail'}\t${d.job.kind}\t${d.job.weight}\t${d.job.file}`);
+  writeFileSync(join(RESULTS, 'timings.tsv'), `seconds\tresult\tkind\tweight\tfile\n${tsv.join('\n')}\n`);
+  console.log(`\n== the slowest files (all in artifacts/tests/timings.tsv)`);
+  for (const line of tsv.slice(0, 15)) console.log(line);
+  const serial = done.reduce((s, d) => s + d.ms, 0);
+  console.log(
+    `\n== ${suites.join(' + ')}: ${done.length} files, ${done.length - failed.length} passed, ${failed.length} failed;` +
+      ` wall ${seconds(wall)} s (the files one after another: ${seconds(serial)} s), capacity ${capacity}`,
+  );
+  if (left.length > 0)
+    console.log(`!! not run (--without ${values.without.join(', ')}): ${left.length} files`);
+  for (const d of failed) console.log(`✖ failed: ${d.job.file} (its output is above, under ▶ ${d.job.file})`);
+  process.exit(stopping ?? (failed.length > 0 ? 1 : 0));
+}
+
+setInterval(() => {
+  const now = Date.now();
+  const list = [...running.values()].map((r) => `${r.job.file} (${seconds(now - r.t0)} s)`);
+  if (list.length > 0) console.log(`… ${seconds(now - started)} s: running ${list.join(', ')}`);
+}, HEARTBEAT_MS).unref();
+
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    stopping = signal === 'SIGINT' ? 130 : 143;
+    console.log(`\n!! ${signal}: ${queue.length} files not started; the ${running.size} running are stopped`);
+    queue.length = 0;
+    // Each file takes apart what it made on SIGINT/SIGTERM (its own handlers); wait for them.
+    for (const r of running.values()) r.child.kill(signal);
+    if (running.size === 0) finish();
+  });
+
+startAll();

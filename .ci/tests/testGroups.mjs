@@ -1,0 +1,105 @@
+/**
+ * What each test file needs from the machine, the one place that says so: .ci/tests/runTests.mjs
+ * runs the files of a suite concurrently within these limits (npm run test:unit, test:e2e, test).
+ *
+ * - swarm: makes a Docker Swarm of this machine's engine (devnet/src/harness/swarm.ts). It takes
+ *   the engine over, so it never runs beside another swarm or docker file.
+ * - docker: starts containers or builds images on the shared engine. Docker files run beside each
+ *   other (every devnet has its own name, labels and free ports) but never beside a swarm file.
+ * - none: runs on processes of this machine only.
+ *
+ * Weight is the share of the machine a file takes, against runTests' capacity (default 5 on 2
+ * cores): a file that starts a devnet, a cluster of nodes, a browser or a fresh install weighs 2,
+ * so at most two such run at once, beside one light file; one whose checks need its nodes on
+ * time weighs 4 (STRICT below); everything else weighs 1.
+ * A file not listed here is a light one (weight 1, a few seconds) of the kind its folder says
+ * (`roots`): node's tests never reach the engine; a devnet or e2e file is taken to use it (so it
+ * never meets a swarm file) unless listed with kind none.
+ */
+
+const HEAVY = 2;
+/**
+ * A file whose checks hold only when its nodes get the CPU on time (no slot missed across a
+ * restart of the whole devnet; 16 libp2p peers meshing within a bound): beside a light file only.
+ */
+const STRICT = 4;
+
+/**
+ * Each suite: the folders its test files are found in (with the kind of a file not listed), and
+ * the files listed with their kind,
+ * weight and about how many seconds they took alone (from artifacts/tests/timings.tsv of a CI
+ * run): the longest start first, so that no long file is left to run alone at the end.
+ */
+export const SUITES = {
+  unit: {
+    roots: { 'node/dist/tests': 'none', 'devnet/dist/tests': 'docker' },
+    files: {
+      'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: HEAVY, seconds: 227 },
+      'devnet/dist/tests/testkit/testnetDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 92 },
+      'devnet/dist/tests/dockerRuntime.test.js': { kind: 'docker', weight: STRICT, seconds: 94 },
+      'devnet/dist/tests/ui/panel.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 84 },
+      'devnet/dist/tests/archive/acrossRuntimes.test.js': { kind: 'docker', weight: HEAVY, seconds: 17 },
+      'devnet/dist/tests/resumeCli.test.js': { kind: 'docker', weight: HEAVY, seconds: 20 },
+      // New with the fork and the versions (2026-11-27), timed once here beside each other on a
+      // loaded machine with the git build cache warm; a cold cache adds about 35 s to the first
+      // version test (docs/BENCHMARKS.md, issue 28).
+      'devnet/dist/tests/fork/fork.test.js': { kind: 'docker', weight: HEAVY, seconds: 47 },
+      'devnet/dist/tests/versions/gitBuild.test.js': { kind: 'none', weight: HEAVY, seconds: 40 },
+      'devnet/dist/tests/versions/dockerVersion.test.js': { kind: 'docker', weight: HEAVY, seconds: 33 },
+      'devnet/dist/tests/versions/processUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 29 },
+      'devnet/dist/tests/supervisor/autoUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 9 },
+      // New with the upgrade plans (2026-11-27), timed once here beside each other.
+      'node/dist/tests/system/upgrade.test.js': { weight: HEAVY, seconds: 43 },
+      'node/dist/tests/system/mixedVersions.test.js': { weight: HEAVY, seconds: 33 },
+      'devnet/dist/tests/scenario/upgradeSteps.test.js': { kind: 'none', weight: HEAVY, seconds: 31 },
+      'devnet/dist/tests/market/docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 10 },
+      'devnet/dist/tests/market/process.test.js': { kind: 'none', weight: HEAVY, seconds: 8 },
+      'devnet/dist/tests/builtImages.test.js': { kind: 'docker', weight: 1, seconds: 5 },
+      'devnet/dist/tests/docs/examples.test.js': { kind: 'none', weight: HEAVY, seconds: 70 },
+      'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
+      'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
+      'devnet/dist/tests/processRuntime.test.js': { kind: 'none', weight: HEAVY, seconds: 46 },
+      'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
+      'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
+      'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },
+      'devnet/dist/tests/install/freshClone.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
+      'devnet/dist/tests/archive/failedRun.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
+      'devnet/dist/tests/installOutside.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
+      'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
+      'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
+      'node/dist/tests/unit/consensus/syncLiars.test.js': { weight: HEAVY, seconds: 17 },
+      'devnet/dist/tests/testkit/load.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
+      'devnet/dist/tests/monitoring/dashboards.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },
+      'devnet/dist/tests/scenario/steps.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },
+      'node/dist/tests/unit/crypto/verifierAgreement.test.js': { weight: HEAVY, seconds: 9 },
+      'node/dist/tests/system/crash.test.js': { weight: HEAVY, seconds: 9 },
+      'node/dist/tests/unit/p2p/gossip.test.js': { weight: STRICT, seconds: 8 },
+      'node/dist/tests/unit/faults/faultInjection.test.js': { weight: HEAVY, seconds: 8 },
+      'devnet/dist/tests/operations/addStateSync.test.js': { kind: 'none', weight: HEAVY, seconds: 7 },
+      'devnet/dist/tests/testkit/teardown.test.js': { kind: 'none', weight: HEAVY, seconds: 6 },
+      'node/dist/tests/system/forgedTwins.test.js': { weight: HEAVY, seconds: 5 },
+      'node/dist/tests/system/marketCrash.test.js': { weight: HEAVY, seconds: 3 },
+      'node/dist/tests/unit/bin/cli.test.js': { weight: HEAVY, seconds: 12 },
+      'devnet/dist/tests/cli.test.js': { kind: 'none', weight: HEAVY, seconds: 5 },
+      // Light files that keep a core busy for seconds: started before the quick ones.
+      'node/dist/tests/unit/chain/properties.test.js': { weight: 1, seconds: 6 },
+      'node/dist/tests/unit/rpc/rpcFuzz.test.js': { weight: 1, seconds: 6 },
+      'node/dist/tests/unit/crypto/batchVerify.test.js': { weight: 1, seconds: 5 },
+      'node/dist/tests/unit/crypto/wycheproof.test.js': { weight: 1, seconds: 5 },
+      'node/dist/tests/unit/p2p/redial.test.js': { weight: 1, seconds: 5 },
+      'devnet/dist/tests/cliCommands.test.js': { kind: 'none', weight: 1, seconds: 5 },
+      'node/dist/tests/unit/crypto/crypto.test.js': { weight: 1, seconds: 4 },
+      'node/dist/tests/unit/consensus/heightConsensus.test.js': { weight: 1, seconds: 4 },
+    },
+  },
+  e2e: {
+    roots: { 'e2e/dist': 'docker' },
+    files: {
+      'e2e/dist/swarm.test.js': { kind: 'swarm', weight: HEAVY, seconds: 200 },
+      'e2e/dist/docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 150 },
+      'e2e/dist/process.test.js': { kind: 'none', weight: HEAVY, seconds: 122 },
+      'e2e/dist/faultsUnderLoad.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 32 },
+      'e2e/dist/faultsUnderLoad.process.test.js': { kind: 'none', weight: HEAVY, seconds: 29 },
+    },
+  },
+};

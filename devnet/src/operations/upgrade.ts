@@ -1,0 +1,83 @@
+/**
+ * `devnet upgrade NODE --to VERSION` and `devnet upgrade --all --to VERSION` (the testkit's
+ * node.upgrade, the scenario's `upgrade` step, the auto-upgrade supervisor): a node restarted on
+ * another version with its data, through its runtime's handle (NodeHandle.replace: a graceful
+ * stop, the binary or image swapped, a start), then a wait until it is back in consensus. Rolling:
+ * one node after another, each back before the next goes down, so the chain never loses more
+ * than one validator's power to the upgrade.
+ */
+import { TimeoutError, waitFor } from '@chain-devnet/node/harness';
+import type { Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+import type { Progress } from '../runtime/runtime.js';
+import { pinVersion } from '../versions/resolve.js';
+
+export interface Upgraded {
+  readonly node: string;
+  readonly from: string;
+  readonly to: string;
+  /** The height it answered at once back in consensus. */
+  readonly height: number;
+}
+
+/**
+ * Back in consensus: the node answers at a height above the highest its peers had when it came
+ * back (its height advances with the others', not only catching up), with at least one peer
+ * connected (chain_p2p_peers), within the devnet's progress bound.
+ */
+export async function waitBackInConsensus(d: Devnet, name: string): Promise<number> {
+  const others = (await d.status()).filter((n) => n.name !== name && n.up);
+  const top = Math.max(0, ...others.map((n) => n.height ?? 0));
+  let seen = 'not answering';
+  try {
+    return await waitFor(
+      `${name} back in consensus (above height ${top}, peers connected)`,
+      d.progressBound(4),
+      async () => {
+        const [me] = (await d.probe()).filter((p) => p.status.name === name);
+        const s = me?.status;
+        seen = s?.up ? `height ${s.height}, ${s.peers} peers` : `${s?.state ?? 'unknown'}, not answering`;
+        const wantPeers = others.length > 0 ? 1 : 0;
+        return s?.up && (s.height ?? 0) > top && (s.peers ?? 0) >= wantPeers ? (s.height ?? 0) : false;
+      },
+      { pollMs: 250, seen: () => seen },
+    );
+  } catch (e) {
+    if (!(e instanceof TimeoutError)) throw e;
+    throw new DevnetError('TIMEOUT', `${e.message}: see devnet logs ${name}`);
+  }
+}
+
+/** One node onto `to` (already pinned), its data kept; recorded in devnet.json; back in consensus. */
+export async function upgradeNodeTo(
+  d: Devnet,
+  name: string,
+  to: string,
+  progress: Progress,
+): Promise<Upgraded> {
+  const n = d.node(name);
+  const from = d.versionOf(name);
+  const launch = await d.launch(n, to);
+  progress(`${name}: ${from} -> ${to}`);
+  await d.runtime.node(name).replace(launch);
+  await d.saveVersion(name, to);
+  const height = await waitBackInConsensus(d, name);
+  progress(`${name}: back in consensus at height ${height}`);
+  return { node: name, from, to, height };
+}
+
+/** `devnet upgrade`: the named nodes (every node with --all) one after another onto VERSION. */
+export async function upgrade(
+  d: Devnet,
+  names: readonly string[],
+  version: string,
+  progress: Progress,
+): Promise<Upgraded[]> {
+  for (const name of names) d.node(name);
+  const to = await pinVersion(version, '--to');
+  // Found or built (a git ref) before the first node goes down.
+  await d.build(to);
+  const done: Upgraded[] = [];
+  for (const name of names) done.push(await upgradeNodeTo(d, name, to, progress));
+  return done;
+}

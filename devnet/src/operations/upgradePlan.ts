@@ -1,0 +1,112 @@
+/**
+ * `devnet upgrade plan --version V --height H` and `devnet upgrade cancel`: the chain side of an
+ * upgrade (docs/RULES.md, "Upgrade plans"). The devnet holds every validator's key, so it signs
+ * the plan (or its cancel) with one active validator after another, through the devnet's own tx
+ * path (operations/tx.ts), until the node's GET /upgrades shows it scheduled (or cancelled).
+ */
+import type { UpgradesAnswer } from '@chain-devnet/node/client';
+import type { Devnet } from '../devnet.js';
+import { DevnetError } from '../errors.js';
+import { sendTx, type TxOutcome } from './tx.js';
+
+export interface UpgradePlanResult {
+  /** What was signed. */
+  readonly target_version: string;
+  readonly upgrade_height: number;
+  /** Scheduled (plan) or cancelled (cancel) when it returned. */
+  readonly done: boolean;
+  /** The node names that signed, in order. */
+  readonly signed_by: readonly string[];
+  /** GET /upgrades of the node the transactions went to, after the last one. */
+  readonly upgrades: UpgradesAnswer;
+}
+
+/** The devnet's nodes whose validator is active now, in the devnet's order. */
+async function activeValidatorNodes(devnet: Devnet, via: string): Promise<string[]> {
+  const { validators } = await (await devnet.client(via)).validators();
+  const active = new Set(validators.filter((v) => v.is_active).map((v) => v.address));
+  return devnet.nodes.filter((n) => active.has(n.key.validator_address)).map((n) => n.name);
+}
+
+function failed(r: TxOutcome): string | null {
+  if (r.submit.status === 'rejected') return r.submit.error ?? 'rejected';
+  if (r.receipt?.status === 'failed') return r.receipt.error ?? 'failed';
+  return null;
+}
+
+const samePlan = (p: { target_version: string; upgrade_height: number }, v: string, h: number) =>
+  p.target_version === v && p.upgrade_height === h;
+
+/**
+ * Signs UPGRADE_PLAN (or, with `cancel`, UPGRADE_CANCEL) for {version, height} with one active
+ * validator after another until the plan is scheduled (cancelled); a cancel without a version
+ * and height names the pending plan. `node`: where the transactions go (default: one that answers).
+ */
+export async function signUpgrade(
+  devnet: Devnet,
+  o: {
+    readonly cancel: boolean;
+    readonly version?: string;
+    readonly height?: number;
+    readonly node?: string;
+    readonly progress?: (line: string) => void;
+  },
+): Promise<UpgradePlanResult> {
+  const via = o.node ?? devnet.nodes[0]?.name;
+  if (via === undefined) throw new DevnetError('NO_DEVNET', 'the devnet has no node');
+  const client = await devnet.client(via);
+  let upgrades = await client.upgrades();
+  let version = o.version;
+  let height = o.height;
+  if (o.cancel && (version === undefined || height === undefined)) {
+    const pending = upgrades.pending[0];
+    if (pending === undefined)
+      throw new DevnetError('BAD_FLAG', 'devnet upgrade cancel: no plan is pending (GET /upgrades)');
+    version = pending.target_version;
+    height = pending.upgrade_height;
+  }
+  if (version === undefined || height === undefined)
+    throw new DevnetError('BAD_FLAG', 'devnet upgrade plan needs --version V and --height H');
+  const isDone = (u: UpgradesAnswer) => {
+    const p = u.pending.find((x) => samePlan(x, version, height));
+    return o.cancel ? p === undefined : p?.scheduled === true;
+  };
+  const signers = o.cancel
+    ? // A plan not scheduled: its signers withdraw; a scheduled one: the active validators cancel it.
+      upgrades.pending.find((x) => samePlan(x, version, height) && !x.scheduled) !== undefined
+      ? devnet.nodes
+          .filter((n) =>
+            upgrades.pending.some(
+              (x) => samePlan(x, version, height) && x.signers.includes(n.key.validator_address),
+            ),
+          )
+          .map((n) => n.name)
+      : await activeValidatorNodes(devnet, via)
+    : await activeValidatorNodes(devnet, via);
+  const signed: string[] = [];
+  const type = o.cancel ? 'UPGRADE_CANCEL' : 'UPGRADE_PLAN';
+  for (const name of signers) {
+    if (isDone(upgrades)) break;
+    const r = await sendTx(devnet, {
+      type,
+      from: name,
+      targetVersion: version,
+      upgradeHeight: height,
+      node: via,
+      wait: true,
+    });
+    const why = failed(r);
+    if (why !== null)
+      throw new DevnetError('TX_FAILED', `${type} ${version} at ${height} from ${name}: ${why}`);
+    signed.push(name);
+    o.progress?.(`${type} ${version} at height ${height} signed by ${name}`);
+    upgrades = await client.upgrades();
+  }
+  return {
+    target_version: version,
+    upgrade_height: height,
+    done: isDone(upgrades),
+    signed_by: signed,
+    upgrades,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Versions on the process runtime, against real builds: a devnet whose validator-0 runs an older
+ * commit of this repository (built into the cache) and the others this checkout; status shows
+ * each node's version (the older one reports none: "unknown"). `devnet upgrade validator-0 --to
+ * path:CHECKOUT` restarts it on this checkout with its data (its blocks kept, its height goes on);
+ * `devnet upgrade --all --to git:OLDER` moves every node, one after another, each back in
+ * consensus; the versions stay in devnet.json through a whole-devnet stop and start.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { RpcClient } from '@chain-devnet/node/client';
+import { readPid, runProgram } from '@chain-devnet/node/harness';
+import { devnetCli, devnetJson } from '../../src/harness/cli.js';
+import { freeDevnetBase } from '../../src/harness/ports.js';
+import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
+import { Layout } from '../../src/layout.js';
+import { repoRoot } from '../../src/repo.js';
+import { OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
+
+const NODES = ['validator-0', 'validator-1', 'validator-2', 'validator-3'];
+
+describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () => {
+  let dir = '';
+  let home = '';
+  let older = '';
+  const status = () => devnetJson<StatusJson>(['status', '--home', home]);
+  const versions = async () => Object.fromEntries((await status()).nodes.map((n) => [n.name, n.version]));
+  /** The chain-node program a node's process runs (its command line). */
+  const programOf = async (name: string) => {
+    const pid = await readPid(new Layout(home).pidFile(name));
+    assert.ok(pid !== null, `${name} runs`);
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[1]!;
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'devnet-versions-'));
+    home = join(dir, 'home');
+    // Built before the devnet (once; the other tests reuse it), so that `up`'s bound is the devnet's.
+    older = await olderBuild();
+  });
+  after(async () => {
+    await devnetCli(['down', '--home', home]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('one validator on an older build, the others on this checkout: the chain runs and status shows each version', async () => {
+    await upWithVersions(dir, home, 'process', [{ version: OLDER_VERSION }, {}, {}, {}]);
+    assert.ok((await programOf('validator-0')).startsWith(older), 'validator-0 runs the older build');
+    assert.ok(!(await programOf('validator-1')).startsWith(older));
+    const s = await status();
+    assert.deepEqual(
+      s.nodes.map((n) => n.version),
+      [OLDER_SHOWN, 'checkout', 'checkout', 'checkout'],
+    );
+    // Built before GET /upgrades existed: it says nothing of its version.
+    assert.equal(s.nodes[0]!.nodeVersion, 'unknown');
+    const text = await devnetCli(['status', '--home', home]);
+    assert.match(text.stdout, new RegExp(`validator-0 .* ${OLDER_SHOWN} \\(unknown\\)`));
+    assert.match(text.stdout, /VERSION/);
+  });
+
+  test('devnet upgrade validator-0 --to path:CHECKOUT: the same data, on this checkout, back in consensus', async () => {
+    const client = new RpcClient((await status()).nodes[0]!.rpc);
+    const before = await client.status();
+    const block1 = await client.block(1);
+    const r = await devnetJson<UpgradeJson>(
+      ['upgrade', 'validator-0', '--to', `path:${repoRoot()}`, '--home', home],
+      {
+        timeoutMs: 300_000,
+      },
+    );
+    assert.equal(r.upgraded.length, 1);
+    assert.equal(r.upgraded[0]!.from, OLDER_VERSION);
+    assert.equal(r.upgraded[0]!.to, `path:${repoRoot()}`);
+    // Its store was kept: it answers its old blocks and goes on above where it was.
+    assert.ok(r.upgraded[0]!.height > before.height, `${r.upgraded[0]!.height} > ${before.height}`);
+    assert.deepEqual(await client.block(1), block1);
+    assert.ok((await programOf('validator-0')).startsWith(repoRoot()));
+    assert.equal((await versions())['validator-0'], `path:${repoRoot()}`);
+  });
+
+  test('devnet upgrade --all --to git:OLDER: one node after another, each back in consensus; kept across stop and start', async () => {
+    const r = await devnetJson<UpgradeJson>(['upgrade', '--all', '--to', OLDER_VERSION, '--home', home], {
+      timeoutMs: 600_000,
+    });
+    assert.deepEqual(
+      r.upgraded.map((u) => u.node),
+      NODES,
+    );
+    // Rolling: each came back above the height the one before it came back at.
+    for (let i = 1; i < r.upgraded.length; i++)
+      assert.ok(r.upgraded[i]!.height > r.upgraded[i - 1]!.height, JSON.stringify(r.upgraded));
+    for (const n of NODES) assert.ok((await programOf(n)).startsWith(older), `${n} on the older build`);
+    const state = JSON.parse(await readFile(new Layout(home).stateFile, 'utf8')) as { versions: object };
+    assert.deepEqual(state.versions, Object.fromEntries(NODES.map((n) => [n, OLDER_VERSION])));
+
+    assert.equal((await devnetCli(['stop', '--home', home])).code, 0);
+    const started = await devnetCli(['start', '--home', home], { timeoutMs: 300_000 });
+    assert.equal(started.code, 0, started.stderr);
+    for (const n of NODES) assert.ok((await programOf(n)).startsWith(older), `${n} still on the older build`);
+    assert.deepEqual(
+      Object.values(await versions()),
+      NODES.map(() => OLDER_SHOWN),
+    );
+  });
+
+  test('devnet save records each version; up --from restores the devnet on them', async () => {
+    const file = join(dir, 'versions.tar.gz');
+    assert.equal((await devnetCli(['save', file, '--home', home], { timeoutMs: 300_000 })).code, 0);
+    const listed = await runProgram({ command: 'sh', args: ['-c', `tar -xzOf "${file}" manifest.json`] });
+    const manifest = JSON.parse(listed.stdout) as { versions: Record<string, string> };
+    assert.deepEqual(manifest.versions, Object.fromEntries(NODES.map((n) => [n, OLDER_VERSION])));
+    const again = join(dir, 'restored');
+    try {
+      const base = await freeDevnetBase(4, false);
+      const r = await devnetCli(
+        [
+          'up',
+          '--from',
+          file,
+          '--runtime',
+          'process',
+          '--base-port',
+          String(base),
+          '--no-ui',
+          '--home',
+          again,
+        ],
+        { timeoutMs: 300_000 },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const s = await devnetJson<StatusJson>(['status', '--home', again]);
+      assert.deepEqual(
+        s.nodes.map((n) => n.version),
+        NODES.map(() => OLDER_SHOWN),
+      );
+    } finally {
+      await devnetCli(['down', '--home', again]);
+    }
+  });
+
+  test('a version that cannot run here is refused before the node goes down', async () => {
+    const r = await devnetCli(['upgrade', 'validator-1', '--to', 'image:chain-node:1', '--home', home]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /image:chain-node:1: an image runs on the docker and swarm runtimes only/);
+    assert.equal((await status()).nodes[1]!.state, 'running');
+    const bad = await devnetCli(['upgrade', 'validator-1', '--to', 'git:no-such-ref-here', '--home', home]);
+    assert.match(bad.stderr, /--to: git:no-such-ref-here: no commit of that name/);
+  });
+});
