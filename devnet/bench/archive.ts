@@ -1,12 +1,16 @@
 /**
- * Benchmark: `devnet save` and `devnet up --from` of a 4-validator devnet of a few thousand
- * blocks. One devnet on processes (monitoring off, no panel) runs to `--blocks`; then, through the
- * `devnet` command as a user runs it: `save` while it runs (its nodes stopped at once, copied,
- * started again: the command's wall time), `down`, and `up --from` on each of `--runtimes` until
- * every node has answered at its saved height (the command's wall time), `save` of that one too.
- * The archive's size is printed. Results go to docs/BENCHMARKS.md, "devnet save and up --from".
+ * Benchmark: `devnet save` and `devnet up --from` of a 4-validator devnet of `--blocks` blocks.
+ * One devnet on processes (monitoring off, no panel) runs to `--blocks`; then, through the
+ * `devnet` command as a user runs it, `--runs` times each: `save` while it runs (its nodes
+ * stopped at once, copied, started again: the command's wall time); and on each of `--runtimes`:
+ * `up --from` that archive (until every node has answered at its saved height), `save` of the
+ * restored devnet while it runs, `down`. Medians, the archive's size, and the time to read and
+ * check it (archive/read.ts, as `up --from` does first) are printed. With `swarm` among the
+ * runtimes, a test swarm of this machine's engine and two engines in containers is made for it
+ * and taken apart after (harness/swarm.ts). Results go to docs/BENCHMARKS.md, "devnet save and
+ * up --from".
  *
- *   npm run build && node devnet/dist/bench/archive.js [--blocks 3000] [--block-time 100ms] [--runtimes process,docker]
+ *   npm run bench:archive -- [--blocks 3000] [--block-time 100ms] [--runs 3] [--runtimes process,docker,swarm]
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,69 +18,63 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RpcClient } from '@chain-devnet/node/client';
 import { waitFor } from '@chain-devnet/node/harness';
+import { readArchive } from '../src/archive/read.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
 import type { SaveJson, UpJson } from '../src/jsonShapes.js';
 
 const { values } = parseArgs({
   options: {
     blocks: { type: 'string', default: '3000' },
     'block-time': { type: 'string', default: '100ms' },
+    runs: { type: 'string', default: '3' },
     runtimes: { type: 'string', default: 'process,docker' },
   },
 });
 const blocks = Number(values.blocks);
+const runs = Number(values.runs);
+const runtimes = values.runtimes.split(',');
 
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-archive-'));
 const homes: string[] = [];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const results: [string, number[]][] = [];
 
 async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
   const t = performance.now();
   const r = await run();
-  console.log(`${what}: ${seconds(performance.now() - t)}`);
+  const ms = performance.now() - t;
+  const row = results.find(([w]) => w === what);
+  if (row === undefined) results.push([what, [ms]]);
+  else row[1].push(ms);
+  console.log(`${what}: ${seconds(ms)}`);
   return r;
 }
 
-async function upFrom(file: string, runtime: string): Promise<string> {
-  const home = join(dir, `restored-${runtime}`);
+async function upFrom(file: string, runtime: string, run: number): Promise<string> {
+  const home = join(dir, `restored-${runtime}-${run}`);
   homes.push(home);
   const base = String(await freeDevnetBase(4, false));
-  await timed(`up --from on ${runtime}`, () =>
-    devnetJson<UpJson>([
-      'up',
-      '--from',
-      file,
-      '--runtime',
-      runtime,
-      '--base-port',
-      base,
-      '--no-ui',
-      '--home',
-      home,
-    ]),
-  );
+  const args = ['up', '--from', file, '--runtime', runtime, '--base-port', base, '--no-ui', '--home', home];
+  await timed(`up --from on ${runtime}`, () => devnetJson<UpJson>(args));
   return home;
 }
 
+let swarm: TestSwarm | null = null;
 try {
+  if (runtimes.includes('swarm')) {
+    const made = await startTestSwarm({ workers: 2, log: (l) => console.log(`# ${l}`) });
+    if (!made.ok) throw new Error(`no test swarm: ${made.reason}`);
+    swarm = made.swarm;
+  }
   const home = join(dir, 'first');
   homes.push(home);
   const base = await freeDevnetBase(4, false);
   const up = await devnetJson<UpJson>([
-    'up',
-    '--runtime',
-    'process',
-    '--validators',
-    '4',
-    '--block-time',
-    values['block-time'],
-    '--no-monitoring',
-    '--no-ui',
-    '--base-port',
-    String(base),
-    '--home',
-    home,
+    ...['up', '--runtime', 'process', '--validators', '4', '--block-time', values['block-time']],
+    ...['--no-monitoring', '--no-ui', '--base-port', String(base), '--home', home],
   ]);
   const first = new RpcClient(up.nodes[0]!.rpc, 5_000);
   console.log(`running to height ${blocks} at ${values['block-time']} blocks…`);
@@ -84,21 +82,31 @@ try {
     pollMs: 2_000,
   });
   const file = join(dir, 'devnet.tar.gz');
-  const saved = await timed('save (running, 4 validators)', () =>
-    devnetJson<SaveJson>(['save', file, '--home', home]),
-  );
-  console.log(
-    `archive: ${((await stat(file)).size / 1e6).toFixed(2)} MB, ${saved.files} files, heights ${JSON.stringify(saved.heights)}`,
-  );
-  await devnetCli(['down', '--home', home]);
-  for (const runtime of values.runtimes.split(',')) {
-    const again = await upFrom(file, runtime);
-    await timed(`save on ${runtime}`, () =>
-      devnetJson<SaveJson>(['save', join(dir, `${runtime}.tar.gz`), '--home', again]),
+  let saved: SaveJson | null = null;
+  for (let i = 0; i < runs; i++)
+    saved = await timed('save on process (running, 4 validators)', () =>
+      devnetJson<SaveJson>(['save', file, '--home', home]),
     );
-    await devnetCli(['down', '--home', again]);
-  }
+  await devnetCli(['down', '--home', home]);
+  const size = (await stat(file)).size;
+  for (let i = 0; i < runs; i++)
+    await timed('read and check the archive (streamed)', () => readArchive(file));
+  for (const runtime of runtimes)
+    for (let i = 0; i < runs; i++) {
+      const again = await upFrom(file, runtime, i);
+      await timed(`save on ${runtime} (restored, running)`, () =>
+        devnetJson<SaveJson>(['save', join(dir, `${runtime}.tar.gz`), '--home', again]),
+      );
+      await devnetCli(['down', '--home', again]);
+    }
+  console.log(
+    `\narchive: ${(size / 1e6).toFixed(2)} MB, ${saved!.files} files, heights ${JSON.stringify(saved!.heights)}`,
+  );
+  console.log(`medians of ${runs} runs:`);
+  for (const [what, ms] of results)
+    console.log(`| ${what} | ${seconds(median(ms))} | ${ms.map(seconds).join(', ')} |`);
 } finally {
   for (const h of homes) await devnetCli(['down', '--home', h]);
   await rm(dir, { recursive: true, force: true });
+  swarm?.teardown();
 }

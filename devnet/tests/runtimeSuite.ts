@@ -41,7 +41,7 @@ export interface SuiteDevnet {
   readonly bound: (blocks: number) => number;
 }
 
-const BLOCK_MS = 500;
+export const BLOCK_MS = 500;
 
 export function runtimeSuite(o: RuntimeSuiteOptions): void {
   describe(`devnet on the ${o.runtime} runtime`, { skip: o.skip ?? false }, () => {

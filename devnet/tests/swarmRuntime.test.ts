@@ -3,7 +3,8 @@
  * the manager and two engines in containers as workers (the test swarm of harness/swarm.ts, made
  * here and taken apart afterwards, also when a check fails). The same checks as the process and
  * docker runtimes, with the validators spread over all three machines, plus nothing left on any
- * of them after down; then `up --market` (market/marketSuite.ts) on the same swarm. Before its
+ * of them after down, and save and restore across the swarm and processes (archive/swarmCrossing.ts);
+ * then `up --market` (market/marketSuite.ts) on the same swarm. Before its
  * swarm is made, a run with a devnet up on a swarm of its own is killed (swarm/killedRun.ts):
  * making this swarm must take all of that apart, and at the end this machine's engine must be as
  * before both (in no swarm, no network, container or volume left).
@@ -21,8 +22,9 @@ import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
 import { devnetLabels, devnetName } from '../src/runtime/docker/labels.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
+import { swarmCrossing } from './archive/swarmCrossing.js';
 import { marketSuite } from './market/marketSuite.js';
-import { runtimeSuite, type SuiteDevnet } from './runtimeSuite.js';
+import { BLOCK_MS, runtimeSuite, type SuiteDevnet } from './runtimeSuite.js';
 import { engineState, type KilledRun, killARun } from './swarm/killedRun.js';
 
 const WORKERS = 2;
@@ -181,6 +183,16 @@ function unschedulableStart(s: SuiteDevnet): void {
   });
 }
 
-runtimeSuite({ runtime: 'swarm', skip, machines: WORKERS + 1, leftovers, more: unschedulableStart });
+runtimeSuite({
+  runtime: 'swarm',
+  skip,
+  machines: WORKERS + 1,
+  leftovers,
+  more: (s) => {
+    unschedulableStart(s);
+    // Save and restore across runtimes, on this swarm (archive/swarmCrossing.ts).
+    swarmCrossing(s, BLOCK_MS, leftovers);
+  },
+});
 // devnet up --market on the same swarm: the market and its worker as swarm services.
 marketSuite({ runtime: 'swarm', skip, leftovers });

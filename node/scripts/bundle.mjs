@@ -41,6 +41,15 @@ for (const { name, entry, dir } of programs) {
     // passes (the devnet finds the repository from it).
     define: { 'import.meta.url': '__importMetaUrl' },
     banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Whitespace and comments out: V8 keeps a script's whole source in every process's heap for
+    // as long as it runs (lazy compilation, Function#toString), and the comments' few non-ASCII
+    // characters made the whole 3.9 MB a two-byte string, 7.9 MB; without them, ASCII, about
+    // 2.6 MB, and the table of line ends that a stack trace builds is a few entries instead of
+    // 170,000 (1.4 MB). The source map still maps every position (docs/BENCHMARKS.md,
+    // "Memory and start-up of an idle node"). Names are kept: no identifier is renamed.
+    minifyWhitespace: true,
+    legalComments: 'none',
+    charset: 'ascii',
     sourcemap: true,
     logLevel: 'warning',
   });

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Compiled before the bundles are made (npm run build: tsc -b, then this).
-import { freeBasePort, runProgram, startProgram, waitFor } from '../dist/src/harness/index.js';
+import { freeBasePort, NODE_V8_FLAGS, runProgram, startProgram, waitFor } from '../dist/src/harness/index.js';
 import { networkPorts } from '../dist/src/testnet/index.js';
 
 const RUN_TIMEOUT_MS = 30_000;
@@ -48,7 +48,7 @@ async function twoValidatorRun(launcher) {
     ]);
     const start = (i, extra) =>
       startProgram({
-        args: [launcher, ...extra, 'start', '--home', join(home, `validator-${i}`)],
+        args: [...NODE_V8_FLAGS, launcher, ...extra, 'start', '--home', join(home, `validator-${i}`)],
         name: `validator-${i}`,
       });
     nodes.push(start(0, ['--write-code-cache']), start(1, []));
@@ -67,6 +67,14 @@ async function twoValidatorRun(launcher) {
   }
 }
 
+/**
+ * The V8 flags a program runs with: V8 refuses a code cache made under other flags (it keeps a
+ * hash of them), so each cache is made under its program's. The node and the market run with
+ * NODE_V8_FLAGS (the devnet starts them so, and the image's ENTRYPOINT); the devnet command runs
+ * as people type it, without.
+ */
+const FLAGS = { 'chain-node': NODE_V8_FLAGS, 'chain-market': NODE_V8_FLAGS, devnet: [] };
+
 /** Writes the code cache of dist/bundle/NAME.cjs; for the node, from a short run of two validators. */
 export async function writeCodeCache(dir, name) {
   const launcher = `${dir}/${name}.mjs`;
@@ -79,5 +87,5 @@ export async function writeCodeCache(dir, name) {
       console.warn(`code cache: the two-validator run failed (${e.message}); making it from --help`);
     }
   }
-  await run([launcher, '--write-code-cache']);
+  await run([...FLAGS[name], launcher, '--write-code-cache']);
 }

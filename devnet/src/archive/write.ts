@@ -1,11 +1,12 @@
 /**
  * Writes a devnet archive: manifest.json first, then each file, in a tar stream (ustar with pax
  * headers for long names, tar-stream) through gzip (node:zlib), to a temporary file renamed into
- * place, so that a failed save never leaves half an archive under the asked name.
+ * place, so that a failed save never leaves half an archive under the asked name. Files are
+ * streamed twice (hashed for the manifest, then packed), never held whole.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tarStream from 'tar-stream';
@@ -28,7 +29,8 @@ export async function writeArchive(
   sources: readonly SourceFile[],
   about: Pick<ArchiveManifest, 'runtime' | 'heights' | 'versions'>,
 ): Promise<ArchiveManifest> {
-  const contents = await Promise.all(sources.map((s) => readFile(s.from)));
+  const digests: { size: number; sha256: string }[] = [];
+  for (const s of sources) digests.push(await digestOf(s.from));
   const manifest: ArchiveManifest = {
     format: ARCHIVE_FORMAT,
     version: ARCHIVE_VERSION,
@@ -37,24 +39,21 @@ export async function writeArchive(
     runtime: about.runtime,
     heights: about.heights,
     ...(about.versions === undefined ? {} : { versions: about.versions }),
-    files: sources.map((s, i) => ({
-      path: s.path,
-      size: contents[i]!.length,
-      sha256: createHash('sha256').update(contents[i]!).digest('hex'),
-    })),
+    files: sources.map((s, i) => ({ path: s.path, ...digests[i]! })),
   };
   const pack = tarStream.pack();
   const tmp = `${file}.partial`;
   const written = pipeline(pack, createGzip(), createWriteStream(tmp, { mode: 0o600 }));
-  const entry = (name: string, body: Buffer) =>
-    new Promise<void>((resolve, reject) =>
-      pack.entry({ name, mode: 0o600, mtime: new Date(0), type: 'file' }, body, (e) =>
-        e ? reject(e) : resolve(),
-      ),
-    );
+  const header = (name: string, size: number) =>
+    ({ name, size, mode: 0o600, mtime: new Date(0), type: 'file' }) as const;
   try {
-    await entry(MANIFEST_ENTRY, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
-    for (const [i, s] of sources.entries()) await entry(s.path, contents[i]!);
+    const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    await new Promise<void>((resolve, reject) =>
+      pack.entry(header(MANIFEST_ENTRY, body.length), body, (e) => (e ? reject(e) : resolve())),
+    );
+    // tar-stream fails an entry whose bytes are not its header's size (a file changed meanwhile).
+    for (const [i, s] of sources.entries())
+      await pipeline(createReadStream(s.from), pack.entry(header(s.path, digests[i]!.size)));
     pack.finalize();
     await written;
     await rename(tmp, file);
@@ -65,4 +64,14 @@ export async function writeArchive(
     throw e;
   }
   return manifest;
+}
+
+async function digestOf(file: string): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(file)) {
+    size += (chunk as Buffer).length;
+    hash.update(chunk as Buffer);
+  }
+  return { size, sha256: hash.digest('hex') };
 }

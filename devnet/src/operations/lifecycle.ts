@@ -23,7 +23,7 @@ export interface Started {
 
 /**
  * Every node started at once (each start returns once its process or container runs, none waits
- * for another), then monitoring and the panel, a wait until every node has a final block (resumed:
+ * for another), then monitoring and the panel (waited for beside the nodes), a wait until every node has a final block (resumed:
  * one above the highest any had), then the market (it follows the chain, its worker needs it). `up` and `start` both.
  */
 export async function startEverything(d: Devnet, resumed: boolean, progress: Progress): Promise<Started> {
@@ -35,9 +35,16 @@ export async function startEverything(d: Devnet, resumed: boolean, progress: Pro
     ? await startMonitoring(d.runtime, d.layout, d.spec, d.nodes, progress)
     : { prometheus: null, grafana: null, notes: ['monitoring off (--no-monitoring)'] };
   await d.saveMonitoring({ ...monitoring, notes: [...monitoring.notes] });
-  // Before the wait, so that the nodes' start can be watched.
-  const ui = d.spec.ui ? await startPanel(d) : null;
-  if (ui !== null) progress(`panel: ${panelUrl(d.spec.uiPort)}`);
+  // Started before the wait, so that the nodes' start can be watched, and waited for beside it:
+  // its start (a Node process loading the devnet's code) need not hold up the nodes' first block.
+  const panel = d.spec.ui
+    ? startPanel(d).then((link) => {
+        progress(`panel: ${panelUrl(d.spec.uiPort)}`);
+        return link;
+      })
+    : null;
+  // Its failure is the wait's below; one met before it (the supervisor's) is not left unheard.
+  panel?.catch(() => undefined);
   if (d.state.input.manifest.auto_upgrade === true) {
     // Built now, not when the nodes halt (a git version's build takes half a minute or more).
     for (const version of Object.values(d.state.input.manifest.upgrades ?? {})) await d.build(version);
@@ -48,7 +55,7 @@ export async function startEverything(d: Devnet, resumed: boolean, progress: Pro
   }
   progress('waiting for a final block on every node');
   const names = d.nodes.map((n) => n.name);
-  await d.waitForHeight(names, 1, d.progressBound(3));
+  const [ui] = await Promise.all([panel, d.waitForHeight(names, 1, d.progressBound(3))]);
   // Resumed: every node answers at its stored height at once; the wait is on the chain going on.
   if (resumed) await d.waitForHeight(names, (await topHeight(d)) + 1, d.progressBound(3));
   let market: string | null = null;

@@ -1,15 +1,15 @@
 /**
  * `devnet up --from FILE`: a devnet again from its archive, on any runtime and base port. The
- * archive is read and checked whole first (archive/read.ts): a bad one is refused before a home
- * is made or anything starts. Then `up` as usual, with the saved spec inputs and genesis time,
+ * archive is read and checked whole first, as a stream (archive/read.ts): a bad one is refused
+ * before a home is made or anything starts. Then `up` as usual, with the saved spec inputs and genesis time,
  * the nodes added later, and every node's and service's home written from the archive before
- * the first start; each node goes on from its saved height.
+ * the first start (the docker and swarm runtimes put it into its volume then, a swarm's on the
+ * machine the node will run on); each node goes on from its saved height.
  */
 import { join } from 'node:path';
 import type { GenesisJson } from '@chain-devnet/node/chain';
 import { archiveError } from '../archive/format.js';
-import { type Archive, extractUnder, readArchive } from '../archive/read.js';
-import { DevnetError } from '../errors.js';
+import { type Archive, extractArchive, readArchive, readArchiveFile } from '../archive/read.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import type { DevnetState } from '../state.js';
@@ -34,26 +34,18 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   const a = await readArchive(o.from);
   let state: DevnetState;
   try {
-    state = JSON.parse(a.files.get('devnet/devnet.json')!.toString('utf8')) as DevnetState;
+    state = JSON.parse(a.devnetFiles.get('devnet/devnet.json')!.toString('utf8')) as DevnetState;
   } catch {
     throw archiveError(o.from, 'devnet/devnet.json is not JSON');
   }
   if (state.version !== 1 || typeof state.input?.genesisTime !== 'number')
     throw archiveError(o.from, `devnet/devnet.json of version ${String(state.version)} is not known`);
-  // The swarm runtime would start its nodes on volumes of their own, on other machines, not from
-  // the archive's stores: refused before anything is made (auto never chooses it).
-  const choice = o.runtime ?? state.input.manifest.runtime ?? 'auto';
-  if (choice === 'swarm')
-    throw new DevnetError(
-      'RUNTIME',
-      "devnet up --from restores on the process or docker runtime; swarm is not supported yet (its nodes' volumes are on other machines): pass --runtime process or docker",
-    );
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );
   // A forked devnet comes back as the fork it was: its genesis from its nodes' homes, its source not asked again.
   const forked =
-    state.fork === undefined ? undefined : { record: state.fork, genesis: forkGenesisOf(a, o.from) };
+    state.fork === undefined ? undefined : { record: state.fork, genesis: await forkGenesisOf(a, o.from) };
   const r = await up({
     home: o.home,
     ...(forked === undefined ? {} : { forked }),
@@ -68,18 +60,21 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
     progress: o.progress,
     fill: async (d) => {
       await d.restoreAdded(state.added, state.versions);
-      await extractUnder(a, 'nodes', join(d.layout.home, 'nodes'));
-      await extractUnder(a, 'services', join(d.layout.home, 'services'));
+      await extractArchive(a, {
+        nodes: join(d.layout.home, 'nodes'),
+        services: join(d.layout.home, 'services'),
+      });
     },
   });
   return { ...r, heights: a.manifest.heights };
 }
 
 /** A forked devnet's genesis: its nodes' genesis.json (every node has the same), parsed. */
-function forkGenesisOf(a: Archive, from: string): GenesisJson {
-  const file = [...a.files].find(([path]) => /^nodes\/[^/]+\/genesis\.json$/.test(path))?.[1];
-  if (file === undefined)
+async function forkGenesisOf(a: Archive, from: string): Promise<GenesisJson> {
+  const path = a.manifest.files.find((f) => /^nodes\/[^/]+\/genesis\.json$/.test(f.path))?.path;
+  if (path === undefined)
     throw archiveError(from, 'a forked devnet whose archive holds no nodes/<name>/genesis.json');
+  const file = await readArchiveFile(a, path);
   try {
     return JSON.parse(file.toString('utf8')) as GenesisJson;
   } catch {

@@ -1,17 +1,21 @@
 /**
  * `devnet save FILE`: one archive of the whole devnet (archive/format.ts). A running devnet is
  * cut consistently: every node is stopped gracefully at once (each has written its last final
- * block and its priv-validator state), its home is read where its runtime keeps it, each node's
- * height is read from its store, the archive is written, and every node is started again.
+ * block and its priv-validator state), what its runtime keeps in a volume (docker; a swarm's
+ * through the engine of the machine each is on) is read into a folder of its own beside its home,
+ * each node's height is read from its store, the archive is written, and every node is started
+ * again. The homes on this machine are left as they were: a copy of a store left in one would go
+ * back into a new volume at the next first start (`up` after `down --keep-data`), over newer data.
  * Nodes stopped together can differ by one block; the archive records each height.
  */
-import { lstat, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { BLOCKED_PEERS_FILE, storedHeight } from '@chain-devnet/node/testnet';
 import type { ArchiveManifest } from '../archive/format.js';
 import { type SourceFile, writeArchive } from '../archive/write.js';
 import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
 import { MARKET_SERVICE, WORKER_SERVICE } from '../market.js';
 import type { Progress } from '../runtime/runtime.js';
 import { anyRunning, restartAfterCopy, stopForCopy } from './lifecycle.js';
@@ -19,7 +23,11 @@ import { anyRunning, restartAfterCopy, stopForCopy } from './lifecycle.js';
 /** Written again by every start (the peers' addresses differ by runtime and base port). */
 const NOT_SAVED = new Set(['node.json', BLOCKED_PEERS_FILE]);
 
-async function filesUnder(dir: string, prefix: string): Promise<SourceFile[]> {
+async function filesUnder(
+  dir: string,
+  prefix: string,
+  skip: (rel: string) => boolean = () => false,
+): Promise<SourceFile[]> {
   let entries: string[];
   try {
     entries = await readdir(dir, { recursive: true });
@@ -30,10 +38,28 @@ async function filesUnder(dir: string, prefix: string): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
   for (const rel of entries.sort()) {
     const from = join(dir, rel);
-    if (!(await lstat(from)).isFile() || NOT_SAVED.has(rel)) continue;
-    out.push({ path: `${prefix}/${relative(dir, from).split('\\').join('/')}`, from });
+    const path = relative(dir, from).split('\\').join('/');
+    if (!(await lstat(from)).isFile() || NOT_SAVED.has(rel) || skip(path)) continue;
+    out.push({ path: `${prefix}/${path}`, from });
   }
   return out;
+}
+
+/**
+ * A node's or service's files: those its runtime brought back from its volume (`pulled`) and,
+ * for the rest, its home here (genesis and keys a swarm gives as configs and secrets); the home's
+ * store (data/) only when the volume had none (the process runtime: the home is where it runs).
+ */
+async function homeFiles(home: string, pulled: string, prefix: string): Promise<SourceFile[]> {
+  const fromVolume = await filesUnder(pulled, prefix);
+  const have = new Set(fromVolume.map((f) => f.path));
+  const storeThere = existsSync(join(pulled, 'data'));
+  const fromHome = await filesUnder(
+    home,
+    prefix,
+    (p) => have.has(`${prefix}/${p}`) || (storeThere && p.startsWith('data/')),
+  );
+  return [...fromVolume, ...fromHome].sort((a, b) => a.path.localeCompare(b.path));
 }
 
 export interface SaveResult {
@@ -55,32 +81,31 @@ export async function save(
   o: SaveOptions = {},
 ): Promise<SaveResult> {
   const started = Date.now();
-  if (d.runtime.capabilities().machines)
-    throw new DevnetError(
-      'RUNTIME',
-      `devnet save reads every node's data on this machine; this devnet runs on ${d.runtime.kind}, whose volumes are on other machines: not supported yet`,
-    );
   const running = (o.restart ?? true) && (await anyRunning(d));
   const serviceNames = d.spec.marketPort === null ? [] : [MARKET_SERVICE, WORKER_SERVICE];
   progress(`stopping ${d.nodes.length} nodes at once for a consistent cut`);
   await stopForCopy(d);
   let manifest: ArchiveManifest;
   const heights: Record<string, number | null> = {};
+  const pulledRoot = await mkdtemp(join(tmpdir(), 'devnet-save-'));
   try {
-    for (const name of [...d.nodes.map((n) => n.name), ...serviceNames]) {
-      const home = serviceNames.includes(name) ? d.layout.serviceHome(name) : d.layout.nodeHome(name);
-      // A service never started (a saved devnet that was down) has nothing to bring back.
-      if ((await d.runtime.node(name).state()) !== 'absent') await d.runtime.node(name).pullHome(home);
-    }
-    for (const n of d.nodes) heights[n.name] = await storedHeight(d.layout.nodeHome(n.name));
     const sources: SourceFile[] = [
       { path: 'devnet/devnet.json', from: d.layout.stateFile },
       { path: 'devnet/accounts.json', from: d.layout.accountsFile },
     ];
-    for (const n of d.nodes)
-      sources.push(...(await filesUnder(d.layout.nodeHome(n.name), `nodes/${n.name}`)));
-    for (const s of serviceNames)
-      sources.push(...(await filesUnder(d.layout.serviceHome(s), `services/${s}`)));
+    for (const name of [...d.nodes.map((n) => n.name), ...serviceNames]) {
+      const service = serviceNames.includes(name);
+      const home = service ? d.layout.serviceHome(name) : d.layout.nodeHome(name);
+      const pulled = join(pulledRoot, name);
+      // A service never started (a saved devnet that was down) has nothing to bring back.
+      if ((await d.runtime.node(name).state()) !== 'absent') {
+        await mkdir(pulled, { recursive: true });
+        await d.runtime.node(name).pullHome(pulled);
+      }
+      // Before the files are listed: opening the store may rewrite its log.
+      if (!service) heights[name] = await storedHeight(existsSync(join(pulled, 'data')) ? pulled : home);
+      sources.push(...(await homeFiles(home, pulled, `${service ? 'services' : 'nodes'}/${name}`)));
+    }
     progress(`writing ${file} (${sources.length} files; heights ${JSON.stringify(heights)})`);
     manifest = await writeArchive(file, sources, {
       runtime: d.runtime.kind,
@@ -88,6 +113,7 @@ export async function save(
       versions: Object.fromEntries(d.nodes.map((n) => [n.name, d.versionOf(n.name)])),
     });
   } finally {
+    await rm(pulledRoot, { recursive: true, force: true });
     if (running) {
       progress('starting every node again');
       const least = Math.min(...Object.values(heights).map((h) => h ?? 1));

@@ -140,11 +140,11 @@ export interface NodeHandle {
    */
   copyHomeFile(home: string, file: string): Promise<void>;
   /**
-   * Brings what the node (or service) keeps where it reads its home (its volume) back into `home`
-   * on this machine, with it stopped (`devnet save`); nothing where it reads that folder itself.
-   * Fails, saying why, on a runtime that cannot (yet).
+   * Brings what the node (or service) keeps where it reads its home (its volume) into `dir` on
+   * this machine (a folder of `devnet save`'s own, never the node's home), with it stopped;
+   * nothing where it reads its home on this machine itself (the process runtime).
    */
-  pullHome(home: string): Promise<void>;
+  pullHome(dir: string): Promise<void>;
   /**
    * What the runtime does beside the node's blocked-peers list when it is cut off (true) or let
    * back (false) (blockedPeers.ts); fails for a node the runtime does not know.

@@ -3,8 +3,10 @@
  * wrong (a version, a hash, a path, an entry type), so each refusal is shown on its own.
  */
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gzipSync } from 'node:zlib';
 import tarStream from 'tar-stream';
 
 export interface CraftEntry {
@@ -70,4 +72,35 @@ export function manifestOf(
   };
   change(m);
   return { name: 'manifest.json', body: Buffer.from(JSON.stringify(m)) };
+}
+
+/**
+ * A valid archive holding the sample files and one more of `size` zero bytes, written as a
+ * stream (neither the archive nor that file is ever whole in memory). Returns the big file's path.
+ */
+export async function craftLargeArchive(file: string, size: number): Promise<string> {
+  const big = 'nodes/validator-0/data/big.ldb';
+  const chunk = Buffer.alloc(1024 * 1024);
+  const hash = createHash('sha256');
+  for (let left = size; left > 0; left -= chunk.length)
+    hash.update(chunk.subarray(0, Math.min(left, chunk.length)));
+  const files = sampleFiles();
+  const manifest = manifestOf(files, (m) => {
+    (m.files as unknown[]).push({ path: big, size, sha256: hash.digest('hex') });
+  });
+  const pack = tarStream.pack();
+  const written = pipeline(pack, createGzip({ level: 1 }), createWriteStream(file));
+  const add = (name: string, body: Buffer) =>
+    new Promise<void>((resolve, reject) => pack.entry({ name }, body, (e) => (e ? reject(e) : resolve())));
+  await add(manifest.name, manifest.body!);
+  for (const f of files) await add(f.name, f.body);
+  const entry = pack.entry({ name: big, size });
+  for (let left = size; left > 0; left -= chunk.length) {
+    if (!entry.write(chunk.subarray(0, Math.min(left, chunk.length))))
+      await new Promise((r) => entry.once('drain', r));
+  }
+  entry.end();
+  pack.finalize();
+  await written;
+  return big;
 }

@@ -1,19 +1,22 @@
 /**
  * The archive reader refuses, naming what is wrong, an archive of another format version, a
  * truncated or corrupt one, a tampered file, a missing or extra file, and every way out of the
- * devnet's home (absolute path, `..`, symlink, hard link, device); and `devnet up --from` with
- * such an archive makes no home and starts nothing.
+ * devnet's home (absolute path, `..`, symlink, hard link, device), a file or an archive past its
+ * size bound; and `devnet up --from` with such an archive makes no home and starts nothing. An
+ * archive of 256 MiB is read and extracted as a stream, memory not growing with it.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readArchive } from '../../src/archive/read.js';
+import { extractArchive, readArchive } from '../../src/archive/read.js';
+import { writeArchive } from '../../src/archive/write.js';
 import { restore } from '../../src/operations/restore.js';
-import { type CraftEntry, craftArchive, manifestOf, sampleFiles } from './craft.js';
+import { type CraftEntry, craftArchive, craftLargeArchive, manifestOf, sampleFiles } from './craft.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../tests/archive/fixtures/', import.meta.url));
 
@@ -53,9 +56,33 @@ describe('devnet archive reader', () => {
     const a = await readArchive(file);
     assert.equal(a.manifest.version, 1);
     assert.deepEqual(
-      [...a.files.keys()],
+      a.manifest.files.map((f) => f.path),
       files.map((f) => f.name),
     );
+    assert.deepEqual([...a.devnetFiles.keys()], ['devnet/devnet.json', 'devnet/accounts.json']);
+    const home = join(dir, 'good-home');
+    await extractArchive(a, { nodes: join(home, 'nodes') });
+    assert.deepEqual(await readFile(join(home, 'nodes/validator-0/genesis.json')), files[2]!.body);
+  });
+
+  test('what writeArchive streams out, readArchive reads back byte for byte (an empty file, one of several chunks)', async () => {
+    const src = join(dir, 'src');
+    await mkdir(src, { recursive: true });
+    const bodies = new Map<string, Buffer>([
+      ['devnet/devnet.json', files[0]!.body],
+      ['devnet/accounts.json', files[1]!.body],
+      ['nodes/validator-0/data/empty.log', Buffer.alloc(0)],
+      ['nodes/validator-0/data/000005.ldb', randomBytes(3 * 1024 * 1024 + 17)],
+    ]);
+    const sources = [...bodies].map(([path], i) => ({ path, from: join(src, String(i)) }));
+    for (const [i, body] of [...bodies.values()].entries()) await writeFile(join(src, String(i)), body);
+    const file = join(dir, 'written.tar.gz');
+    await writeArchive(file, sources, { runtime: 'process', heights: { 'validator-0': 1 } });
+    const a = await readArchive(file);
+    const home = join(dir, 'written-home');
+    await extractArchive(a, { nodes: join(home, 'nodes') });
+    for (const [path, body] of bodies)
+      if (path.startsWith('nodes/')) assert.deepEqual(await readFile(join(home, path)), body, path);
   });
 
   test('the version 0 fixture is refused naming both versions', async () => {
@@ -136,15 +163,60 @@ describe('devnet archive reader', () => {
       );
     });
 
-  test('up --from on the swarm runtime is refused before anything is made', async () => {
-    const file = join(dir, 'to-swarm.tar.gz');
+  test('a file larger than a file may be, or an archive larger than its bound, is refused', async () => {
+    const file = join(dir, 'bounds.tar.gz');
     await craftArchive(file, [manifestOf(files), ...entriesOf(files)]);
-    const home = join(dir, 'swarm-home');
+    const largest = Math.max(...files.map((f) => f.body.length));
+    const total = files.reduce((n, f) => n + f.body.length, 0);
     await assert.rejects(
-      restore({ from: file, home, runtime: 'swarm', progress: () => undefined }),
-      /swarm is not supported yet/,
+      readArchive(file, { entryBytes: largest - 1, totalBytes: 1e9 }),
+      new RegExp(`devnet/devnet\\.json is ${largest} bytes, more than the ${largest - 1} a file may be`),
     );
-    assert.equal(existsSync(home), false);
+    await assert.rejects(
+      readArchive(file, { entryBytes: 1e9, totalBytes: total - 1 }),
+      new RegExp(`its files are ${total} bytes, more than the ${total - 1} an archive may hold`),
+    );
+    await readArchive(file, { entryBytes: largest, totalBytes: total });
+  });
+
+  test('a file with more bytes than its manifest lists is refused by name', async () => {
+    const longer = entriesOf(files).map((e) =>
+      e.name === 'nodes/validator-0/genesis.json' ? { ...e, body: Buffer.alloc(1024 * 1024) } : e,
+    );
+    await refused(
+      'longer',
+      [manifestOf(files), ...longer],
+      /nodes\/validator-0\/genesis\.json does not match its size and SHA-256/,
+    );
+  });
+
+  test('an archive larger than memory should hold is streamed: memory does not grow with it', async () => {
+    const size = 256 * 1024 * 1024;
+    const file = join(dir, 'large.tar.gz');
+    const big = await craftLargeArchive(file, size);
+    // External memory (Buffers) sampled while it is read and extracted: held whole, it would grow by `size`.
+    globalThis.gc?.();
+    const base = process.memoryUsage().arrayBuffers;
+    let peak = base;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    }, 10);
+    const home = join(dir, 'large-home');
+    try {
+      const a = await readArchive(file);
+      await extractArchive(a, { nodes: join(home, 'nodes') });
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    assert.equal((await stat(join(home, big))).size, size);
+    const grew = peak - base;
+    assert.ok(
+      grew < size / 4,
+      `external memory grew by ${(grew / 2 ** 20).toFixed(1)} MiB reading ${size / 2 ** 20} MiB`,
+    );
+    await rm(home, { recursive: true, force: true });
+    await rm(file, { force: true });
   });
 
   test('a manifest listing a path that escapes is refused', async () => {

@@ -34,6 +34,8 @@ export class ConsensusDriver {
   private height = 0;
   private validators: Validator[] = [];
   private heightStartedAt = 0;
+  /** The first height entered after start (its round-0 propose timeout gets the start grace). */
+  private firstHeight = 0;
   private committing = false;
   private stopped = false;
   private stopRebroadcast: Cancel = () => undefined;
@@ -80,6 +82,7 @@ export class ConsensusDriver {
       height: this.deps.service.state.height + 1,
       catch_up_ms: this.now() - catchUpStarted,
     });
+    this.firstHeight = this.deps.service.state.height + 1;
     this.enterHeight();
     this.stopStallCheck = ticker.every(STALL_CHECK_MS, () => this.checkStall());
   }
@@ -160,9 +163,10 @@ export class ConsensusDriver {
       else if (a.kind === 'broadcast-vote') this.outbox.vote(a.vote);
       else if (a.kind === 'decide') void this.commit(a.block, a.commit, a.blockHash);
       else {
-        const due = this.now() + a.ms;
+        const ms = this.timeoutMs(a);
+        const due = this.now() + ms;
         // Under 'height/': every timer of a height is cancelled when the next one starts.
-        this.deps.ticker.schedule(`height/${a.step}/${a.round}`, a.ms, () => {
+        this.deps.ticker.schedule(`height/${a.step}/${a.round}`, ms, () => {
           if (!this.core || this.height !== a.height || !this.deciding) return;
           if (a.step === 'propose')
             this.slots.proposeTimedOut(this.core, this.height, a.round, {
@@ -174,6 +178,12 @@ export class ConsensusDriver {
         });
       }
     }
+  }
+
+  /** A timeout's length: the core's, but at least the start grace for the first height's round-0 proposal. */
+  private timeoutMs(a: Extract<ConsensusAction, { kind: 'schedule-timeout' }>): number {
+    const first = a.step === 'propose' && a.round === 0 && a.height === this.firstHeight;
+    return first ? Math.max(a.ms, this.opts.startProposeGraceMs ?? 0) : a.ms;
   }
 
   private async commit(block: Block, commit: Commit, hash: string): Promise<void> {

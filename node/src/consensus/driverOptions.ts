@@ -23,6 +23,15 @@ export interface DriverOptions {
   readonly rebroadcastMs: number;
   /** A block whose timestamp is further ahead of this node's clock is refused. */
   readonly maxClockDriftSec: number;
+  /**
+   * The least the round-0 propose timeout of the first height after the node starts waits (0 or
+   * absent: the timeouts' own). Nodes started together (a devnet resumed, a network restarted)
+   * come up seconds apart on a loaded machine; with the usual 3 s the early ones would give up on
+   * a proposer still starting and count its slot missed, though nobody was absent (docs/RULES.md,
+   * "Across a pause"). A proposal that comes sooner ends the wait at once, so the grace is paid
+   * only when that proposer really is down, once per start.
+   */
+  readonly startProposeGraceMs?: number;
 }
 
 /** What the driver runs on, built by the composition root (main/node.ts). */

@@ -6,4 +6,5 @@
 export * from './detached.js';
 export * from './ports.js';
 export * from './programs.js';
+export * from './v8Flags.js';
 export * from './wait.js';

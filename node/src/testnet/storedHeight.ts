@@ -4,11 +4,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChainStore } from '../store/chainStore.js';
 
 export async function storedHeight(home: string): Promise<number | null> {
   const path = join(home, 'data');
   if (!existsSync(path)) return null;
+  // Loaded here, not with the module: the devnet command imports this package for every command,
+  // and LevelDB's native addon took 56 ms of its start (docs/BENCHMARKS.md, "Memory and start-up").
+  const { ChainStore } = await import('../store/chainStore.js');
   const store = await ChainStore.open(path);
   try {
     return await store.height();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type RunResult, runProgram } from '../../src/harness/index.js';
+import { NODE_V8_FLAGS, type RunResult, runProgram } from '../../src/harness/index.js';
 
 /** Runs a launcher as a person runs a program; it must succeed. */
 async function run(...args: string[]): Promise<RunResult> {
@@ -20,9 +20,11 @@ async function run(...args: string[]): Promise<RunResult> {
 /** The repository: node/dist/tests/bundle/ is four levels below it. */
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const LAUNCHER = join(repo, 'node/scripts/launcher.mjs');
+/** Each bundle's folder and the V8 flags it runs with (V8 refuses a cache made under other flags). */
 const BUNDLE_DIRS = {
-  'chain-node': join(repo, 'node/dist/bundle'),
-  devnet: join(repo, 'devnet/dist/bundle'),
+  'chain-node': { dir: join(repo, 'node/dist/bundle'), flags: NODE_V8_FLAGS },
+  'chain-market': { dir: join(repo, 'node/dist/bundle'), flags: NODE_V8_FLAGS },
+  devnet: { dir: join(repo, 'devnet/dist/bundle'), flags: [] },
 };
 
 /** A program as the build makes one: CommonJS, with require, __filename and the arguments. */
@@ -47,11 +49,11 @@ describe('bundle launcher', () => {
     return dir;
   };
 
-  it('the build made a code cache that this Node accepts, for the node and for devnet', async () => {
-    for (const [name, dir] of Object.entries(BUNDLE_DIRS)) {
+  it('the build made a code cache that this Node accepts under the flags each program runs with', async () => {
+    for (const [name, { dir, flags }] of Object.entries(BUNDLE_DIRS)) {
       assert.equal((await caches(dir)).filter((f) => f.startsWith(`${name}.`)).length, 1, name);
       // --ensure-code-cache returns at once when the cache is accepted; otherwise it runs --help.
-      const { stdout } = await run(join(dir, `${name}.mjs`), '--ensure-code-cache');
+      const { stdout } = await run(...flags, join(dir, `${name}.mjs`), '--ensure-code-cache');
       assert.equal(stdout, '', `${name}: the cache was refused`);
     }
   });

@@ -3,7 +3,6 @@ import { defineCommand, flag } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
 import type { UiJson } from '../../jsonShapes.js';
 import { panelState, startPanel } from '../../panel/process.js';
-import { servePanel } from '../../ui/serve.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';
 
@@ -38,6 +37,9 @@ export const uiCommand = defineCommand({
 /** `devnet ui --serve`: the panel in this process, until SIGTERM or SIGINT (or its devnet is gone). */
 async function servePanelInForeground(home: string): Promise<number> {
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  // Loaded here: the panel's server (koa and its middleware) is the panel process's alone, and the
+  // devnet command loads this file for every command (58 ms of its start).
+  const { servePanel } = await import('../../ui/serve.js');
   const panel = await servePanel(home, log);
   await new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());

@@ -4,7 +4,6 @@
  * beside its blocked-peers list, which is copied into its volume, where the node reads it.
  */
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
@@ -15,6 +14,7 @@ import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } f
 import type { DockerDevnet } from './containers.js';
 import { VERSION_LABEL } from './labels.js';
 import { demux, followLogs } from './logStream.js';
+import { pullVolume } from './volumeArchive.js';
 
 const RPC_PORT = CONTAINER_PORTS.rpcPort;
 const P2P_PORT = CONTAINER_PORTS.p2pPort;
@@ -159,17 +159,7 @@ export class DockerNode implements NodeHandle {
 
   /** Its volume's /data, read through the engine (a tar stream), into `home` (a stopped container too). */
   async pullHome(home: string): Promise<void> {
-    const c = await this.dd.requireContainer(this.name, 'save');
-    const stream = await c.getArchive({ path: CONTAINER_HOME });
-    const strip = CONTAINER_HOME.replace(/^\//, '');
-    await pipeline(
-      stream,
-      tar.extract(home, {
-        map: (h) => ({ ...h, name: h.name === strip ? '.' : h.name.replace(`${strip}/`, '') }),
-        // Only files and folders of the node come out: a link in a volume is not followed here.
-        ignore: (_name, h) => h !== undefined && h.type !== 'file' && h.type !== 'directory',
-      }),
-    );
+    await pullVolume(await this.dd.requireContainer(this.name, 'save'), home);
   }
 
   /**

@@ -6,6 +6,7 @@
  * its containers and the swarm runtime its services (devnetName: both resolve on the devnet's
  * network).
  */
+import { NODE_V8_FLAGS } from '@chain-devnet/node/harness';
 import { CONTAINER_PORTS } from '@chain-devnet/node/testnet';
 import type { Layout } from '../../layout.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
@@ -33,7 +34,8 @@ export async function programImage(
   nodeImage: () => Promise<string>,
   progress: Progress,
 ): Promise<ProgramImage | { readonly note: string }> {
-  if (program === 'chain-market') return { image: await nodeImage(), entrypoint: ['node', MARKET_IN_IMAGE] };
+  if (program === 'chain-market')
+    return { image: await nodeImage(), entrypoint: ['node', ...NODE_V8_FLAGS, MARKET_IN_IMAGE] };
   const found = program === 'prometheus' ? await prometheusImage(progress) : await grafanaImage(progress);
   return 'note' in found ? found : { image: found.image, entrypoint: null };
 }

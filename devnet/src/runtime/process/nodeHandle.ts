@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import {
+  NODE_ENV,
+  NODE_V8_FLAGS,
   procState,
   readExitStatus,
   readPid,
@@ -79,7 +81,14 @@ export class ProcessNode implements NodeHandle {
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
     await spawnDetached({
       command: process.execPath,
-      args: [nodeProgramOf(l.build), ...nodeStartArgs(l.node, { home: l.home })],
+      // This checkout's node under the V8 flags its code cache was made with; another build's
+      // (git:REF, path:DIR) under none, as the caches of builds before NODE_V8_FLAGS were made.
+      args: [
+        ...(l.build.kind === 'checkout' ? NODE_V8_FLAGS : []),
+        nodeProgramOf(l.build),
+        ...nodeStartArgs(l.node, { home: l.home }),
+      ],
+      env: { ...process.env, ...NODE_ENV },
       logFile: this.layout.logFile(this.name),
       pidFile: this.layout.pidFile(this.name),
       exitFile: this.layout.exitFile(this.name),

@@ -4,7 +4,7 @@
  * this machine has them on PATH.
  */
 import { existsSync } from 'node:fs';
-import { findOnPath } from '@chain-devnet/node/harness';
+import { findOnPath, NODE_V8_FLAGS } from '@chain-devnet/node/harness';
 import { DevnetError } from '../../errors.js';
 import { nodePackagePath } from '../../repo.js';
 import { chainNodeProgram } from '../../versions/resolve.js';
@@ -38,7 +38,8 @@ export type Command = { readonly command: string; readonly args: readonly string
 
 /** How to run a service's program here, or why it cannot run (a line for people). */
 export function commandOf(program: ServiceProgram): Command | { readonly note: string } {
-  if (program === 'chain-market') return { command: process.execPath, args: [MARKET_PROGRAM] };
+  if (program === 'chain-market')
+    return { command: process.execPath, args: [...NODE_V8_FLAGS, MARKET_PROGRAM] };
   if (program === 'prometheus') {
     const bin = findOnPath('prometheus');
     return bin === null

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
-import { DevnetError } from '../../errors.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
 import { VERSION_LABEL } from '../docker/labels.js';
@@ -19,6 +18,7 @@ import { CONTAINER_HOME } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import { createNodeService } from './services.js';
 import { STOP_GRACE_MS, type SwarmDevnet } from './swarmDevnet.js';
+import { pinnedMachine, pullServiceVolume } from './swarmVolumes.js';
 import { bringUp, waitDown, waitRunning } from './tasks.js';
 
 export class SwarmNode implements NodeHandle {
@@ -75,9 +75,7 @@ export class SwarmNode implements NodeHandle {
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
     const s = await this.sd.service(node.name);
-    const pinned = /^node\.id==(\S+)$/.exec(
-      (s?.Spec?.TaskTemplate as Docker.ContainerTaskSpec | undefined)?.Placement?.Constraints?.[0] ?? '',
-    )?.[1];
+    const pinned = s === null ? undefined : pinnedMachine(s);
     if (s === null || pinned === undefined)
       return {
         rpc: `http://127.0.0.1:${node.rpcPort}`,
@@ -179,12 +177,9 @@ export class SwarmNode implements NodeHandle {
     await c.container.putArchive(tar.pack(home, { entries: [file] }), { path: CONTAINER_HOME });
   }
 
-  /** Not yet: its volume is on the machine where its task runs (devnet/README.md, "Saving and restoring"). */
-  async pullHome(): Promise<void> {
-    throw new DevnetError(
-      'RUNTIME',
-      `devnet save does not read swarm volumes yet (${this.name}'s data is on the machine its task runs on): save a devnet on the process or docker runtime`,
-    );
+  /** Its volume, on the machine its service is pinned to, read through that machine's engine (stopped: scaled to 0). */
+  async pullHome(home: string): Promise<void> {
+    await pullServiceVolume(this.sd, this.name, home);
   }
 
   /** The blocked-peers list is the whole cut; the node must have a service. */

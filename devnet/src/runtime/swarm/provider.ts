@@ -7,6 +7,7 @@
  * manager devnet talks to: their volumes stay there, and their ports are published there, where
  * devnet reaches them. Everything carries the devnet's labels; `down` removes it (teardown.ts).
  */
+import type Docker from 'dockerode';
 import type { Layout } from '../../layout.js';
 import { isNotFound } from '../docker/engineErrors.js';
 import { LABEL_DEVNET, LABEL_NODE } from '../docker/labels.js';
@@ -25,6 +26,7 @@ import { SwarmNode } from './nodeHandle.js';
 import { createService, LABEL_METRICS_PORT, volumeMount } from './services.js';
 import { STOP_GRACE_MS, SwarmDevnet, type SwarmSettings } from './swarmDevnet.js';
 import { homeSecrets } from './swarmFiles.js';
+import { mountedFiles, seedVolume } from './swarmVolumes.js';
 import { bringUp, waitRunning } from './tasks.js';
 import { teardownSwarm } from './teardown.js';
 
@@ -108,7 +110,8 @@ export class SwarmRuntime implements Runtime {
   /**
    * A service beside the nodes is a swarm service of its program's image on the devnet's overlay
    * network (it reaches the nodes by their service names), pinned to the manager. The files of its
-   * home are swarm secrets in its volume's folder. A market's restart policy is none, as a node's
+   * home are swarm secrets in its volume's folder, but for its store (data/, there when restored
+   * from an archive), which goes into its volume. A market's restart policy is none, as a node's
    * (a killed service stays down); the monitors come back when they fail.
    */
   async startService(s: ServiceLaunch, progress: Progress): Promise<ServiceSkipped> {
@@ -122,26 +125,29 @@ export class SwarmRuntime implements Runtime {
     const program = await programImage(s.program, async () => plan.ref, progress);
     if ('note' in program) return program.note;
     const reach = this.serviceReach();
+    const container: Docker.ContainerSpec = {
+      Image: program.image,
+      ...(program.entrypoint === null ? {} : { Command: [...program.entrypoint] }),
+      Args: s.args(reach),
+      Env: Object.entries(s.env?.(reach) ?? {}).map(([k, v]) => `${k}=${v}`),
+      Hostname: s.name,
+      // Root: the engine's socket (Prometheus's discovery) is root's, and so are the secrets.
+      User: SERVICE_USER,
+      Mounts: [
+        volumeMount(sd.name(s.name), CONTAINER_HOME, sd.labels(s.name)),
+        ...(s.program === 'prometheus'
+          ? [{ Type: 'bind' as const, Source: MANAGER_SOCKET, Target: MANAGER_SOCKET, ReadOnly: true }]
+          : []),
+      ],
+      Secrets: await homeSecrets(sd, s.name, s.home),
+      StopSignal: 'SIGTERM',
+      StopGracePeriod: STOP_GRACE_MS * 1e6,
+    };
+    // Restored from an archive: its store (data/) into its volume on the manager first.
+    await seedVolume(sd, await sd.manager(), program.image, s.name, s.home, mountedFiles(container));
     await createService(sd, {
       what: s.name,
-      container: {
-        Image: program.image,
-        ...(program.entrypoint === null ? {} : { Command: [...program.entrypoint] }),
-        Args: s.args(reach),
-        Env: Object.entries(s.env?.(reach) ?? {}).map(([k, v]) => `${k}=${v}`),
-        Hostname: s.name,
-        // Root: the engine's socket (Prometheus's discovery) is root's, and so are the secrets.
-        User: SERVICE_USER,
-        Mounts: [
-          volumeMount(sd.name(s.name), CONTAINER_HOME, sd.labels(s.name)),
-          ...(s.program === 'prometheus'
-            ? [{ Type: 'bind' as const, Source: MANAGER_SOCKET, Target: MANAGER_SOCKET, ReadOnly: true }]
-            : []),
-        ],
-        Secrets: await homeSecrets(sd, s.name, s.home),
-        StopSignal: 'SIGTERM',
-        StopGracePeriod: STOP_GRACE_MS * 1e6,
-      },
+      container,
       restart: s.program === 'chain-market' ? 'none' : 'on-failure',
       machine: await sd.manager(),
       port: s.port === null ? null : { target: s.port, published: s.port },

@@ -17,6 +17,7 @@ import { STOP_GRACE_MS, type SwarmDevnet } from './swarmDevnet.js';
 import type { Machine } from './swarmEngines.js';
 import { homeFile, swarmFile } from './swarmFiles.js';
 import type { RegistryAuth } from './swarmImages.js';
+import { mountedFiles, seedVolume } from './swarmVolumes.js';
 
 /** Tells Prometheus's swarm discovery which services are nodes, and where they serve /metrics. */
 export const LABEL_METRICS_PORT = 'io.chain-devnet.metrics-port';
@@ -110,30 +111,33 @@ export async function createNodeService(
     swarmFile(sd, 'secret', 'validator-key', await read('validator_key.json'), name),
     swarmFile(sd, 'secret', 'p2p-key', await read('p2p_key'), name),
   ]);
+  const container: Docker.ContainerSpec = {
+    Image: plan.ref,
+    Args: nodeStartArgs(l.node, 'container'),
+    Hostname: name,
+    Labels: { [VERSION_LABEL]: l.build.version },
+    // The machine's engine makes the volume when the first task starts, with these labels.
+    Mounts: [volumeMount(sd.name(name), CONTAINER_HOME, sd.labels(name))],
+    Configs: [
+      { File: homeFile('genesis.json', 0o444), ConfigID: genesis.id, ConfigName: genesis.name },
+      { File: homeFile('node.json', 0o444), ConfigID: nodeFile.id, ConfigName: nodeFile.name },
+    ],
+    Secrets: [
+      {
+        File: homeFile('validator_key.json', 0o400),
+        SecretID: validatorKey.id,
+        SecretName: validatorKey.name,
+      },
+      { File: homeFile('p2p_key', 0o400), SecretID: p2pKey.id, SecretName: p2pKey.name },
+    ],
+    StopSignal: 'SIGTERM',
+    StopGracePeriod: STOP_GRACE_MS * 1e6,
+  };
+  // Restored from an archive: its store and priv-validator state into its volume on that machine first.
+  await seedVolume(sd, machine, plan.ref, name, l.home, mountedFiles(container));
   await createService(sd, {
     what: name,
-    container: {
-      Image: plan.ref,
-      Args: nodeStartArgs(l.node, 'container'),
-      Hostname: name,
-      Labels: { [VERSION_LABEL]: l.build.version },
-      // The machine's engine makes the volume when the first task starts, with these labels.
-      Mounts: [volumeMount(sd.name(name), CONTAINER_HOME, sd.labels(name))],
-      Configs: [
-        { File: homeFile('genesis.json', 0o444), ConfigID: genesis.id, ConfigName: genesis.name },
-        { File: homeFile('node.json', 0o444), ConfigID: nodeFile.id, ConfigName: nodeFile.name },
-      ],
-      Secrets: [
-        {
-          File: homeFile('validator_key.json', 0o400),
-          SecretID: validatorKey.id,
-          SecretName: validatorKey.name,
-        },
-        { File: homeFile('p2p_key', 0o400), SecretID: p2pKey.id, SecretName: p2pKey.name },
-      ],
-      StopSignal: 'SIGTERM',
-      StopGracePeriod: STOP_GRACE_MS * 1e6,
-    },
+    container,
     // A killed or crashed node stays down until `devnet start`, as on the other runtimes.
     restart: 'none',
     // Its volume (its data) is on this machine: it always runs here.

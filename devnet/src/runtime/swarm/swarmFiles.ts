@@ -42,15 +42,19 @@ export function homeFile(path: string, mode: number) {
   return { Name: `${CONTAINER_HOME}/${path}`, UID: '0', GID: '0', Mode: mode };
 }
 
-/** Every file under `dir`, as paths relative to it. */
+/** Every file under `dir` but its store (data/), as paths relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .filter((f) => f !== 'data' && !f.startsWith('data/'));
 }
 
 /**
  * Every file of a service's home (its key, its configuration) as a secret in its task's home,
- * readable by root only (keys are among them).
+ * readable by root only (keys are among them); not its store (data/, restored from an archive),
+ * which swarmVolumes.ts puts into its volume.
  */
 export async function homeSecrets(
   sd: SwarmDevnet,

@@ -34,5 +34,6 @@ export async function keepArchive(
 
 export async function archivedManifest(file: string): Promise<Manifest> {
   const a = await readArchive(file);
-  return (JSON.parse(a.files.get('devnet/devnet.json')!.toString('utf8')) as DevnetState).input.manifest;
+  return (JSON.parse(a.devnetFiles.get('devnet/devnet.json')!.toString('utf8')) as DevnetState).input
+    .manifest;
 }

@@ -98,7 +98,13 @@ describe('ConsensusDriver', () => {
   });
 
   /** The driver for the validator at active index `me`, over a fresh 4-validator chain. */
-  async function setup(me: number, blockTimeMs = 50, timeouts = LONG, sync: unknown = null) {
+  async function setup(
+    me: number,
+    blockTimeMs = 50,
+    timeouts = LONG,
+    sync: unknown = null,
+    startGraceMs = 0,
+  ) {
     h = await makeHarness({ validators: LABELS });
     const active = activeValidators(h.service.state).map(
       (v) => LABELS.map(key).find((k) => k.validator === v.address)!,
@@ -117,6 +123,7 @@ describe('ConsensusDriver', () => {
         timeouts,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
+        startProposeGraceMs: startGraceMs,
       },
       {
         service: h.service,
@@ -217,6 +224,32 @@ describe('ConsensusDriver', () => {
     assert.equal(late()[0]!.proposer, active[1]!.validator);
     assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
     assert.equal(late().length, 1, 'a second copy is not logged again');
+  });
+
+  it('the first height after a start waits at least the start grace for its round-0 proposal (nodes started together come up seconds apart), later heights their usual timeout', async () => {
+    const { net, active, vote, proposal, logger } = await setup(
+      0,
+      50,
+      { ...LONG, propose: () => 30 },
+      null,
+      1000,
+    );
+    const timedOut = () => logger.lines.filter((l) => l.msg === 'no proposal in time');
+    ticker.advance(999);
+    assert.equal(timedOut().length, 0, 'the proposer of the first height is given the grace, not 30 ms');
+    ticker.advance(1);
+    assert.equal(timedOut().length, 1, 'and timed out once the grace is over');
+    await decideHeightOne(net, active, vote, proposal);
+    ticker.advance(0); // height 2 entered at once: height 1 took longer than the block time
+    ticker.advance(29);
+    assert.equal(timedOut().length, 1, 'height 2: not before its propose timeout');
+    ticker.advance(1);
+    assert.equal(
+      timedOut().length,
+      2,
+      'height 2 waits its usual 30 ms: the grace is for the first height only',
+    );
+    assert.equal(timedOut()[1]!.height, 2);
   });
 
   /** Height 1 decided here: active[1]'s block, prevoted and precommitted by the other three. */

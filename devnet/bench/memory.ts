@@ -1,0 +1,153 @@
+/**
+ * Benchmark: resident memory of each node after a minute idle, and the wall time of `devnet up`
+ * (4 validators on processes, monitoring off, the panel on as by default) until every node has a
+ * final block, for one or more builds of this repository side by side in one run: R rounds, the
+ * builds alternating round by round, medians and ranges. A build is a checkout's root, built
+ * (npm run build); its own bundled CLI starts its own nodes, so `--builds ../main,.` compares
+ * main with this checkout on the same machine in the same hour (docs/BENCHMARKS.md, "Memory and
+ * start-up of an idle node").
+ *
+ * Per node: VmRSS from /proc (what `ps` and process_resident_memory_bytes say), split into
+ * RssAnon (heap, malloc: the process's own) and RssFile (mapped files, mostly the node binary's
+ * pages, shared between the nodes); and from the node's /metrics V8's heap (committed and used)
+ * and external memory. The panel's RSS is given apart.
+ *
+ *   npm run build && node devnet/dist/bench/memory.js [--rounds 3] [--idle 60] [--validators 4] [--builds DIR,DIR]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { median } from '@chain-devnet/node/util';
+import { freeDevnetBase } from '../src/harness/ports.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    idle: { type: 'string', default: '60' },
+    validators: { type: 'string', default: '4' },
+    builds: { type: 'string', default: '.' },
+  },
+});
+const rounds = Number(values.rounds);
+const idleMs = Number(values.idle) * 1000;
+const validators = Number(values.validators);
+const builds = values.builds.split(',').map((b) => resolve(b));
+
+/** `node BUILD/devnet/dist/bundle/devnet.mjs ARGS…`; fails with its output on a non-zero exit. */
+function devnet(build: string, args: string[]): Promise<string> {
+  return new Promise((res, rej) => {
+    const c = spawn(process.execPath, [join(build, 'devnet', 'dist', 'bundle', 'devnet.mjs'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (out += d));
+    c.on('error', rej);
+    c.on('exit', (code) => (code === 0 ? res(out) : rej(new Error(`devnet ${args.join(' ')}: ${out}`))));
+  });
+}
+
+/** A /proc/PID/status field in MiB. */
+function field(status: string, name: string): number {
+  const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
+  return m === null ? Number.NaN : Number(m[1]) / 1024;
+}
+
+/** A metric's value in MiB from a node's /metrics text. */
+function metric(text: string, name: string): number {
+  const m = new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text);
+  return m === null ? Number.NaN : Number(m[1]) / 1048576;
+}
+
+interface Sample {
+  rss: number;
+  anon: number;
+  file: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+}
+
+async function sampleOf(pidFile: string, metricsUrl: string | null): Promise<Sample> {
+  const pid = Number.parseInt(await readFile(pidFile, 'utf8'), 10);
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const text = metricsUrl === null ? '' : await (await fetch(metricsUrl)).text();
+  return {
+    rss: field(status, 'VmRSS'),
+    anon: field(status, 'RssAnon'),
+    file: field(status, 'RssFile'),
+    heapTotal: metric(text, 'nodejs_heap_size_total_bytes'),
+    heapUsed: metric(text, 'nodejs_heap_size_used_bytes'),
+    external: metric(text, 'nodejs_external_memory_bytes'),
+  };
+}
+
+type Figures = { up: number[]; nodes: Sample[]; panel: number[] };
+const results = new Map<string, Figures>(builds.map((b) => [b, { up: [], nodes: [], panel: [] }]));
+const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-memory-'));
+try {
+  for (let r = 0; r < rounds; r++) {
+    for (const build of builds) {
+      const home = join(dir, `${r}-${builds.indexOf(build)}`);
+      const base = await freeDevnetBase(validators);
+      const f = results.get(build)!;
+      const began = performance.now();
+      await devnet(build, [
+        'up',
+        '--home',
+        home,
+        '--runtime',
+        'process',
+        '--validators',
+        String(validators),
+        '--no-monitoring',
+        '--base-port',
+        String(base),
+      ]);
+      f.up.push(performance.now() - began);
+      try {
+        await sleep(idleMs);
+        for (let i = 0; i < validators; i++)
+          f.nodes.push(
+            await sampleOf(join(home, 'run', `validator-${i}.pid`), `http://127.0.0.1:${base + i}/metrics`),
+          );
+        f.panel.push((await sampleOf(join(home, 'ui', 'panel.pid'), null)).rss);
+      } finally {
+        await devnet(build, ['down', '--home', home]);
+      }
+      const n = f.nodes.slice(-validators);
+      console.log(
+        `round ${r + 1} ${build}: up ${(f.up.at(-1)! / 1000).toFixed(2)} s, RSS per node ${n.map((s) => s.rss.toFixed(0)).join(', ')} MiB, panel ${f.panel.at(-1)!.toFixed(0)} MiB`,
+      );
+    }
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+
+const fmt = (xs: number[], unit: string, d = 0) =>
+  `${median(xs).toFixed(d)} ${unit} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+console.log(
+  `\n${validators} validators on processes, ${rounds} rounds, ${idleMs / 1000} s idle; medians (min–max) over every node of every round`,
+);
+console.log(
+  '| build | devnet up | RSS per node | of it anon | of it file | V8 heap committed | heap used | external | panel RSS |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const [build, f] of results) {
+  const col = (k: keyof Sample) =>
+    fmt(
+      f.nodes.map((s) => s[k]),
+      'MiB',
+    );
+  console.log(
+    `| ${build} | ${fmt(
+      f.up.map((ms) => ms / 1000),
+      's',
+      2,
+    )} | ${col('rss')} | ${col('anon')} | ${col('file')} | ${col('heapTotal')} | ${col('heapUsed')} | ${col('external')} | ${fmt(f.panel, 'MiB')} |`,
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * The V8 flags a devnet starts the node and the task market with on the process runtime; the
+ * node image (node/Dockerfile: its ENTRYPOINT, and the code caches it checks) names the same
+ * (node/tests/unit/harness/v8Flags.test.ts checks that they agree). V8 refuses a code cache made
+ * under other flags, so the build makes those programs' caches under these (node/scripts/
+ * codeCache.mjs); a node started by hand without them compiles its bundle (about 90 ms of CPU
+ * more) and runs the same. The devnet command and its panel run without: people start it.
+ *
+ * `--max-semi-space-size=1`: V8 grows each of the young generation's two semi-spaces to 16 MiB as
+ * soon as a program allocates quickly, which a node does while it starts, and keeps them: 32 MiB
+ * of an idle node's 84 MiB of its own memory were an empty young generation. At 1 MiB, a
+ * scavenge runs more often and objects that live for a block are promoted sooner; the cost in CPU
+ * under load and the gain are measured in docs/BENCHMARKS.md ("Memory and start-up of an idle
+ * node"). The old generation is not capped: a node's state may grow, and a cap would turn a large
+ * state into a crash instead of a slower collection.
+ */
+export const NODE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+
+/**
+ * The environment added to theirs: glibc's malloc makes an arena per thread that allocates (up to
+ * 8 per core), and a node's threads (V8's helpers, libuv's pool, LevelDB's) each kept one with its
+ * free pages: 2 arenas took 7 MiB off an idle node's resident memory, at no CPU cost measured
+ * (docs/BENCHMARKS.md). Other C libraries ignore it.
+ */
+export const NODE_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };

@@ -1,0 +1,53 @@
+/**
+ * The V8 flags of a devnet's Node programs: the young generation stays at its cap under a burst
+ * of allocation (without the flag it grows to 16 MiB and more, and stays), and the node
+ * image's ENTRYPOINT starts the node with the same flags as the process runtime.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { NODE_ENV, NODE_V8_FLAGS, runProgram } from '../../../src/harness/index.js';
+
+/** A burst of short-lived objects, then the young generation's size, printed. */
+const BURST = `
+const keep = [];
+for (let i = 0; i < 3e5; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 2e4) keep.length = 0; }
+const s = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+console.log(s.space_size);`;
+
+async function newSpaceAfterBurst(flags: readonly string[]): Promise<number> {
+  const r = await runProgram({ args: [...flags, '-e', BURST] });
+  assert.equal(r.code, 0, r.stderr);
+  return Number(r.stdout.trim());
+}
+
+describe('NODE_V8_FLAGS', () => {
+  it('keep the young generation small through a burst that grows it without them', async () => {
+    const MiB = 1024 * 1024;
+    // Node 20 reports 2 MiB for a 1 MiB semi-space, 16 MiB and more for V8's default.
+    const capped = await newSpaceAfterBurst(NODE_V8_FLAGS);
+    const grown = await newSpaceAfterBurst([]);
+    assert.ok(capped <= 2 * MiB, `with the flags: ${capped}`);
+    assert.ok(grown >= 8 * MiB, `without: ${grown}`);
+  });
+
+  it('are the flags of the node image: its entrypoint, and the code caches it checks', async () => {
+    const dockerfile = await readFile(
+      fileURLToPath(new URL('../../../../Dockerfile', import.meta.url)),
+      'utf8',
+    );
+    const line = /^ENTRYPOINT (.*)$/m.exec(dockerfile);
+    assert.ok(line !== null, 'node/Dockerfile has an ENTRYPOINT');
+    assert.deepEqual(JSON.parse(line[1]!), ['node', ...NODE_V8_FLAGS, '/app/dist/bundle/chain-node.mjs']);
+    const runs = [...dockerfile.matchAll(/^RUN (\[.*--ensure-code-cache.*\])$/gm)].map((m) =>
+      JSON.parse(m[1]!),
+    );
+    assert.deepEqual(runs, [
+      ['node', ...NODE_V8_FLAGS, '/app/dist/bundle/chain-node.mjs', '--ensure-code-cache'],
+      ['node', ...NODE_V8_FLAGS, '/app/dist/bundle/chain-market.mjs', '--ensure-code-cache'],
+    ]);
+    for (const [k, v] of Object.entries(NODE_ENV))
+      assert.match(dockerfile, new RegExp(`^ENV ${k}=${v}$`, 'm'));
+  });
+});
