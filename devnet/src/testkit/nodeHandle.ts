@@ -97,6 +97,14 @@ export class NodeHandle {
     return this.devnet.runtime.node(this.name).state();
   }
 
+  /**
+   * How its chain-node last ended, once it is stopped (null while it runs, or when the runtime
+   * does not know): 3 is the halt at an upgrade plan's height (UPGRADE_HALT_EXIT_CODE).
+   */
+  exitCode(): Promise<number | null> {
+    return this.devnet.runtime.node(this.name).exitCode();
+  }
+
   status(): Promise<StatusAnswer> {
     return this.rpc.status();
   }
