@@ -107,8 +107,12 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
   // 2. A plan scheduled on the running chain.
   const H = (await net.chain.maxHeight()) + Math.ceil(o.planBlocks * slowdown());
   await net.step(`2 plan ${TARGET} at ${H}`, async () => {
+    const counted = net.ledger.size;
     const plan = await net.upgradePlan({ version: TARGET, height: H });
     assert.ok(plan.done, `the plan is scheduled (signed by ${plan.signed_by.join(', ')})`);
+    // Its transactions join the ledger: the end-of-run invariants find each on every node.
+    assert.equal(plan.txs.length, plan.signed_by.length, 'one confirmed UPGRADE_PLAN per signer');
+    assert.equal(net.ledger.size, counted + plan.txs.length, 'the plan transactions are in the ledger');
     for (const [n, u] of await upgradesOf(net, names))
       assert.ok(
         u.pending.some((p) => p.target_version === TARGET && p.upgrade_height === H && p.scheduled),

@@ -17,6 +17,8 @@ export interface UpgradePlanResult {
   readonly done: boolean;
   /** The node names that signed, in order. */
   readonly signed_by: readonly string[];
+  /** Their confirmed transactions, in the same order (the testkit's ledger counts them). */
+  readonly txs: readonly { readonly tx_hash: string; readonly block_height: number; readonly from: string }[];
   /** GET /upgrades of the node the transactions went to, after the last one. */
   readonly upgrades: UpgradesAnswer;
 }
@@ -84,6 +86,7 @@ export async function signUpgrade(
       : await activeValidatorNodes(devnet, via)
     : await activeValidatorNodes(devnet, via);
   const signed: string[] = [];
+  const txs: { tx_hash: string; block_height: number; from: string }[] = [];
   const type = o.cancel ? 'UPGRADE_CANCEL' : 'UPGRADE_PLAN';
   for (const name of signers) {
     if (isDone(upgrades)) break;
@@ -99,6 +102,8 @@ export async function signUpgrade(
     if (why !== null)
       throw new DevnetError('TX_FAILED', `${type} ${version} at ${height} from ${name}: ${why}`);
     signed.push(name);
+    if (r.receipt?.status === 'confirmed')
+      txs.push({ tx_hash: r.tx_hash, block_height: r.receipt.block_height!, from: name });
     o.progress?.(`${type} ${version} at height ${height} signed by ${name}`);
     upgrades = await client.upgrades();
   }
@@ -107,6 +112,7 @@ export async function signUpgrade(
     upgrade_height: height,
     done: isDone(upgrades),
     signed_by: signed,
+    txs,
     upgrades,
   };
 }

@@ -289,8 +289,15 @@ export class Testnet {
   }
 
   /** `devnet upgrade plan` (cancel: true, `… cancel`): validators sign until scheduled (cancelled). */
-  upgradePlan(o: { cancel?: boolean; version?: string; height?: number }): Promise<UpgradePlanResult> {
-    return signUpgrade(this.devnet, { ...o, cancel: o.cancel ?? false, progress: (l) => this.log(l) });
+  async upgradePlan(o: { cancel?: boolean; version?: string; height?: number }): Promise<UpgradePlanResult> {
+    const r = await signUpgrade(this.devnet, {
+      ...o,
+      cancel: o.cancel ?? false,
+      progress: (l) => this.log(l),
+    });
+    for (const t of r.txs)
+      this.ledger.record(t.tx_hash, t.block_height, `${r.target_version} plan from ${t.from}`);
+    return r;
   }
 
   /** Starts a load in the background (funded accounts first); stop() or done() gives its report. */
