@@ -68,6 +68,7 @@ export const SUITES = {
       'devnet/dist/tests/installOutside.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
+      'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },
       'node/dist/tests/unit/consensus/syncLiars.test.js': { weight: HEAVY, seconds: 17 },
       'devnet/dist/tests/testkit/load.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
       'devnet/dist/tests/monitoring/dashboards.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },

@@ -7,7 +7,6 @@
  */
 import { join } from 'node:path';
 import type { ChainParams, TxType } from '@chain-devnet/node/chain';
-import { hexToBytes } from '@chain-devnet/node/crypto';
 import type { Devnet, NodeStatus } from '../../devnet.js';
 import { marketUrl } from '../../market.js';
 import { type AddResult, addNode } from '../../operations/add.js';
@@ -19,7 +18,7 @@ import { signUpgrade, type UpgradePlanResult } from '../../operations/upgradePla
 import type { RuntimeKind } from '../../runtime/runtime.js';
 import type { Within } from '../bounds.js';
 import type { Chain } from '../chain.js';
-import { NetContext } from '../context.js';
+import type { NetContext } from '../context.js';
 import { StepError, TestkitError, TestkitUsageError } from '../errors.js';
 import { Expectations } from '../expect/index.js';
 import { checkInvariants, type InvariantOptions, type InvariantReport } from '../invariants/index.js';
@@ -30,9 +29,10 @@ import type { LogMarks } from '../logs.js';
 import type { ValidatorModel } from '../model/validatorModel.js';
 import type { DevAccount } from '../net.js';
 import { NodeHandle } from '../nodeHandle.js';
-import { keepLogs, logLines, stamp } from '../nodeLogs.js';
+import { keepLogs, stamp } from '../nodeLogs.js';
 import { onInterrupt } from '../signals.js';
 import type { Txs } from '../wallet.js';
+import { devnetContext } from './devnetContext.js';
 import { keepArchive } from './failureArchive.js';
 import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
 import { endPartition, makePartition } from './partition.js';
@@ -56,25 +56,7 @@ export class Testnet {
     readonly devnet: Devnet,
     private readonly run: Run,
   ) {
-    this.net = new NetContext({
-      nodes: () =>
-        devnet.nodes.map((n) => ({
-          name: n.name,
-          rpc: this.rpcUrls.get(n.name) ?? `http://127.0.0.1:${n.rpcPort}`,
-          address: n.key.address,
-          validatorAddress: n.key.validator_address,
-        })),
-      genesis: devnet.spec.genesis,
-      accounts: devnet.spec.accounts.map(
-        (a): DevAccount => ({
-          name: a.name,
-          address: a.key.address,
-          privateKey: hexToBytes(a.key.private_key, 32),
-        }),
-      ),
-      runtime: devnet.state.runtime,
-      logLines: (name) => logLines(devnet.runtime, name),
-    });
+    this.net = devnetContext(devnet, (name) => this.rpcUrls.get(name));
     this.expect = new Expectations(this.net);
   }
 
