@@ -113,9 +113,17 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
     // Its transactions join the ledger: the end-of-run invariants find each on every node.
     assert.equal(plan.txs.length, plan.signed_by.length, 'one confirmed UPGRADE_PLAN per signer');
     assert.equal(net.ledger.size, counted + plan.txs.length, 'the plan transactions are in the ledger');
+    // Scheduled on the node the signatures went to; the others see it once they have that block.
+    const scheduled = (u: UpgradesAnswer) =>
+      u.pending.some((p) => p.target_version === TARGET && p.upgrade_height === H && p.scheduled);
+    await waitFor(
+      `the plan ${TARGET} at ${H} scheduled in every node's GET /upgrades`,
+      net.within(5),
+      async () => [...(await upgradesOf(net, names)).values()].every(scheduled),
+    );
     for (const [n, u] of await upgradesOf(net, names))
       assert.ok(
-        u.pending.some((p) => p.target_version === TARGET && p.upgrade_height === H && p.scheduled),
+        scheduled(u),
         `${n}: the plan ${TARGET} at ${H} scheduled in GET /upgrades: ${JSON.stringify(u.pending)}`,
       );
   });
