@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RuntimeChoice } from '../../src/spec/manifest.js';
 import { pause } from '@chain-devnet/node/harness';
 import { MarketClient } from '@chain-devnet/node/market';
 import { expectTask, marketStep } from '../../src/scenario/marketSteps.js';
+import type { RuntimeChoice } from '../../src/spec/manifest.js';
 import { withTestnet } from '../../src/testkit/index.js';
 import { roundsAfter } from '../chainPicture.js';
 
