@@ -29,9 +29,6 @@ import { readVote } from './verdicts/vote.js';
 
 type Pending = GossipVerdict | Promise<GossipVerdict>;
 
-/** How often finishHeight looks whether the height it waits for is committed. */
-const FINISH_POLL_MS = 20;
-
 export class ConsensusDriver {
   private core: HeightConsensus | null = null;
   private height = 0;
@@ -41,8 +38,6 @@ export class ConsensusDriver {
   private firstHeight = 0;
   private committing = false;
   private stopped = false;
-  /** Set by finishHeight: the height being decided may still be committed, no further one entered. */
-  private finishing = false;
   private stopRebroadcast: Cancel = () => undefined;
   private stopStallCheck: Cancel = () => undefined;
   private readonly next = new NextHeightBuffer();
@@ -92,30 +87,6 @@ export class ConsensusDriver {
     this.stopStallCheck = ticker.every(STALL_CHECK_MS, () => this.checkStall());
   }
 
-  /**
-   * Before a graceful stop (SIGTERM; `devnet stop` stops every node at once): waits at most `maxMs`
-   * for the height being decided to be committed, and enters no further height. A network stopped
-   * in the middle of a height lost it otherwise: its proposer had signed its proposal (it may not
-   * sign another for that round) and kept no copy, so after the restart the round could only time
-   * out and the proposer's slot counted missed, with nobody down (docs/RULES.md, "Across a pause").
-   */
-  async finishHeight(maxMs: number): Promise<void> {
-    if (this.stopped || this.core === null) return;
-    this.finishing = true;
-    const { ticker, service } = this.deps;
-    const height = this.height;
-    const until = this.now() + maxMs;
-    const done = () => service.state.height >= height || this.now() >= until;
-    if (done()) return;
-    await new Promise<void>((resolve) => {
-      const cancel = ticker.every(FINISH_POLL_MS, () => {
-        if (!done()) return;
-        cancel();
-        resolve();
-      });
-    });
-  }
-
   async stop(): Promise<void> {
     this.stopped = true;
     for (const key of ['height', JOIN_TIMER, BEHIND_TIMER]) this.deps.ticker.cancel(key);
@@ -147,7 +118,7 @@ export class ConsensusDriver {
 
   /** Starts consensus for the height after the last committed block. */
   private enterHeight(): void {
-    if (this.stopped || this.finishing) return;
+    if (this.stopped) return;
     const { service, ticker, metrics } = this.deps;
     ticker.cancel('height');
     const state = service.state;

@@ -207,11 +207,7 @@ export async function startNode(
     );
     // A node restarted at a plan's height it cannot apply halts again at once, before any sync.
     if (!guard.haltsBefore(service.state)) await driver.start();
-    parts.defer('consensus', async () => {
-      // The height in progress is finished first, when it can be within about a block time.
-      await driver.finishHeight(Math.min(blockTimeMs + 1000, 5000));
-      await driver.stop();
-    });
+    parts.defer('consensus', () => driver.stop());
     const cleanup = setInterval(() => {
       service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
     }, config.mempoolCleanupMs);

@@ -252,47 +252,6 @@ describe('ConsensusDriver', () => {
     assert.equal(timedOut()[1]!.height, 2);
   });
 
-  it('before a graceful stop, the height in progress is finished (its commit waited for, within a bound) and no further one entered; with no commit coming, the bound ends the wait', async () => {
-    // active[2] proposes height 2: entering it, it would build and send its proposal at once.
-    const { net, active, vote, proposal } = await setup(2, 50);
-    let finished = false;
-    const finishing = driver.finishHeight(5_000).then(() => {
-      finished = true;
-    });
-    ticker.advance(1_000);
-    await turn();
-    assert.equal(finished, false, 'height 1 is not committed yet: still waiting');
-    await decideHeightOne(net, active, vote, proposal);
-    ticker.advance(20);
-    await finishing;
-    const proposalsBefore = net.published.filter((p) => p.topic === TOPIC_BLOCKS).length;
-    ticker.advance(10_000); // many block times: height 2 is never entered, nothing proposed or voted
-    assert.equal(
-      net.published.filter((p) => p.topic === TOPIC_BLOCKS).length,
-      proposalsBefore,
-      'no proposal',
-    );
-    assert.equal(
-      net.published.filter((p) => p.topic === TOPIC_VOTES && p.json.height === 2).length,
-      0,
-      'no vote at height 2',
-    );
-
-    await driver.stop();
-    await h.close();
-    await setup(0, 50);
-    let bounded = false;
-    const waiting = driver.finishHeight(300).then(() => {
-      bounded = true;
-    });
-    ticker.advance(280);
-    await turn();
-    assert.equal(bounded, false);
-    ticker.advance(20);
-    await waiting;
-    assert.equal(bounded, true, 'no commit came: the wait ends at its bound');
-  });
-
   /** Height 1 decided here: active[1]'s block, prevoted and precommitted by the other three. */
   async function decideHeightOne(
     net: StubNetwork,
