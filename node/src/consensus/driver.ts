@@ -34,8 +34,9 @@ export class ConsensusDriver {
   private height = 0;
   private validators: Validator[] = [];
   private heightStartedAt = 0;
-  /** The first height entered after start (its round-0 propose timeout gets the start grace). */
+  /** The first height entered after start: its round 0 does not time out before `graceUntil`. */
   private firstHeight = 0;
+  private graceUntil = 0;
   private committing = false;
   private stopped = false;
   private stopRebroadcast: Cancel = () => undefined;
@@ -83,6 +84,7 @@ export class ConsensusDriver {
       catch_up_ms: this.now() - catchUpStarted,
     });
     this.firstHeight = this.deps.service.state.height + 1;
+    this.graceUntil = this.now() + (this.opts.startGraceMs ?? 0);
     this.enterHeight();
     this.stopStallCheck = ticker.every(STALL_CHECK_MS, () => this.checkStall());
   }
@@ -180,10 +182,10 @@ export class ConsensusDriver {
     }
   }
 
-  /** A timeout's length: the core's, but at least the start grace for the first height's round-0 proposal. */
+  /** A timeout's length: the core's, but in round 0 of the first height not ending before the start grace does. */
   private timeoutMs(a: Extract<ConsensusAction, { kind: 'schedule-timeout' }>): number {
-    const first = a.step === 'propose' && a.round === 0 && a.height === this.firstHeight;
-    return first ? Math.max(a.ms, this.opts.startProposeGraceMs ?? 0) : a.ms;
+    const first = a.round === 0 && a.height === this.firstHeight;
+    return first ? Math.max(a.ms, this.graceUntil - this.now()) : a.ms;
   }
 
   private async commit(block: Block, commit: Commit, hash: string): Promise<void> {
