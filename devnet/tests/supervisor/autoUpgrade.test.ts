@@ -111,7 +111,10 @@ describe('the auto-upgrade supervisor on the process runtime', { timeout: 300_00
         (await Promise.all(rpcs.map((r) => r.upgrades()))).map((u) => u.protocol_version),
         ['1.0.0', '1.0.0', '1.0.0'],
       );
-      const height = Math.max(...(await Promise.all(rpcs.map(async (r) => (await r.status()).height)))) + 15;
+      // The plan must be 10 blocks ahead of the block of each of its three signatures, sent one
+      // after another by a CLI that starts first: 15 blocks (6 s) were too few at load 15 (the
+      // third signature in block 9 for a plan at 18); 30 leave room, as mixedVersions' 25.
+      const height = Math.max(...(await Promise.all(rpcs.map(async (r) => (await r.status()).height)))) + 30;
       const plan = await devnetJson<UpgradePlanJson>(
         ['upgrade', 'plan', '--version', '1.1.0', '--height', String(height), '--home', planned],
         { timeoutMs: 60_000 },
