@@ -1,10 +1,11 @@
 /**
  * The end-to-end suite on the swarm runtime, on the test swarm of three engines on this machine
- * (testSwarm.ts: made here and taken apart afterwards; skipped saying why without one, a failure
+ * (engines.ts: made here and taken apart afterwards; skipped saying why without one, a failure
  * in CI). With E2E_DEVNET_HOME, the user's devnet instead, and no swarm is made.
  */
+
+import { onTestSwarm } from './engines.js';
 import { e2eSuite } from './suite.js';
-import { onTestSwarm } from './testSwarm.js';
 
 await onTestSwarm(
   'e2e on the swarm runtime',
