@@ -167,8 +167,10 @@ export async function gitBuild(o: GitBuildOptions): Promise<string> {
   );
 }
 
+/** A built checkout's compiled chain-node, relative to the checkout. */
+export const COMPILED_CHAIN_NODE = 'node/dist/src/bin/chain-node.js';
 /** Where a built checkout keeps the chain-node program: the bundle, else the compiled bin. */
-export const CHAIN_NODE_PROGRAMS = ['node/dist/bundle/chain-node.mjs', 'node/dist/src/bin/chain-node.js'];
+export const CHAIN_NODE_PROGRAMS = ['node/dist/bundle/chain-node.mjs', COMPILED_CHAIN_NODE];
 
 /** The chain-node program of a built checkout (a build of the cache, a path:DIR), or null when it has none. */
 export function chainNodeProgram(root: string): string | null {
