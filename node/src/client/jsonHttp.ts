@@ -1,7 +1,8 @@
 /**
  * The HTTP side of a JSON client, shared by the node's RpcClient and the task market's client:
  * one request with a bounded wait, the answer's JSON read exactly (integers beyond 2^53 as
- * bigint), and any status but 2xx an RpcError with the service's `{"detail"}`.
+ * bigint), any status but 2xx an RpcError with the service's `{"detail"}`, and no answer at all
+ * (refused, reset, timed out) an RpcUnreachableError naming the URL.
  */
 import { parseJsonExact } from '../util/jsonParse.js';
 
@@ -14,6 +15,27 @@ export class RpcError extends Error {
   ) {
     super(`${url}: HTTP ${status} ${detail}`);
   }
+}
+
+/** The service gave no answer: the connection was refused or reset, or the wait ran out. */
+export class RpcUnreachableError extends Error {
+  override readonly name = 'RpcUnreachableError';
+  constructor(
+    readonly url: string,
+    /** The system's code when there is one (ECONNREFUSED, ECONNRESET, …), else the reason in words. */
+    readonly reason: string,
+    cause: unknown,
+  ) {
+    super(/^[A-Z_]+$/.test(reason) ? `${url}: no answer (${reason})` : `${url}: ${reason}`, { cause });
+  }
+}
+
+/** Why fetch got no answer: the system's code of its cause (undici's "fetch failed"), else the message. */
+function noAnswer(url: string, e: unknown): RpcUnreachableError {
+  const cause = (e as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : null;
+  // The cause kept as fetch gave it: callers that read `cause.code` (the fork's source check) still can.
+  return new RpcUnreachableError(url, code ?? (e as Error).message, cause ?? e);
 }
 
 export class JsonHttpClient {
@@ -66,7 +88,9 @@ export class JsonHttpClient {
     let res: Response;
     let bytes: Uint8Array;
     try {
-      res = await fetch(url, init);
+      res = await fetch(url, init).catch((e: unknown) => {
+        throw noAnswer(url, e);
+      });
       bytes = await readBounded(res, maxBytes, url);
     } finally {
       clearTimeout(timer);
