@@ -113,7 +113,13 @@ export function marketSuite(o: MarketSuiteOptions): void {
       };
       const body = await fundedRequest(rpc, await market.info(), hexToBytes(creator.private_key!), order);
       const created = await market.createTask(body);
-      assert.equal(created.status, 'pending');
+      // pending, or already in_progress: the sample worker (polling every 500 ms) may claim the
+      // task between the block that makes it and the answer (docs/MARKET.md, POST /tasks:
+      // "pending (or later, if it moved on meanwhile)"); seen in about one post in five.
+      assert.ok(
+        ['pending', 'in_progress'].includes(created.status),
+        `task ${created.task_id} is ${created.status}`,
+      );
       const done = await waitFor('the sample worker to complete the task', 60_000, async () => {
         const t = await market.task(created.task_id);
         return t.status === 'completed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;

@@ -1,7 +1,8 @@
 /**
  * The HTTP side of a JSON client, shared by the node's RpcClient and the task market's client:
  * one request with a bounded wait, the answer's JSON read exactly (integers beyond 2^53 as
- * bigint), and any status but 2xx an RpcError with the service's `{"detail"}`.
+ * bigint), and any status but 2xx an RpcError with the service's `{"detail"}` (and its
+ * Retry-After, for a caller that is told to come back).
  */
 import { parseJsonExact } from '../util/jsonParse.js';
 
@@ -11,9 +12,17 @@ export class RpcError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly url: string,
+    /** The answer's Retry-After in milliseconds (delay-seconds only), or null without one. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(`${url}: HTTP ${status} ${detail}`);
   }
+}
+
+/** A Retry-After header's delay in milliseconds: whole seconds only (an HTTP date is not used here). */
+export function retryAfterMs(header: string | null): number | null {
+  if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
 }
 
 export class JsonHttpClient {
@@ -80,7 +89,7 @@ export class JsonHttpClient {
       } catch {
         // not JSON: keep the text
       }
-      throw new RpcError(res.status, detail, url);
+      throw new RpcError(res.status, detail, url, retryAfterMs(res.headers.get('retry-after')));
     }
     return { bytes, headers: res.headers };
   }
