@@ -1,11 +1,11 @@
 /**
  * Stopping and starting a whole devnet (`devnet stop|start` without a node, `up` on a stopped or
  * kept home, the testkit's stopAll/startAll, the scenario's `stop: all`, the panel's buttons):
- * every node stopped gracefully (SIGTERM, the engine's stop: a node finishes its block and closes
- * its store), the panel, the market and the monitors with them; started again on the same
- * runtime, every node at once (docs/RULES.md, "Across a pause").
+ * every node stopped gracefully (SIGTERM, the engine's stop: a node finishes the block it is
+ * storing and closes its store), the panel, the market and the monitors with them; started again
+ * on the same runtime, every node at once, each resuming the height it was in from its
+ * priv-validator state (docs/RULES.md, "Across a pause").
  */
-import { pause } from '@chain-devnet/node/harness';
 import type { Devnet } from '../devnet.js';
 import { MARKET_SERVICE, startMarketServices, WORKER_SERVICE } from '../market.js';
 import { MONITORS } from '../monitoring/monitorHome.js';
@@ -87,33 +87,10 @@ export async function stopAll(
   // First: a node stopped now is not one halted for a plan, but it must not be taken for one.
   await stopSupervisor(d.layout);
   for (const s of [WORKER_SERVICE, MARKET_SERVICE, ...MONITORS]) await d.runtime.node(s).stop();
-  const height = await afterNextBlock(d, await topHeight(d));
+  const height = await topHeight(d);
   progress(`stopping ${d.nodes.length} nodes (at height ${height})`);
   await Promise.all(d.nodes.map((n) => d.runtime.node(n.name).stop()));
   await d.saveStatus('stopped');
-  return height;
-}
-
-/**
- * Waits (at most two block times and a second) until a node has a block above `height`, and
- * returns the new height: stopped right after a commit, every node is between heights (each waits
- * out the block time before its next one), so none is stopped in the middle of a height whose
- * signed proposal would be lost (docs/RULES.md, "Across a pause"). A chain that makes no block
- * is stopped when the wait ends.
- */
-async function afterNextBlock(d: Devnet, height: number): Promise<number> {
-  const name = d.nodes[0]?.name;
-  if (name === undefined) return height;
-  const client = await d.client(name);
-  const until = Date.now() + Math.min(2 * d.spec.blockTimeMs + 1000, 5000);
-  while (Date.now() < until) {
-    const h = await client.status().then(
-      (st) => st.height,
-      () => height,
-    );
-    if (h > height) return h;
-    await pause(20);
-  }
   return height;
 }
 

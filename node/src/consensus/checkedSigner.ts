@@ -3,7 +3,7 @@
  * priv-validator state (privValidatorState.ts) and, when signed, the new state is made durable
  * by `persist` BEFORE the signature is returned, so no signature leaves the node unrecorded. A
  * restarted node reads the state back and cannot sign anything that conflicts with what it
- * signed before the crash, and finds the block it is locked on. No I/O of its own: `persist` is
+ * signed before the crash, and finds the block it is locked on and the proposal it signed. No I/O of its own: `persist` is
  * the edge's (home/privValidator.ts).
  */
 import { validatorAddressOf } from '../crypto/address.js';
@@ -20,7 +20,7 @@ import {
   type RefusalReason,
   resumeAt,
 } from './privValidatorState.js';
-import type { ConsensusSigner, LockedBlock, Resume, SignRequest } from './signer.js';
+import type { ConsensusSigner, KeptProposal, LockedBlock, Resume, SignRequest } from './signer.js';
 
 /** Why a signature was not given: the rules refused it, or its record could not be written. */
 export type SignRefusal = RefusalReason | 'unrecorded';
@@ -28,9 +28,15 @@ export type SignRefusal = RefusalReason | 'unrecorded';
 export interface SignerHooks {
   /**
    * Makes the new last signature and lock durable, and first `newLockedBlock` when the lock moved
-   * to another block (null: the kept block stays); throws when it cannot (nothing is signed then).
+   * to another block and `newProposal` when a proposal is signed (null: the kept one stays);
+   * throws when it cannot (nothing is signed then).
    */
-  persist(last: LastSigned, lock: Lock | null, newLockedBlock: LockedBlock | null): void;
+  persist(
+    last: LastSigned,
+    lock: Lock | null,
+    newLockedBlock: LockedBlock | null,
+    newProposal: KeptProposal | null,
+  ): void;
   onRefusal(reason: SignRefusal, detail: string, request: SignRequest): void;
 }
 
@@ -62,7 +68,8 @@ export class CheckedSigner implements ConsensusSigner {
     const next = afterSigning(this.state, req, bytesHex, signature);
     try {
       const newLockedBlock = next.lockedBlock !== this.state.lockedBlock ? next.lockedBlock : null;
-      this.hooks.persist(next.last, next.lock, newLockedBlock);
+      const newProposal = next.proposal !== this.state.proposal ? next.proposal : null;
+      this.hooks.persist(next.last, next.lock, newLockedBlock, newProposal);
     } catch (e) {
       this.hooks.onRefusal('unrecorded', (e as Error).message, req);
       return null;

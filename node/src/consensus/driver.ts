@@ -29,20 +29,16 @@ import { readVote } from './verdicts/vote.js';
 
 type Pending = GossipVerdict | Promise<GossipVerdict>;
 
-/** How often finishHeight looks whether the height it waits for is committed. */
-const FINISH_POLL_MS = 20;
-
 export class ConsensusDriver {
   private core: HeightConsensus | null = null;
   private height = 0;
   private validators: Validator[] = [];
   private heightStartedAt = 0;
-  /** The first height entered after start (its round-0 propose timeout gets the start grace). */
+  /** The first height entered after start: its round 0 does not time out before `graceUntil`. */
   private firstHeight = 0;
+  private graceUntil = 0;
   private committing = false;
   private stopped = false;
-  /** Set by finishHeight: the height being decided may still be committed, no further one entered. */
-  private finishing = false;
   private stopRebroadcast: Cancel = () => undefined;
   private stopStallCheck: Cancel = () => undefined;
   private readonly next = new NextHeightBuffer();
@@ -88,32 +84,9 @@ export class ConsensusDriver {
       catch_up_ms: this.now() - catchUpStarted,
     });
     this.firstHeight = this.deps.service.state.height + 1;
+    this.graceUntil = this.now() + (this.opts.startGraceMs ?? 0);
     this.enterHeight();
     this.stopStallCheck = ticker.every(STALL_CHECK_MS, () => this.checkStall());
-  }
-
-  /**
-   * Before a graceful stop (SIGTERM; `devnet stop` stops every node at once): waits at most `maxMs`
-   * for the height being decided to be committed, and enters no further height. A network stopped
-   * in the middle of a height lost it otherwise: its proposer had signed its proposal (it may not
-   * sign another for that round) and kept no copy, so after the restart the round could only time
-   * out and the proposer's slot counted missed, with nobody down (docs/RULES.md, "Across a pause").
-   */
-  async finishHeight(maxMs: number): Promise<void> {
-    if (this.stopped || this.core === null) return;
-    this.finishing = true;
-    const { ticker, service } = this.deps;
-    const height = this.height;
-    const until = this.now() + maxMs;
-    const done = () => service.state.height >= height || this.now() >= until;
-    if (done()) return;
-    await new Promise<void>((resolve) => {
-      const cancel = ticker.every(FINISH_POLL_MS, () => {
-        if (!done()) return;
-        cancel();
-        resolve();
-      });
-    });
   }
 
   async stop(): Promise<void> {
@@ -147,7 +120,7 @@ export class ConsensusDriver {
 
   /** Starts consensus for the height after the last committed block. */
   private enterHeight(): void {
-    if (this.stopped || this.finishing) return;
+    if (this.stopped) return;
     const { service, ticker, metrics } = this.deps;
     ticker.cancel('height');
     const state = service.state;
@@ -209,10 +182,10 @@ export class ConsensusDriver {
     }
   }
 
-  /** A timeout's length: the core's, but at least the start grace for the first height's round-0 proposal. */
+  /** A timeout's length: the core's, but in round 0 of the first height not ending before the start grace does. */
   private timeoutMs(a: Extract<ConsensusAction, { kind: 'schedule-timeout' }>): number {
-    const first = a.step === 'propose' && a.round === 0 && a.height === this.firstHeight;
-    return first ? Math.max(a.ms, this.opts.startProposeGraceMs ?? 0) : a.ms;
+    const first = a.round === 0 && a.height === this.firstHeight;
+    return first ? Math.max(a.ms, this.graceUntil - this.now()) : a.ms;
   }
 
   private async commit(block: Block, commit: Commit, hash: string): Promise<void> {

@@ -24,14 +24,15 @@ export interface DriverOptions {
   /** A block whose timestamp is further ahead of this node's clock is refused. */
   readonly maxClockDriftSec: number;
   /**
-   * The least the round-0 propose timeout of the first height after the node starts waits (0 or
-   * absent: the timeouts' own). Nodes started together (a devnet resumed, a network restarted)
-   * come up seconds apart on a loaded machine; with the usual 3 s the early ones would give up on
-   * a proposer still starting and count its slot missed, though nobody was absent (docs/RULES.md,
-   * "Across a pause"). A proposal that comes sooner ends the wait at once, so the grace is paid
-   * only when that proposer really is down, once per start.
+   * How long after the node enters its first height round 0 of that height does not time out,
+   * whatever the step (0 or absent: the timeouts' own). Nodes started together (a devnet resumed,
+   * a network restarted) come up seconds apart on a loaded machine; with the usual timeouts the
+   * early ones would give up on round 0 while a validator it needs is still starting (its
+   * proposer, or one whose resumed precommit makes the quorum) and count a slot missed, though
+   * nobody was absent (docs/RULES.md, "Across a pause"). The messages that end a step sooner end
+   * the wait, so the grace is paid only when a validator really is down, once per start.
    */
-  readonly startProposeGraceMs?: number;
+  readonly startGraceMs?: number;
 }
 
 /** What the driver runs on, built by the composition root (main/node.ts). */

@@ -10,7 +10,7 @@
  * Signatures come from the injected signer, which may refuse one (it would be double-signing
  * after a restart): the core then sends nothing and counts nothing for itself in that step, and
  * the height goes on by timeouts. A restarted validator resumes where it last signed, locked as
- * it was, holding the locked block and its polka (ConsensusSigner.resume).
+ * it was, holding the locked block and its polka, and the proposal it signed (ConsensusSigner.resume).
  */
 
 import {
@@ -27,7 +27,7 @@ import {
   voteBytes,
 } from '../chain/index.js';
 import type { HeightContext } from './heightContext.js';
-import { addKeptPolka, resumedVote } from './resume.js';
+import { addKeptPolka, resumedProposal, resumedVote } from './resume.js';
 import type { ConsensusSigner, LockedBlock, Resume } from './signer.js';
 import type { ConsensusAction, Step } from './types.js';
 import { VoteSet } from './voteSet.js';
@@ -123,7 +123,8 @@ export class HeightConsensus {
    * A restarted validator whose last signature at this height was a vote re-enters that round at
    * that step (it signed nothing below it, and may sign nothing below it), with that vote counted
    * and sent again: without a write-ahead log it is the one vote of its own it still has, and the
-   * peers that lost it with the crash need it as much as it does.
+   * peers that lost it with the crash need it as much as it does. So is its proposal of that round,
+   * when it was the proposer: peers stopped with it hold the votes for that block, not the block.
    */
   private resumeAfterVote(resumed: Resume): void {
     const vote = resumedVote(resumed, this.ctx.height, this.ctx.signer!.address);
@@ -133,6 +134,11 @@ export class HeightConsensus {
     this.votes(vote.kind, resumed.round).add(vote);
     this.noteSender(resumed.round, vote.validator);
     this.out.push({ kind: 'broadcast-vote', vote });
+    const proposal = resumedProposal(resumed, this.ctx.height, vote.validator, this.ctx.isValid);
+    if (proposal === null) return;
+    this.blocks.set(proposal.blockHash, { block: proposal.block, valid: true });
+    this.proposals.set(resumed.round, [{ proposal, valid: true }]);
+    this.out.push({ kind: 'broadcast-proposal', proposal });
   }
 
   onProposal(p: Proposal): ConsensusAction[] {
@@ -222,6 +228,11 @@ export class HeightConsensus {
     this.senders.set(round, (this.senders.get(round) ?? new Set<string>()).add(validator));
   }
 
+  private scheduleTimeout(step: Step, round: number): void {
+    const ms = this.ctx.timeouts[step](round);
+    this.out.push({ kind: 'schedule-timeout', step, height: this.ctx.height, round, ms });
+  }
+
   /** Runs a rule once per key (the paper's "for the first time"). */
   private once(key: string): boolean {
     if (this.fired.has(key)) return false;
@@ -236,27 +247,24 @@ export class HeightConsensus {
     const signer = this.ctx.signer;
     if (signer !== null && this.proposerOf(round).address === signer.address && this.propose(signer, round))
       return;
-    this.out.push({
-      kind: 'schedule-timeout',
-      step: 'propose',
-      height: this.ctx.height,
-      round,
-      ms: this.ctx.timeouts.propose(round),
-    });
+    this.scheduleTimeout('propose', round);
   }
 
   /** Proposes the valid block or a new one; false when the signer refused (nothing is sent then). */
   private propose(signer: ConsensusSigner, round: number): boolean {
     const { chainId, height } = this.ctx;
-    const block = this.validBlock ?? this.ctx.build(round);
+    // A restarted proposer sends what it signed before, the only proposal it may sign for this round.
+    const kept = this.resumed?.proposal?.round === round ? this.resumed.proposal : null;
+    const block = kept?.block ?? this.validBlock ?? this.ctx.build(round);
     const hash = blockHash(block.header);
-    const polRound = this.validBlock ? this.validRound : -1;
+    const polRound = kept?.polRound ?? (this.validBlock ? this.validRound : -1);
     const signature = signer.sign({
       height,
       round,
       step: 'propose',
       signBytes: proposalBytes(chainId, height, round, polRound, hash),
       blockHash: hash,
+      proposed: { block, polRound },
     });
     if (signature === null) return false;
     const proposal: Proposal = {
@@ -341,13 +349,7 @@ export class HeightConsensus {
       }
     }
     if (this.step === 'prevote' && prevotes.hasQuorumAny() && this.once(`prevote-timeout:${r}`)) {
-      this.out.push({
-        kind: 'schedule-timeout',
-        step: 'prevote',
-        height: this.ctx.height,
-        round: r,
-        ms: this.ctx.timeouts.prevote(r),
-      });
+      this.scheduleTimeout('prevote', r);
     }
     const polka =
       this.step === 'propose'
@@ -374,13 +376,7 @@ export class HeightConsensus {
       return true;
     }
     if (precommits.hasQuorumAny() && this.once(`precommit-timeout:${r}`)) {
-      this.out.push({
-        kind: 'schedule-timeout',
-        step: 'precommit',
-        height: this.ctx.height,
-        round: r,
-        ms: this.ctx.timeouts.precommit(r),
-      });
+      this.scheduleTimeout('precommit', r);
     }
     return false;
   }

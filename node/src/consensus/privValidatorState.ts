@@ -1,9 +1,14 @@
 /**
  * The priv-validator state (CometBFT's FilePVLastSignState): the last height, round and step a
- * validator signed, with the bytes and the signature, its lock (its last precommit for a block)
- * and the locked block itself. Kept in <home>/priv_validator_state.json and
- * <home>/priv_validator_locked_block.json (docs/PROTOCOL.md, "Priv-validator state"); the rules
- * below decide whether a new signature may be given. Pure: no I/O.
+ * validator signed, with the bytes and the signature, its lock (its last precommit for a block),
+ * the locked block itself, and the last proposal it signed. Kept in
+ * <home>/priv_validator_state.json, <home>/priv_validator_locked_block.json and
+ * <home>/priv_validator_proposal.json (docs/PROTOCOL.md, "Priv-validator state"); the rules below
+ * decide whether a new signature may be given. Pure: no I/O.
+ *
+ * The proposal is kept for the same reason as the block (liveness): a proposer stopped after
+ * signing its proposal may not sign another for that round, so without it a network stopped
+ * mid-height lost that round on resuming (signer.ts, KeptProposal).
  *
  * The block is kept with the lock, with its polka, because the lock alone can stall a height for
  * good: a validator killed after precommitting B and before storing B resumes locked on B,
@@ -21,7 +26,7 @@
 import { blockFromJson, blockHash, blockToJson } from '../chain/index.js';
 import { isAddress, VALIDATOR_PREFIX } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
-import type { LockedBlock, Resume, SignRequest } from './signer.js';
+import type { KeptProposal, LockedBlock, Resume, SignRequest } from './signer.js';
 import type { Step } from './types.js';
 
 export interface LastSigned {
@@ -46,10 +51,12 @@ export interface PrivValidatorState {
   readonly lock: Lock | null;
   /** The block of the lock and its polka when they are known (its hash is `lock.blockHash`); else null. */
   readonly lockedBlock: LockedBlock | null;
+  /** The last proposal it signed, when it is known; else null. */
+  readonly proposal: KeptProposal | null;
 }
 
 /** A validator that has never signed. */
-export const NEVER_SIGNED: PrivValidatorState = { last: null, lock: null, lockedBlock: null };
+export const NEVER_SIGNED: PrivValidatorState = { last: null, lock: null, lockedBlock: null, proposal: null };
 
 const STEP_RANK: Record<Step, number> = { propose: 1, prevote: 2, precommit: 3 };
 
@@ -83,8 +90,9 @@ export function decideSign(state: PrivValidatorState, req: SignRequest, signByte
 }
 
 /**
- * The state once `req` is signed: the new last signature and, when it is a precommit for a block,
- * the new lock with its block (the request's, or the one already kept for that hash).
+ * The state once `req` is signed: the new last signature; when it is a precommit for a block, the
+ * new lock with its block (the request's, or the one already kept for that hash); when it is a
+ * proposal, that proposal.
  */
 export function afterSigning(
   state: PrivValidatorState,
@@ -108,6 +116,10 @@ export function afterSigning(
     },
     lock,
     lockedBlock,
+    proposal:
+      req.step === 'propose' && req.proposed !== undefined
+        ? { block: req.proposed.block, round: req.round, polRound: req.proposed.polRound, signature }
+        : state.proposal,
   };
 }
 
@@ -117,8 +129,20 @@ export function blockOfLock(lock: Lock | null, kept: LockedBlock | null): Locked
 }
 
 /**
- * Where a validator that signed `state` resumes `height`: its last signature there, and its lock
- * there with the locked block when it is kept.
+ * `kept` when it is the proposal of (`height`, `round`) and, if the last signature is a proposal,
+ * that one (a file newer than the state was never sent: its proposer is asked to sign again).
+ */
+function proposalAt(state: PrivValidatorState, height: number, round: number): KeptProposal | null {
+  const kept = state.proposal;
+  const last = state.last;
+  if (kept === null || last === null || kept.block.header.height !== height || kept.round !== round)
+    return null;
+  return last.step !== 'propose' || last.blockHash === blockHash(kept.block.header) ? kept : null;
+}
+
+/**
+ * Where a validator that signed `state` resumes `height`: its last signature there, its lock
+ * there with the locked block when it is kept, and its proposal of that round when it is kept.
  */
 export function resumeAt(state: PrivValidatorState, height: number): Resume | null {
   const last = state.last;
@@ -131,6 +155,7 @@ export function resumeAt(state: PrivValidatorState, height: number): Resume | nu
       lock === null
         ? null
         : { round: lock.round, blockHash: lock.blockHash, kept: blockOfLock(lock, state.lockedBlock) },
+    proposal: proposalAt(state, height, last.round),
   };
 }
 
@@ -155,7 +180,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const MAX_SIGN_BYTES = 1024;
 
 /** The state in the file's JSON (the locked block comes from its own file), or what is wrong with it (named by field). */
-export function stateFromJson(j: unknown): Omit<PrivValidatorState, 'lockedBlock'> | string {
+export function stateFromJson(j: unknown): Omit<PrivValidatorState, 'lockedBlock' | 'proposal'> | string {
   if (!isObject(j)) return 'not a JSON object';
   if (!isUint(j.height)) return 'height must be a non-negative integer';
   if (!isUint(j.round, 0xffffffff)) return 'round must be an integer from 0 to 2^32 - 1';
@@ -228,4 +253,27 @@ export function lockedBlockFromJson(j: unknown): LockedBlock | string {
     });
   }
   return { block, round: j.round, prevotes };
+}
+
+/** The proposal file's JSON (docs/PROTOCOL.md): the round, pol_round, the block and the signature. */
+export function proposalToJson(kept: KeptProposal): Record<string, unknown> {
+  return {
+    round: kept.round,
+    pol_round: kept.polRound,
+    block: blockToJson(kept.block),
+    signature: kept.signature,
+  };
+}
+
+/** The kept proposal in the file's JSON (its signature is checked by the reader), or what is wrong with it (named by field). */
+export function proposalFromJson(j: unknown): KeptProposal | string {
+  if (!isObject(j)) return 'not a JSON object';
+  if (!isUint(j.round, 0xffffffff)) return 'round must be an integer from 0 to 2^32 - 1';
+  const polRound = j.pol_round;
+  if (!Number.isSafeInteger(polRound) || (polRound as number) < -1 || (polRound as number) >= j.round)
+    return 'pol_round must be an integer from -1 to round - 1';
+  const parsed = blockFromJson(j.block);
+  if (!parsed.ok) return `block: ${parsed.reason}`;
+  if (typeof j.signature !== 'string' || !isHex(j.signature, 65)) return 'signature must be 130 hex';
+  return { block: parsed.block, round: j.round, polRound: polRound as number, signature: j.signature };
 }

@@ -1,9 +1,9 @@
 /**
  * What a restarted validator takes back into the core of its height (heightConsensus.ts), from
- * what its signer kept (ConsensusSigner.resume): the polka of the block it is locked on, and the
- * last vote it signed. Pure: values in, values out.
+ * what its signer kept (ConsensusSigner.resume): the polka of the block it is locked on, the last
+ * vote it signed and its proposal of that round. Pure: values in, values out.
  */
-import type { Vote } from '../chain/index.js';
+import { type Block, blockHash, type Proposal, type Vote } from '../chain/index.js';
 import type { LockedBlock, Resume } from './signer.js';
 import type { VoteSet } from './voteSet.js';
 
@@ -38,5 +38,28 @@ export function resumedVote(resumed: Resume, height: number, me: string): Vote {
     blockHash: resumed.last.blockHash,
     validator: me,
     signature: resumed.last.signature,
+  };
+}
+
+/**
+ * The proposal a validator signed in the round it resumes, as it was signed (null: none kept, or
+ * its block is no longer valid, as after a damaged file).
+ */
+export function resumedProposal(
+  resumed: Resume,
+  height: number,
+  me: string,
+  isValid: (block: Block) => boolean,
+): Proposal | null {
+  const kept = resumed.proposal;
+  if (kept === null || !isValid(kept.block)) return null;
+  return {
+    height,
+    round: kept.round,
+    polRound: kept.polRound,
+    blockHash: blockHash(kept.block.header),
+    block: kept.block,
+    proposer: me,
+    signature: kept.signature,
   };
 }

@@ -18,6 +18,21 @@ export interface SignRequest {
   readonly blockHash: string | null;
   /** Given with a precommit for a block: the block and its polka, which the signer keeps with the lock. */
   readonly locked?: LockedBlock;
+  /** Given with a proposal: its block and pol_round, which the signer keeps with the signature. */
+  readonly proposed?: { readonly block: Block; readonly polRound: number };
+}
+
+/**
+ * The last proposal a validator signed, whole. A proposer stopped between signing it and the
+ * height's decision (a whole network paused mid-height) must send that same proposal again when
+ * it resumes: it may sign no other for that round, and its peers lost the one they had. Without
+ * it the round could only time out and the slot be counted missed, with nobody down.
+ */
+export interface KeptProposal {
+  readonly block: Block;
+  readonly round: number;
+  readonly polRound: number;
+  readonly signature: string;
 }
 
 /**
@@ -49,6 +64,8 @@ export interface Resume {
     readonly blockHash: string;
     readonly kept: LockedBlock | null;
   } | null;
+  /** The proposal it signed in `round` when it was that round's proposer and it was kept (null otherwise). */
+  readonly proposal: KeptProposal | null;
 }
 
 export interface ConsensusSigner {

@@ -37,9 +37,10 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
 };
 
 /**
- * The least the round-0 propose timeout of the first height after a start waits (DriverOptions.
- * startProposeGraceMs): nodes of a network started together came up 3-6 s apart on a loaded
- * 2-core machine (docker and swarm runtime suites, a whole devnet resumed), so the early ones
- * timed the late proposer out and a slot was counted missed with nobody down.
+ * How long after a start round 0 of the first height does not time out (DriverOptions.
+ * startGraceMs): nodes of a network started together came up 3-6 s apart on a loaded 2-core
+ * machine (docker and swarm runtime suites, a whole devnet resumed), so the early ones timed the
+ * late proposer out, or (resumed after their votes) gave up on round 0 before the proposer's
+ * precommit came, and a slot was counted missed with nobody down.
  */
-export const START_PROPOSE_GRACE_MS = 15_000;
+export const START_GRACE_MS = 15_000;

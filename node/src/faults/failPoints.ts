@@ -7,8 +7,11 @@ import type { Logger } from '../util/logger.js';
 import { StartupError } from '../util/startupError.js';
 import { killSelf } from './kill.js';
 
-/** lock-recorded: right after its first new lock (and the lock's block) is on disk. */
-export const FAIL_POINTS = ['lock-recorded'] as const;
+/**
+ * lock-recorded: right after its first new lock (and the lock's block) is on disk;
+ * proposal-recorded: right after its first proposal is on disk, before it is sent.
+ */
+export const FAIL_POINTS = ['lock-recorded', 'proposal-recorded'] as const;
 export type FailPoint = (typeof FAIL_POINTS)[number];
 
 /** The priv-validator's options for `failPoint` (null: none). */
@@ -21,5 +24,7 @@ export function failPointOptions(
   if (!faultInjection)
     throw new StartupError(`--fail-point ${failPoint} is fault injection: it needs --fault-injection`);
   logger.warn('FAIL POINT ARMED: this node kills itself (SIGKILL) at it', { fail_point: failPoint });
-  return { afterLockRecorded: killSelf };
+  return failPoint === 'lock-recorded'
+    ? { afterLockRecorded: killSelf }
+    : { afterProposalRecorded: killSelf };
 }

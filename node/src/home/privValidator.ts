@@ -1,8 +1,10 @@
 /**
  * <home>/priv_validator_state.json: the validator's last signature and lock (format in
  * docs/PROTOCOL.md, "Priv-validator state"), read once at start and rewritten durably before
- * each new signature leaves the node; and <home>/priv_validator_locked_block.json, the block of
- * the lock, written before the precommit that moves the lock to it. Each is replaced durably: the
+ * each new signature leaves the node; <home>/priv_validator_locked_block.json, the block of the
+ * lock, written before the precommit that moves the lock to it; and
+ * <home>/priv_validator_proposal.json, the last proposal signed, written before the state file
+ * records it (a restarted proposer sends it again: consensus/signer.ts, KeptProposal). Each is replaced durably: the
  * JSON goes to a temporary file, which is fsynced, renamed over the old one, and the folder
  * fsynced, so that after a crash at any moment a file holds either the old content or the new
  * one, never a torn one. The writes are synchronous, as in CometBFT: the consensus core signs
@@ -11,11 +13,13 @@
  *
  * A missing state file is a validator that never signed. A state file that cannot be read,
  * parsed or checked stops the node: starting over from nothing is exactly how a validator
- * double-signs. The block file only brings liveness (safety rests on the lock): one that is
- * missing, unreadable or of another lock is logged and left aside.
+ * double-signs. The block and proposal files only bring liveness (safety rests on the state
+ * file): one that is missing, unreadable, of another lock or height, or not signed by this key is
+ * logged and left aside.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { blockHash, verifyProposalSignature } from '../chain/index.js';
 import { CheckedSigner } from '../consensus/checkedSigner.js';
 import {
   blockOfLock,
@@ -25,10 +29,12 @@ import {
   lockedBlockToJson,
   NEVER_SIGNED,
   type PrivValidatorState,
+  proposalFromJson,
+  proposalToJson,
   stateFromJson,
   stateToJson,
 } from '../consensus/privValidatorState.js';
-import type { LockedBlock } from '../consensus/signer.js';
+import type { KeptProposal, LockedBlock } from '../consensus/signer.js';
 import { sha256 } from '../crypto/hash.js';
 import { hexToBytes } from '../crypto/hex.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
@@ -39,6 +45,7 @@ import type { Logger } from '../util/logger.js';
 
 export const PRIV_VALIDATOR_STATE_FILE = 'priv_validator_state.json';
 export const LOCKED_BLOCK_FILE = 'priv_validator_locked_block.json';
+export const PROPOSAL_FILE = 'priv_validator_proposal.json';
 
 /** The state file cannot be used; the message says what to do. */
 export class PrivValidatorError extends Error {
@@ -71,7 +78,7 @@ export async function readPrivValidatorState(
   const last = state.last!;
   if (!verifyDigest(sha256(hexToBytes(last.signBytes)), last.signature, publicKeyHexOf(privateKey)))
     throw unusable(path, 'holds a signature that is not this validator key’s (another validator’s file?)');
-  return { ...state, lockedBlock: null };
+  return { ...state, lockedBlock: null, proposal: null };
 }
 
 /** The locked block and its polka in `path` (null when there is none), or why they cannot be used. */
@@ -86,6 +93,28 @@ export async function readLockedBlock(path: string): Promise<LockedBlock | null 
   if (json === undefined) return null;
   const kept = lockedBlockFromJson(json);
   return typeof kept === 'string' ? { problem: kept } : kept;
+}
+
+/** The proposal in `path` signed by `privateKey`'s validator (null when there is none), or why it cannot be used. */
+export async function readKeptProposal(
+  path: string,
+  privateKey: Uint8Array,
+): Promise<KeptProposal | null | { problem: string }> {
+  let json: unknown;
+  try {
+    json = await readJsonFile(path);
+  } catch (e) {
+    if (e instanceof JsonFileError) return { problem: e.why };
+    throw e;
+  }
+  if (json === undefined) return null;
+  const kept = proposalFromJson(json);
+  if (typeof kept === 'string') return { problem: kept };
+  const { header } = kept.block;
+  const signed = { ...kept, height: header.height, blockHash: blockHash(header) };
+  if (!verifyProposalSignature(header.chainId, signed, publicKeyHexOf(privateKey)))
+    return { problem: 'holds a signature that is not this validator key’s' };
+  return kept;
 }
 
 /** Replaces `path` with `text` durably: temporary file, fsync, rename, fsync of the folder. */
@@ -115,15 +144,61 @@ export function writeLockedBlock(path: string, kept: LockedBlock): void {
   replaceDurably(path, `${JSON.stringify(lockedBlockToJson(kept))}\n`);
 }
 
+export function writeKeptProposal(path: string, kept: KeptProposal): void {
+  replaceDurably(path, `${JSON.stringify(proposalToJson(kept))}\n`);
+}
+
 export interface PrivValidatorOptions {
   /**
    * TEST ONLY (--fail-point lock-recorded): called once a new lock and its block are on disk,
    * before the precommit's signature is returned; the node uses it to kill itself there.
    */
   readonly afterLockRecorded?: () => void;
+  /** TEST ONLY (--fail-point proposal-recorded): called once a new proposal is on disk, before its signature is returned. */
+  readonly afterProposalRecorded?: () => void;
 }
 
-/** The validator's signer over its two files in `home`: refusals are logged and counted. */
+/** The block of `signed`'s lock kept in `path`, or null (none, or a file left aside and logged). */
+async function lockedBlockOf(
+  signed: PrivValidatorState,
+  path: string,
+  logger: Logger,
+): Promise<LockedBlock | null> {
+  const kept = signed.lock === null ? null : await readLockedBlock(path);
+  if (kept === null) return null;
+  if ('problem' in kept) {
+    logger.warn(
+      `locked block file ${kept.problem}: left aside (a restart locked on it cannot re-propose it)`,
+      {
+        path,
+      },
+    );
+    return null;
+  }
+  const lockedBlock = blockOfLock(signed.lock, kept);
+  if (lockedBlock === null) logger.info('locked block file is of an earlier lock: left aside', { path });
+  return lockedBlock;
+}
+
+/** The proposal kept in `path` when it is of the height `signed` last signed at, or null (a file left aside is logged). */
+async function proposalOf(
+  signed: PrivValidatorState,
+  path: string,
+  privateKey: Uint8Array,
+  logger: Logger,
+): Promise<KeptProposal | null> {
+  const kept = signed.last === null ? null : await readKeptProposal(path, privateKey);
+  if (kept === null) return null;
+  if ('problem' in kept) {
+    logger.warn(`proposal file ${kept.problem}: left aside (a restart cannot send that proposal again)`, {
+      path,
+    });
+    return null;
+  }
+  return kept.block.header.height === signed.last!.height ? kept : null;
+}
+
+/** The validator's signer over its files in `home`: refusals are logged and counted. */
 export async function openPrivValidator(
   home: string,
   privateKey: Uint8Array,
@@ -133,38 +208,32 @@ export async function openPrivValidator(
 ): Promise<CheckedSigner> {
   const path = join(home, PRIV_VALIDATOR_STATE_FILE);
   const blockPath = join(home, LOCKED_BLOCK_FILE);
+  const proposalPath = join(home, PROPOSAL_FILE);
   const signed = await readPrivValidatorState(path, privateKey);
-  const kept = signed.lock === null ? null : await readLockedBlock(blockPath);
-  let lockedBlock: LockedBlock | null = null;
-  if (kept !== null && 'problem' in kept)
-    logger.warn(
-      `locked block file ${kept.problem}: left aside (a restart locked on it cannot re-propose it)`,
-      {
-        path: blockPath,
-      },
-    );
-  else if (kept !== null) {
-    lockedBlock = blockOfLock(signed.lock, kept);
-    if (lockedBlock === null)
-      logger.info('locked block file is of an earlier lock: left aside', { path: blockPath });
-  }
-  const state: PrivValidatorState = { ...signed, lockedBlock };
+  const state: PrivValidatorState = {
+    ...signed,
+    lockedBlock: await lockedBlockOf(signed, blockPath, logger),
+    proposal: await proposalOf(signed, proposalPath, privateKey, logger),
+  };
   if (state.last !== null)
     logger.info('priv-validator state loaded', {
       height: state.last.height,
       round: state.last.round,
       step: state.last.step,
       locked: state.lock,
-      locked_block_kept: lockedBlock !== null,
+      locked_block_kept: state.lockedBlock !== null,
+      proposal_kept: state.proposal !== null,
     });
   return new CheckedSigner(privateKey, state, {
-    persist: (last, lock, newLockedBlock) => {
+    persist: (last, lock, newLockedBlock, newProposal) => {
       const started = process.hrtime.bigint();
       // The block first: a lock on disk whose block is not would be the stall this file prevents.
       if (newLockedBlock !== null) writeLockedBlock(blockPath, newLockedBlock);
+      if (newProposal !== null) writeKeptProposal(proposalPath, newProposal);
       writePrivValidatorState(path, last, lock);
       metrics.privValidatorWrites.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (newLockedBlock !== null) options.afterLockRecorded?.();
+      if (newProposal !== null) options.afterProposalRecorded?.();
     },
     onRefusal: (reason, detail, request) => {
       metrics.signaturesRefused.inc({ reason });

@@ -22,7 +22,7 @@ import { serveSnapshots } from '../consensus/snapshotServer.js';
 import { StateSync } from '../consensus/stateSync.js';
 import { BlockSync } from '../consensus/sync.js';
 import { realTicker } from '../consensus/ticker.js';
-import { DEFAULT_TIMEOUTS, START_PROPOSE_GRACE_MS } from '../consensus/types.js';
+import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';
 import { byzantineValidator } from '../faults/byzantine.js';
 import type { Equivocator } from '../faults/equivocator.js';
@@ -193,7 +193,7 @@ export async function startNode(
         timeouts: DEFAULT_TIMEOUTS,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
-        startProposeGraceMs: START_PROPOSE_GRACE_MS,
+        startGraceMs: START_GRACE_MS,
       },
       {
         service,
@@ -207,11 +207,7 @@ export async function startNode(
     );
     // A node restarted at a plan's height it cannot apply halts again at once, before any sync.
     if (!guard.haltsBefore(service.state)) await driver.start();
-    parts.defer('consensus', async () => {
-      // The height in progress is finished first, when it can be within about a block time.
-      await driver.finishHeight(Math.min(blockTimeMs + 1000, 5000));
-      await driver.stop();
-    });
+    parts.defer('consensus', () => driver.stop());
     const cleanup = setInterval(() => {
       service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
     }, config.mempoolCleanupMs);

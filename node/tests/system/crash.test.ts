@@ -1,8 +1,9 @@
 /**
  * kill -9 while transactions flow: after a restart every confirmed transaction is still
  * confirmed at its height, the blocks seen before are unchanged, and the node goes on. And kill
- * -9 at the worst moment for liveness (the lock recorded, the block not stored): the restarted
- * validator decides the block it was locked on.
+ * -9 at the worst moments for liveness (the lock recorded, the block not stored; the proposal
+ * recorded, not sent): the restarted validator decides the block it was locked on, or the block
+ * it proposed, in the round it proposed it.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { blockFromJson, blockHash, coins } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
 import { pause, waitFor } from '../../src/harness/index.js';
-import { PRIV_VALIDATOR_STATE_FILE } from '../../src/home/privValidator.js';
+import { PRIV_VALIDATOR_STATE_FILE, PROPOSAL_FILE } from '../../src/home/privValidator.js';
 import {
   cleanup,
   initHome,
@@ -133,5 +134,38 @@ describe('crash safety', () => {
     assert.ok(parsed.ok);
     assert.equal(blockHash(parsed.block.header), locked.block_hash, 'the block it was locked on is final');
     assert.match(restarted.program.lines().join('\n'), /"locked_block_kept":true/);
+  });
+
+  it('a lone validator killed after recording its proposal and before sending it sends that proposal again when it restarts: its block is final in that round', async () => {
+    // Without the proposal kept, the restarted proposer builds another block (another
+    // timestamp), may not sign it (a second proposal for the round), and the round times out:
+    // the first height after a start waits the start grace (15 s), then round 1 makes the block.
+    const home = await initHome(['--block-time', '100ms']);
+    const armed = await spawnNodeProcess(home, ['--fault-injection', '--fail-point', 'proposal-recorded']);
+    assert.deepEqual(
+      await armed.program.exited,
+      { code: null, signal: 'SIGKILL' },
+      'it killed itself at the fail point',
+    );
+    const state = JSON.parse(await readFile(join(home, PRIV_VALIDATOR_STATE_FILE), 'utf8')) as {
+      height: number;
+      round: number;
+      step: string;
+      block_hash: string;
+    };
+    assert.equal(state.step, 'propose', 'the last thing it recorded is its proposal');
+    const kept = JSON.parse(await readFile(join(home, PROPOSAL_FILE), 'utf8')) as { round: number };
+    assert.equal(kept.round, state.round);
+
+    // A stop lasts: a block built a second later has another timestamp (they are in seconds).
+    await pause(1100);
+    const restarted = await startNodeProcess(home, ['--block-time', '100ms']);
+    await waitForHeight(restarted, state.height + 1);
+    const parsed = blockFromJson(await restarted.client.block(state.height));
+    assert.ok(parsed.ok);
+    assert.equal(blockHash(parsed.block.header), state.block_hash, 'the proposed block is final');
+    assert.equal(parsed.block.header.round, state.round, 'in the round it was proposed in');
+    assert.match(restarted.program.lines().join('\n'), /"proposal_kept":true/);
+    assert.doesNotMatch(restarted.program.lines().join('\n'), /signature refused/);
   });
 });

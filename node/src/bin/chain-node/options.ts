@@ -56,7 +56,8 @@ export const startOptions = {
   ),
   'fail-point': choice(
     'TEST ONLY, with --fault-injection: the node kills itself (SIGKILL) once it has recorded its first ' +
-      'lock, before it stores the block (crash tests)',
+      'lock, before it stores the block (lock-recorded), or its first proposal, before it sends it ' +
+      '(proposal-recorded) (crash tests)',
     FAIL_POINTS,
     {},
   ),

@@ -189,6 +189,9 @@ describe('chain-node', () => {
     assert.match(refused.stderr, /--fail-point lock-recorded is fault injection: it needs --fault-injection/);
     const unknown = await chainNode([...start, 'anywhere', '--fault-injection']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /--fail-point must be one of lock-recorded, got anywhere/);
+    assert.match(
+      unknown.stderr,
+      /--fail-point must be one of lock-recorded, proposal-recorded, got anywhere/,
+    );
   });
 });

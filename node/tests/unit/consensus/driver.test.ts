@@ -123,7 +123,7 @@ describe('ConsensusDriver', () => {
         timeouts,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
-        startProposeGraceMs: startGraceMs,
+        startGraceMs,
       },
       {
         service: h.service,
@@ -252,45 +252,33 @@ describe('ConsensusDriver', () => {
     assert.equal(timedOut()[1]!.height, 2);
   });
 
-  it('before a graceful stop, the height in progress is finished (its commit waited for, within a bound) and no further one entered; with no commit coming, the bound ends the wait', async () => {
-    // active[2] proposes height 2: entering it, it would build and send its proposal at once.
-    const { net, active, vote, proposal } = await setup(2, 50);
-    let finished = false;
-    const finishing = driver.finishHeight(5_000).then(() => {
-      finished = true;
-    });
-    ticker.advance(1_000);
-    await turn();
-    assert.equal(finished, false, 'height 1 is not committed yet: still waiting');
-    await decideHeightOne(net, active, vote, proposal);
-    ticker.advance(20);
-    await finishing;
-    const proposalsBefore = net.published.filter((p) => p.topic === TOPIC_BLOCKS).length;
-    ticker.advance(10_000); // many block times: height 2 is never entered, nothing proposed or voted
+  it('in the first height after a start, no step of round 0 times out before the start grace ends (a validator resumed after its vote waits for peers still starting); then the usual timeouts', async () => {
+    const short = { propose: () => 30, prevote: () => 30, precommit: () => 30 };
+    const { net, active, vote, proposal } = await setup(0, 50, short, null, 1000);
+    const mine = (kind: string) =>
+      net.published.filter(
+        (p) => p.topic === TOPIC_VOTES && p.json.kind === kind && p.json.validator === active[0]!.validator,
+      );
+    const block = h.service.buildProposal(active[1]!.privateKey, 0).block;
+    assert.equal(await net.deliver(TOPIC_BLOCKS, proposal(active[1]!, block)), 'accept');
+    assert.equal(mine('prevote').length, 1, 'it prevoted the block at once');
+    for (const k of active.slice(2))
+      await net.deliver(TOPIC_VOTES, vote(k, { kind: 'prevote', height: 1, round: 0, blockHash: null }));
+    ticker.advance(999);
     assert.equal(
-      net.published.filter((p) => p.topic === TOPIC_BLOCKS).length,
-      proposalsBefore,
-      'no proposal',
-    );
-    assert.equal(
-      net.published.filter((p) => p.topic === TOPIC_VOTES && p.json.height === 2).length,
+      mine('precommit').length,
       0,
-      'no vote at height 2',
+      'more than 2/3 prevotes, split: the prevote timeout waits for the grace',
     );
-
-    await driver.stop();
-    await h.close();
-    await setup(0, 50);
-    let bounded = false;
-    const waiting = driver.finishHeight(300).then(() => {
-      bounded = true;
-    });
-    ticker.advance(280);
-    await turn();
-    assert.equal(bounded, false);
-    ticker.advance(20);
-    await waiting;
-    assert.equal(bounded, true, 'no commit came: the wait ends at its bound');
+    ticker.advance(1);
+    assert.equal(mine('precommit').length, 1, 'and ends with it');
+    for (const k of active.slice(2))
+      await net.deliver(TOPIC_VOTES, vote(k, { kind: 'precommit', height: 1, round: 0, blockHash: null }));
+    const inRound1 = () => net.published.some((p) => p.json.round === 1);
+    ticker.advance(29);
+    assert.equal(inRound1(), false, 'past the grace: the usual 30 ms precommit timeout');
+    ticker.advance(31); // round 1: its proposal at once, or its nil prevote after its 30 ms
+    assert.equal(inRound1(), true);
   });
 
   /** Height 1 decided here: active[1]'s block, prevoted and precommitted by the other three. */

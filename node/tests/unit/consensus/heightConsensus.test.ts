@@ -231,7 +231,8 @@ describe('HeightConsensus', () => {
       sim.run();
       const b = sim.decisions[0]!.hash;
       sim.crash(0);
-      sim.restartAt(0, 100, true, dropLockedBlock);
+      // (It proposed B too: the proposal it kept would give B back as well, so the control loses both.)
+      sim.restartAt(0, 100, true, dropLockedBlock, !dropLockedBlock);
       sim.run(60_000);
       return { sim, b };
     };

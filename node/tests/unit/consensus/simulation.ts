@@ -166,21 +166,35 @@ export class Simulation {
   /**
    * Node i comes back at `at` as a fresh instance: a restarted validator that kept no votes, with
    * its priv-validator state as it was at the crash (`keepSignerState`; without the locked block:
-   * `dropLockedBlock`) or with none.
+   * `dropLockedBlock`; without the kept proposal: `keepProposal` false) or with none.
    */
-  restartAt(i: number, at: number, keepSignerState = false, dropLockedBlock = false): void {
+  restartAt(
+    i: number,
+    at: number,
+    keepSignerState = false,
+    dropLockedBlock = false,
+    keepProposal = true,
+  ): void {
     const current = this.signers[i]!.current;
     const kept = !keepSignerState
       ? NEVER_SIGNED
-      : dropLockedBlock
-        ? { ...current, lockedBlock: null }
-        : current;
+      : {
+          ...current,
+          lockedBlock: dropLockedBlock ? null : current.lockedBlock,
+          proposal: keepProposal ? current.proposal : null,
+        };
     this.schedule(at, () => {
       this.crashed.delete(i);
       this.nodes[i] = this.makeNode(i, kept);
       this.handle(i, this.nodes[i]!.start());
       this.scheduleRebroadcast(i);
     });
+  }
+
+  /** Every node that runs has decided (a network that is all down waits for its restarts). */
+  private allLiveDecided(): boolean {
+    const live = this.nodes.filter((_n, i) => !this.isDown(i));
+    return live.length > 0 && live.every((n) => n.isDecided);
   }
 
   private isDown(i: number): boolean {
@@ -206,7 +220,7 @@ export class Simulation {
         this.resent[i] = (this.resent[i] ?? 0) + actions.length;
         this.handle(i, actions);
       }
-      if (this.nodes.every((n, j) => this.isDown(j) || n.isDecided)) return;
+      if (this.allLiveDecided()) return;
       this.scheduleRebroadcast(i, schedule);
     });
   }
@@ -311,7 +325,7 @@ export class Simulation {
       }
       this.now = e.at;
       e.run();
-      if (this.nodes.every((n, i) => this.isDown(i) || n.isDecided)) break;
+      if (this.allLiveDecided()) break;
     }
   }
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import {
   activeValidators,
+  type Block,
   blockHash,
   buildBlock,
   proposalBytes,
@@ -24,6 +25,7 @@ import {
   LOCKED_BLOCK_FILE,
   openPrivValidator,
   PRIV_VALIDATOR_STATE_FILE,
+  PROPOSAL_FILE,
   PrivValidatorError,
   readPrivValidatorState,
 } from '../../../src/home/privValidator.js';
@@ -140,12 +142,13 @@ describe('priv-validator state', () => {
       round: 2,
       last: { step: 'prevote', blockHash: A, signature: last },
       lock: { round: 0, blockHash: A, kept: null },
+      proposal: null,
     });
     assert.equal(restarted.resume(10), null, 'nothing signed at the next height');
     const next = restarted.sign(prevote(10, 0, null))!;
     assert.deepEqual(
       (await open()).resume(10),
-      { round: 0, last: { step: 'prevote', blockHash: null, signature: next }, lock: null },
+      { round: 0, last: { step: 'prevote', blockHash: null, signature: next }, lock: null, proposal: null },
       'the lock of height 9 is not one at 10',
     );
   });
@@ -211,6 +214,76 @@ describe('priv-validator state', () => {
     assert.ok(
       logger.lines.some(
         (l) => l.level === 'warn' && /locked block file is not valid JSON/.test(String(l.msg)),
+      ),
+    );
+  });
+
+  it('a proposal is kept whole, written before the state (no file, no signature); a restart in its round resumes with it, and only then', async () => {
+    const state = genesisState({ validators: ['privval-me'] });
+    const built = (round: number, timestamp: number) =>
+      buildBlock(state, [], { timestamp, round, privateKey: me.privateKey }).block;
+    const chain = state.params.chainId;
+    const propose = (round: number, block: Block, polRound = -1): SignRequest => ({
+      height: 1,
+      round,
+      step: 'propose',
+      signBytes: proposalBytes(chain, 1, round, polRound, blockHash(block.header)),
+      blockHash: blockHash(block.header),
+      proposed: { block, polRound },
+    });
+    const recorded: string[] = [];
+    const signer = await openPrivValidator(home, me.privateKey, metrics, logger, {
+      afterProposalRecorded: () => recorded.push('proposal recorded'),
+    });
+    const b0 = built(0, state.lastTimestamp + 1);
+    // The proposal first: when it cannot be written, neither is the state, and nothing is signed.
+    await mkdir(join(home, `${PROPOSAL_FILE}.tmp`));
+    assert.equal(signer.sign(propose(0, b0)), null);
+    assert.equal(await readFile(file(), 'utf8').catch(() => 'none'), 'none', 'no state written');
+    await rm(join(home, `${PROPOSAL_FILE}.tmp`), { recursive: true });
+    const signature = signer.sign(propose(0, b0))!;
+    assert.ok(signature !== null);
+    assert.deepEqual(recorded, ['proposal recorded']);
+
+    // Restarted at its proposal, or after voting in that round: the proposal comes back whole.
+    const kept = { block: b0, round: 0, polRound: -1, signature };
+    assert.deepEqual((await open()).resume(1)?.proposal, kept);
+    assert.ok(logger.lines.some((l) => l.msg === 'priv-validator state loaded' && l.proposal_kept === true));
+    const restarted = await open();
+    assert.equal(restarted.sign(propose(0, b0)), signature, 'the same proposal is signed again as it was');
+    restarted.sign(prevote(1, 0, blockHash(b0.header)));
+    assert.deepEqual((await open()).resume(1)?.proposal, kept);
+    // Not in a later round, not at a later height.
+    restarted.sign(prevote(1, 1, null));
+    assert.equal((await open()).resume(1)?.proposal, null, 'the round-0 proposal is not one of round 1');
+    restarted.sign(prevote(2, 0, null));
+    assert.equal((await open()).resume(2)?.proposal, null);
+
+    // A damaged file, or one signed by another key, costs the restart the proposal, never its start.
+    const b2 = built(2, state.lastTimestamp + 5);
+    await rm(file()); // a new validator's history, so that (1, 2) may be signed
+    const again = await open();
+    assert.ok(again.sign(propose(2, b2)) !== null);
+    const onDisk = JSON.parse(await readFile(join(home, PROPOSAL_FILE), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(onDisk), ['round', 'pol_round', 'block', 'signature']);
+    const other = key('privval-other');
+    const forged = signVote(
+      chain,
+      { kind: 'prevote', height: 1, round: 2, blockHash: A, validator: other.validator },
+      other.privateKey,
+    );
+    await writeFile(join(home, PROPOSAL_FILE), JSON.stringify({ ...onDisk, signature: forged.signature }));
+    assert.equal((await open()).resume(1)?.proposal, null);
+    assert.ok(
+      logger.lines.some(
+        (l) => l.level === 'warn' && /proposal file holds a signature that is not/.test(String(l.msg)),
+      ),
+    );
+    await writeFile(join(home, PROPOSAL_FILE), JSON.stringify({ ...onDisk, pol_round: 2 }));
+    assert.equal((await open()).resume(1)?.proposal, null);
+    assert.ok(
+      logger.lines.some(
+        (l) => l.level === 'warn' && /pol_round must be an integer from -1 to round - 1/.test(String(l.msg)),
       ),
     );
   });
