@@ -132,8 +132,15 @@ export class P2PNetwork {
     return this.node.getMultiaddrs().map((m) => m.toString());
   }
 
+  /**
+   * The peers with a connection, each once. Read from the connections' own peer ids, whose
+   * string is cached, not through libp2p's getPeers(): that makes a new peer id from a string
+   * for every peer (a base58 decode) whose string is then encoded again, and the consensus
+   * driver asks four times a second (its stall check): 3% of a node's CPU in a profile of one
+   * node of 21 starting on 2 cores (docs/BENCHMARKS.md, "devnet up: where the time goes").
+   */
   connectedPeers(): string[] {
-    return this.node.getPeers().map((p) => p.toString());
+    return [...new Set(this.node.getConnections().map((c) => c.remotePeer.toString()))];
   }
 
   /**
