@@ -51,6 +51,7 @@ const times = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
 /** CPU seconds when `up` returned (process runtime): per node, and the panel. */
 const nodeCpu = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
 const panelCpu = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
+const failures = new Map<string, number>();
 let swarm: TestSwarm | null = null;
 try {
   if (runtimes.includes('swarm')) {
@@ -92,7 +93,8 @@ try {
       const home = join(dir, `${r}-${runs.indexOf(run)}`);
       const base = await freeDevnetBase(validators);
       const started = performance.now();
-      await devnetOf(run.build, [
+      // A devnet that did not come up within up's own bound is counted as failed, not the end of the run.
+      const failed = await devnetOf(run.build, [
         'up',
         '--home',
         home,
@@ -105,8 +107,16 @@ try {
         '--no-monitoring',
         '--base-port',
         String(base),
-      ]);
+      ]).then(
+        () => null,
+        (e: Error) => e.message.split('\n').find((l) => l.startsWith('devnet:')) ?? e.message.slice(0, 300),
+      );
       const ms = performance.now() - started;
+      if (failed !== null) {
+        failures.set(key, (failures.get(key) ?? 0) + 1);
+        console.log(`round ${r + 1} ${key}: failed after ${(ms / 1000).toFixed(1)} s: ${failed}`);
+        continue;
+      }
       times.get(key)!.push(ms);
       const cpu = await devnetCpu(home);
       nodeCpu.get(key)!.push(...cpu.nodes);
@@ -133,9 +143,9 @@ console.log(
   `\n${validators} validators, ${values['block-time']} blocks, ${rounds} rounds; medians (min–max); CPU when up returned (process runtime)`,
 );
 console.log(
-  '| build | runtime | devnet up until every node is final | CPU per node | CPU of all nodes | panel CPU | of the first build |',
+  '| build | runtime | devnet up until every node is final | CPU per node | CPU of all nodes | panel CPU | up, of the first build | failed rounds |',
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const run of runs) {
   const key = keyOf(run);
   const t = times.get(key)!.map((ms) => ms / 1000);
@@ -145,6 +155,6 @@ for (const run of runs) {
   for (let i = 0; i < cpu.length; i += validators)
     perRound.push(cpu.slice(i, i + validators).reduce((a, b) => a + b, 0));
   console.log(
-    `| ${buildLabel(run.build)} | ${run.runtime} | ${range(t, 2)} | ${range(cpu, 2)} | ${range(perRound, 1)} | ${range(panelCpu.get(key)!, 2)} | ${(median(t) / (median(first) / 1000)).toFixed(2)} |`,
+    `| ${buildLabel(run.build)} | ${run.runtime} | ${range(t, 2)} | ${range(cpu, 2)} | ${range(perRound, 1)} | ${range(panelCpu.get(key)!, 2)} | ${(median(t) / (median(first) / 1000)).toFixed(2)} | ${failures.get(key) ?? 0} |`,
   );
 }
