@@ -2,9 +2,10 @@
  * The wait for nodes to reach a height (`up`, `start`, a node started again): each node polled
  * on its own, one /status in flight at a time, a node that has arrived no longer asked.
  *
- * How long an answer is waited for grows: 1 s first (while a container starts, Docker's port
- * forwarding may accept a connection and never answer it; the next poll is the better bet), then
- * twice as long after each wait that ran out, up to 8 s. With 21 nodes starting on 2 cores a
+ * How long an answer is waited for: 1 s until the node has answered once (while a container
+ * starts, Docker's port forwarding may accept a connection and never answer it; the next poll is
+ * the better bet); once it has, its RPC is up and a late answer is a busy node's, so the wait
+ * doubles after each that ran out, up to 8 s. With 21 nodes starting on 2 cores a
  * node answered /status in 1.5 s at the median and 4.5 s at worst (docs/BENCHMARKS.md, "devnet
  * up: where the time goes"): with every answer cut at 1 s, `up` went on waiting 35 s after the
  * last node had its first block.
@@ -19,8 +20,12 @@ import { DevnetError } from './errors.js';
 export const FIRST_ANSWER_WAIT_MS = 1_000;
 export const LONGEST_ANSWER_WAIT_MS = 8_000;
 
-/** The wait for a node's next answer after one that took `tookMs` of a `waitedMs` wait. */
-export function nextAnswerWait(waitedMs: number, tookMs: number): number {
+/**
+ * The wait for a node's next answer after one that took `tookMs` of a `waitedMs` wait, for a
+ * node that has answered before (`answered`) or not.
+ */
+export function nextAnswerWait(waitedMs: number, tookMs: number, answered: boolean): number {
+  if (!answered) return FIRST_ANSWER_WAIT_MS;
   return tookMs >= waitedMs ? Math.min(waitedMs * 2, LONGEST_ANSWER_WAIT_MS) : waitedMs;
 }
 
@@ -34,6 +39,8 @@ export type HeightOf = (name: string, timeoutMs: number) => Promise<number>;
 
 interface Poll {
   answerWaitMs: number;
+  /** Whether the node has answered a poll (its RPC is up). */
+  answered: boolean;
   inFlight: boolean;
   nextAt: number;
 }
@@ -46,19 +53,24 @@ export async function waitForHeights(
   heightOf: HeightOf,
 ): Promise<void> {
   const polls = new Map<string, Poll>(
-    names.map((n) => [n, { answerWaitMs: FIRST_ANSWER_WAIT_MS, inFlight: false, nextAt: 0 }]),
+    names.map((n) => [
+      n,
+      { answerWaitMs: FIRST_ANSWER_WAIT_MS, answered: false, inFlight: false, nextAt: 0 },
+    ]),
   );
   let lastError = '';
   const ask = async (name: string, p: Poll): Promise<void> => {
     p.inFlight = true;
     const began = Date.now();
     try {
-      if ((await heightOf(name, p.answerWaitMs)) >= minHeight) polls.delete(name);
+      const height = await heightOf(name, p.answerWaitMs);
+      p.answered = true;
+      if (height >= minHeight) polls.delete(name);
     } catch (e) {
       lastError = `${name}: ${(e as Error).message}`;
     } finally {
       const took = Date.now() - began;
-      p.answerWaitMs = nextAnswerWait(p.answerWaitMs, took);
+      p.answerWaitMs = nextAnswerWait(p.answerWaitMs, took, p.answered);
       p.inFlight = false;
       p.nextAt = Date.now() + pollGapMs(polls.size);
     }

@@ -17,11 +17,12 @@ import {
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the wait for nodes to reach a height', () => {
-  it('counts a node whose answers take longer than the first wait: the wait for an answer grows', async () => {
-    // A node busy starting answers in 1.3 s; an answer not come within the wait is given up.
+  it('counts a node whose answers come later than the first wait once it has answered: the wait grows', async () => {
+    // A node answers at once (height 0), then, busy, in 1.3 s; an answer not come within the wait is given up.
     const asked: number[] = [];
     await waitForHeights(['validator-0'], 1, 20_000, async (_name, answerMs) => {
       asked.push(answerMs);
+      if (asked.length === 1) return 0;
       if (answerMs < 1300) {
         await later(answerMs);
         throw new Error(`no answer within ${answerMs} ms`);
@@ -29,7 +30,20 @@ describe('the wait for nodes to reach a height', () => {
       await later(1300);
       return 1;
     });
-    assert.deepEqual(asked, [FIRST_ANSWER_WAIT_MS, 2 * FIRST_ANSWER_WAIT_MS]);
+    assert.deepEqual(asked, [FIRST_ANSWER_WAIT_MS, FIRST_ANSWER_WAIT_MS, 2 * FIRST_ANSWER_WAIT_MS]);
+  });
+
+  it('waits 1 s for every answer of a node that has not answered yet (a port that accepts and never answers)', async () => {
+    const asked: number[] = [];
+    await waitForHeights(['validator-0'], 1, 20_000, async (_name, answerMs) => {
+      asked.push(answerMs);
+      if (asked.length < 3) {
+        await later(answerMs);
+        throw new Error(`no answer within ${answerMs} ms`);
+      }
+      return 1;
+    });
+    assert.deepEqual(asked, [FIRST_ANSWER_WAIT_MS, FIRST_ANSWER_WAIT_MS, FIRST_ANSWER_WAIT_MS]);
   });
 
   it('asks a node that has arrived no more, and the others until they arrive', async () => {
@@ -57,10 +71,14 @@ describe('the wait for nodes to reach a height', () => {
     );
   });
 
-  it('doubles the wait for an answer after one that ran out, up to the longest', () => {
-    assert.equal(nextAnswerWait(1000, 1000), 2000);
-    assert.equal(nextAnswerWait(1000, 200), 1000);
-    assert.equal(nextAnswerWait(LONGEST_ANSWER_WAIT_MS, LONGEST_ANSWER_WAIT_MS), LONGEST_ANSWER_WAIT_MS);
+  it('doubles the wait for an answer after one that ran out, up to the longest, once the node has answered', () => {
+    assert.equal(nextAnswerWait(1000, 1000, true), 2000);
+    assert.equal(nextAnswerWait(1000, 200, true), 1000);
+    assert.equal(
+      nextAnswerWait(LONGEST_ANSWER_WAIT_MS, LONGEST_ANSWER_WAIT_MS, true),
+      LONGEST_ANSWER_WAIT_MS,
+    );
+    assert.equal(nextAnswerWait(1000, 1000, false), FIRST_ANSWER_WAIT_MS);
   });
 
   it('asks each node less often when many are waited for', () => {
