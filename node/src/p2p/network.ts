@@ -132,13 +132,7 @@ export class P2PNetwork {
     return this.node.getMultiaddrs().map((m) => m.toString());
   }
 
-  /**
-   * The peers with a connection, each once. Read from the connections' own peer ids, whose
-   * string is cached, not through libp2p's getPeers(): that makes a new peer id from a string
-   * for every peer (a base58 decode) whose string is then encoded again, and the consensus
-   * driver asks four times a second (its stall check): 3% of a node's CPU in a profile of one
-   * node of 21 starting on 2 cores (docs/BENCHMARKS.md, "devnet up: where the time goes").
-   */
+  /** Peers with a connection, each once: from the connections' peer ids (getPeers() re-decodes each; docs/BENCHMARKS.md, issue 29). */
   connectedPeers(): string[] {
     return [...new Set(this.node.getConnections().map((c) => c.remotePeer.toString()))];
   }
