@@ -22,6 +22,8 @@ export class JsonHttpClient {
   constructor(
     readonly baseUrl: string,
     protected readonly timeoutMs = 10_000,
+    /** Sent with every request (the panel's secret). */
+    private readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 
   /** Any JSON path, for what has no method of its own (an odd path a test sends on purpose). */
@@ -54,6 +56,7 @@ export class JsonHttpClient {
     const { status, bytes, headers } = await exchange(
       url,
       method,
+      this.headers,
       body === undefined ? undefined : JSON.stringify(body),
       this.timeoutMs,
       maxBytes,
@@ -89,6 +92,7 @@ export interface AnswerHeaders {
 function exchange(
   url: string,
   method: string,
+  extraHeaders: Readonly<Record<string, string>>,
   body: string | undefined,
   timeoutMs: number,
   maxBytes: number,
@@ -111,8 +115,12 @@ function exchange(
         method,
         headers:
           body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+            ? extraHeaders
+            : {
+                ...extraHeaders,
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(body),
+              },
       },
       (res) => {
         const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
