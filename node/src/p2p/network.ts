@@ -339,12 +339,12 @@ export class P2PNetwork {
 
   /**
    * Bootstrap peers are persistent peers (CometBFT's persistent_peers): every REDIAL_MS or so the
-   * node dials those it was connected to and has lost. libp2p's bootstrap dials
-   * them once, at start (and those first dials are left to it: dialling again the peers not yet
-   * reached while 21 nodes start made the start-up slower). A connection lost at start-up used
-   * to stay lost until kad-dht's refresh five minutes later dialled every missing peer of every
-   * node at once, and those handshakes cost slots; a peer that restarted was not dialled again
-   * by the nodes it did not list itself.
+   * node dials those it was connected to and has lost (and, cut off, those never reached: below).
+   * libp2p's bootstrap dials them once, at start (and those first dials are left to it: the first
+   * pass comes 10-15 s later). A connection lost at start-up used to stay lost until kad-dht's
+   * refresh five minutes later dialled every missing peer of every node at once, and those
+   * handshakes cost slots; a peer that restarted was not dialled again by the nodes it did not
+   * list itself.
    */
   private scheduleRedial(): void {
     if (this.stopped || this.bootstrapPeers.length === 0) return;
@@ -364,18 +364,29 @@ export class P2PNetwork {
    * container's does on the network it shares with its peers for published ports while its p2p
    * network is detached) must not hold back the next. One at a time, a node cut off from its
    * network spent 10 s per lost peer in each pass; waiting for a pass's slowest dial still put up
-   * to 10 s more before the next pass, after the network came back. Only peers once connected
-   * and since lost are dialled, so this is no burst at start-up; a peer whose dial is still in
-   * flight is not dialled twice.
+   * to 10 s more before the next pass, after the network came back. A peer whose dial is still
+   * in flight is not dialled twice; one refused (fault injection) or of an incompatible version
+   * is not dialled.
+   *
+   * Peers never reached are dialled too, by a node connected to fewer than half of its bootstrap
+   * peers. When a whole network starts at once, a node's first dials can fail (a container's
+   * name resolves only once it runs) while the peers' dials to it were made before it listened;
+   * on Docker libp2p did not dial those again, and an added node resumed with its devnet kept one
+   * peer of four for good (and none, in CI, so that it never caught up). Not by every node: a
+   * first version that dialled every peer never reached, with 3 s dials, made 21 validators fail
+   * to start (docs/BENCHMARKS.md); a node with half its peers is in the gossip mesh, and the rest
+   * dial it when they start.
    */
   private dialMissingBootstrapPeers(): void {
     if (this.stopped) return;
     const connected = new Set(this.connectedPeers());
+    const cutOff = connected.size * 2 < this.bootstrapPeers.length;
     for (const peer of this.bootstrapPeers)
       if (
-        this.everConnected.has(peer.id) &&
+        (cutOff || this.everConnected.has(peer.id)) &&
         !connected.has(peer.id) &&
         !this.refuses(peer.id) &&
+        !this.incompatible.has(peer.id) &&
         !this.dialling.has(peer.id)
       ) {
         this.dialling.add(peer.id);
