@@ -107,9 +107,20 @@ interface LoadFigures {
   /** CPU per committed transfer, ms: each node (mean of 4), the load generator. */
   nodeMs: number;
   benchMs: number;
+  /** Transaction gossip messages each node received per committed transfer (mean of 4). */
+  messages: number;
 }
 
 /** The load on a cluster of `program` (this build's chain-node unless given). */
+/** Transaction gossip messages node i received so far (every verdict), from its /metrics. */
+async function txMessages(node: ClusterNode): Promise<number> {
+  const text = await node.client.metrics();
+  let n = 0;
+  for (const m of text.matchAll(/^chain_gossip_messages_total\{([^}]*)\} (\S+)$/gm))
+    if (m[1]!.includes('/chain/txs/')) n += Number(m[2]);
+  return n;
+}
+
 async function load(program?: string): Promise<LoadFigures> {
   const c = await Cluster.create(4, LOAD_BLOCK_MS, { epoch_length: 1_000_000 }, program);
   try {
@@ -179,6 +190,7 @@ async function load(program?: string): Promise<LoadFigures> {
       ]);
     const streams = [...bySender.values()];
     const cpuBefore = await Promise.all(c.nodes.map(nodeCpuSeconds));
+    const messagesBefore = await Promise.all(c.nodes.map(txMessages));
     const benchCpuBefore = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
@@ -197,6 +209,7 @@ async function load(program?: string): Promise<LoadFigures> {
     submitted = true;
     await watched;
     const cpuAfter = await Promise.all(c.nodes.map(nodeCpuSeconds));
+    const messagesAfter = await Promise.all(c.nodes.map(txMessages));
     const benchCpu = process.cpuUsage(benchCpuBefore);
     // Where the CPU went, per committed transfer: the ratio cannot exceed the share of all the
     // work that is the one signature check per node (when the cores are saturated, as here).
@@ -214,6 +227,7 @@ async function load(program?: string): Promise<LoadFigures> {
       p99: pct(latencies, 99),
       nodeMs,
       benchMs,
+      messages: messagesAfter.reduce((sum, x, i) => sum + x - messagesBefore[i]!, 0) / 4 / finalAt.size,
     };
   } finally {
     await c.stopAll();
@@ -250,6 +264,7 @@ function loadTable(f: LoadFigures): string {
     `| ratio to the ceiling | ${(f.tps / f.ceiling).toFixed(2)} |\n` +
     `| submit-to-final latency p50 / p99 | ${Math.round(f.p50)} ms / ${Math.round(f.p99)} ms |\n` +
     `| CPU per committed transfer: each node (mean of 4) / load generator | ${f.nodeMs.toFixed(2)} ms / ${f.benchMs.toFixed(2)} ms |\n` +
+    `| transaction gossip messages received per transfer, each node | ${f.messages.toFixed(2)} |\n` +
     `| one signature check, CPU time (1 / checks per CPU second) | ${checkMs.toFixed(2)} ms |\n` +
     `| signature checks' share of all that CPU: 4 x check / (4 x node + generator) | ${((4 * checkMs) / (4 * f.nodeMs + f.benchMs)).toFixed(2)} |\n`
   );
@@ -263,7 +278,7 @@ async function sideBySide(): Promise<void> {
       const f = await load(join(build, 'node', 'dist', 'src', 'bin', 'chain-node.js'));
       runs.get(build)!.push(f);
       process.stdout.write(
-        `round ${r + 1} ${build}: ${f.tps.toFixed(1)} tx/s, ${f.nodeMs.toFixed(2)} ms CPU per transfer per node, p50 ${Math.round(f.p50)} ms, ${f.committed} of ${f.submitted}\n`,
+        `round ${r + 1} ${build}: ${f.tps.toFixed(1)} tx/s, ${f.nodeMs.toFixed(2)} ms CPU per transfer per node, ${f.messages.toFixed(2)} tx messages per transfer per node, p50 ${Math.round(f.p50)} ms, ${f.committed} of ${f.submitted}\n`,
       );
     }
   const col = (fs: LoadFigures[], k: keyof LoadFigures, d: number) => {
@@ -272,11 +287,11 @@ async function sideBySide(): Promise<void> {
   };
   process.stdout.write(
     `\n${ROUNDS} rounds, ${LOAD_BLOCK_MS} ms blocks, ${TXS} transfers, ${STREAMS} streams; medians (min–max)\n\n` +
-      '| build | committed transfers per second | CPU per transfer, each node | load generator | latency p50 | p99 |\n|---|---|---|---|---|---|\n',
+      '| build | committed transfers per second | CPU per transfer, each node | load generator | tx gossip messages per transfer, each node | latency p50 | p99 |\n|---|---|---|---|---|---|---|\n',
   );
   for (const [build, fs] of runs)
     process.stdout.write(
-      `| ${build} | ${col(fs, 'tps', 1)} | ${col(fs, 'nodeMs', 2)} ms | ${col(fs, 'benchMs', 2)} ms | ${col(fs, 'p50', 0)} ms | ${col(fs, 'p99', 0)} ms |\n`,
+      `| ${build} | ${col(fs, 'tps', 1)} | ${col(fs, 'nodeMs', 2)} ms | ${col(fs, 'benchMs', 2)} ms | ${col(fs, 'messages', 2)} | ${col(fs, 'p50', 0)} ms | ${col(fs, 'p99', 0)} ms |\n`,
     );
 }
 
