@@ -41,7 +41,6 @@ import { createRpcApp } from '../rpc/app.js';
 import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
-import { TX_GOSSIP_INTERVAL_ENV, TxGossipPacer, txGossipIntervalMs } from '../service/txGossipPacer.js';
 import type { Logger } from '../util/logger.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { StartupError } from '../util/startupError.js';
@@ -171,11 +170,9 @@ export async function startNode(
     if (network !== null) {
       const net = network;
       if (equivocator !== null) network.armSplitPublish(splitPublisher(logger.child({ part: 'p2p' })));
-      const pacer = new TxGossipPacer((txs) => {
+      const gossipTxs = (txs: readonly Tx[]) => {
         for (const message of txsMessages(txs)) void net.publish(TOPIC_TXS, message);
-      }, txGossipIntervalMs(process.env[TX_GOSSIP_INTERVAL_ENV]));
-      parts.defer('tx gossip', () => pacer.stop());
-      const gossipTxs = (txs: readonly Tx[]) => pacer.push(txs);
+      };
       net.subscribe(
         TOPIC_TXS,
         txsHandler(service, gossipTxs, (verdict) =>
