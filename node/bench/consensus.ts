@@ -24,8 +24,8 @@ import { checkTxSignature, type Tx, txHash, txToJson } from '../src/chain/index.
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { waitForOrNull } from '../src/harness/index.js';
-import { median } from '../src/util/index.js';
 import type { BlockAnswer, StatusAnswer, SubmitAnswer } from '../src/rpc/answers.js';
+import { median } from '../src/util/index.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
 
 const { values } = parseArgs({

@@ -44,7 +44,9 @@ function fresh(t: Tx, chain: string) {
 
 describe('transaction encodings, remembered per decoded transaction', () => {
   it('a decoded transaction is frozen, payload included: writing to it throws', () => {
-    const t = decoded(tx(state, 'alice', 'TRANSFER', { to: key('bob').account, amount: 5n, payload: { memo: 'm' } }));
+    const t = decoded(
+      tx(state, 'alice', 'TRANSFER', { to: key('bob').account, amount: 5n, payload: { memo: 'm' } }),
+    );
     assert.ok(Object.isFrozen(t) && Object.isFrozen(t.payload));
     assert.throws(() => {
       (t as { amount: bigint }).amount = 6n;
