@@ -34,12 +34,12 @@ export const SUITES = {
   unit: {
     roots: { 'node/dist/tests': 'none', 'devnet/dist/tests': 'docker' },
     files: {
-      'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: STRICT, seconds: 300 },
+      'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: HEAVY, seconds: 300 },
       'devnet/dist/tests/testkit/testnetDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 92 },
       'devnet/dist/tests/dockerRuntime.test.js': { kind: 'docker', weight: STRICT, seconds: 94 },
       'devnet/dist/tests/ui/panel.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 84 },
       'devnet/dist/tests/archive/acrossRuntimes.test.js': { kind: 'docker', weight: HEAVY, seconds: 17 },
-      'devnet/dist/tests/resumeCli.test.js': { kind: 'docker', weight: STRICT, seconds: 20 },
+      'devnet/dist/tests/resumeCli.test.js': { kind: 'docker', weight: HEAVY, seconds: 20 },
       'devnet/dist/tests/archive/saveLeavesHome.test.js': { kind: 'docker', weight: HEAVY, seconds: 20 },
       // New with the fork and the versions (2026-11-27), timed once here beside each other on a
       // loaded machine with the git build cache warm; a cold cache adds about 35 s to the first
@@ -59,7 +59,7 @@ export const SUITES = {
       'devnet/dist/tests/docs/examples.test.js': { kind: 'none', weight: HEAVY, seconds: 70 },
       'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
       'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
-      'devnet/dist/tests/processRuntime.test.js': { kind: 'none', weight: STRICT, seconds: 46 },
+      'devnet/dist/tests/processRuntime.test.js': { kind: 'none', weight: HEAVY, seconds: 46 },
       'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },
@@ -67,8 +67,8 @@ export const SUITES = {
       'devnet/dist/tests/archive/failedRun.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       'devnet/dist/tests/installOutside.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
-      'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: STRICT, seconds: 18 },
-      'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: STRICT, seconds: 40 },
+      'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
+      'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },
       'node/dist/tests/unit/consensus/syncLiars.test.js': { weight: HEAVY, seconds: 17 },
       'devnet/dist/tests/testkit/load.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
       'devnet/dist/tests/monitoring/dashboards.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },
