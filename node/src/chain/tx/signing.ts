@@ -94,12 +94,15 @@ export function frozenTx<T extends Tx>(tx: T): T {
   return Object.freeze(tx);
 }
 
-/** SHA-256(signing_bytes): the digest the sender's key signs. */
+/**
+ * SHA-256(signing_bytes): the digest the sender's key signs. From the remembered signed bytes when
+ * the transaction's were already computed (it is hashed at admission before its signature is
+ * checked); otherwise encoded here, without reading the signature.
+ */
 export function txSigningDigest(tx: UnsignedTx, chainId: string): Uint8Array {
-  if ('signature' in tx && typeof tx.signature === 'string') {
-    const { signed } = encoded(tx as Tx, chainId);
-    return sha256(signed.subarray(0, signed.length - SIGNATURE_BYTES));
-  }
+  const known = encodings.get(tx as Tx);
+  if (known !== undefined && known.chainId === chainId)
+    return sha256(known.signed.subarray(0, known.signed.length - SIGNATURE_BYTES));
   return sha256(txSigningBytes(tx, chainId));
 }
 

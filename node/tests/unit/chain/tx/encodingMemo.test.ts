@@ -107,6 +107,16 @@ describe('transaction encodings, remembered per decoded transaction', () => {
     assert.equal(txHash(genuine, chainId), genuineHash);
   });
 
+  it('the signing digest of a transaction not yet hashed does not read its signature', () => {
+    const t = Object.freeze({
+      ...tx(state, 'alice', 'TRANSFER', { to: key('bob').account }),
+      signature: 'zz',
+    });
+    Object.freeze(t.payload);
+    assert.deepEqual(txSigningDigest(t, chainId), sha256(txSigningBytes(t, chainId)));
+    assert.notEqual(checkTxSignature(t, chainId), null);
+  });
+
   it('a transaction that can still change is not remembered', () => {
     const t = { ...tx(state, 'alice', 'TRANSFER', { to: key('bob').account, amount: 1n }) };
     const before = txHash(t, chainId);
