@@ -1,7 +1,9 @@
 /**
  * The HTTP side of a JSON client, shared by the node's RpcClient and the task market's client:
  * one request with a bounded wait, the answer's JSON read exactly (integers beyond 2^53 as
- * bigint), and any status but 2xx an RpcError with the service's `{"detail"}`.
+ * bigint), any status but 2xx an RpcError with the service's `{"detail"}` (and its Retry-After,
+ * for a caller that is told to come back), and no answer at all (refused, reset, timed out) an
+ * RpcUnreachableError naming the URL.
  */
 import { parseJsonExact } from '../util/jsonParse.js';
 
@@ -11,9 +13,38 @@ export class RpcError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly url: string,
+    /** The answer's Retry-After in milliseconds (delay-seconds only), or null without one. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(`${url}: HTTP ${status} ${detail}`);
   }
+}
+
+/** The service gave no answer: the connection was refused or reset, or the wait ran out. */
+export class RpcUnreachableError extends Error {
+  override readonly name = 'RpcUnreachableError';
+  constructor(
+    readonly url: string,
+    /** The system's code when there is one (ECONNREFUSED, ECONNRESET, …), else the reason in words. */
+    readonly reason: string,
+    cause: unknown,
+  ) {
+    super(/^[A-Z_]+$/.test(reason) ? `${url}: no answer (${reason})` : `${url}: ${reason}`, { cause });
+  }
+}
+
+/** Why fetch got no answer: the system's code of its cause (undici's "fetch failed"), else the message. */
+function noAnswer(url: string, e: unknown): RpcUnreachableError {
+  const cause = (e as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : null;
+  // The cause kept as fetch gave it: callers that read `cause.code` (the fork's source check) still can.
+  return new RpcUnreachableError(url, code ?? (e as Error).message, cause ?? e);
+}
+
+/** A Retry-After header's delay in milliseconds: whole seconds only (an HTTP date is not used here). */
+export function retryAfterMs(header: string | null): number | null {
+  if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
 }
 
 export class JsonHttpClient {
@@ -66,7 +97,9 @@ export class JsonHttpClient {
     let res: Response;
     let bytes: Uint8Array;
     try {
-      res = await fetch(url, init);
+      res = await fetch(url, init).catch((e: unknown) => {
+        throw noAnswer(url, e);
+      });
       bytes = await readBounded(res, maxBytes, url);
     } finally {
       clearTimeout(timer);
@@ -80,7 +113,7 @@ export class JsonHttpClient {
       } catch {
         // not JSON: keep the text
       }
-      throw new RpcError(res.status, detail, url);
+      throw new RpcError(res.status, detail, url, retryAfterMs(res.headers.get('retry-after')));
     }
     return { bytes, headers: res.headers };
   }
