@@ -19,7 +19,11 @@ export type DevnetErrorCode =
   | 'RUNTIME'
   | 'UI'
   | 'BAD_ARCHIVE'
-  | 'BAD_FORK';
+  | 'BAD_FORK'
+  /** A node the command needed did not answer (stopped, still starting, or gone). */
+  | 'UNREACHABLE'
+  /** A node refused what the command asked (its HTTP status and detail are in the message). */
+  | 'NODE_REFUSED';
 
 export class DevnetError extends Error {
   override readonly name = 'DevnetError';

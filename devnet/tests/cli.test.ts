@@ -184,4 +184,42 @@ describe('devnet command line', () => {
       /^Error: devnet status --home \S+ exited 1: \{"error":\{"code":"NO_DEVNET","message":"no devnet in /,
     );
   });
+
+  test('commands that need a node of a stopped devnet name the node that does not answer, never an internal error', async () => {
+    const home = join(dir, 'stopped');
+    const base = await freeDevnetBase(1, false, false);
+    const up = ['up', '--runtime', 'process', '--validators', '1', '--block-time', '200ms'];
+    await devnetJson([...up, '--base-port', String(base), '--no-monitoring', '--no-ui', '--home', home]);
+    try {
+      assert.equal((await devnetCli(['stop', '--home', home])).code, 0);
+      const error = async (args: string[]) => {
+        const r = await devnetCli([...args, '--home', home, '--json']);
+        assert.equal(r.code, 1, args.join(' '));
+        return (JSON.parse(r.stdout) as ErrorJson).error;
+      };
+      // add asks the first node its height: it said "internal error: fetch failed".
+      const add = await error(['add']);
+      assert.equal(add.code, 'UNREACHABLE', add.message);
+      assert.match(
+        add.message,
+        new RegExp(
+          `^http://127\\.0\\.0\\.1:${base}/\\S+: no answer \\(ECONNREFUSED\\): is the devnet running\\?`,
+        ),
+      );
+      const status = await devnetJson<StatusJson>(['status', '--home', home]);
+      assert.deepEqual(
+        status.nodes.map((n) => n.name),
+        ['validator-0'],
+        'nothing recorded for the node not added',
+      );
+      // tx asks any node that answers.
+      const tx = await error(['tx', 'send', '--from', 'account-0', '--to', 'account-1', '--amount', '1coin']);
+      assert.deepEqual(tx, {
+        code: 'NO_DEVNET',
+        message: 'no node of the devnet answers: see devnet status',
+      });
+    } finally {
+      await devnetCli(['down', '--home', home]);
+    }
+  });
 });

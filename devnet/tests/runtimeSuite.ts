@@ -3,14 +3,15 @@
  * Prometheus scraping every node, a transfer seen on every node, a node added that syncs, kill
  * and restart, pause and resume, disconnect and connect, the whole devnet stopped and resumed
  * (resumeChecks.ts), logs, and down leaving nothing behind.
- * One devnet per runtime, torn down also when a check fails. On a runtime of several machines
- * (swarm) the validators must be spread over all of them.
+ * One devnet per runtime, torn down also when a check fails; a failed check keeps every node's log
+ * (the testkit's logs folder: TESTKIT_LOGS_DIR, else ./testkit-logs). On a runtime of several
+ * machines (swarm) the validators must be spread over all of them.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
 import { portFree, processesMentioning, waitFor } from '@chain-devnet/node/harness';
 import { Devnet } from '../src/devnet.js';
@@ -19,6 +20,7 @@ import { freeDevnetBase } from '../src/harness/ports.js';
 import type { AddJson, StatusJson, TxJson, UpJson } from '../src/jsonShapes.js';
 import type { RuntimeKind } from '../src/runtime/runtime.js';
 import { allPorts } from '../src/spec/ports.js';
+import { defaultLogsDir, keepLogs, stamp } from '../src/testkit/nodeLogs.js';
 import { resumeChecks } from './resumeChecks.js';
 
 export interface RuntimeSuiteOptions {
@@ -82,6 +84,16 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
       // Always: whatever failed, nothing of this devnet stays.
       await devnetCli(['down', '--home', home]);
       await rm(dir, { recursive: true, force: true });
+    });
+    // What the nodes said when a check failed (in CI the logs are all there is to go on).
+    afterEach(async (t) => {
+      // A test's `passed` (Node 20.12 and later) is not in @types/node yet.
+      const ran = t as unknown as { passed?: boolean; diagnostic(message: string): void };
+      if (ran.passed !== false || home === '') return;
+      const kept = await Devnet.open(home)
+        .then((d) => keepLogs(d, join(defaultLogsDir(), `${o.runtime}-suite-${stamp()}`)))
+        .catch((e: Error) => `nowhere (${e.message})`);
+      ran.diagnostic(`every node's log kept in ${kept}`);
     });
 
     test('up: every node has a final block, endpoints and funded accounts are printed', async () => {

@@ -2,14 +2,23 @@
 /**
  * The `devnet` command: the table of commands (program.ts) run on the command line, and errors
  * translated here, once: a usage error names the command and its help; a DevnetError's message
- * says what to do; any other error is reported as an internal one, without a stack trace unless
- * DEVNET_DEBUG is set. With --json the error is one object (jsonShapes.ts, ErrorJson).
+ * says what to do; a node that does not answer, or refuses, is named with its URL; any other
+ * error is reported as an internal one, without a stack trace unless DEVNET_DEBUG is set. With --json the error is one object (jsonShapes.ts, ErrorJson).
  */
 import { describeUsageError, runCommandLine, UsageError } from '@chain-devnet/node/cli';
+import type { RpcError, RpcUnreachableError } from '@chain-devnet/node/client';
 import { DevnetError } from '../errors.js';
 import type { ErrorJson } from '../jsonShapes.js';
 import { printJson } from './output.js';
 import { DEVNET } from './program.js';
+
+/**
+ * Whether `e` is the client error named `name`. By name, not instanceof: the client's module is
+ * loaded only by the commands that talk to a node, not by every start of this command.
+ */
+function isError<T extends Error>(e: unknown, name: string): e is T {
+  return e instanceof Error && e.name === name;
+}
 
 /** The error as `[code, text for people, message for --json]`. */
 function translate(e: unknown): [ErrorJson['error']['code'], string, string] {
@@ -18,6 +27,14 @@ function translate(e: unknown): [ErrorJson['error']['code'], string, string] {
     return hint === null ? ['BAD_FLAG', line, line] : ['BAD_FLAG', `${line}\n${hint}`, `${line} (${hint})`];
   }
   if (e instanceof DevnetError) return [e.code, `devnet: ${e.message}`, e.message];
+  if (isError<RpcUnreachableError>(e, 'RpcUnreachableError')) {
+    const message = `${e.message}: is the devnet running? (devnet status shows each node)`;
+    return ['UNREACHABLE', `devnet: ${message}`, message];
+  }
+  if (isError<RpcError>(e, 'RpcError')) {
+    const message = `the node refused: HTTP ${e.status} ${e.detail} (${e.url})`;
+    return ['NODE_REFUSED', `devnet: ${message}`, message];
+  }
   // Dockerode's errors carry the engine's HTTP status.
   if (typeof e === 'object' && e !== null && 'statusCode' in e && typeof e.statusCode === 'number') {
     const message = `the Docker engine refused: ${String('message' in e ? e.message : e).trim()}`;

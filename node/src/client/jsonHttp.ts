@@ -1,7 +1,9 @@
 /**
  * The HTTP side of a JSON client, shared by the node's RpcClient and the task market's client:
  * one request with a bounded wait, the answer's JSON read exactly (integers beyond 2^53 as
- * bigint), and any status but 2xx an RpcError with the service's `{"detail"}`.
+ * bigint), any status but 2xx an RpcError with the service's `{"detail"}` (and its Retry-After,
+ * for a caller that is told to come back), and no answer at all (refused, reset, timed out) an
+ * RpcUnreachableError naming the URL.
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -13,9 +15,30 @@ export class RpcError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly url: string,
+    /** The answer's Retry-After in milliseconds (delay-seconds only), or null without one. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(`${url}: HTTP ${status} ${detail}`);
   }
+}
+
+/** The service gave no answer: the connection was refused or reset, or the wait ran out. */
+export class RpcUnreachableError extends Error {
+  override readonly name = 'RpcUnreachableError';
+  constructor(
+    readonly url: string,
+    /** The system's code when there is one (ECONNREFUSED, ECONNRESET, …), else the reason in words. */
+    readonly reason: string,
+    cause: unknown,
+  ) {
+    super(/^[A-Z_]+$/.test(reason) ? `${url}: no answer (${reason})` : `${url}: ${reason}`, { cause });
+  }
+}
+
+/** A Retry-After header's delay in milliseconds: whole seconds only (an HTTP date is not used here). */
+export function retryAfterMs(header: string | null): number | null {
+  if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
 }
 
 export class JsonHttpClient {
@@ -69,7 +92,7 @@ export class JsonHttpClient {
       } catch {
         // not JSON: keep the text
       }
-      throw new RpcError(status, detail, url);
+      throw new RpcError(status, detail, url, retryAfterMs(headers.get('retry-after')));
     }
     return { bytes, headers };
   }
@@ -87,7 +110,8 @@ export interface AnswerHeaders {
  * "devnet up: where the time goes"). One deadline for the connection, the request and the whole
  * answer, on a referenced timer: a connection that a proxy accepts and then drops mid-response
  * (Docker's port forwarding while the container starts) fails, it does not hang or vanish. A
- * failure to connect keeps the system's error as its cause (`cause.code`, ECONNREFUSED).
+ * connection refused or reset, or a wait run out, is an RpcUnreachableError, the system's error its
+ * cause (`cause.code`, ECONNREFUSED: the fork's source check reads it).
  */
 function exchange(
   url: string,
@@ -108,7 +132,12 @@ function exchange(
       req.destroy();
       reject(e);
     };
-    const timer = setTimeout(() => fail(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const unreachable = (e: Error) =>
+      new RpcUnreachableError(url, (e as NodeJS.ErrnoException).code ?? e.message, e);
+    const timer = setTimeout(
+      () => fail(unreachable(new Error(`no answer within ${timeoutMs} ms`))),
+      timeoutMs,
+    );
     const req = request(
       target,
       {
@@ -132,8 +161,8 @@ function exchange(
           if (length > maxBytes) fail(tooLong());
           else parts.push(part);
         });
-        res.on('error', (e) => fail(new Error(`${url}: ${e.message}`, { cause: e })));
-        res.on('aborted', () => fail(new Error(`${url}: the answer was cut off`)));
+        res.on('error', (e) => fail(unreachable(e)));
+        res.on('aborted', () => fail(unreachable(new Error('the answer was cut off'))));
         res.on('end', () => {
           if (settled) return;
           settled = true;
@@ -152,7 +181,7 @@ function exchange(
         });
       },
     );
-    req.on('error', (e) => fail(new Error(`${url}: ${e.message}`, { cause: e })));
+    req.on('error', (e) => fail(unreachable(e)));
     req.end(body);
   });
 }

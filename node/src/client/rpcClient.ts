@@ -25,7 +25,7 @@ import type {
 import { type RouteName, type RouteParams, RPC_ROUTES, routePath } from '../rpc/routes.js';
 import { JsonHttpClient } from './jsonHttp.js';
 
-export { RpcError } from './jsonHttp.js';
+export { RpcError, RpcUnreachableError } from './jsonHttp.js';
 
 export class RpcClient extends JsonHttpClient {
   /** Route `name` of the node's table (rpc/routes.ts) with its parameters; `body` for a POST. */

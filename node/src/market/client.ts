@@ -1,13 +1,18 @@
 /**
  * A client of the task market (docs/MARKET.md): one typed method per endpoint, the answers of
- * answers.ts, every refusal an RpcError with its status and `{"detail"}`. Also how a creator
- * makes a funded request: `fundedRequest` signs the TRANSFER whose memo binds the terms.
+ * answers.ts, every refusal an RpcError with its status and `{"detail"}`. A write answered 503
+ * with Retry-After (the market not reaching its node or catching up with it, a payment not final
+ * yet) is sent again as the market asks, within a bound: the market documents each write as
+ * safe to repeat (POST /tasks finds the same task by its payment; a claim again by the same
+ * worker is the same claim). Also how a creator makes a funded request: `fundedRequest` signs the
+ * TRANSFER whose memo binds the terms.
  */
 
 import { txToJson } from '../chain/index.js';
-import { JsonHttpClient } from '../client/jsonHttp.js';
+import { JsonHttpClient, RpcError } from '../client/jsonHttp.js';
 import type { RpcClient } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
+import { pause } from '../harness/wait.js';
 import type {
   ClaimAnswer,
   CreateTaskAnswer,
@@ -30,12 +35,26 @@ export interface ListTasks {
 }
 
 export class MarketClient extends JsonHttpClient {
+  /**
+   * @param timeoutMs each request's bound
+   * @param retryWithinMs how long a write answered 503 with Retry-After is sent again (0: never);
+   *   past it, the last 503 is the error
+   */
+  constructor(
+    baseUrl: string,
+    timeoutMs = 10_000,
+    readonly retryWithinMs = 60_000,
+  ) {
+    super(baseUrl, timeoutMs);
+  }
+
   info(): Promise<MarketInfoAnswer> {
     return this.get('/market');
   }
 
+  /** POST /tasks; while the market answers 503 with Retry-After, the same body again (no second task, no second payment). */
   createTask(req: CreateTaskRequest): Promise<CreateTaskAnswer> {
-    return this.post('/tasks', req);
+    return this.write('/tasks', req);
   }
 
   task(id: string): Promise<TaskAnswer> {
@@ -53,12 +72,26 @@ export class MarketClient extends JsonHttpClient {
 
   /** Claims a task with the worker's key (signed here; the key never leaves). */
   claim(id: string, chainId: string, workerKey: Uint8Array): Promise<ClaimAnswer> {
-    return this.post(`/tasks/${id}/claim`, signStatement('claim', chainId, id, workerKey));
+    return this.write(`/tasks/${id}/claim`, signStatement('claim', chainId, id, workerKey));
   }
 
   /** Reports, as the claiming worker, that the task failed: its creator is refunded. */
   fail(id: string, chainId: string, workerKey: Uint8Array): Promise<FailAnswer> {
-    return this.post(`/tasks/${id}/fail`, signStatement('failure', chainId, id, workerKey));
+    return this.write(`/tasks/${id}/fail`, signStatement('failure', chainId, id, workerKey));
+  }
+
+  /** A POST, sent again after each 503 with Retry-After while `retryWithinMs` allows the wait. */
+  private async write<T>(path: string, body: unknown): Promise<T> {
+    const until = Date.now() + this.retryWithinMs;
+    for (;;) {
+      try {
+        return await this.post<T>(path, body);
+      } catch (e) {
+        const wait = e instanceof RpcError && e.status === 503 ? e.retryAfterMs : null;
+        if (wait === null || Date.now() + wait > until) throw e;
+        await pause(wait);
+      }
+    }
   }
 
   metrics(): Promise<string> {

@@ -9,6 +9,7 @@
 import { checkTxSignature, type Tx, txFromJson } from '../chain/index.js';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { pause } from '../harness/wait.js';
+import { withDeadline } from '../util/deadline.js';
 import type { MarketService } from './service.js';
 import { fundingMemo, type Terms } from './terms.js';
 import type { TaskRecord } from './types.js';
@@ -49,7 +50,9 @@ const isNetworkError = (e: unknown) => !(e instanceof RpcError) || e.status >= 5
 
 /**
  * Sends the funding of a task still `funding` and waits (at most `waitMs`) until the market has
- * applied the block that holds it.
+ * applied the block that holds it. The bound holds whatever the node does: a node too loaded to
+ * answer within the RPC client's own timeout cannot hold the POST past it (the work left then
+ * runs on to its next look at the bound, its outcome dropped; a retried POST finds the same task).
  */
 export async function settleFunding(
   service: MarketService,
@@ -59,8 +62,27 @@ export async function settleFunding(
   waitMs: number,
   pollMs = 100,
 ): Promise<FundingOutcome> {
+  let late: AbortSignal | null = null;
+  try {
+    return await withDeadline(waitMs, 'the funding wait ran out', (signal) => {
+      late = signal;
+      return follow(service, rpc, task, created, signal, pollMs);
+    });
+  } catch (e) {
+    if ((late as AbortSignal | null)?.aborted) return { kind: 'not_final' };
+    throw e;
+  }
+}
+
+async function follow(
+  service: MarketService,
+  rpc: RpcClient,
+  task: TaskRecord,
+  created: boolean,
+  late: AbortSignal,
+  pollMs: number,
+): Promise<FundingOutcome> {
   const hash = task.funding.tx_hash;
-  const until = Date.now() + waitMs;
   let sent = false;
   try {
     for (;;) {
@@ -92,7 +114,7 @@ export async function settleFunding(
           }
         }
       }
-      if (Date.now() >= until) return { kind: 'not_final' };
+      if (late.aborted) return { kind: 'not_final' };
       await pause(pollMs);
     }
   } catch (e) {

@@ -58,45 +58,88 @@ export function worthClaiming(deadline: number, chainTime: number, minTimeLeftSe
   return deadline - chainTime >= minTimeLeftSeconds;
 }
 
-/** Works one task: claim, compute, SUBMIT_RESULT, receipt. False when another worker got it first. */
-export async function workTask(o: WorkerOptions, chainId: string, id: string): Promise<boolean> {
+/**
+ * The tasks a worker has claimed and not yet seen through, each with the hash of the SUBMIT_RESULT
+ * it sent for it (null before that): a round cut short after the claim (a node or the market out
+ * of reach, a timeout) is finished at the next round, from where it stopped, rather than left
+ * in progress until the claim lapses (and the task then lost to this worker for good).
+ */
+export type HeldTasks = Map<string, string | null>;
+
+/** The SUBMIT_RESULT sent earlier for a task, if the node still has it (pending or in a block). */
+async function stillSent(rpc: RpcClient, hash: string | null): Promise<string | null> {
+  if (hash === null) return null;
+  const r = await rpc.receipt(hash).catch((e: unknown) => {
+    if (e instanceof RpcError && e.status === 404) return null;
+    throw e;
+  });
+  // Failed out of a block: expired from the mempool, never executed; sent again.
+  return r === null || (r.status === 'failed' && r.block_height === null) ? null : hash;
+}
+
+/**
+ * Works one task: claim (again, for a task it holds: the same claim), compute, SUBMIT_RESULT
+ * (once: one sent earlier is waited for), receipt. False when another worker got it first or it
+ * is no longer in progress.
+ */
+export async function workTask(
+  o: WorkerOptions,
+  chainId: string,
+  id: string,
+  held: HeldTasks = new Map(),
+): Promise<boolean> {
   try {
     await o.market.claim(id, chainId, o.key);
   } catch (e) {
-    if (e instanceof RpcError && (e.status === 409 || e.status === 404)) return false;
+    if (e instanceof RpcError && (e.status === 409 || e.status === 404)) {
+      held.delete(id);
+      return false;
+    }
     throw e;
   }
+  if (!held.has(id)) held.set(id, null);
   const task = await o.market.task(id);
   const resultHash = sampleResultHash(task);
-  const tx = await buildTx(o.rpc, {
-    type: 'SUBMIT_RESULT',
-    privateKey: o.key,
-    payload: { taskId: id, resultHash },
-    chainId,
-    timestamp: Math.floor(Date.now() / 1000),
-  });
-  const sent = await o.rpc.sendTx(tx);
-  if (sent.status === 'rejected') throw new Error(`SUBMIT_RESULT for ${id} refused: ${sent.error}`);
-  const receipt = await o.rpc.waitForReceipt(sent.tx_hash, 60_000);
+  let hash = await stillSent(o.rpc, held.get(id) ?? null);
+  if (hash === null) {
+    const tx = await buildTx(o.rpc, {
+      type: 'SUBMIT_RESULT',
+      privateKey: o.key,
+      payload: { taskId: id, resultHash },
+      chainId,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    const sent = await o.rpc.sendTx(tx);
+    if (sent.status === 'rejected') throw new Error(`SUBMIT_RESULT for ${id} refused: ${sent.error}`);
+    hash = sent.tx_hash;
+    held.set(id, hash);
+  }
+  const receipt = await o.rpc.waitForReceipt(hash, 60_000);
+  held.delete(id);
   o.logger.info('result submitted', {
     task_id: id,
     result_hash: resultHash,
-    tx_hash: sent.tx_hash,
+    tx_hash: hash,
     receipt: receipt.status,
   });
   return true;
 }
 
-export async function runWorker(o: RunWorkerOptions): Promise<void> {
+export async function runWorker(o: RunWorkerOptions, held: HeldTasks = new Map()): Promise<void> {
   while (!o.signal.aborted) {
     try {
       const info = await o.market.info();
+      // Its own claims first: work cut short in an earlier round is finished before new work.
+      for (const id of [...held.keys()]) {
+        if (o.signal.aborted) break;
+        await workTask(o, info.chain_id, id, held);
+      }
       const { tasks } = await o.market.tasks({ status: 'pending', limit: 10 });
       for (const t of tasks) {
         if (o.signal.aborted) break;
         const { deadline } = await o.market.task(t.task_id);
         if (!worthClaiming(deadline, info.chain_time, o.minTimeLeftSeconds)) continue;
-        await workTask(o, info.chain_id, t.task_id);
+        await workTask(o, info.chain_id, t.task_id, held);
       }
     } catch (e) {
       o.logger.warn('the worker could not work a task; trying again', { error: (e as Error).message });

@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { coins, type Tx } from '../../src/chain/index.js';
@@ -54,6 +56,8 @@ export interface MarketHarness {
   stepUntil<T>(p: Promise<T>, max?: number): Promise<T>;
   /** A funded POST /tasks body from CREATOR (or `from`). */
   order(o: Partial<TaskOrder>, from?: TestKey, nonce?: number): Promise<CreateTaskRequest>;
+  /** Serves the market's app on 127.0.0.1 (a port of the system's choice), for a real client: its URL. */
+  listen(): Promise<string>;
   /** POST /tasks with blocks made until it answers. */
   create(body: object): Promise<Response>;
   /** A signed transaction from `from` (nonce from the node unless given). */
@@ -139,6 +143,7 @@ export async function makeMarketHarness(
   };
   const parts = await open();
   const metrics = createMarketMetrics();
+  let server: Server | null = null;
   const m: MarketHarness = {
     h,
     rpc,
@@ -178,6 +183,14 @@ export async function makeMarketHarness(
         { challenge_type: 'inference', payload: INFERENCE, reward: coins(1), ...order },
         { timestamp: 1_700_000_000, ...(nonce === undefined ? {} : { nonce }) },
       ),
+    listen() {
+      // The app of the moment (a restart makes a new one), behind a plain Node server.
+      server ??= createServer((req, res) => void handler()(req, res));
+      const s = server;
+      return new Promise((resolve) =>
+        s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+      );
+    },
     create: (body) => m.stepUntil(m.request('POST', '/tasks', body)),
     sign: (from, t) => buildTx(rpc, { ...t, privateKey: from.privateKey, chainId, timestamp: 1_700_000_000 }),
     async restart(between) {
@@ -188,6 +201,12 @@ export async function makeMarketHarness(
       app = null;
     },
     async close() {
+      const s = server;
+      if (s !== null)
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
       await m.follower.stop();
       await store.close();
       await h.close();
