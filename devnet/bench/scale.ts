@@ -178,8 +178,9 @@ async function measure(build: string, home: string): Promise<string> {
     row = `| ${buildLabel(build)} | ${values.runtime} | ${n} | ${values['block-time']} | ${upSeconds.toFixed(1)} s | ${blocks} (heights ${first + 1}-${target}) | ${missed} | ${new Set(hashes).size === 1 ? 'yes' : 'NO'} | ${median(rss).toFixed(0)} MiB | ${Math.max(...rss).toFixed(0)} MiB | ${cores.toFixed(2)} cores | ${((cores / n) * 1000).toFixed(0)} ms/s |`;
     console.log(row);
   } catch (e) {
+    // A devnet that did not come up (or failed later) is a row of the table, not the end of the run.
     troubled = true;
-    throw e;
+    console.log(`${buildLabel(build)}: failed: ${(e as Error).message.slice(0, 500)}`);
   } finally {
     // The nodes' logs outlive a run that missed a slot, lost a node or failed: they say why.
     if (troubled && !values['keep-home']) {
