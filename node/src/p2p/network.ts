@@ -131,8 +131,9 @@ export class P2PNetwork {
     return this.node.getMultiaddrs().map((m) => m.toString());
   }
 
+  /** Peers with a connection, each once: from the connections' peer ids (getPeers() re-decodes each; docs/BENCHMARKS.md, issue 29). */
   connectedPeers(): string[] {
-    return this.node.getPeers().map((p) => p.toString());
+    return [...new Set(this.node.getConnections().map((c) => c.remotePeer.toString()))];
   }
 
   /**
