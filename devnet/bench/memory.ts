@@ -3,7 +3,7 @@
  * (4 validators on processes, monitoring off, the panel on as by default) until every node has a
  * final block, for one or more builds of this repository side by side in one run: R rounds, the
  * builds alternating round by round, medians and ranges. A build is a checkout's root, built
- * (npm run build); its own bundled CLI starts its own nodes, so `--builds ../main,.` compares
+ * (npm run build; builds.ts); its own bundled CLI starts its own nodes, so `--builds ../main,.` compares
  * main with this checkout on the same machine in the same hour (docs/BENCHMARKS.md, "Memory and
  * start-up of an idle node").
  *
@@ -14,14 +14,14 @@
  *
  *   npm run build && node devnet/dist/bench/memory.js [--rounds 3] [--idle 60] [--validators 4] [--builds DIR,DIR]
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { median } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
+import { buildsOf, devnetOf } from './builds.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,21 +34,7 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const idleMs = Number(values.idle) * 1000;
 const validators = Number(values.validators);
-const builds = values.builds.split(',').map((b) => resolve(b));
-
-/** `node BUILD/devnet/dist/bundle/devnet.mjs ARGS…`; fails with its output on a non-zero exit. */
-function devnet(build: string, args: string[]): Promise<string> {
-  return new Promise((res, rej) => {
-    const c = spawn(process.execPath, [join(build, 'devnet', 'dist', 'bundle', 'devnet.mjs'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (out += d));
-    c.on('error', rej);
-    c.on('exit', (code) => (code === 0 ? res(out) : rej(new Error(`devnet ${args.join(' ')}: ${out}`))));
-  });
-}
+const builds = buildsOf(values.builds);
 
 /** A /proc/PID/status field in MiB. */
 function field(status: string, name: string): number {
@@ -95,7 +81,7 @@ try {
       const base = await freeDevnetBase(validators);
       const f = results.get(build)!;
       const began = performance.now();
-      await devnet(build, [
+      await devnetOf(build, [
         'up',
         '--home',
         home,
@@ -116,7 +102,7 @@ try {
           );
         f.panel.push((await sampleOf(join(home, 'ui', 'panel.pid'), null)).rss);
       } finally {
-        await devnet(build, ['down', '--home', home]);
+        await devnetOf(build, ['down', '--home', home]);
       }
       const n = f.nodes.slice(-validators);
       console.log(

@@ -9,7 +9,12 @@
  * For every block not decided in round 0 it prints the nodes' own log lines about that height
  * (process runtime): who timed out waiting for which proposer, how late, and who entered late.
  *
- *   npm run build && node dist/devnet/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process] [--keep-home]
+ *   npm run build && node devnet/dist/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process]
+ *     [--runs 1] [--builds ../main,.] [--keep-home]
+ *
+ * With --builds (builds.ts) each run brings up one devnet per build, the builds alternating, and
+ * the table has a row per devnet: main beside this checkout in one run. The CPU per node is the
+ * nodes' CPU over the measured blocks divided among them, in ms of CPU per second.
  *
  * --keep-home leaves the devnet running and its home (logs included) in place; stop it with
  * `devnet down --home DIR`.
@@ -21,9 +26,9 @@ import { parseArgs } from 'node:util';
 import { RpcClient } from '@chain-devnet/node/client';
 import { waitForOrNull } from '@chain-devnet/node/harness';
 import { median, parseDuration } from '@chain-devnet/node/util';
-import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { UpJson } from '../src/jsonShapes.js';
+import { buildLabel, buildsOf, devnetOf } from './builds.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,153 +37,170 @@ const { values } = parseArgs({
     'block-time': { type: 'string', default: '1s' },
     runtime: { type: 'string', default: 'process' },
     'keep-home': { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
+    builds: { type: 'string', default: '.' },
   },
 });
 const n = Number(values.validators);
 const blocks = Number(values.blocks);
-const blockTimeMs = parseDuration(values['block-time']);
-if (blockTimeMs === null) throw new Error(`--block-time: not a duration: ${values['block-time']}`);
+const blockTimeMs = parseDuration(values['block-time']) ?? Number.NaN;
+if (Number.isNaN(blockTimeMs)) throw new Error(`--block-time: not a duration: ${values['block-time']}`);
 
+const builds = buildsOf(values.builds);
+const rows: string[] = [];
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-scale-'));
-const home = join(dir, 'home');
-const down = () => devnetCli(['down', '--home', home]);
-let troubled = false;
-process.once('SIGINT', () => void down().then(() => process.exit(130)));
-try {
-  const started = performance.now();
-  const up = await devnetJson<UpJson>(
-    [
-      'up',
-      '--home',
-      home,
-      '--runtime',
-      values.runtime,
-      '--validators',
-      String(n),
-      '--block-time',
-      values['block-time'],
-      '--no-monitoring',
-      '--base-port',
-      String(await freeDevnetBase(n)),
-    ],
-    { timeoutMs: 600_000 },
-  );
-  console.log(`up: ${n} validators in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const clients = up.nodes.map((x) => new RpcClient(x.rpc, 10_000));
-  const first = (await clients[0]!.status()).height;
-  const target = first + blocks;
-  const peakRss = new Map<number, number>();
-  const cpuSeconds = new Map<number, number>();
-  const sample = async () => {
-    await Promise.all(
+let current: (() => Promise<unknown>) | null = null;
+process.once('SIGINT', () => void (current?.() ?? Promise.resolve()).then(() => process.exit(130)));
+for (let r = 0; r < Number(values.runs); r++)
+  for (const build of builds) rows.push(await measure(build, join(dir, `${r}-${builds.indexOf(build)}`)));
+if (!values['keep-home']) await rm(dir, { recursive: true, force: true });
+console.log(
+  '\n| build | runtime | validators | block time | devnet up | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak | CPU of all nodes | CPU per node |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const row of rows) console.log(row);
+
+/** One devnet of `build` brought up in `home`, measured, and taken down: its row of the table. */
+async function measure(build: string, home: string): Promise<string> {
+  const down = () => devnetOf(build, ['down', '--home', home]);
+  current = down;
+  let troubled = false;
+  let row = `| ${buildLabel(build)} | ${values.runtime} | ${n} | ${values['block-time']} | failed |`;
+  try {
+    const started = performance.now();
+    const up = JSON.parse(
+      await devnetOf(build, [
+        'up',
+        '--home',
+        home,
+        '--runtime',
+        values.runtime,
+        '--validators',
+        String(n),
+        '--block-time',
+        values['block-time'],
+        '--no-monitoring',
+        '--base-port',
+        String(await freeDevnetBase(n)),
+        '--json',
+      ]),
+    ) as UpJson;
+    const upSeconds = (performance.now() - started) / 1000;
+    console.log(`${buildLabel(build)} up: ${n} validators in ${upSeconds.toFixed(1)} s`);
+    const clients = up.nodes.map((x) => new RpcClient(x.rpc, 10_000));
+    const first = (await clients[0]!.status()).height;
+    const target = first + blocks;
+    const peakRss = new Map<number, number>();
+    const cpuSeconds = new Map<number, number>();
+    const sample = async () => {
+      await Promise.all(
+        clients.map(async (c, i) => {
+          const text = await c.metrics();
+          const m = /^process_resident_memory_bytes\s+(\S+)/m.exec(text);
+          if (m) peakRss.set(i, Math.max(peakRss.get(i) ?? 0, Number(m[1])));
+          const cpu = /^process_cpu_seconds_total\s+(\S+)/m.exec(text);
+          if (cpu) cpuSeconds.set(i, Number(cpu[1]));
+        }),
+      );
+    };
+    // CPU of all nodes over the measured blocks, in cores: how close the machine ran to its 2.
+    await sample().catch(() => undefined);
+    const cpuAtFirst = [...cpuSeconds.values()].reduce((a, b) => a + b, 0);
+    const wallAtFirst = performance.now();
+    // A run whose chain halts or crawls ends with what it has, not never: 3 block times a block.
+    // Every 10 s: a memory and CPU sample, and validator-0's height.
+    let reached = first;
+    const arrived = await waitForOrNull(
+      `validator-0 at height ${target}`,
+      60_000 + blocks * 3 * blockTimeMs,
+      async () => {
+        await sample().catch(() => undefined);
+        // A node too busy to answer in 10 s is part of what is measured, not a reason to stop.
+        const h = await clients[0]!.status().then(
+          (st) => st.height,
+          (e: Error) => {
+            console.log(`\nvalidator-0 did not answer /status: ${e.message}`);
+            return 0;
+          },
+        );
+        reached = Math.max(reached, h);
+        process.stdout.write(`\rheight ${h} / ${target}   `);
+        return h >= target;
+      },
+      { pollMs: 10_000 },
+    );
+    if (arrived === null) {
+      console.log(`\ngave up waiting for height ${target}: validator-0 is at ${reached}`);
+      troubled = true;
+    }
+    console.log('');
+    await sample().catch(() => undefined);
+    const cores =
+      ([...cpuSeconds.values()].reduce((a, b) => a + b, 0) - cpuAtFirst) /
+      ((performance.now() - wallAtFirst) / 1000);
+    let missed = 0;
+    const late: string[] = [];
+    for (let h = first + 1; h <= Math.min(target, reached); h++) {
+      const b = await clients[0]!.block(h);
+      if (b.header.round > 0) {
+        missed += b.header.round;
+        late.push(`${h} (round ${b.header.round})`);
+      }
+    }
+    console.log(`nodes' CPU over the measured blocks: ${cores.toFixed(2)} cores`);
+    const records = values.runtime === 'process' ? await readNodeLogs(home) : [];
+    commitTiming(records, first + 1, target);
+    if (late.length > 0) {
+      troubled = true;
+      console.log(`blocks not in round 0: ${late.join(', ')}`);
+      explainLateHeights(
+        records,
+        late.map((x) => Number.parseInt(x, 10)),
+      );
+    }
+    // Every node's header at the last height; a node that does not have it says where it is.
+    const hashes = await Promise.all(
       clients.map(async (c, i) => {
-        const text = await c.metrics();
-        const m = /^process_resident_memory_bytes\s+(\S+)/m.exec(text);
-        if (m) peakRss.set(i, Math.max(peakRss.get(i) ?? 0, Number(m[1])));
-        const cpu = /^process_cpu_seconds_total\s+(\S+)/m.exec(text);
-        if (cpu) cpuSeconds.set(i, Number(cpu[1]));
+        try {
+          return JSON.stringify((await c.block(target)).header);
+        } catch (e) {
+          const where = await c.status().then(
+            (st) => `at height ${st.height}`,
+            (err: Error) => `not answering (${err.message})`,
+          );
+          console.log(`validator-${i} does not have block ${target}: ${where} (${(e as Error).message})`);
+          troubled = true;
+          return `missing ${i}`;
+        }
       }),
     );
-  };
-  // CPU of all nodes over the measured blocks, in cores: how close the machine ran to its 2.
-  await sample().catch(() => undefined);
-  const cpuAtFirst = [...cpuSeconds.values()].reduce((a, b) => a + b, 0);
-  const wallAtFirst = performance.now();
-  // A run whose chain halts or crawls ends with what it has, not never: 3 block times a block.
-  // Every 10 s: a memory and CPU sample, and validator-0's height.
-  let reached = first;
-  const arrived = await waitForOrNull(
-    `validator-0 at height ${target}`,
-    60_000 + blocks * 3 * blockTimeMs,
-    async () => {
-      await sample().catch(() => undefined);
-      // A node too busy to answer in 10 s is part of what is measured, not a reason to stop.
-      const h = await clients[0]!.status().then(
-        (st) => st.height,
-        (e: Error) => {
-          console.log(`\nvalidator-0 did not answer /status: ${e.message}`);
-          return 0;
-        },
-      );
-      reached = Math.max(reached, h);
-      process.stdout.write(`\rheight ${h} / ${target}   `);
-      return h >= target;
-    },
-    { pollMs: 10_000 },
-  );
-  if (arrived === null) {
-    console.log(`\ngave up waiting for height ${target}: validator-0 is at ${reached}`);
+    const rss = [...peakRss.values()].map((b) => b / 1024 / 1024);
+    row = `| ${buildLabel(build)} | ${values.runtime} | ${n} | ${values['block-time']} | ${upSeconds.toFixed(1)} s | ${blocks} (heights ${first + 1}-${target}) | ${missed} | ${new Set(hashes).size === 1 ? 'yes' : 'NO'} | ${median(rss).toFixed(0)} MiB | ${Math.max(...rss).toFixed(0)} MiB | ${cores.toFixed(2)} cores | ${((cores / n) * 1000).toFixed(0)} ms/s |`;
+    console.log(row);
+  } catch (e) {
+    // A devnet that did not come up (or failed later) is a row of the table, not the end of the run.
     troubled = true;
-  }
-  console.log('');
-  await sample().catch(() => undefined);
-  const cores =
-    ([...cpuSeconds.values()].reduce((a, b) => a + b, 0) - cpuAtFirst) /
-    ((performance.now() - wallAtFirst) / 1000);
-  let missed = 0;
-  const late: string[] = [];
-  for (let h = first + 1; h <= Math.min(target, reached); h++) {
-    const b = await clients[0]!.block(h);
-    if (b.header.round > 0) {
-      missed += b.header.round;
-      late.push(`${h} (round ${b.header.round})`);
+    console.log(`${buildLabel(build)}: failed: ${(e as Error).message.slice(0, 500)}`);
+  } finally {
+    // The nodes' logs outlive a run that missed a slot, lost a node or failed: they say why.
+    if (troubled && !values['keep-home']) {
+      await cp(join(home, 'logs'), `${home}-logs`, { recursive: true }).catch(() => undefined);
+      console.log(`the nodes' logs are kept in ${home}-logs`);
+    }
+    if (values['keep-home'])
+      console.log(`devnet home kept (stop it with: devnet down --home ${home}): ${home}`);
+    else {
+      await down();
+      await rm(home, { recursive: true, force: true });
     }
   }
-  console.log(`nodes' CPU over the measured blocks: ${cores.toFixed(2)} cores`);
-  const records = values.runtime === 'process' ? await readNodeLogs() : [];
-  commitTiming(records, first + 1, target);
-  if (late.length > 0) {
-    troubled = true;
-    console.log(`blocks not in round 0: ${late.join(', ')}`);
-    explainLateHeights(
-      records,
-      late.map((x) => Number.parseInt(x, 10)),
-    );
-  }
-  // Every node's header at the last height; a node that does not have it says where it is.
-  const hashes = await Promise.all(
-    clients.map(async (c, i) => {
-      try {
-        return JSON.stringify((await c.block(target)).header);
-      } catch (e) {
-        const where = await c.status().then(
-          (st) => `at height ${st.height}`,
-          (err: Error) => `not answering (${err.message})`,
-        );
-        console.log(`validator-${i} does not have block ${target}: ${where} (${(e as Error).message})`);
-        troubled = true;
-        return `missing ${i}`;
-      }
-    }),
-  );
-  const rss = [...peakRss.values()].map((b) => b / 1024 / 1024);
-  console.log(
-    `| ${values.runtime} | ${n} | ${values['block-time']} | ${blocks} (heights ${first + 1}-${target}) | ${missed} | ${new Set(hashes).size === 1 ? 'yes' : 'NO'} | ${median(rss).toFixed(0)} MiB | ${Math.max(...rss).toFixed(0)} MiB |`,
-  );
-  console.log(
-    '| runtime | validators | block time | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak |',
-  );
-} catch (e) {
-  troubled = true;
-  throw e;
-} finally {
-  // The nodes' logs outlive a run that missed a slot, lost a node or failed: they say why.
-  if (troubled && !values['keep-home']) {
-    await cp(join(home, 'logs'), `${dir}-logs`, { recursive: true }).catch(() => undefined);
-    console.log(`the nodes' logs are kept in ${dir}-logs`);
-  }
-  if (values['keep-home'])
-    console.log(`devnet home kept (stop it with: devnet down --home ${home}): ${home}`);
-  else {
-    await down();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return row;
 }
 
 type LogRecord = { node: string; height?: unknown; msg?: unknown; time?: unknown } & Record<string, unknown>;
 
 /** Every JSON record of every node's log file (process runtime). */
-async function readNodeLogs(): Promise<LogRecord[]> {
+async function readNodeLogs(home: string): Promise<LogRecord[]> {
   const records: LogRecord[] = [];
   for (let i = 0; i < n; i++) {
     const text = await readFile(join(home, 'logs', `validator-${i}.log`), 'utf8').catch(() => '');

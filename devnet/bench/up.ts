@@ -1,7 +1,9 @@
 /**
  * Benchmark: wall time of `devnet up` (4 validators, default 1 s blocks) until every node has a
- * final block, on each runtime, measured side by side in one run: R rounds, alternating the
- * runtimes, median and spread reported. The docker runtime's image is built once before timing
+ * final block, on each runtime and for each build (`--builds`, builds.ts: main's checkout beside
+ * this one), measured side by side in one run: R rounds, alternating the builds and runtimes,
+ * median and spread reported. On processes also the CPU the nodes and the panel had used when
+ * `up` returned (from /proc): on a shared machine a steadier figure than the wall time. The docker runtime's image is built once before timing
  * ("docker with the image already built"). Monitoring is off so that Prometheus start-up (and a
  * Grafana image pull) is not counted; the nodes are what is timed.
  *
@@ -10,26 +12,28 @@
  * before timing (image present; `down` removes only the images a devnet loaded itself), then the
  * swarm is taken apart.
  *
- *   npm run build && node devnet/dist/bench/up.js [--rounds 5] [--validators 4] [--runtimes process,docker,swarm]
+ *   npm run build && node devnet/dist/bench/up.js [--rounds 5] [--validators 4] [--block-time 1s]
+ *     [--runtimes process,docker,swarm] [--builds ../main,.]
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from '@chain-devnet/node/util';
-import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
-import type { UpJson } from '../src/jsonShapes.js';
 import { Layout } from '../src/layout.js';
 import { ensureNodeImage } from '../src/runtime/docker/nodeImage.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { provideNodeImage } from '../src/runtime/swarm/swarmImages.js';
+import { buildLabel, buildsOf, devnetCpu, devnetOf } from './builds.js';
 
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
     validators: { type: 'string', default: '4' },
+    'block-time': { type: 'string', default: '1s' },
+    builds: { type: 'string', default: '.' },
     runtimes: { type: 'string', default: 'process,docker' },
     'swarm-workers': { type: 'string', default: '2' },
   },
@@ -37,14 +41,17 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const validators = Number(values.validators);
 const runtimes = values.runtimes.split(',');
-
-async function cli(args: string[]): Promise<void> {
-  const r = await devnetCli(args, { timeoutMs: 600_000 });
-  if (r.code !== 0) throw new Error(`devnet ${args.join(' ')}: ${r.stderr}`);
-}
+const builds = buildsOf(values.builds);
+/** One column of the table: a build on a runtime. */
+const runs = builds.flatMap((build) => runtimes.map((runtime) => ({ build, runtime })));
+const keyOf = (r: { build: string; runtime: string }) => `${buildLabel(r.build)} ${r.runtime}`;
 
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-up-'));
-const times: Record<string, number[]> = Object.fromEntries(runtimes.map((r) => [r, []]));
+const times = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
+/** CPU seconds when `up` returned (process runtime): per node, and the panel. */
+const nodeCpu = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
+const panelCpu = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
+const failures = new Map<string, number>();
 let swarm: TestSwarm | null = null;
 try {
   if (runtimes.includes('swarm')) {
@@ -62,54 +69,92 @@ try {
     );
   }
   if (runtimes.includes('docker') || runtimes.includes('swarm')) {
-    // Build the image once, outside the timing.
-    const home = join(dir, 'warm');
-    await cli([
-      'up',
-      '--home',
-      home,
-      '--runtime',
-      'docker',
-      '--validators',
-      '1',
-      '--no-monitoring',
-      '--base-port',
-      String(await freeDevnetBase(1)),
-    ]);
-    await cli(['down', '--home', home]);
-  }
-  for (let r = 0; r < rounds; r++) {
-    for (const runtime of runtimes) {
-      const home = join(dir, `${runtime}-${r}`);
-      const base = await freeDevnetBase(validators);
-      const started = performance.now();
-      await devnetJson<UpJson>([
+    // Build each build's image once, outside the timing.
+    for (const build of builds) {
+      const home = join(dir, `warm-${builds.indexOf(build)}`);
+      await devnetOf(build, [
         'up',
         '--home',
         home,
         '--runtime',
-        runtime,
+        'docker',
+        '--validators',
+        '1',
+        '--no-monitoring',
+        '--base-port',
+        String(await freeDevnetBase(1)),
+      ]);
+      await devnetOf(build, ['down', '--home', home]);
+    }
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const run of runs) {
+      const key = keyOf(run);
+      const home = join(dir, `${r}-${runs.indexOf(run)}`);
+      const base = await freeDevnetBase(validators);
+      const started = performance.now();
+      // A devnet that did not come up within up's own bound is counted as failed, not the end of the run.
+      const failed = await devnetOf(run.build, [
+        'up',
+        '--home',
+        home,
+        '--runtime',
+        run.runtime,
         '--validators',
         String(validators),
+        '--block-time',
+        values['block-time'],
         '--no-monitoring',
         '--base-port',
         String(base),
-      ]);
+      ]).then(
+        () => null,
+        (e: Error) => e.message.split('\n').find((l) => l.startsWith('devnet:')) ?? e.message.slice(0, 300),
+      );
       const ms = performance.now() - started;
-      times[runtime]!.push(ms);
-      console.log(`round ${r + 1} ${runtime}: ${(ms / 1000).toFixed(2)} s`);
-      await cli(['down', '--home', home]);
+      if (failed !== null) {
+        failures.set(key, (failures.get(key) ?? 0) + 1);
+        console.log(`round ${r + 1} ${key}: failed after ${(ms / 1000).toFixed(1)} s: ${failed}`);
+        continue;
+      }
+      times.get(key)!.push(ms);
+      const cpu = await devnetCpu(home);
+      nodeCpu.get(key)!.push(...cpu.nodes);
+      if (cpu.panel !== null) panelCpu.get(key)!.push(cpu.panel);
+      console.log(
+        `round ${r + 1} ${key}: ${(ms / 1000).toFixed(2)} s` +
+          (cpu.nodes.length > 0
+            ? `, nodes' CPU ${cpu.nodes.reduce((a, b) => a + b, 0).toFixed(2)} s, panel's ${cpu.panel?.toFixed(2) ?? '-'} s`
+            : '') +
+          `, load ${loadavg()[0]!.toFixed(1)}`,
+      );
+      await devnetOf(run.build, ['down', '--home', home]);
     }
   }
 } finally {
   swarm?.teardown();
   await rm(dir, { recursive: true, force: true });
 }
-console.log(`\n| runtime | validators | devnet up until every node is final: median | min | max | rounds |`);
-console.log('|---|---|---|---|---|---|');
-for (const runtime of runtimes) {
-  const t = times[runtime]!;
+const range = (xs: number[], d: number) =>
+  xs.length === 0
+    ? '-'
+    : `${median(xs).toFixed(d)} s (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+console.log(
+  `\n${validators} validators, ${values['block-time']} blocks, ${rounds} rounds; medians (min–max); CPU when up returned (process runtime)`,
+);
+console.log(
+  '| build | runtime | devnet up until every node is final | CPU per node | CPU of all nodes | panel CPU | up, of the first build | failed rounds |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const run of runs) {
+  const key = keyOf(run);
+  const t = times.get(key)!.map((ms) => ms / 1000);
+  const first = times.get(keyOf({ build: builds[0]!, runtime: run.runtime }))!;
+  const cpu = nodeCpu.get(key)!;
+  const perRound = [];
+  for (let i = 0; i < cpu.length; i += validators)
+    perRound.push(cpu.slice(i, i + validators).reduce((a, b) => a + b, 0));
   console.log(
-    `| ${runtime} | ${validators} | ${(median(t) / 1000).toFixed(2)} s | ${(Math.min(...t) / 1000).toFixed(2)} s | ${(Math.max(...t) / 1000).toFixed(2)} s | ${t.length} |`,
+    `| ${buildLabel(run.build)} | ${run.runtime} | ${range(t, 2)} | ${range(cpu, 2)} | ${range(perRound, 1)} | ${range(panelCpu.get(key)!, 2)} | ${(median(t) / (median(first) / 1000)).toFixed(2)} | ${failures.get(key) ?? 0} |`,
   );
 }

@@ -5,13 +5,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RpcClient } from '@chain-devnet/node/client';
-import { portFree, TimeoutError, waitFor } from '@chain-devnet/node/harness';
+import { portFree } from '@chain-devnet/node/harness';
 import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { DevnetError } from './errors.js';
 import { type Fork, forkedSpec, withGenesis } from './fork/spec.js';
 import { Layout } from './layout.js';
 import { sampleOf } from './monitoring/exposition.js';
 import type { NodeProbe, NodeStatus } from './nodeStatus.js';
+import { waitForHeights } from './readiness.js';
 import { BlockedPeers } from './runtime/blockedPeers.js';
 import type {
   NodeBuild,
@@ -193,38 +194,14 @@ export class Devnet {
     await this.runtime.node(name).start(await this.launch(this.node(name)));
   }
 
-  /** Waits until each named node answers with a final block at `minHeight` or above. */
-  async waitForHeight(names: readonly string[], minHeight: number, timeoutMs: number): Promise<void> {
-    const pending = new Set(names);
-    let lastError = '';
-    try {
-      await waitFor(
-        `${names.join(', ')} to reach height ${minHeight}`,
-        timeoutMs,
-        async () => {
-          await Promise.all(
-            [...pending].map(async (name) => {
-              try {
-                // A short timeout: while a container starts, Docker's port forwarding may accept a
-                // connection and never answer it; the next poll is the better bet.
-                const poll = await this.client(name, 1_000);
-                if ((await poll.status()).height >= minHeight) pending.delete(name);
-              } catch (e) {
-                lastError = `${name}: ${(e as Error).message}`;
-              }
-            }),
-          );
-          return pending.size === 0;
-        },
-        {
-          pollMs: 50,
-          seen: () => `${[...pending].join(', ')} not there${lastError ? ` (last error: ${lastError})` : ''}`,
-        },
-      );
-    } catch (e) {
-      if (!(e instanceof TimeoutError)) throw e;
-      throw new DevnetError('TIMEOUT', `${e.message}: see devnet logs NODE`);
-    }
+  /** Waits until each named node answers with a final block at `minHeight` or above (readiness.ts). */
+  waitForHeight(names: readonly string[], minHeight: number, timeoutMs: number): Promise<void> {
+    return waitForHeights(
+      names,
+      minHeight,
+      timeoutMs,
+      async (name, answerMs) => (await (await this.client(name, answerMs)).status()).height,
+    );
   }
 
   /**

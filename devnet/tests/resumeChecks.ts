@@ -2,7 +2,8 @@
  * The runtime suite's stop-all and resume (runtimeSuite.ts, every runtime): `devnet stop` with no
  * node, status `stopped`, a pause, `devnet start`; every node goes on from its height with what it
  * held (chainPicture.ts), the first blocks after the resume decided in round 0 (no slot missed:
- * every node was started before any could make progress), nobody jailed.
+ * every node was started before any could make progress), nobody jailed, every node connected to
+ * every other again.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -59,5 +60,11 @@ export function resumeChecks(c: ResumeContext): void {
       rounds.map(() => 0),
       `blocks ${before.height + 1}..${before.height + count} were decided in rounds ${rounds}`,
     );
+    // And the network is whole again: nodes started at once can miss each other's first dials
+    // (on docker an added node kept one peer of four for good, and in CI none at all).
+    await waitFor('every node back with all its peers', c.bound(20), async () => {
+      const st = await json<StatusJson>('status');
+      return st.nodes.every((n) => n.up && n.peers === st.nodes.length - 1) ? st : null;
+    });
   });
 }

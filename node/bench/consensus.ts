@@ -9,18 +9,23 @@
  *   3. Block-time sweep: the lowest block time at which 4 validators miss no proposer slot.
  * Bounded: a fixed number of transactions and blocks, each phase with a time limit.
  *   npm run bench:consensus [-- --txs 800 --sweep 100,150,200,300 --blocks 60]
+ * Side by side (docs/BENCHMARKS.md): `--builds DIR,DIR --rounds R` runs the load R times on each
+ * build's chain-node (a checkout's root, built), the builds alternating round by round, and gives
+ * each build's medians and ranges; the sweep is skipped.
+ *   npm run bench:consensus -- --builds ../main,. --rounds 5
  */
 
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkTxSignature, type Tx, txHash, txToJson } from '../src/chain/index.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { waitForOrNull } from '../src/harness/index.js';
 import type { BlockAnswer, StatusAnswer, SubmitAnswer } from '../src/rpc/answers.js';
+import { median } from '../src/util/index.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
 
 const { values } = parseArgs({
@@ -30,8 +35,12 @@ const { values } = parseArgs({
     blocks: { type: 'string' },
     'block-time': { type: 'string' },
     streams: { type: 'string' },
+    builds: { type: 'string' },
+    rounds: { type: 'string' },
   },
 });
+const BUILDS = values.builds?.split(',').map((b) => resolve(b)) ?? [];
+const ROUNDS = Number(values.rounds ?? 3);
 const STREAMS = Number(values.streams ?? 8);
 const TXS = Number(values.txs ?? 800);
 const SWEEP = values.sweep === 'none' ? [] : (values.sweep ?? '100,150,200,300').split(',').map(Number);
@@ -86,8 +95,34 @@ async function nodeCpuSeconds(node: ClusterNode): Promise<number> {
   return Number(m[1]);
 }
 
-async function load(): Promise<string> {
-  const c = await Cluster.create(4, LOAD_BLOCK_MS, { epoch_length: 1_000_000 });
+/** One load's figures. */
+interface LoadFigures {
+  committed: number;
+  submitted: number;
+  tps: number;
+  checksPerCore: number;
+  ceiling: number;
+  p50: number;
+  p99: number;
+  /** CPU per committed transfer, ms: each node (mean of 4), the load generator. */
+  nodeMs: number;
+  benchMs: number;
+  /** Transaction gossip messages each node received per committed transfer (mean of 4). */
+  messages: number;
+}
+
+/** The load on a cluster of `program` (this build's chain-node unless given). */
+/** Transaction gossip messages node i received so far (every verdict), from its /metrics. */
+async function txMessages(node: ClusterNode): Promise<number> {
+  const text = await node.client.metrics();
+  let n = 0;
+  for (const m of text.matchAll(/^chain_gossip_messages_total\{([^}]*)\} (\S+)$/gm))
+    if (m[1]!.includes('/chain/txs/')) n += Number(m[2]);
+  return n;
+}
+
+async function load(program?: string): Promise<LoadFigures> {
+  const c = await Cluster.create(4, LOAD_BLOCK_MS, { epoch_length: 1_000_000 }, program);
   try {
     const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
       private_key: string;
@@ -155,6 +190,7 @@ async function load(): Promise<string> {
       ]);
     const streams = [...bySender.values()];
     const cpuBefore = await Promise.all(c.nodes.map(nodeCpuSeconds));
+    const messagesBefore = await Promise.all(c.nodes.map(txMessages));
     const benchCpuBefore = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
@@ -173,26 +209,26 @@ async function load(): Promise<string> {
     submitted = true;
     await watched;
     const cpuAfter = await Promise.all(c.nodes.map(nodeCpuSeconds));
+    const messagesAfter = await Promise.all(c.nodes.map(txMessages));
     const benchCpu = process.cpuUsage(benchCpuBefore);
     // Where the CPU went, per committed transfer: the ratio cannot exceed the share of all the
     // work that is the one signature check per node (when the cores are saturated, as here).
     const nodeMs = (1000 * cpuAfter.reduce((sum, x, i) => sum + x - cpuBefore[i]!, 0)) / 4 / finalAt.size;
     const benchMs = (benchCpu.user + benchCpu.system) / 1000 / finalAt.size;
-    const checkMs = 1000 / checksPerCore;
     const latencies = [...submittedAt].filter(([h]) => finalAt.has(h)).map(([h, t]) => finalAt.get(h)! - t);
     const last = Math.max(...finalAt.values());
-    const tps = finalAt.size / ((last - started) / 1000);
-    return (
-      `| transfers committed | ${finalAt.size} of ${submittedAt.size} |\n` +
-      `| committed transfers per second | ${tps.toFixed(1)} |\n` +
-      `| signature checks per CPU second, one core (this run, median of 3) | ${Math.round(checksPerCore)} |\n` +
-      `| ceiling: checks/s x ${cpus().length} cores / 4 nodes | ${ceiling.toFixed(1)} |\n` +
-      `| ratio to the ceiling | ${(tps / ceiling).toFixed(2)} |\n` +
-      `| submit-to-final latency p50 / p99 | ${Math.round(pct(latencies, 50))} ms / ${Math.round(pct(latencies, 99))} ms |\n` +
-      `| CPU per committed transfer: each node (mean of 4) / load generator | ${nodeMs.toFixed(2)} ms / ${benchMs.toFixed(2)} ms |\n` +
-      `| one signature check, CPU time (1 / checks per CPU second) | ${checkMs.toFixed(2)} ms |\n` +
-      `| signature checks' share of all that CPU: 4 x check / (4 x node + generator) | ${((4 * checkMs) / (4 * nodeMs + benchMs)).toFixed(2)} |\n`
-    );
+    return {
+      committed: finalAt.size,
+      submitted: submittedAt.size,
+      tps: finalAt.size / ((last - started) / 1000),
+      checksPerCore,
+      ceiling,
+      p50: pct(latencies, 50),
+      p99: pct(latencies, 99),
+      nodeMs,
+      benchMs,
+      messages: messagesAfter.reduce((sum, x, i) => sum + x - messagesBefore[i]!, 0) / 4 / finalAt.size,
+    };
   } finally {
     await c.stopAll();
   }
@@ -218,12 +254,54 @@ async function sweep(blockMs: number): Promise<string> {
   }
 }
 
+function loadTable(f: LoadFigures): string {
+  const checkMs = 1000 / f.checksPerCore;
+  return (
+    `| transfers committed | ${f.committed} of ${f.submitted} |\n` +
+    `| committed transfers per second | ${f.tps.toFixed(1)} |\n` +
+    `| signature checks per CPU second, one core (this run, median of 3) | ${Math.round(f.checksPerCore)} |\n` +
+    `| ceiling: checks/s x ${cpus().length} cores / 4 nodes | ${f.ceiling.toFixed(1)} |\n` +
+    `| ratio to the ceiling | ${(f.tps / f.ceiling).toFixed(2)} |\n` +
+    `| submit-to-final latency p50 / p99 | ${Math.round(f.p50)} ms / ${Math.round(f.p99)} ms |\n` +
+    `| CPU per committed transfer: each node (mean of 4) / load generator | ${f.nodeMs.toFixed(2)} ms / ${f.benchMs.toFixed(2)} ms |\n` +
+    `| transaction gossip messages received per transfer, each node | ${f.messages.toFixed(2)} |\n` +
+    `| one signature check, CPU time (1 / checks per CPU second) | ${checkMs.toFixed(2)} ms |\n` +
+    `| signature checks' share of all that CPU: 4 x check / (4 x node + generator) | ${((4 * checkMs) / (4 * f.nodeMs + f.benchMs)).toFixed(2)} |\n`
+  );
+}
+
+/** `--builds`: the load on each build, alternating round by round; medians and ranges. */
+async function sideBySide(): Promise<void> {
+  const runs = new Map<string, LoadFigures[]>(BUILDS.map((b) => [b, []]));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const build of BUILDS) {
+      const f = await load(join(build, 'node', 'dist', 'src', 'bin', 'chain-node.js'));
+      runs.get(build)!.push(f);
+      process.stdout.write(
+        `round ${r + 1} ${build}: ${f.tps.toFixed(1)} tx/s, ${f.nodeMs.toFixed(2)} ms CPU per transfer per node, ${f.messages.toFixed(2)} tx messages per transfer per node, p50 ${Math.round(f.p50)} ms, ${f.committed} of ${f.submitted}\n`,
+      );
+    }
+  const col = (fs: LoadFigures[], k: keyof LoadFigures, d: number) => {
+    const xs = fs.map((f) => f[k]);
+    return `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+  };
+  process.stdout.write(
+    `\n${ROUNDS} rounds, ${LOAD_BLOCK_MS} ms blocks, ${TXS} transfers, ${STREAMS} streams; medians (min–max)\n\n` +
+      '| build | committed transfers per second | CPU per transfer, each node | load generator | tx gossip messages per transfer, each node | latency p50 | p99 |\n|---|---|---|---|---|---|---|\n',
+  );
+  for (const [build, fs] of runs)
+    process.stdout.write(
+      `| ${build} | ${col(fs, 'tps', 1)} | ${col(fs, 'nodeMs', 2)} ms | ${col(fs, 'benchMs', 2)} ms | ${col(fs, 'messages', 2)} | ${col(fs, 'p50', 0)} ms | ${col(fs, 'p99', 0)} ms |\n`,
+    );
+}
+
 async function main() {
   process.stdout.write(
     `Consensus benchmark: 4 validators (real chain-node processes over libp2p on 127.0.0.1), ${cpus().length} cores\n\n`,
   );
+  if (BUILDS.length > 0) return sideBySide();
   process.stdout.write(
-    `Load at ${LOAD_BLOCK_MS} ms blocks, ${TXS} pre-signed transfers:\n\n| measure | value |\n|---|---|\n${await load()}\n`,
+    `Load at ${LOAD_BLOCK_MS} ms blocks, ${TXS} pre-signed transfers:\n\n| measure | value |\n|---|---|\n${loadTable(await load())}\n`,
   );
   process.stdout.write(
     `Block-time sweep (${SWEEP_BLOCKS} blocks each, idle chain; missed slots since genesis, including start-up):\n\n`,

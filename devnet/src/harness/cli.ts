@@ -3,6 +3,7 @@
  * devnet/dist/bundle/devnet.mjs, made by npm run build) in its own process, through the node
  * package's spawner; its output for people, or parsed from --json (the shapes of jsonShapes.ts).
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunResult, runProgram, runProgramSync } from '@chain-devnet/node/harness';
 
@@ -14,12 +15,22 @@ export interface CliOptions {
   readonly timeoutMs?: number;
   /** Added to this process's environment. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Another checkout's root (built): its own bundled CLI runs, which starts its own nodes (the
+   * benchmarks' `--builds`, main beside a branch in one run).
+   */
+  readonly build?: string;
+}
+
+/** The bundled CLI of a checkout's root, or this one's. */
+function binOf(build: string | undefined): string {
+  return build === undefined ? DEVNET_BIN : join(build, 'devnet', 'dist', 'bundle', 'devnet.mjs');
 }
 
 /** `devnet ARGS…`: its exit code, stdout and stderr. */
 export function devnetCli(args: readonly string[], o: CliOptions = {}): Promise<RunResult> {
   return runProgram({
-    args: [DEVNET_BIN, ...args],
+    args: [binOf(o.build), ...args],
     name: `devnet ${args[0] ?? ''}`.trim(),
     timeoutMs: o.timeoutMs ?? 180_000,
     ...(o.env === undefined ? {} : { env: { ...process.env, ...o.env } }),

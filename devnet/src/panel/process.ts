@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { JsonHttpClient } from '@chain-devnet/node/client';
 import {
   procState,
   readPid,
@@ -50,12 +51,10 @@ export async function panelPid(layout: Layout): Promise<number | null> {
 /** Whether the panel answers with this devnet's secret (a panel of another devnet on the port does not). */
 async function answers(port: number, secret: string): Promise<boolean> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/api/health`, {
-      headers: { [SECRET_HEADER]: secret },
-      signal: AbortSignal.timeout(1_000),
-    });
-    await res.body?.cancel();
-    return res.ok;
+    await new JsonHttpClient(`http://127.0.0.1:${port}`, 1_000, { [SECRET_HEADER]: secret }).get(
+      '/api/health',
+    );
+    return true;
   } catch {
     return false;
   }

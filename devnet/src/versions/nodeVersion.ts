@@ -4,17 +4,14 @@
  * (builds of this repository from before that endpoint).
  * TODO(issue 28): read it with RpcClient once the node's routes table has the endpoint.
  */
+import { JsonHttpClient } from '@chain-devnet/node/client';
+
 export const UNKNOWN_NODE_VERSION = 'unknown';
 
 /** The node's GET /upgrades answer, or null when it gives none (no such endpoint, not answering). */
 export async function readUpgrades(rpc: string, timeoutMs = 2_000): Promise<unknown> {
   try {
-    const res = await fetch(`${rpc}/upgrades`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok) {
-      await res.body?.cancel();
-      return null;
-    }
-    return await res.json();
+    return await new JsonHttpClient(rpc, timeoutMs).get('/upgrades');
   } catch {
     return null;
   }

@@ -5,6 +5,8 @@
  * for a caller that is told to come back), and no answer at all (refused, reset, timed out) an
  * RpcUnreachableError naming the URL.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { parseJsonExact } from '../util/jsonParse.js';
 
 export class RpcError extends Error {
@@ -33,14 +35,6 @@ export class RpcUnreachableError extends Error {
   }
 }
 
-/** Why fetch got no answer: the system's code of its cause (undici's "fetch failed"), else the message. */
-function noAnswer(url: string, e: unknown): RpcUnreachableError {
-  const cause = (e as { cause?: { code?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? cause.code : null;
-  // The cause kept as fetch gave it: callers that read `cause.code` (the fork's source check) still can.
-  return new RpcUnreachableError(url, code ?? (e as Error).message, cause ?? e);
-}
-
 /** A Retry-After header's delay in milliseconds: whole seconds only (an HTTP date is not used here). */
 export function retryAfterMs(header: string | null): number | null {
   if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
@@ -51,6 +45,8 @@ export class JsonHttpClient {
   constructor(
     readonly baseUrl: string,
     protected readonly timeoutMs = 10_000,
+    /** Sent with every request (the panel's secret). */
+    private readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 
   /** Any JSON path, for what has no method of its own (an odd path a test sends on purpose). */
@@ -78,34 +74,17 @@ export class JsonHttpClient {
     path: string,
     body?: unknown,
     maxBytes = Number.POSITIVE_INFINITY,
-  ): Promise<{ bytes: Uint8Array; headers: Headers }> {
+  ): Promise<{ bytes: Uint8Array; headers: AnswerHeaders }> {
     const url = `${this.baseUrl}${path}`;
-    // A referenced timer, not AbortSignal.timeout (whose timer is unreferenced): a connection
-    // that a proxy accepts and then drops mid-response (Docker's port forwarding while the
-    // container starts) can leave the body read pending with nothing else keeping the process
-    // alive, and the caller would vanish without an error.
-    const abort = new AbortController();
-    const timer = setTimeout(
-      () => abort.abort(new Error(`no answer within ${this.timeoutMs} ms`)),
+    const { status, bytes, headers } = await exchange(
+      url,
+      method,
+      this.headers,
+      body === undefined ? undefined : JSON.stringify(body),
       this.timeoutMs,
+      maxBytes,
     );
-    const init: RequestInit = { method, signal: abort.signal };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { 'content-type': 'application/json' };
-    }
-    let res: Response;
-    let bytes: Uint8Array;
-    try {
-      res = await fetch(url, init).catch((e: unknown) => {
-        throw noAnswer(url, e);
-      });
-      bytes = await readBounded(res, maxBytes, url);
-    } finally {
-      clearTimeout(timer);
-      abort.abort();
-    }
-    if (!res.ok) {
+    if (status < 200 || status > 299) {
       const text = new TextDecoder().decode(bytes);
       let detail = text;
       try {
@@ -113,30 +92,96 @@ export class JsonHttpClient {
       } catch {
         // not JSON: keep the text
       }
-      throw new RpcError(res.status, detail, url, retryAfterMs(res.headers.get('retry-after')));
+      throw new RpcError(status, detail, url, retryAfterMs(headers.get('retry-after')));
     }
-    return { bytes, headers: res.headers };
+    return { bytes, headers };
   }
 }
 
-/** A response's body, refused once it passes `maxBytes` (a declared length over it: before reading). */
-async function readBounded(res: Response, maxBytes: number, url: string): Promise<Uint8Array> {
-  const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
-  const declared = Number(res.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) throw tooLong();
-  if (res.body === null) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const part of res.body) {
-    length += part.length;
-    if (length > maxBytes) throw tooLong();
-    parts.push(part);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
+/** An answer's headers by name (lower case). */
+export interface AnswerHeaders {
+  get(name: string): string | null;
+}
+
+/**
+ * One HTTP exchange over node:http (node:https for an https URL), not fetch: fetch is undici,
+ * whose first use in a process compiles its modules and its HTTP parser's WebAssembly, about
+ * 0.1 s of a core in `devnet up` and in the panel while the nodes start (docs/BENCHMARKS.md,
+ * "devnet up: where the time goes"). One deadline for the connection, the request and the whole
+ * answer, on a referenced timer: a connection that a proxy accepts and then drops mid-response
+ * (Docker's port forwarding while the container starts) fails, it does not hang or vanish. A
+ * connection refused or reset, or a wait run out, is an RpcUnreachableError, the system's error its
+ * cause (`cause.code`, ECONNREFUSED: the fork's source check reads it).
+ */
+function exchange(
+  url: string,
+  method: string,
+  extraHeaders: Readonly<Record<string, string>>,
+  body: string | undefined,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<{ status: number; bytes: Uint8Array; headers: AnswerHeaders }> {
+  const target = new URL(url);
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (e: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(e);
+    };
+    const unreachable = (e: Error) =>
+      new RpcUnreachableError(url, (e as NodeJS.ErrnoException).code ?? e.message, e);
+    const timer = setTimeout(
+      () => fail(unreachable(new Error(`no answer within ${timeoutMs} ms`))),
+      timeoutMs,
+    );
+    const req = request(
+      target,
+      {
+        method,
+        headers:
+          body === undefined
+            ? extraHeaders
+            : {
+                ...extraHeaders,
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(body),
+              },
+      },
+      (res) => {
+        const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
+        if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
+        const parts: Buffer[] = [];
+        let length = 0;
+        res.on('data', (part: Buffer) => {
+          length += part.length;
+          if (length > maxBytes) fail(tooLong());
+          else parts.push(part);
+        });
+        res.on('error', (e) => fail(unreachable(e)));
+        res.on('aborted', () => fail(unreachable(new Error('the answer was cut off'))));
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const headers = res.headers;
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes: new Uint8Array(Buffer.concat(parts, length)),
+            headers: {
+              get: (name) => {
+                const v = headers[name.toLowerCase()];
+                return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+              },
+            },
+          });
+        });
+      },
+    );
+    req.on('error', (e) => fail(unreachable(e)));
+    req.end(body);
+  });
 }

@@ -1,8 +1,15 @@
-/** Key files: JSON with the private key (hex) and, for people, the public key and both addresses. */
+/**
+ * Key files: JSON with the private key (hex) and, for people, the public key and both addresses.
+ * The public key written is derived by OpenSSL (node:crypto's ECDH on secp256k1), the same
+ * point as the chain's publicKeyOf: `devnet up` writes a key file for every validator and account,
+ * and noble's derivation builds its table of G first (70–120 ms of the CLI's start, before any
+ * node can be spawned; docs/BENCHMARKS.md, "devnet up: where the time goes").
+ */
+import { createECDH } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { accountAddressOf, validatorAddressOf } from '../crypto/address.js';
 import { bytesToHex, hexToBytes, isHex } from '../crypto/hex.js';
-import { isValidPrivateKey, publicKeyHexOf } from '../crypto/keys.js';
+import { isValidPrivateKey } from '../crypto/keys.js';
 
 export interface KeyFile {
   private_key: string;
@@ -11,8 +18,15 @@ export interface KeyFile {
   validator_address: string;
 }
 
+/** The compressed public key (hex) of a valid private key, by OpenSSL. */
+export function nativePublicKeyHexOf(privateKey: Uint8Array): string {
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(privateKey);
+  return ecdh.getPublicKey('hex', 'compressed');
+}
+
 export function keyFileOf(privateKey: Uint8Array): KeyFile {
-  const pub = publicKeyHexOf(privateKey);
+  const pub = nativePublicKeyHexOf(privateKey);
   return {
     private_key: bytesToHex(privateKey),
     pub_key: pub,

@@ -24,19 +24,13 @@ import {
 import { withDeadline } from '../util/deadline.js';
 import type { Logger } from '../util/logger.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
+import { BootstrapRedial } from './bootstrapRedial.js';
 import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNode.js';
 import type { PeerKey } from './peerKey.js';
 import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
 import { MAX_MESSAGE_BYTES, P2P_VERSION } from './protocol.js';
 import { agentVersion, incompatibility } from './versionCheck.js';
 
-/**
- * How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and
- * how long each dial may take: handshakes take seconds while 21 nodes start on 2 cores, and a
- * dial cut short wastes the work done on both sides.
- */
-const REDIAL_MS = 10_000;
-const REDIAL_TIMEOUT_MS = 10_000;
 /** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
 const JOIN_STREAM_WAIT_MS = 3000;
 
@@ -69,11 +63,6 @@ export class P2PNetwork {
   private stopped = false;
   /** The peers refused (fault injection), read by the connection gater. */
   private refusal: PeerRefusal = REFUSE_NONE;
-  private redialTimer: NodeJS.Timeout | null = null;
-  /** Peers this node has been connected to: the bootstrap peers among them are redialled when lost. */
-  private readonly everConnected = new Set<string>();
-  /** Bootstrap peers with a redial in flight. */
-  private readonly dialling = new Set<string>();
   /** TEST ONLY: the split publish fault injection armed (--byzantine); null on an honest node. */
   private splitPublish: SplitPublish | null = null;
   /** Peers refused for an incompatible p2p version, with the reason (versionCheck.ts). */
@@ -85,7 +74,17 @@ export class P2PNetwork {
     /** The bootstrap peers, parsed once: their addresses and peer ids. */
     private readonly bootstrapPeers: readonly { addr: Multiaddr; id: string }[],
     private readonly p2pVersion: string,
-  ) {}
+  ) {
+    this.redial = new BootstrapRedial(bootstrapPeers, {
+      dial: (addr, signal) => node.dial(addr, { signal }).then(() => undefined),
+      connected: () => this.connectedPeers(),
+      excluded: (peer) => this.refuses(peer) || this.incompatible.has(peer),
+      logger,
+    });
+  }
+
+  /** Dials the bootstrap peers it lost, and a few never reached (bootstrapRedial.ts). */
+  private readonly redial: BootstrapRedial;
 
   static async start(o: NetworkOptions): Promise<P2PNetwork> {
     const bootstrapPeers = o.bootstrap.map((addr) => {
@@ -120,7 +119,7 @@ export class P2PNetwork {
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
     await node.start();
     net.watchPeers();
-    net.scheduleRedial();
+    net.redial.start();
     return net;
   }
 
@@ -132,8 +131,9 @@ export class P2PNetwork {
     return this.node.getMultiaddrs().map((m) => m.toString());
   }
 
+  /** Peers with a connection, each once: from the connections' peer ids (getPeers() re-decodes each; docs/BENCHMARKS.md, issue 29). */
   connectedPeers(): string[] {
-    return this.node.getPeers().map((p) => p.toString());
+    return [...new Set(this.node.getConnections().map((c) => c.remotePeer.toString()))];
   }
 
   /**
@@ -148,7 +148,7 @@ export class P2PNetwork {
 
   private watchPeers(): void {
     this.node.addEventListener('peer:connect', (e) => {
-      this.everConnected.add(e.detail.toString());
+      this.redial.connected(e.detail.toString());
       this.logger.info('peer connected', { peer: e.detail.toString() });
     });
     this.node.addEventListener('peer:identify', (e) => {
@@ -333,67 +333,13 @@ export class P2PNetwork {
     for (const p of this.connectedPeers())
       if (this.refuses(p)) await this.node.hangUp(peerIdFromString(p)).catch(() => undefined);
     for (const peer of this.bootstrapPeers)
-      if (refuses(before, peer.id) && !this.refuses(peer.id)) await this.dialBootstrapPeer(peer);
+      if (refuses(before, peer.id) && !this.refuses(peer.id)) await this.redial.dial(peer);
     this.logger.info('blocked peers set', { allow_only: rule.allowOnly, peers: [...rule.peers] });
-  }
-
-  /**
-   * Bootstrap peers are persistent peers (CometBFT's persistent_peers): every REDIAL_MS or so the
-   * node dials those it was connected to and has lost. libp2p's bootstrap dials
-   * them once, at start (and those first dials are left to it: dialling again the peers not yet
-   * reached while 21 nodes start made the start-up slower). A connection lost at start-up used
-   * to stay lost until kad-dht's refresh five minutes later dialled every missing peer of every
-   * node at once, and those handshakes cost slots; a peer that restarted was not dialled again
-   * by the nodes it did not list itself.
-   */
-  private scheduleRedial(): void {
-    if (this.stopped || this.bootstrapPeers.length === 0) return;
-    // Jittered, so that nodes started together do not dial together.
-    this.redialTimer = setTimeout(
-      () => {
-        this.dialMissingBootstrapPeers();
-        this.scheduleRedial();
-      },
-      REDIAL_MS * (1 + Math.random() / 2),
-    );
-  }
-
-  /**
-   * All at once, each with its own deadline, and the next pass on time whatever this one's dials
-   * do: a dial that hangs (a peer's name resolves to an address that drops packets, as a Docker
-   * container's does on the network it shares with its peers for published ports while its p2p
-   * network is detached) must not hold back the next. One at a time, a node cut off from its
-   * network spent 10 s per lost peer in each pass; waiting for a pass's slowest dial still put up
-   * to 10 s more before the next pass, after the network came back. Only peers once connected
-   * and since lost are dialled, so this is no burst at start-up; a peer whose dial is still in
-   * flight is not dialled twice.
-   */
-  private dialMissingBootstrapPeers(): void {
-    if (this.stopped) return;
-    const connected = new Set(this.connectedPeers());
-    for (const peer of this.bootstrapPeers)
-      if (
-        this.everConnected.has(peer.id) &&
-        !connected.has(peer.id) &&
-        !this.refuses(peer.id) &&
-        !this.dialling.has(peer.id)
-      ) {
-        this.dialling.add(peer.id);
-        void this.dialBootstrapPeer(peer).finally(() => this.dialling.delete(peer.id));
-      }
-  }
-
-  private async dialBootstrapPeer(peer: { addr: Multiaddr }): Promise<void> {
-    const addr = peer.addr.toString();
-    await this.node
-      .dial(peer.addr, { signal: AbortSignal.timeout(REDIAL_TIMEOUT_MS) })
-      .then(() => this.logger.debug('redialled a bootstrap peer', { addr }))
-      .catch((e: Error) => this.logger.debug('redial failed', { addr, error: e.message }));
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.redialTimer !== null) clearTimeout(this.redialTimer);
+    this.redial.stop();
     await this.node.stop();
   }
 }

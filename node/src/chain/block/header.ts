@@ -13,7 +13,7 @@ import { signDigestHex, verifyDigestForKnownKey } from '../../crypto/signature.j
 import { Writer } from '../codec/encoding.js';
 import { merkleRoot } from '../codec/merkle.js';
 import type { ComputeResult } from '../execute/context.js';
-import { txHashOfSigned, txSignedBytes } from '../tx/signing.js';
+import { txHash, txSignedBytes } from '../tx/signing.js';
 import type { Tx } from '../tx/types.js';
 
 export const BLOCK_DOMAIN = 'chain-block/v1';
@@ -75,9 +75,8 @@ export function encodeBlockTxs(txs: readonly Tx[], chainId: string): { hashes: s
   const hashes: string[] = [];
   const leaves: Uint8Array[] = [];
   for (const tx of txs) {
-    const signed = txSignedBytes(tx, chainId);
-    hashes.push(txHashOfSigned(signed));
-    leaves.push(signed);
+    hashes.push(txHash(tx, chainId));
+    leaves.push(txSignedBytes(tx, chainId));
   }
   return { hashes, txRoot: bytesToHex(merkleRoot(leaves)) };
 }

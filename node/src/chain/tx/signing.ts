@@ -62,14 +62,56 @@ export function txSigningBytes(tx: UnsignedTx, chainId: string): Uint8Array {
   return w.finish();
 }
 
-/** SHA-256(signing_bytes): the digest the sender's key signs. */
+/** A transaction's signed bytes and tx_hash for one chain id. */
+interface Encoded {
+  readonly chainId: string;
+  readonly signed: Uint8Array;
+  readonly hash: string;
+}
+
+/**
+ * The encodings of frozen transactions (txFromJson freezes what it decodes), each
+ * computed once: a node hashed a transaction about seven times (admission, proposal, block
+ * checks, tx_root, the block's JSON for storage and for the priv-validator's files). Only a
+ * frozen transaction whose payload is frozen too is remembered: it cannot change, so the memo
+ * always equals what encoding it again would give. Keyed by the object (weakly: it goes with
+ * the transaction), and by chain id, so the same object under another chain is encoded anew.
+ */
+const encodings = new WeakMap<Tx, Encoded>();
+
+function encoded(tx: Tx, chainId: string): Encoded {
+  const known = encodings.get(tx);
+  if (known !== undefined && known.chainId === chainId) return known;
+  const signed = concatBytes(txSigningBytes(tx, chainId), hexToBytes(tx.signature, SIGNATURE_BYTES));
+  const fresh: Encoded = { chainId, signed, hash: txHashOfSigned(signed) };
+  if (Object.isFrozen(tx) && Object.isFrozen(tx.payload)) encodings.set(tx, fresh);
+  return fresh;
+}
+
+/** A transaction made immutable (and its payload), so that its encodings are remembered. */
+export function frozenTx<T extends Tx>(tx: T): T {
+  Object.freeze(tx.payload);
+  return Object.freeze(tx);
+}
+
+/**
+ * SHA-256(signing_bytes): the digest the sender's key signs. From the remembered signed bytes when
+ * the transaction's were already computed (it is hashed at admission before its signature is
+ * checked); otherwise encoded here, without reading the signature.
+ */
 export function txSigningDigest(tx: UnsignedTx, chainId: string): Uint8Array {
+  const known = encodings.get(tx as Tx);
+  if (known !== undefined && known.chainId === chainId)
+    return sha256(known.signed.subarray(0, known.signed.length - SIGNATURE_BYTES));
   return sha256(txSigningBytes(tx, chainId));
 }
 
-/** signing_bytes || signature (65 bytes): what tx_hash covers, and a tx_root leaf. */
+/**
+ * signing_bytes || signature (65 bytes): what tx_hash covers, and a tx_root leaf. The bytes may
+ * be shared with later calls for the same transaction: read them, never write into them.
+ */
 export function txSignedBytes(tx: Tx, chainId: string): Uint8Array {
-  return concatBytes(txSigningBytes(tx, chainId), hexToBytes(tx.signature, SIGNATURE_BYTES));
+  return encoded(tx, chainId).signed;
 }
 
 /** tx_hash of a transaction whose signed bytes (txSignedBytes) are at hand. */
@@ -79,7 +121,7 @@ export function txHashOfSigned(signedBytes: Uint8Array): string {
 
 /** tx_hash = SHA-256(signing_bytes || signature), hex: the transaction's identity. */
 export function txHash(tx: Tx, chainId: string): string {
-  return txHashOfSigned(txSignedBytes(tx, chainId));
+  return encoded(tx, chainId).hash;
 }
 
 /** Signs `tx` with `privateKey`; pub_key is set from the key. */

@@ -10,6 +10,7 @@ import { SIGNATURE_BYTES } from '../../crypto/signature.js';
 import { parseWei, ppmToRate, rateToPpm } from '../amounts.js';
 import { isWellFormed } from '../codec/encoding.js';
 import { parseSemVer } from '../semver.js';
+import { frozenTx } from './signing.js';
 import {
   MAX_MEMO_BYTES,
   MAX_NAME_BYTES,
@@ -198,7 +199,7 @@ export function txFromJson(input: unknown): WireResult {
   return {
     ok: true,
     chainId: j.chain_id as string | undefined,
-    tx: {
+    tx: frozenTx({
       type,
       from: j.from_address,
       to,
@@ -211,7 +212,7 @@ export function txFromJson(input: unknown): WireResult {
       pubKey: j.pub_key,
       signature: j.signature,
       payload,
-    },
+    }),
   };
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Builds of this repository side by side in one benchmark run (bench:memory, bench:up,
+ * bench:scale): `--builds DIR,DIR` names checkouts' roots, each built (npm run build); each
+ * build's own bundled CLI runs and starts its own nodes, the builds alternating round by round,
+ * so that main and a branch are measured on the same machine in the same hour. Also what a
+ * process-runtime devnet's processes have used of the CPU, from /proc.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { devnetCli } from '../src/harness/cli.js';
+
+/** `--builds a,b` as absolute roots ('.' is this checkout). */
+export function buildsOf(list: string): string[] {
+  return list.split(',').map((b) => resolve(b));
+}
+
+/** A build's name in a table: its folder's name. */
+export function buildLabel(build: string): string {
+  return basename(build);
+}
+
+/** `devnet ARGS…` of a build's CLI; fails with its output on a non-zero exit. */
+export async function devnetOf(build: string, args: string[], timeoutMs = 600_000): Promise<string> {
+  const r = await devnetCli(args, { build, timeoutMs });
+  if (r.code !== 0) throw new Error(`devnet ${args.join(' ')} (${build}): ${r.stdout}${r.stderr}`);
+  return r.stdout;
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** A process's CPU time so far (user + system) in seconds, from /proc; null when it is gone. */
+async function cpuOfPid(pidFile: string): Promise<number | null> {
+  try {
+    const pid = Number.parseInt(await readFile(pidFile, 'utf8'), 10);
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU seconds used so far by each node of a process-runtime devnet (run/<node>.pid) and by its panel. */
+export async function devnetCpu(home: string): Promise<{ nodes: number[]; panel: number | null }> {
+  const pids = (await readdir(join(home, 'run')).catch(() => [] as string[])).filter((f) =>
+    /^validator-\d+\.pid$/.test(f),
+  );
+  const nodes = (await Promise.all(pids.map((f) => cpuOfPid(join(home, 'run', f))))).filter(
+    (x): x is number => x !== null,
+  );
+  return { nodes, panel: await cpuOfPid(join(home, 'ui', 'panel.pid')) };
+}
