@@ -28,11 +28,11 @@ import { describe, test } from 'node:test';
 import { COIN, type RuntimeKind, slowdown, Testnet, Wallet } from '@chain-devnet/devnet/testkit';
 import { UPGRADE_HALT_EXIT_CODE } from '@chain-devnet/node/chain';
 import type { UpgradesAnswer } from '@chain-devnet/node/client';
-import { waitFor } from '@chain-devnet/node/harness';
+import { OLDER_COMMIT, waitFor } from '@chain-devnet/node/harness';
 import { E2E_LOGS_DIR } from './manifest.js';
 
 /** The older build: the last commit of issue 28's node side without a migration (node 0.1.0). */
-export const OLD_VERSION = 'git:69603f958298157b17f24ed855cd181d698ee4ab';
+export const OLD_VERSION = `git:${OLDER_COMMIT}`;
 /** The newer build: this checkout. */
 export const NEW_VERSION = 'checkout';
 const BASE = '1.0.0';

@@ -2,21 +2,41 @@
  * From a node's version (source.ts) to the chain-node it runs (runtime.ts NodeBuild), in two
  * steps: `pinVersion` (cheap, at `up` and `upgrade`, before anything starts) checks it and
  * writes it so that it means the same later (a git ref as its commit, a path made absolute);
- * `nodeBuild` finds or makes the build (a git commit built once into the cache). An image is
- * looked for by the runtime that runs it (docker, swarm).
+ * `nodeBuild` finds or makes the build (a git commit built once into the cache by the node
+ * package's builder, @chain-devnet/node/harness gitBuild). An image is looked for by the runtime
+ * that runs it (docker, swarm).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import {
+  CHAIN_NODE_PROGRAMS,
+  chainNodeProgram,
+  GitBuildError,
+  gitBuild,
+  resolveCommit,
+} from '@chain-devnet/node/harness';
 import { DevnetError } from '../errors.js';
-import { gitBuild, resolveCommit } from './gitBuild.js';
+import { checkoutRoot } from '../repo.js';
 import { formatVersion, type NodeBuild, type Progress, parseVersion, type VersionSource } from './source.js';
 
-/** Where a built checkout keeps the chain-node program: the bundle, else the compiled bin. */
-export const CHAIN_NODE_PROGRAMS = ['node/dist/bundle/chain-node.mjs', 'node/dist/src/bin/chain-node.js'];
+function requireCheckout(ref: string): string {
+  const root = checkoutRoot();
+  if (root === null)
+    throw new DevnetError(
+      'BAD_VERSION',
+      `git:${ref}: git versions are built from a checkout of the chain devnet repository; installed as a package, name a built checkout with path:DIR`,
+    );
+  return root;
+}
 
-/** The chain-node program of a built checkout, or null when it has none. */
-export function chainNodeProgram(root: string): string | null {
-  return CHAIN_NODE_PROGRAMS.map((p) => resolve(root, p)).find((p) => existsSync(p)) ?? null;
+/** The builder's errors as the devnet's: a ref it cannot build is a BAD_VERSION, a failed build an IMAGE_BUILD. */
+async function translated<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!(e instanceof GitBuildError)) throw e;
+    throw new DevnetError(e.code === 'BUILD_FAILED' ? 'IMAGE_BUILD' : 'BAD_VERSION', e.message);
+  }
 }
 
 function parsed(text: string, field: string): VersionSource {
@@ -31,7 +51,10 @@ export async function pinVersion(text: string, field: string): Promise<string> {
   switch (v.kind) {
     case 'git':
       try {
-        return formatVersion({ kind: 'git', ref: await resolveCommit(v.ref) });
+        return formatVersion({
+          kind: 'git',
+          ref: await translated(() => resolveCommit(requireCheckout(v.ref), v.ref)),
+        });
       } catch (e) {
         if (e instanceof DevnetError) throw new DevnetError(e.code, `${field}: ${e.message}`);
         throw e;
@@ -58,7 +81,13 @@ export async function nodeBuild(pinned: string, progress: Progress): Promise<Nod
     case 'checkout':
       return { kind: 'checkout', version: pinned };
     case 'git':
-      return { kind: 'built', root: await gitBuild(v.ref, v.ref, progress), version: pinned };
+      return {
+        kind: 'built',
+        root: await translated(() =>
+          gitBuild({ root: requireCheckout(v.ref), ref: v.ref, commit: v.ref, progress }),
+        ),
+        version: pinned,
+      };
     case 'path':
       return { kind: 'built', root: v.dir, version: pinned };
     case 'image':

@@ -2,8 +2,8 @@
  * `devnet up --auto-upgrade` on the process runtime: the supervisor runs beside the devnet (a
  * host process, its log in <home>/supervisor/), watches every node's exit status, leaves a node
  * that ended otherwise than by the upgrade-halt code alone (a crash is not an upgrade), and stops
- * with the devnet; and, with validators on an older build of this repository (git:69603f9, which
- * has no migration to 1.1.0) and `upgrades: {"1.1.0": "checkout"}`, restarts every node that halts
+ * with the devnet; and, with validators on an older build of this repository (the harness's OLDER_COMMIT,
+ * which has no migration to 1.1.0) and `upgrades: {"1.1.0": "checkout"}`, restarts every node that halts
  * at a real plan's height on this checkout's build, where the migration is applied and the chain
  * goes on.
  */
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { UPGRADE_HALT_EXIT_CODE } from '@chain-devnet/node/chain';
 import { RpcClient } from '@chain-devnet/node/client';
-import { processesMentioning, readExitStatus, waitFor } from '@chain-devnet/node/harness';
+import { OLDER_COMMIT, processesMentioning, readExitStatus, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';
@@ -87,7 +87,7 @@ describe('the auto-upgrade supervisor on the process runtime', { timeout: 300_00
     await writeFile(
       manifest,
       JSON.stringify({
-        validators: [0, 1, 2].map(() => ({ version: 'git:69603f958298157b17f24ed855cd181d698ee4ab' })),
+        validators: [0, 1, 2].map(() => ({ version: `git:${OLDER_COMMIT}` })),
         block_time: '400ms',
         upgrades: { '1.1.0': 'checkout' },
         auto_upgrade: true,
@@ -111,7 +111,10 @@ describe('the auto-upgrade supervisor on the process runtime', { timeout: 300_00
         (await Promise.all(rpcs.map((r) => r.upgrades()))).map((u) => u.protocol_version),
         ['1.0.0', '1.0.0', '1.0.0'],
       );
-      const height = Math.max(...(await Promise.all(rpcs.map(async (r) => (await r.status()).height)))) + 15;
+      // The plan must be 10 blocks ahead of the block of each of its three signatures, sent one
+      // after another by a CLI that starts first: 15 blocks (6 s) were too few at load 15 (the
+      // third signature in block 9 for a plan at 18); 30 leave room, as mixedVersions' 25.
+      const height = Math.max(...(await Promise.all(rpcs.map(async (r) => (await r.status()).height)))) + 30;
       const plan = await devnetJson<UpgradePlanJson>(
         ['upgrade', 'plan', '--version', '1.1.0', '--height', String(height), '--home', planned],
         { timeoutMs: 60_000 },

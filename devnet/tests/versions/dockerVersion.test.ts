@@ -16,7 +16,7 @@ import { Layout } from '../../src/layout.js';
 import { docker } from '../../src/runtime/docker/engine.js';
 import { VERSION_LABEL } from '../../src/runtime/docker/labels.js';
 import { dockerLeftovers, dockerSkip } from '../dockerEngine.js';
-import { OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
+import { OLDER_NODE_VERSION, OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 const skip = await dockerSkip('node versions on docker');
 
@@ -49,7 +49,7 @@ describe('node versions on the docker runtime', { skip, timeout: 20 * 60_000 }, 
     assert.deepEqual(
       s.nodes.map((n) => [n.version, n.nodeVersion]),
       [
-        [OLDER_SHOWN, 'unknown'],
+        [OLDER_SHOWN, OLDER_NODE_VERSION],
         ['checkout', s.nodes[1]!.nodeVersion],
         ['checkout', s.nodes[2]!.nodeVersion],
       ],

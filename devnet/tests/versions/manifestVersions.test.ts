@@ -27,7 +27,7 @@ describe('version forms', () => {
     for (const text of [
       'checkout',
       'git:v1.0.0',
-      'git:63f6fa1',
+      'git:69603f9',
       'path:/opt/my build',
       'image:chain-node:1.1',
     ])

@@ -1,7 +1,7 @@
 /**
  * Versions on the process runtime, against real builds: a devnet whose validator-0 runs an older
  * commit of this repository (built into the cache) and the others this checkout; status shows
- * each node's version (the older one reports none: "unknown"). `devnet upgrade validator-0 --to
+ * each node's version and the one it reports (GET /upgrades). `devnet upgrade validator-0 --to
  * path:CHECKOUT` restarts it on this checkout with its data (its blocks kept, its height goes on);
  * `devnet upgrade --all --to git:OLDER` moves every node, one after another, each back in
  * consensus; the versions stay in devnet.json through a whole-devnet stop and start.
@@ -17,8 +17,13 @@ import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
 import { Layout } from '../../src/layout.js';
-import { repoRoot } from '../../src/repo.js';
-import { OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
+import { nodePackagePath, repoRoot } from '../../src/repo.js';
+import { OLDER_NODE_VERSION, OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
+
+/** The node_version this checkout's nodes report: its node package's. */
+const CHECKOUT_NODE_VERSION = (
+  JSON.parse(await readFile(nodePackagePath('package.json'), 'utf8')) as { version: string }
+).version;
 
 const NODES = ['validator-0', 'validator-1', 'validator-2', 'validator-3'];
 
@@ -55,10 +60,17 @@ describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () =>
       s.nodes.map((n) => n.version),
       [OLDER_SHOWN, 'checkout', 'checkout', 'checkout'],
     );
-    // Built before GET /upgrades existed: it says nothing of its version.
-    assert.equal(s.nodes[0]!.nodeVersion, 'unknown');
+    // Each reports its own node version: the older build its own, this checkout the node package's.
+    assert.deepEqual(
+      s.nodes.map((n) => n.nodeVersion),
+      [OLDER_NODE_VERSION, CHECKOUT_NODE_VERSION, CHECKOUT_NODE_VERSION, CHECKOUT_NODE_VERSION],
+    );
+    assert.notEqual(CHECKOUT_NODE_VERSION, OLDER_NODE_VERSION);
     const text = await devnetCli(['status', '--home', home]);
-    assert.match(text.stdout, new RegExp(`validator-0 .* ${OLDER_SHOWN} \\(unknown\\)`));
+    assert.match(
+      text.stdout,
+      new RegExp(`validator-0 .* ${OLDER_SHOWN} \\(${OLDER_NODE_VERSION.replaceAll('.', '\\.')}\\)`),
+    );
     assert.match(text.stdout, /VERSION/);
   });
 

@@ -1,6 +1,6 @@
 /**
  * An upgrade rehearsed with two real builds (issue 28): validators on the build before the
- * migration (commit OLD, node version 0.1.0, protocol 1.0.0 only) and on this one (0.2.0, which
+ * migration (OLDER_COMMIT, built into the build cache: node version 0.1.0, protocol 1.0.0 only) and on this one (0.2.0, which
  * migrates 1.0.0 -> 1.1.0) run one chain together; a plan to 1.1.0 is scheduled by their
  * transactions; at its height the old ones halt with exit code 3 while the new ones wait at the
  * height before (2 of 4 are no quorum), never forking; restarted on this build they apply the
@@ -16,19 +16,15 @@ import { readKeyFile } from '../../src/home/keyFile.js';
 import { Cluster } from '../support/cluster.js';
 import { type OlderBuild, olderBuild } from '../support/olderBuild.js';
 
-/** The last commit without a migration (issue 28's "old version"): it halts at a plan to 1.1.0. */
-const OLD = '69603f958298157b17f24ed855cd181d698ee4ab';
-
 describe('an upgrade with two real builds: 2 validators on the old one, 2 on this one', () => {
   let old: OlderBuild;
   let c: Cluster;
   before(async () => {
-    old = await olderBuild(OLD);
+    old = await olderBuild();
     c = await Cluster.create(4, 400);
   });
   after(async () => {
     await c?.stopAll();
-    await old?.remove();
   });
 
   it('run one chain, the old ones halt at the plan, restarted on this build they apply it and the chain goes on', async () => {

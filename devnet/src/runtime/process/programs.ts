@@ -4,10 +4,9 @@
  * this machine has them on PATH.
  */
 import { existsSync } from 'node:fs';
-import { findOnPath, NODE_V8_FLAGS } from '@chain-devnet/node/harness';
+import { chainNodeProgram, findOnPath, NODE_V8_FLAGS } from '@chain-devnet/node/harness';
 import { DevnetError } from '../../errors.js';
 import { nodePackagePath } from '../../repo.js';
-import { chainNodeProgram } from '../../versions/resolve.js';
 import type { NodeBuild, ServiceProgram } from '../runtime.js';
 
 /** The compiled node (the tests run it; npm run build makes it). */

@@ -5,7 +5,7 @@
  * (a build killed part-way) is taken over.
  */
 import { open, readFile, rm } from 'node:fs/promises';
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from './wait.js';
 
 function alive(pid: number): boolean {
   try {

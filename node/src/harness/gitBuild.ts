@@ -1,54 +1,71 @@
 /**
- * A git ref of this repository built once into the build cache (DEVNET_BUILD_CACHE, else
- * $XDG_CACHE_HOME/chain-devnet/builds, else ~/.cache/chain-devnet/builds), one folder per commit:
- * the commit's files (git archive), its dependencies (this checkout's node_modules copied when its
- * package-lock.json is the commit's, else `npm ci --prefer-offline`), then its own `npm run
- * build`. Built in <commit>.tmp and renamed when done, under a lock (buildLock.ts): a build cut
- * short is never taken for one, and two devnets never build one commit twice. Later uses find
- * the folder and build nothing.
+ * A git ref of a checkout of this repository built once into the build cache (DEVNET_BUILD_CACHE,
+ * else $XDG_CACHE_HOME/chain-devnet/builds, else ~/.cache/chain-devnet/builds), one folder per
+ * commit: the commit's files (git archive), its dependencies (the checkout's node_modules copied
+ * when its package-lock.json is the commit's, else `npm ci --prefer-offline`), then its own `npm
+ * run build`. Built in <commit>.tmp and renamed when done, under a lock (buildLock.ts): a build cut
+ * short is never taken for one, and two builders (devnets, tests) never build one commit twice.
+ * Later uses find the folder and build nothing. The one builder of older builds: the devnet's
+ * `git:REF` versions and the node's tests that run an older build (OLDER_COMMIT) both use it.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { runProgram } from '@chain-devnet/node/harness';
-import { DevnetError } from '../errors.js';
-import { checkoutRoot } from '../repo.js';
+import { join, resolve } from 'node:path';
 import { withBuildLock } from './buildLock.js';
-import type { Progress } from './source.js';
+import { runProgram } from './programs.js';
+
+/**
+ * The older commit of this repository that the tests needing a real older build run (node tests,
+ * the devnet's version and auto-upgrade tests, the e2e upgrade rehearsal): the last commit of
+ * issue 28's node side without a migration (node_version 0.1.0, protocol 1.0.0 only: it halts at
+ * a plan to 1.1.0). One commit, so that a fresh machine (CI) builds one.
+ */
+export const OLDER_COMMIT = '69603f958298157b17f24ed855cd181d698ee4ab';
 
 /** Written last into a finished build: what it is, and how long it took. */
 export const BUILD_MARKER = '.chain-devnet-build.json';
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 
+/**
+ * Why a git ref gives no build: NO_GIT (no git program here), BAD_REF (the checkout has no such
+ * commit), BUILD_FAILED (a step of the build failed; its output's telling lines in the message).
+ */
+export type GitBuildErrorCode = 'NO_GIT' | 'BAD_REF' | 'BUILD_FAILED';
+
+export class GitBuildError extends Error {
+  override readonly name = 'GitBuildError';
+  constructor(
+    readonly code: GitBuildErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Where finished builds are kept, one folder per commit. */
 export function buildCacheDir(): string {
   const env = process.env.DEVNET_BUILD_CACHE;
   if (env !== undefined && env !== '') return env;
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'chain-devnet', 'builds');
 }
 
-function requireCheckout(ref: string): string {
-  const root = checkoutRoot();
-  if (root === null)
-    throw new DevnetError(
-      'BAD_VERSION',
-      `git:${ref}: git versions are built from a checkout of the chain devnet repository; installed as a package, name a built checkout with path:DIR`,
-    );
-  return root;
-}
-
-/** The full hash of the commit `ref` names in this checkout; BAD_VERSION when it names none. */
-export async function resolveCommit(ref: string): Promise<string> {
-  const root = requireCheckout(ref);
+/** The full hash of the commit `ref` names in the checkout `root`; BAD_REF when it names none. */
+export async function resolveCommit(root: string, ref: string): Promise<string> {
   const r = await runProgram({
     command: 'git',
     args: ['-C', root, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
     timeoutMs: 30_000,
   });
+  if (/\bspawn git ENOENT\b/.test(r.stderr))
+    throw new GitBuildError(
+      'NO_GIT',
+      `git:${ref}: git is needed to find and build a commit, and there is no git program here (on PATH): install git`,
+    );
   const hash = r.stdout.trim();
   if (r.code !== 0 || !/^[0-9a-f]{40}$/.test(hash))
-    throw new DevnetError(
-      'BAD_VERSION',
+    throw new GitBuildError(
+      'BAD_REF',
       `git:${ref}: no commit of that name in ${root} (a branch, tag or hash of this repository; git fetch it first if it is elsewhere)`,
     );
   return hash;
@@ -62,7 +79,7 @@ async function run(what: string, command: string, args: string[], cwd: string): 
       .split('\n')
       .filter((l) => l.trim() !== '' && l.trim() !== 'npm error' && !l.startsWith('npm warn'));
     const shown = command === 'npm' ? lines.slice(0, 12) : lines.slice(-15);
-    throw new DevnetError('IMAGE_BUILD', `${what} failed (exit ${r.code}):\n  ${shown.join('\n  ')}`);
+    throw new GitBuildError('BUILD_FAILED', `${what} failed (exit ${r.code}):\n  ${shown.join('\n  ')}`);
   }
 }
 
@@ -72,13 +89,13 @@ const NPM_QUIET = ['--prefer-offline', '--ignore-scripts', '--no-audit', '--no-f
  * The commit's dependencies as its lock says (npm ci); a commit whose lock is out of step with its
  * package.json (npm ci refuses it: such commits exist in a history) gets npm install instead.
  */
-async function installDependencies(tmp: string, progress: Progress): Promise<void> {
+async function installDependencies(tmp: string, progress: (line: string) => void): Promise<void> {
   progress("  its package-lock.json differs from this checkout's: npm ci --prefer-offline");
   try {
     await run('npm ci', 'npm', ['ci', ...NPM_QUIET], tmp);
   } catch (e) {
     if (
-      !(e instanceof DevnetError) ||
+      !(e instanceof GitBuildError) ||
       !/can only install packages when your package\.json and package-lock\.json/.test(e.message)
     )
       throw e;
@@ -94,9 +111,21 @@ async function sameLock(a: string, b: string): Promise<boolean> {
   return x !== null && y !== null && x.equals(y);
 }
 
-/** The build of `commit` (a full hash from resolveCommit): its folder, built now unless it was before. */
-export async function gitBuild(ref: string, commit: string, progress: Progress): Promise<string> {
-  const root = requireCheckout(ref);
+export interface GitBuildOptions {
+  /** The checkout of this repository the commit is taken from (its git, its node_modules). */
+  readonly root: string;
+  /** The ref as it was named (for messages). */
+  readonly ref: string;
+  /** Its full hash (resolveCommit). */
+  readonly commit: string;
+  /** Where the build's steps are said; default: nowhere. */
+  readonly progress?: (line: string) => void;
+}
+
+/** The build of `commit`: its folder in the cache, built now unless it was before. */
+export async function gitBuild(o: GitBuildOptions): Promise<string> {
+  const { root, ref, commit } = o;
+  const progress = o.progress ?? (() => undefined);
   const cache = buildCacheDir();
   const dir = join(cache, commit);
   if (existsSync(join(dir, BUILD_MARKER))) return dir;
@@ -136,4 +165,14 @@ export async function gitBuild(ref: string, commit: string, progress: Progress):
       return dir;
     },
   );
+}
+
+/** A built checkout's compiled chain-node, relative to the checkout. */
+export const COMPILED_CHAIN_NODE = 'node/dist/src/bin/chain-node.js';
+/** Where a built checkout keeps the chain-node program: the bundle, else the compiled bin. */
+export const CHAIN_NODE_PROGRAMS = ['node/dist/bundle/chain-node.mjs', COMPILED_CHAIN_NODE];
+
+/** The chain-node program of a built checkout (a build of the cache, a path:DIR), or null when it has none. */
+export function chainNodeProgram(root: string): string | null {
+  return CHAIN_NODE_PROGRAMS.map((p) => resolve(root, p)).find((p) => existsSync(p)) ?? null;
 }
