@@ -32,6 +32,11 @@ export interface RuntimeSuiteOptions {
   readonly machines?: number;
   /** Tests of this runtime only, run on the suite's devnet after the common ones and before down. */
   readonly more?: (devnet: SuiteDevnet) => void;
+  /**
+   * How long the whole devnet stays stopped (resumeChecks.ts); default 10 s. The swarm runtime's
+   * is longer than an epoch (its pause test: the testkit's pause tests run on process and docker).
+   */
+  readonly pauseMs?: number;
 }
 
 /** The suite's devnet, for a runtime's own tests. */
@@ -334,7 +339,7 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
       await everyPeerBack('validator-1');
     });
 
-    resumeChecks({ home: () => home, bound, pauseMs: 5 * BLOCK_MS * 4 });
+    resumeChecks({ home: () => home, bound, pauseMs: o.pauseMs ?? 5 * BLOCK_MS * 4 });
 
     o.more?.({ home: () => home, base: () => base, cli, heightOf, bound });
 
