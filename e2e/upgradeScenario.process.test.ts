@@ -36,7 +36,8 @@ test('devnet/scenarios/upgrade-plan.yaml run by devnet test on the process runti
   assert.equal(r.code, 0, `devnet test exited ${r.code}: ${r.stderr}`);
   assert.match(r.stdout, /✔ steps\[1\] a plan to 1\.1\.0 at height 40, signed by the validators/);
   assert.match(r.stdout, /✔ steps\[5\] the old ones halt at the plan's height/);
-  assert.match(r.stdout, /✔ steps\[9\] the chain goes on past the height/);
+  assert.match(r.stdout, /✔ steps\[7\] and wait there, half the power being down/);
+  assert.match(r.stdout, /✔ steps\[10\] the chain goes on past the height/);
   assert.match(
     r.stdout,
     /invariant: the same header at every height on every node: heights 1\.\.\d+ on validator-0, validator-1, validator-2, validator-3/,
