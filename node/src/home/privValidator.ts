@@ -81,8 +81,11 @@ export async function readPrivValidatorState(
   return { ...state, lockedBlock: null, proposal: null };
 }
 
-/** The locked block and its polka in `path` (null when there is none), or why they cannot be used. */
-export async function readLockedBlock(path: string): Promise<LockedBlock | null | { problem: string }> {
+/** A side file of the state (liveness only): its value, null when there is none, or why it cannot be used. */
+async function readSideFile<T>(
+  path: string,
+  parse: (json: unknown) => T | string,
+): Promise<T | null | { problem: string }> {
   let json: unknown;
   try {
     json = await readJsonFile(path);
@@ -91,8 +94,13 @@ export async function readLockedBlock(path: string): Promise<LockedBlock | null 
     throw e;
   }
   if (json === undefined) return null;
-  const kept = lockedBlockFromJson(json);
-  return typeof kept === 'string' ? { problem: kept } : kept;
+  const value = parse(json);
+  return typeof value === 'string' ? { problem: value } : value;
+}
+
+/** The locked block and its polka in `path` (null when there is none), or why they cannot be used. */
+export function readLockedBlock(path: string): Promise<LockedBlock | null | { problem: string }> {
+  return readSideFile(path, lockedBlockFromJson);
 }
 
 /** The proposal in `path` signed by `privateKey`'s validator (null when there is none), or why it cannot be used. */
@@ -100,16 +108,8 @@ export async function readKeptProposal(
   path: string,
   privateKey: Uint8Array,
 ): Promise<KeptProposal | null | { problem: string }> {
-  let json: unknown;
-  try {
-    json = await readJsonFile(path);
-  } catch (e) {
-    if (e instanceof JsonFileError) return { problem: e.why };
-    throw e;
-  }
-  if (json === undefined) return null;
-  const kept = proposalFromJson(json);
-  if (typeof kept === 'string') return { problem: kept };
+  const kept = await readSideFile(path, proposalFromJson);
+  if (kept === null || 'problem' in kept) return kept;
   const { header } = kept.block;
   const signed = { ...kept, height: header.height, blockHash: blockHash(header) };
   if (!verifyProposalSignature(header.chainId, signed, publicKeyHexOf(privateKey)))
