@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { BlockHeaderJson } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { type TestnetNode, writeTestnet } from '../../src/commands/testnet.js';
+import { START_GRACE_MS } from '../../src/consensus/types.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
 import { freeBasePort, type Program, pause, startProgram, waitFor } from '../../src/harness/index.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
@@ -157,13 +158,17 @@ export class Cluster {
     return (await this.nodes[i]!.client.status()).height;
   }
 
-  /** Waits until every listed node is at least at `target`; the bound grows with the node count. */
+  /**
+   * Waits until every listed node is at least at `target`; the bound grows with the node count and
+   * includes the start grace: right after a start, round 0 of the first height may wait that long
+   * for a proposer that came up late (on a loaded machine, seconds after the others).
+   */
   async waitForHeight(
     target: number,
     which: readonly number[] = this.nodes.map((_n, i) => i),
     timeoutMs?: number,
   ): Promise<void> {
-    const bound = timeoutMs ?? 15_000 + which.length * 2_000 + target * this.blockTimeMs * 3;
+    const bound = timeoutMs ?? START_GRACE_MS + 15_000 + which.length * 2_000 + target * this.blockTimeMs * 3;
     for (const i of which) {
       try {
         await waitFor(`${this.nodes[i]!.name} at height ${target}`, bound, async () =>

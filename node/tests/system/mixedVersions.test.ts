@@ -51,7 +51,11 @@ describe('an upgrade with two real builds: 2 validators on the old one, 2 on thi
           : null,
       );
     }
-    const seenByOld = await c.nodes[3]!.client.upgrades();
+    // Node 0 confirmed the third signature; the old node 3 may still be a block behind it.
+    const seenByOld = await waitFor('node 3 (old build) to see the plan scheduled', 20_000, async () => {
+      const u = await c.nodes[3]!.client.upgrades();
+      return u.pending.some((p) => p.scheduled) ? u : null;
+    });
     assert.deepEqual(
       seenByOld.pending.map((p) => [p.target_version, p.upgrade_height, p.scheduled, p.supported]),
       [['1.1.0', H, true, false]],
