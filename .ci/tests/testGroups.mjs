@@ -35,6 +35,7 @@ export const SUITES = {
     roots: { 'node/dist/tests': 'none', 'devnet/dist/tests': 'docker' },
     files: {
       'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: HEAVY, seconds: 300 },
+      'devnet/dist/tests/swarm/imageOwnership.test.js': { kind: 'swarm', weight: HEAVY, seconds: 45 },
       'devnet/dist/tests/testkit/testnetDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 92 },
       'devnet/dist/tests/dockerRuntime.test.js': { kind: 'docker', weight: STRICT, seconds: 94 },
       'devnet/dist/tests/ui/panel.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 84 },

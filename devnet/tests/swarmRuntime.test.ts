@@ -23,6 +23,7 @@ import type { StatusJson } from '../src/jsonShapes.js';
 import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
 import { devnetLabels, devnetName } from '../src/runtime/docker/labels.js';
+import { holdersOf } from '../src/runtime/swarm/imageHolders.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { swarmCrossing } from './archive/swarmCrossing.js';
 import { marketSuite } from './market/marketSuite.js';
@@ -106,10 +107,14 @@ async function leftovers(home: string): Promise<string[]> {
       found.push(`container ${c.Names[0]} on ${m.name}`);
     for (const v of (await e.listVolumes({ filters })).Volumes ?? [])
       found.push(`volume ${v.Name} on ${m.name}`);
-    // The node image was loaded into the workers' engines (no registry): down removes it there.
-    if (!m.local)
+    // The node image was loaded into the workers' engines (no registry): down lets go of it there
+    // (its holder tag), and the last devnet that holds it removes it. None is left that no devnet holds.
+    if (!m.local) {
+      for (const i of await e.listImages({ filters: { reference: [`chain-devnet/held-by-${id}`] } }))
+        found.push(`image ${i.RepoTags?.join(',')} on ${m.name} (held)`);
       for (const i of await e.listImages({ filters: { reference: ['chain-devnet/chain-node'] } }))
-        found.push(`image ${i.RepoTags?.join(',')} on ${m.name}`);
+        if (holdersOf(i.RepoTags).length === 0) found.push(`image ${i.RepoTags?.join(',')} on ${m.name}`);
+    }
   }
   return [...new Set(found)].sort();
 }
