@@ -2,8 +2,12 @@
  * What each test file needs from the machine, the one place that says so: .ci/tests/runTests.mjs
  * runs the files of a suite concurrently within these limits (npm run test:unit, test:e2e, test).
  *
- * - swarm: makes a Docker Swarm of this machine's engine (devnet/src/harness/swarm.ts). It takes
- *   the engine over, so it never runs beside another swarm or docker file.
+ * - swarm: runs on a Docker Swarm of this machine's engine and two engines in containers
+ *   (devnet/src/harness/swarm.ts). runTests makes one such swarm before the first swarm file and
+ *   takes it apart after the last (harness/sharedSwarm.ts); the swarm takes the engine over, so a
+ *   swarm file runs beside no other swarm or docker file, and no docker file runs while it is there.
+ * - swarm-alone: makes a swarm of its own (a killed run's clean-up): as a swarm file, and only
+ *   while the runner's swarm is not there (it runs first).
  * - docker: starts containers or builds images on the shared engine. Docker files run beside each
  *   other (every devnet has its own name, labels and free ports) but never beside a swarm file.
  * - none: runs on processes of this machine only.
@@ -35,7 +39,8 @@ export const SUITES = {
     roots: { 'node/dist/tests': 'none', 'devnet/dist/tests': 'docker' },
     files: {
       'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: HEAVY, seconds: 300 },
-      'devnet/dist/tests/swarm/imageOwnership.test.js': { kind: 'swarm', weight: HEAVY, seconds: 45 },
+      'devnet/dist/tests/swarm/imageOwnership.test.js': { kind: 'swarm', weight: HEAVY, seconds: 35 },
+      'devnet/dist/tests/swarm/killedRun.test.js': { kind: 'swarm-alone', weight: HEAVY, seconds: 45 },
       'devnet/dist/tests/testkit/testnetDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 92 },
       'devnet/dist/tests/dockerRuntime.test.js': { kind: 'docker', weight: STRICT, seconds: 94 },
       'devnet/dist/tests/ui/panel.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 84 },
