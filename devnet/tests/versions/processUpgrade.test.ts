@@ -93,6 +93,11 @@ describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () =>
     assert.deepEqual(await client.block(1), block1);
     assert.ok((await programOf('validator-0')).startsWith(repoRoot()));
     assert.equal((await versions())['validator-0'], `path:${repoRoot()}`);
+    // Its log goes on across the swap: the older run's lines, how it ended, then the new run's.
+    const log = (await devnetCli(['logs', 'validator-0', '--home', home])).stdout.split('\n');
+    const swap = log.indexOf(`devnet: validator-0 exited with code 0; started again on path:${repoRoot()}`);
+    assert.ok(swap > 0, `the swap's line after the older run's lines: ${log.slice(-5).join(' | ')}`);
+    assert.ok(log.length > swap + 2, 'the new run logs after it');
   });
 
   test('devnet upgrade --all --to git:OLDER: one node after another, each back in consensus; kept across stop and start', async () => {
