@@ -1,7 +1,7 @@
 /**
  * Versions on the docker runtime (kept small: the process test covers the rest): a node whose
  * version is an older commit runs a node image built from that commit's build, labelled with its
- * version; `devnet upgrade` makes its container again from this checkout's image on the same
+ * version; another moves onto that image by its name (image:NAME); `devnet upgrade` makes its container again from this checkout's image on the same
  * volume (its blocks kept); the replaced container's last lines and exit code stay in `devnet
  * logs`, before the new container's. Skipped without an engine outside CI.
  */
@@ -55,6 +55,17 @@ describe('node versions on the docker runtime', { skip, timeout: 20 * 60_000 }, 
         ['checkout', s.nodes[2]!.nodeVersion],
       ],
     );
+
+    // An image version (image:NAME): validator-1 onto the image the older node runs, by its name.
+    const oldImage = old.Config.Image;
+    await devnetJson<UpgradeJson>(['upgrade', 'validator-1', '--to', `image:${oldImage}`, '--home', home], {
+      timeoutMs: 300_000,
+    });
+    const imaged = await container('validator-1');
+    assert.equal(imaged.Image, old.Image, 'validator-1 runs the image named');
+    assert.equal(imaged.Config.Labels[VERSION_LABEL], `image:${oldImage}`);
+    const s1 = (await devnetJson<StatusJson>(['status', '--home', home])).nodes[1]!;
+    assert.deepEqual([s1.version, s1.nodeVersion], [`image:${oldImage}`, OLDER_NODE_VERSION]);
 
     const client = new RpcClient(s.nodes[0]!.rpc);
     const block1 = await client.block(1);
