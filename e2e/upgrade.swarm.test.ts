@@ -9,5 +9,5 @@ import { upgradeRehearsal } from './upgrade.js';
 // An upgrade updates the node's service (its image, on the machine that holds its volume): 1 s
 // blocks and 80 of them for two.
 await onTestSwarm('an upgrade rehearsed on the swarm runtime', (_swarm, skip) =>
-  upgradeRehearsal('swarm', { skip, planBlocks: 80, blockTime: '1s', haltLogKept: false }),
+  upgradeRehearsal('swarm', { skip, planBlocks: 80, blockTime: '1s' }),
 );

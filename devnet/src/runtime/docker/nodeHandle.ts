@@ -10,9 +10,8 @@ import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/t
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
-import { EARLIER_RUN_LINES, keepEarlierRun, lineCount } from '../earlierRuns.js';
+import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
 import { localEndpoint } from '../localEndpoint.js';
-import { tailFile } from '../logTail.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import type { DockerDevnet } from './containers.js';
@@ -143,13 +142,7 @@ export class DockerNode implements NodeHandle {
     const c = await this.dd.requireContainer(this.name, 'show the logs of');
     const tail = o.tail === null ? {} : { tail: o.tail };
     const current = demux(await c.logs({ stdout: true, stderr: true, follow: false, ...tail }));
-    const shown = lineCount(current);
-    if (o.tail === null || shown < o.tail)
-      await tailFile(
-        this.dd.layout.logFile(this.name),
-        { follow: false, tail: o.tail === null ? null : o.tail - shown },
-        out,
-      );
+    await writeEarlier(this.dd.layout.logFile(this.name), current, o.tail, out);
     if (!o.follow) {
       out.write(current);
       return;
