@@ -141,6 +141,15 @@ describe('the auto-upgrade supervisor on the process runtime', { timeout: 300_00
           new RegExp(`${n.name}\\b[^\\n]*1\\.1\\.0`),
           `the supervisor says it upgraded ${n.name}`,
         );
+      // Each node's own log still says why it stopped, how, and on what it came back.
+      for (const n of after.nodes) {
+        const own = (await devnetCli(['logs', n.name, '--home', planned])).stdout;
+        assert.ok(
+          own.includes(`UPGRADE NEEDED: plan 1.1.0 at height ${height}`),
+          `${n.name}: the halt's line`,
+        );
+        assert.ok(own.includes(`devnet: ${n.name} exited with code 3; started again on checkout`), n.name);
+      }
     } finally {
       await devnetCli(['down', '--home', planned]);
     }
