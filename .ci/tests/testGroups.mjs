@@ -51,6 +51,12 @@ export const SUITES = {
       'devnet/dist/tests/versions/processUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
       'devnet/dist/tests/operations/upgradePlan.test.js': { kind: 'none', weight: HEAVY, seconds: 15 },
       'devnet/dist/tests/supervisor/autoUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 60 },
+      // 22 s alone here (2026-11-27) with the older build's image already made.
+      'devnet/dist/tests/supervisor/autoUpgradeDocker.test.js': {
+        kind: 'docker',
+        weight: HEAVY,
+        seconds: 40,
+      },
       // New with the upgrade plans (2026-11-27), timed once here beside each other.
       'node/dist/tests/system/upgrade.test.js': { weight: HEAVY, seconds: 43 },
       'node/dist/tests/system/mixedVersions.test.js': { weight: HEAVY, seconds: 33 },
