@@ -22,12 +22,15 @@ export interface ResumeContext {
 
 export function resumeChecks(c: ResumeContext): void {
   const json = <T>(...args: string[]) => devnetJson<T>([...args, '--home', c.home()]);
-
-  test('stop and start the whole devnet: it goes on from its height with its state, no slot missed', async () => {
-    const running = await waitFor('every node up with its peers', c.bound(20), async () => {
+  /** The status once every node is up and connected to every other. */
+  const wholeNetwork = (what: string) =>
+    waitFor(what, c.bound(20), async () => {
       const st = await json<StatusJson>('status');
       return st.nodes.every((n) => n.up && n.peers === st.nodes.length - 1) ? st : null;
     });
+
+  test('stop and start the whole devnet: it goes on from its height with its state, no slot missed', async () => {
+    const running = await wholeNetwork('every node up with its peers');
     assert.equal(running.status, 'running');
     const accounts = [...running.accounts.map((a) => a.address), ...running.nodes.map((n) => n.address)];
     const rewarded = new Set(running.nodes.map((n) => n.address));
@@ -62,9 +65,6 @@ export function resumeChecks(c: ResumeContext): void {
     );
     // And the network is whole again: nodes started at once can miss each other's first dials
     // (on docker an added node kept one peer of four for good, and in CI none at all).
-    await waitFor('every node back with all its peers', c.bound(20), async () => {
-      const st = await json<StatusJson>('status');
-      return st.nodes.every((n) => n.up && n.peers === st.nodes.length - 1) ? st : null;
-    });
+    await wholeNetwork('every node back with all its peers');
   });
 }
