@@ -14,7 +14,7 @@
  *   4. at the height the two old ones halt: exit code 3 (the node handle's exitCode) and the log
  *      line naming the plan; the new ones wait one block below it, running;
  *   5. the halted ones upgraded one by one (node.upgrade, `devnet upgrade NODE --to checkout`):
- *      the chain goes on past the height;
+ *      the chain goes on past the height; their logs still hold the halt's line and exit code;
  *   6. the migration visible on every node: protocol 1.1.0, the plan applied at its height, the
  *      default commission 5% in the parameters, and a validator staked now gets it;
  *   7. the testkit's invariants over the whole history (one header per height on every node,
@@ -188,6 +188,13 @@ async function rehearse(net: Testnet, o: RehearsalOptions): Promise<void> {
       const u = await net.node(n).upgrade(NEW_VERSION);
       net.log(`${n}: ${u.from} -> ${u.to}, back in consensus at ${u.height}`);
     }
+    // What a supervisor or an operator looks for after the swap, though the container (task) of
+    // the halt is gone on docker and swarm (devnet's runtime/earlierRuns.ts): the line, the exit code.
+    await net.expect.log({ contains: haltLine(H), nodes: late });
+    await net.expect.log({
+      contains: `exited with code ${UPGRADE_HALT_EXIT_CODE}; started again on ${NEW_VERSION}`,
+      nodes: late,
+    });
     await net.expect.height({ atLeast: H + 3 });
     await net.synced();
   });

@@ -57,8 +57,16 @@ export const SUITES = {
       'devnet/dist/tests/fork/fork.test.js': { kind: 'docker', weight: HEAVY, seconds: 47 },
       'node/dist/tests/unit/harness/gitBuild.test.js': { weight: HEAVY, seconds: 40 },
       'devnet/dist/tests/versions/dockerVersion.test.js': { kind: 'docker', weight: HEAVY, seconds: 33 },
-      'devnet/dist/tests/versions/processUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 29 },
+      // With devnet add --version (2026-11-27): 39 s alone here.
+      'devnet/dist/tests/versions/processUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
+      'devnet/dist/tests/operations/upgradePlan.test.js': { kind: 'none', weight: HEAVY, seconds: 15 },
       'devnet/dist/tests/supervisor/autoUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 60 },
+      // 22 s alone here (2026-11-27) with the older build's image already made.
+      'devnet/dist/tests/supervisor/autoUpgradeDocker.test.js': {
+        kind: 'docker',
+        weight: HEAVY,
+        seconds: 40,
+      },
       // New with the upgrade plans (2026-11-27), timed once here beside each other.
       'node/dist/tests/system/upgrade.test.js': { weight: HEAVY, seconds: 43 },
       'node/dist/tests/system/mixedVersions.test.js': { weight: HEAVY, seconds: 33 },
@@ -116,7 +124,8 @@ export const SUITES = {
       // (a cold cache adds about 35 s to the first of them; the others wait for that build). Swarm's at load 20.
       'e2e/dist/upgrade.swarm.test.js': { kind: 'swarm', weight: HEAVY, seconds: 124 },
       'e2e/dist/upgrade.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 60 },
-      'e2e/dist/upgradeScenario.process.test.js': { kind: 'none', weight: HEAVY, seconds: 32 },
+      // Both example files (upgrade-plan 42 s, rolling-upgrade 14 s here alone).
+      'e2e/dist/upgradeScenario.process.test.js': { kind: 'none', weight: HEAVY, seconds: 57 },
       'e2e/dist/upgrade.process.test.js': { kind: 'none', weight: HEAVY, seconds: 28 },
     },
   },

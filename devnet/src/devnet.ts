@@ -275,13 +275,20 @@ export class Devnet {
     }
   }
 
-  /** Records a node added to the running devnet and returns its spec. */
+  /**
+   * Records a node added to the running devnet (with the version it runs, pinned, when not the
+   * checkout's) and returns its spec.
+   */
   async recordAdded(
     name: string | undefined,
-    stake: bigint | null,
-    placement: string | null = null,
-    stateSync = false,
+    o: {
+      readonly stake: bigint | null;
+      readonly placement?: string | null;
+      readonly stateSync?: boolean;
+      readonly version?: string | null;
+    },
   ): Promise<NodeSpec> {
+    const { stake, placement = null, stateSync = false, version = null } = o;
     const index = this.nodes.length;
     if (index >= MAX_NODES) throw new DevnetError('BAD_FLAG', `a devnet has at most ${MAX_NODES} nodes`);
     const chosen = name ?? `validator-${index}`;
@@ -299,10 +306,22 @@ export class Devnet {
       ...(placement === null ? {} : { placement }),
       ...(stateSync ? { stateSync } : {}),
     };
-    this.state = { ...this.state, added: [...this.state.added, added] };
+    this.state = {
+      ...this.state,
+      added: [...this.state.added, added],
+      ...(version === null ? {} : { versions: { ...this.state.versions, [chosen]: version } }),
+    };
     this.peerCache = null;
     await writeState(this.layout, this.state);
     return this.node(chosen);
+  }
+
+  /** Forgets a node recorded by recordAdded whose start was refused before anything of it ran. */
+  async forgetAdded(name: string): Promise<void> {
+    const { [name]: _, ...versions } = this.state.versions ?? {};
+    this.state = { ...this.state, added: this.state.added.filter((a) => a.name !== name), versions };
+    this.peerCache = null;
+    await writeState(this.layout, this.state);
   }
 
   /** The nodes added to the devnet a restored archive was saved from, and their versions since (`up --from`). */

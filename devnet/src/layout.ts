@@ -3,7 +3,8 @@
  *   devnet.json            the state: runtime, spec inputs, nodes added later
  *   accounts.json          keys of the funded accounts (mode 600)
  *   nodes/<name>/          a node's home: genesis.json, validator_key.json, p2p_key, node.json, data
- *   logs/<name>.log        a node's log (process runtime; the docker runtime uses the engine's logs)
+ *   logs/<name>.log        a node's log (process runtime); docker, swarm: the last lines of containers
+ *                          (tasks) `devnet upgrade` replaced (the current one's are the engine's)
  *   run/<name>.pid         a process's id (process runtime)
  *   run/<name>.exit        how a node's process ended: its exit status (process runtime)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data

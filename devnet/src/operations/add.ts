@@ -3,11 +3,15 @@
  * funded from a developer account and sends STAKE from its own key, so it becomes a validator
  * at the next eligible epoch boundary (the chain's activation rule, docs/RULES.md). With
  * --state-sync it starts from a peer's verified snapshot and fetches only the blocks after it.
+ * With --version it runs that version of chain-node (a git ref built once into the cache, a
+ * path, an image: the manifest's forms, versions/source.ts) instead of the checkout's.
  */
 import { coins, parseAmount } from '@chain-devnet/node/chain';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { Progress } from '../runtime/runtime.js';
+import { pinVersion } from '../versions/resolve.js';
+import { CHECKOUT_VERSION } from '../versions/source.js';
 import { describeOutcome, sendTx, type TxOutcome } from './tx.js';
 
 export interface AddOptions {
@@ -19,6 +23,8 @@ export interface AddOptions {
   readonly placement?: string;
   /** It joins from a verified snapshot of its peers instead of replaying every block (`--state-sync`). */
   readonly stateSync?: boolean;
+  /** The version it runs (`--version`, a manifest version's forms); default the checkout's build. */
+  readonly version?: string;
   readonly progress: Progress;
 }
 
@@ -42,9 +48,24 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
     throw new DevnetError('BAD_FLAG', 'no developer account to fund the stake from: pass --fund-from NAME');
   const reference = devnet.nodes[0]!.name;
   const target = (await (await devnet.client(reference)).status()).height;
-  const node = await devnet.recordAdded(o.name, stake, o.placement ?? null, o.stateSync ?? false);
-  o.progress(`${node.name}: starting, ${o.stateSync ? 'state-syncing' : 'syncing'} to height ${target}`);
-  await devnet.startNode(node.name);
+  // Pinned and found or built (a git ref) before anything is recorded: a bad version costs nothing.
+  const version = o.version === undefined ? null : await pinVersion(o.version, '--version');
+  if (version !== null) await devnet.build(version);
+  const node = await devnet.recordAdded(o.name, {
+    stake,
+    placement: o.placement ?? null,
+    stateSync: o.stateSync ?? false,
+    version: version === CHECKOUT_VERSION ? null : version,
+  });
+  const on = version === null ? '' : ` on ${version}`;
+  o.progress(`${node.name}: starting${on}, ${o.stateSync ? 'state-syncing' : 'syncing'} to height ${target}`);
+  try {
+    await devnet.startNode(node.name);
+  } catch (e) {
+    // A version this runtime cannot run (an image on processes) is refused before anything starts.
+    if (e instanceof DevnetError && e.code === 'BAD_VERSION') await devnet.forgetAdded(node.name);
+    throw e;
+  }
   const { rpc } = await devnet.endpoint(node.name);
   o.progress(`${node.name}: RPC ${rpc}`);
   await devnet.waitForHeight([node.name], target, devnet.progressBound(target));

@@ -198,8 +198,16 @@ const STEP_KINDS_SCHEMA = {
     ),
   },
   add: {
-    description: 'devnet add: a node joins (with stake, as a validator).',
-    ...object({ name: NODE, stake: AMOUNT }),
+    description: 'devnet add: a node joins (with stake, as a validator; with version, on that chain-node).',
+    ...object({
+      name: NODE,
+      stake: AMOUNT,
+      version: {
+        type: 'string',
+        pattern: VERSION_PATTERN,
+        description: `the version it runs: ${VERSION_FORMS}`,
+      },
+    }),
   },
   tx: {
     description: 'A transaction signed with a devnet key (devnet tx), its receipt waited for.',

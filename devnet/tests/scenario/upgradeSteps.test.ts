@@ -2,13 +2,15 @@
  * The upgradePlan step (issue 28) run by `devnet test` on the process runtime: the validators
  * sign a plan to a version this build has no migration for until it is scheduled, another plan is
  * refused while it is pending, the plan is cancelled, and every node runs past its height (a
- * node that halted would fail the run's waits and invariants).
+ * node that halted would fail the run's waits and invariants). And the add step's version: a node
+ * joins on an older build of this repository (OLDER_COMMIT, from the build cache) and syncs.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { OLDER_COMMIT } from '@chain-devnet/node/harness';
 import { devnetCli } from '../../src/harness/cli.js';
 
 const PLAN_AND_CANCEL = `name: plan-and-cancel
@@ -47,5 +49,26 @@ describe('the upgradePlan step on the process runtime', () => {
       "steps[3] every node past the plan's height",
     ])
       assert.ok(r.stdout.includes(`  ✔ ${label} (`), `${label} passed:\n${r.stdout}`);
+  });
+
+  test('the add step with a version: the node joins on that build and syncs', {
+    timeout: 600_000,
+  }, async () => {
+    const file = join(dir, 'add-on-version.yaml');
+    await writeFile(
+      file,
+      `name: add-on-version
+manifest: { validators: 3, block_time: 400ms, monitoring: false }
+steps:
+  - add: { name: old-joiner, version: "git:${OLDER_COMMIT}" }
+  - expect: { synced: { within: { blocks: 20 } } }
+`,
+    );
+    const r = await devnetCli(['test', file, '--runtime', 'process', '--logs-dir', join(dir, 'logs')], {
+      timeoutMs: 580_000,
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(r.stdout.includes('  ✔ steps[0] add old-joiner ('), r.stdout);
+    assert.match(r.stdout, new RegExp(`old-joiner: starting on git:${OLDER_COMMIT}, syncing`));
   });
 });

@@ -4,7 +4,8 @@
  * each node's version and the one it reports (GET /upgrades). `devnet upgrade validator-0 --to
  * path:CHECKOUT` restarts it on this checkout with its data (its blocks kept, its height goes on);
  * `devnet upgrade --all --to git:OLDER` moves every node, one after another, each back in
- * consensus; the versions stay in devnet.json through a whole-devnet stop and start.
+ * consensus; the versions stay in devnet.json through a whole-devnet stop and start. `devnet add
+ * --version` starts a joining node on the version it names.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,7 +16,7 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { readPid, runProgram } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
+import type { AddJson, StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
 import { Layout } from '../../src/layout.js';
 import { nodePackagePath, repoRoot } from '../../src/repo.js';
 import { OLDER_NODE_VERSION, OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
@@ -92,6 +93,11 @@ describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () =>
     assert.deepEqual(await client.block(1), block1);
     assert.ok((await programOf('validator-0')).startsWith(repoRoot()));
     assert.equal((await versions())['validator-0'], `path:${repoRoot()}`);
+    // Its log goes on across the swap: the older run's lines, how it ended, then the new run's.
+    const log = (await devnetCli(['logs', 'validator-0', '--home', home])).stdout.split('\n');
+    const swap = log.indexOf(`devnet: validator-0 exited with code 0; started again on path:${repoRoot()}`);
+    assert.ok(swap > 0, `the swap's line after the older run's lines: ${log.slice(-5).join(' | ')}`);
+    assert.ok(log.length > swap + 2, 'the new run logs after it');
   });
 
   test('devnet upgrade --all --to git:OLDER: one node after another, each back in consensus; kept across stop and start', async () => {
@@ -161,5 +167,55 @@ describe('node versions on the process runtime', { timeout: 20 * 60_000 }, () =>
     assert.equal((await status()).nodes[1]!.state, 'running');
     const bad = await devnetCli(['upgrade', 'validator-1', '--to', 'git:no-such-ref-here', '--home', home]);
     assert.match(bad.stderr, /--to: git:no-such-ref-here: no commit of that name/);
+  });
+
+  test('devnet add --version: the node joins on the version it names; one this runtime cannot run is refused, nothing recorded', async () => {
+    const refused = await devnetCli([
+      'add',
+      '--name',
+      'imaged',
+      '--version',
+      'image:chain-node:1',
+      '--home',
+      home,
+    ]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /image:chain-node:1: an image runs on the docker and swarm runtimes only/);
+    const malformed = await devnetCli(['add', '--name', 'bad', '--version', 'v1', '--home', home]);
+    assert.equal(malformed.code, 1);
+    assert.match(
+      malformed.stderr,
+      /--version: "v1" is not a version: use checkout, git:REF, path:DIR or image:NAME/,
+    );
+    assert.deepEqual(
+      (await status()).nodes.map((n) => n.name),
+      NODES,
+      'nothing recorded for a node not added',
+    );
+
+    // The validators run the older build (the --all upgrade above): so does the node added on it.
+    const r = await devnetJson<AddJson>(
+      ['add', '--name', 'late', '--version', OLDER_VERSION, '--home', home],
+      {
+        timeoutMs: 300_000,
+      },
+    );
+    assert.equal(r.name, 'late');
+    assert.ok((await programOf('late')).startsWith(older), 'late runs the older build');
+    const late = (await status()).nodes.find((n) => n.name === 'late');
+    assert.deepEqual([late?.version, late?.nodeVersion], [OLDER_SHOWN, OLDER_NODE_VERSION]);
+    const state = JSON.parse(await readFile(new Layout(home).stateFile, 'utf8')) as {
+      versions: Record<string, string>;
+      added: { name: string }[];
+    };
+    assert.equal(state.versions.late, OLDER_VERSION, 'pinned in devnet.json');
+    assert.deepEqual(
+      state.added.map((a) => a.name),
+      ['late'],
+    );
+    // And one without --version runs this checkout's build, as before.
+    await devnetJson<AddJson>(['add', '--name', 'later', '--home', home], { timeoutMs: 300_000 });
+    assert.ok(!(await programOf('later')).startsWith(older));
+    assert.equal((await status()).nodes.find((n) => n.name === 'later')?.version, 'checkout');
   });
 });

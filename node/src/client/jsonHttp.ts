@@ -7,6 +7,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { pause } from '../harness/wait.js';
 import { parseJsonExact } from '../util/jsonParse.js';
 
 export class RpcError extends Error {
@@ -63,6 +64,24 @@ export class JsonHttpClient {
   protected async request(method: string, path: string, body?: unknown): Promise<string> {
     const { bytes } = await this.requestBytes(method, path, body);
     return new TextDecoder().decode(bytes);
+  }
+
+  /**
+   * `work` again after each 503 with Retry-After (a service that is busy or catching up and says
+   * when to come back), as long as that wait ends within `withinMs` of the first try; past it (or
+   * any other answer), the last error. A 503 without Retry-After is not asked again.
+   */
+  protected async whileBusy<T>(withinMs: number, work: () => Promise<T>): Promise<T> {
+    const until = Date.now() + withinMs;
+    for (;;) {
+      try {
+        return await work();
+      } catch (e) {
+        const wait = e instanceof RpcError && e.status === 503 ? e.retryAfterMs : null;
+        if (wait === null || Date.now() + wait > until) throw e;
+        await pause(wait);
+      }
+    }
   }
 
   /**

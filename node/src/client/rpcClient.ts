@@ -27,6 +27,9 @@ import { JsonHttpClient } from './jsonHttp.js';
 
 export { RpcError, RpcUnreachableError } from './jsonHttp.js';
 
+/** How long a snapshot content request answered 503 Busy is asked again (another client's file is being sent). */
+export const SNAPSHOT_BUSY_WITHIN_MS = 120_000;
+
 export class RpcClient extends JsonHttpClient {
   /** Route `name` of the node's table (rpc/routes.ts) with its parameters; `body` for a POST. */
   private route<T, N extends RouteName = RouteName>(
@@ -92,14 +95,21 @@ export class RpcClient extends JsonHttpClient {
   /**
    * GET /snapshots/{height}/content, an extension (docs/PROTOCOL.md): the snapshot's gzip file
    * as the node stores it, and the hash the node gives it (X-Snapshot-Hash; to be checked, not
-   * trusted). At most MAX_SNAPSHOT_FILE_BYTES are read.
+   * trusted). At most MAX_SNAPSHOT_FILE_BYTES are read. The node serves one such answer at a
+   * time and tells a second to come back (503 Busy, Retry-After): asked again as told, for at most
+   * `busyWithinMs` (two forks of one source at once both get their file).
    */
-  async snapshotContent(height: number): Promise<{ file: Uint8Array; hash: string | null }> {
-    const { bytes, headers } = await this.requestBytes(
-      RPC_ROUTES.snapshotContent.method,
-      routePath('snapshotContent', { height }),
-      undefined,
-      MAX_SNAPSHOT_FILE_BYTES,
+  async snapshotContent(
+    height: number,
+    busyWithinMs = SNAPSHOT_BUSY_WITHIN_MS,
+  ): Promise<{ file: Uint8Array; hash: string | null }> {
+    const { bytes, headers } = await this.whileBusy(busyWithinMs, () =>
+      this.requestBytes(
+        RPC_ROUTES.snapshotContent.method,
+        routePath('snapshotContent', { height }),
+        undefined,
+        MAX_SNAPSHOT_FILE_BYTES,
+      ),
     );
     return { file: bytes, hash: headers.get('x-snapshot-hash') };
   }

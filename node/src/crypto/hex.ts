@@ -15,10 +15,16 @@ export function hexToBytes(hex: string, byteLength?: number): Uint8Array {
     const want = byteLength === undefined ? 'lowercase hex' : `${byteLength * 2} lowercase hex characters`;
     throw new TypeError(`expected ${want}, got ${JSON.stringify(hex.slice(0, 80))}`);
   }
+  // Validated above, so every code is 0-9 or a-f: its nibble by arithmetic, no substring per
+  // byte (a string and a parse for each were 0.8% of a 21-validator node's busy time, and garbage).
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++)
+    out[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
   return out;
 }
+
+/** '0'-'9' are 48-57, 'a'-'f' 97-102. */
+const nibble = (code: number): number => (code <= 57 ? code - 48 : code - 87);
 
 const HEX_TABLE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

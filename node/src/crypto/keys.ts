@@ -3,18 +3,32 @@
  * Key generation takes its entropy as an argument: randomness lives at the edges.
  */
 import * as secp from '@noble/secp256k1';
+import { currentVerifier } from './activeVerifier.js';
 import { sha256 } from './hash.js';
 import { bytesToHex, hexToBytes } from './hex.js';
+import { PRIVATE_KEY_BYTES, PUBLIC_KEY_BYTES } from './keySizes.js';
 import './nobleSetup.js';
 
-export const PRIVATE_KEY_BYTES = 32;
-export const PUBLIC_KEY_BYTES = 33;
+export { PRIVATE_KEY_BYTES, PUBLIC_KEY_BYTES } from './keySizes.js';
 
 export function isValidPrivateKey(key: Uint8Array): boolean {
   return key.length === PRIVATE_KEY_BYTES && secp.utils.isValidSecretKey(key);
 }
 
+/**
+ * By the verifier in use where it derives keys (the native one: the same point), else by noble,
+ * whose first derivation builds its table of G (about 1 MiB, 70 ms). A key out of range is
+ * refused by noble's own error either way.
+ */
 export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
+  const derive = currentVerifier().publicKeyOf;
+  if (derive !== undefined && privateKey.length === PRIVATE_KEY_BYTES) {
+    try {
+      return derive(privateKey);
+    } catch {
+      // out of range: noble says so below
+    }
+  }
   return secp.getPublicKey(privateKey, true);
 }
 

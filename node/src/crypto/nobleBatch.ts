@@ -35,7 +35,7 @@
 import * as secp from '@noble/secp256k1';
 import { sha256 } from './hash.js';
 import { bytesToHex } from './hex.js';
-import { PUBLIC_KEY_BYTES } from './keys.js';
+import { PUBLIC_KEY_BYTES } from './keySizes.js';
 import { nobleRecover } from './nobleRecover.js';
 import { type CheckedItem, checkItem, SIGNATURE_BYTES, type SignedDigest } from './signatureForm.js';
 import { recoversTo } from './verifier.js';

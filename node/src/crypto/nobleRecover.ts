@@ -3,7 +3,7 @@
  * with x = r and y of parity v. The form checks are signatureForm.ts's.
  */
 import * as secp from '@noble/secp256k1';
-import { PUBLIC_KEY_BYTES } from './keys.js';
+import { PUBLIC_KEY_BYTES } from './keySizes.js';
 import type { CheckedSignature } from './signatureForm.js';
 import './nobleSetup.js';
 

@@ -17,7 +17,23 @@ import './nobleSetup.js';
 
 export { SIGNATURE_BYTES };
 
+/**
+ * RFC 6979, low s: by the verifier in use where it signs (the native one: the same bytes, tested),
+ * else by noble. A key out of range is refused by noble's own error either way.
+ */
 export function signDigest(digest: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  const sign = currentVerifier().sign;
+  if (sign !== undefined && digest.length === 32 && privateKey.length === 32) {
+    try {
+      return sign(digest, privateKey);
+    } catch {
+      // out of range: noble says so below
+    }
+  }
+  return nobleSign(digest, privateKey);
+}
+
+function nobleSign(digest: Uint8Array, privateKey: Uint8Array): Uint8Array {
   // noble's recovered format is v || r || s; the protocol's is r || s || v.
   const nobleSig = secp.sign(digest, privateKey, { prehash: false, format: 'recovered', lowS: true });
   const out = new Uint8Array(SIGNATURE_BYTES);

@@ -9,7 +9,7 @@
  */
 import * as secp from '@noble/secp256k1';
 import { hexToBytes, isHex } from './hex.js';
-import { PUBLIC_KEY_BYTES } from './keys.js';
+import { PUBLIC_KEY_BYTES } from './keySizes.js';
 
 export const SIGNATURE_BYTES = 65;
 const DIGEST_BYTES = 32;

@@ -19,6 +19,13 @@ export interface Verifier {
   verifyKnownKey(item: CheckedItem): boolean;
   /** verifyKnownKey's answer for each item; tuned for many keys at once (senders'). */
   verifyBatch(items: readonly CheckedItem[]): boolean[];
+  /**
+   * Where present, signs as signature.ts's signDigest does with noble (RFC 6979 nonces, low s),
+   * byte for byte: r || s || v. Throws on a private key out of range.
+   */
+  readonly sign?: (digest: Uint8Array, privateKey: Uint8Array) => Uint8Array;
+  /** Where present, keys.ts's publicKeyOf (compressed); throws on a private key out of range. */
+  readonly publicKeyOf?: (privateKey: Uint8Array) => Uint8Array;
 }
 
 /** Recovery's answer for one item: the protocol's rule, which every verifyKnownKey must equal. */

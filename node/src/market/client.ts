@@ -9,10 +9,9 @@
  */
 
 import { txToJson } from '../chain/index.js';
-import { JsonHttpClient, RpcError } from '../client/jsonHttp.js';
+import { JsonHttpClient } from '../client/jsonHttp.js';
 import type { RpcClient } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
-import { pause } from '../harness/wait.js';
 import type {
   ClaimAnswer,
   CreateTaskAnswer,
@@ -81,17 +80,8 @@ export class MarketClient extends JsonHttpClient {
   }
 
   /** A POST, sent again after each 503 with Retry-After while `retryWithinMs` allows the wait. */
-  private async write<T>(path: string, body: unknown): Promise<T> {
-    const until = Date.now() + this.retryWithinMs;
-    for (;;) {
-      try {
-        return await this.post<T>(path, body);
-      } catch (e) {
-        const wait = e instanceof RpcError && e.status === 503 ? e.retryAfterMs : null;
-        if (wait === null || Date.now() + wait > until) throw e;
-        await pause(wait);
-      }
-    }
+  private write<T>(path: string, body: unknown): Promise<T> {
+    return this.whileBusy(this.retryWithinMs, () => this.post<T>(path, body));
   }
 
   metrics(): Promise<string> {

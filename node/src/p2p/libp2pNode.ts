@@ -97,6 +97,10 @@ export async function createLibp2pNode(
         globalSignaturePolicy: 'StrictNoSign',
         // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
         msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
+        // The id's string, gossipsub's key for it in its caches (never sent): its default, base64
+        // by multiformats in JS, was 1.5% of a 21-validator node's busy time at 1 s blocks
+        // (docs/BENCHMARKS.md); Node's own encoder does the same in native code.
+        msgIdToStrFn: (id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('base64'),
         allowPublishToZeroTopicPeers: true,
         // A node publishes to its mesh (at least D peers), not to every peer: with 21
         // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node

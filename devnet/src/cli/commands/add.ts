@@ -20,6 +20,10 @@ export const addCommand = defineCommand({
       "join from a recent snapshot of its peers, verified against the chain's committed header, " +
         'instead of replaying every block from 1',
     ),
+    version: text(
+      'the chain-node it runs: checkout (default), git:REF (built once into the cache), path:DIR or image:NAME (docker, swarm)',
+      { valueName: 'VERSION' },
+    ),
     home: homeOption,
     json: jsonOption,
   },
@@ -34,6 +38,7 @@ export const addCommand = defineCommand({
       ...(v['fund-from'] === undefined ? {} : { fundFrom: v['fund-from'] }),
       ...(v.placement === undefined ? {} : { placement: v.placement }),
       ...(v['state-sync'] ? { stateSync: true } : {}),
+      ...(v.version === undefined ? {} : { version: v.version }),
       progress: v.json ? () => undefined : progress,
     });
     if (v.json) {

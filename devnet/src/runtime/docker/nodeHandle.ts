@@ -1,13 +1,16 @@
 /**
  * A node (or service) of the docker runtime: its container devnet-<id>-<name>, found again by
  * name. Pause is the engine's own pause; a node cut off also leaves the p2p network (cutOff),
- * beside its blocked-peers list, which is copied into its volume, where the node reads it.
+ * beside its blocked-peers list, which is copied into its volume, where the node reads it. A
+ * container replaced by `devnet upgrade` leaves its last lines in the node's log file, which
+ * `logs` shows before the current container's (earlierRuns.ts).
  */
 import type { Writable } from 'node:stream';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
+import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
@@ -84,7 +87,12 @@ export class DockerNode implements NodeHandle {
     await dd.imageOf(l.build);
     await this.stop();
     const cut = info.NetworkSettings.Networks[dd.p2pNetwork] === undefined;
-    await dd.d.getContainer(info.Id).remove();
+    const old = dd.d.getContainer(info.Id);
+    // Its log goes with it: its last lines (a halt's 'UPGRADE NEEDED' line) and exit code are kept.
+    const lines = await old.logs({ stdout: true, stderr: true, follow: false, tail: EARLIER_RUN_LINES });
+    const ended = (await old.inspect()).State.ExitCode;
+    await keepEarlierRun(dd.layout.logFile(name), demux(lines), name, ended, l.build.version);
+    await old.remove();
     const c = await this.create(l);
     if (cut) await c.start();
     else await dd.joinAndStart(c, name, null);
@@ -129,12 +137,14 @@ export class DockerNode implements NodeHandle {
     return info.State.Running ? 'running' : 'stopped';
   }
 
+  /** The earlier containers' kept lines (replace), then this container's; --tail N over both. */
   async logs(o: LogOptions, out: Writable): Promise<void> {
     const c = await this.dd.requireContainer(this.name, 'show the logs of');
     const tail = o.tail === null ? {} : { tail: o.tail };
+    const current = demux(await c.logs({ stdout: true, stderr: true, follow: false, ...tail }));
+    await writeEarlier(this.dd.layout.logFile(this.name), current, o.tail, out);
     if (!o.follow) {
-      const buf = await c.logs({ stdout: true, stderr: true, follow: false, ...tail });
-      out.write(demux(buf));
+      out.write(current);
       return;
     }
     const stream = (await c.logs({

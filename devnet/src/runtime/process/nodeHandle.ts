@@ -23,6 +23,7 @@ import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { isMonitor, monitorHome } from '../../monitoring/monitorHome.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
+import { keepEarlierRun } from '../earlierRuns.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { nodeStartArgs } from '../nodeCommand.js';
@@ -95,11 +96,16 @@ export class ProcessNode implements NodeHandle {
     });
   }
 
-  /** Stopped, then started from the launch's program: the home (its data) is where it was. */
+  /**
+   * Stopped, then started from the launch's program: the home (its data) is where it was. Its log
+   * file goes on (the next run appends), with a line saying how the run ended (earlierRuns.ts).
+   */
   async replace(l: NodeLaunch): Promise<void> {
     // Refused (an image, no build there) before the node goes down.
     nodeProgramOf(l.build);
     await this.stop();
+    const ended = await readExitStatus(this.layout.exitFile(this.name));
+    await keepEarlierRun(this.layout.logFile(this.name), new Uint8Array(), this.name, ended, l.build.version);
     await this.start(l);
   }
 

@@ -2,7 +2,8 @@
  * A node (or service) of the swarm runtime: its service devnet-<id>-<name>. stop scales it to 0
  * (SIGTERM, SIGKILL after 10 s), start scales it to 1 or, when the replica is there but its task
  * ended (killed), forces a new task. kill, pause, resume and the blocked-peers list go to the
- * engine of the machine running the task (swarmEngines.ts); logs come from the manager.
+ * engine of the machine running the task (swarmEngines.ts); logs come from the manager, after
+ * the lines kept of the tasks a `devnet upgrade` replaced (earlierRuns.ts).
  */
 
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
+import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import { createNodeService } from './services.js';
@@ -54,7 +56,13 @@ export class SwarmNode implements NodeHandle {
     const { sd, name } = this;
     if ((await sd.service(name)) === null) return this.start(l);
     const plan = await sd.image(() => undefined, l.build);
+    // Scaled to 0, its tasks and their logs go: their last lines and how the last one ended are
+    // read first (a halt's 'UPGRADE NEEDED' line and exit code), kept once it is down.
+    // A manager that cannot give them does not hold the upgrade up: the line alone is kept.
+    const lines = await this.serviceLines(EARLIER_RUN_LINES).catch(() => Buffer.alloc(0));
+    const ended = await this.exitCode();
     await this.stop();
+    await keepEarlierRun(sd.layout.logFile(name), lines, name, ended, l.build.version);
     const s = (await sd.service(name))!;
     await sd.update(s, (spec) => {
       const c = (spec.TaskTemplate as Docker.ContainerTaskSpec | undefined)?.ContainerSpec;
@@ -131,28 +139,36 @@ export class SwarmNode implements NodeHandle {
 
   /**
    * From the manager (service logs: every task's, the current one's and those before a restart),
-   * so no engine address is needed. --tail N is the last N lines over all of them, by time.
+   * so no engine address is needed, after the kept lines of tasks an upgrade replaced. --tail N
+   * is the last N lines over all of them, by time.
    */
   async logs(o: LogOptions, out: Writable): Promise<void> {
     await this.sd.requireService(this.name, 'show the logs of');
-    const service = this.sd.d.getService(this.sd.name(this.name));
-    const tail = o.tail === null ? {} : { tail: o.tail };
-    if (o.follow) {
-      const stream = (await service.logs({
-        stdout: true,
-        stderr: true,
-        follow: true,
-        ...tail,
-      })) as unknown as NodeJS.ReadableStream & { destroy(): void };
-      await followLogs(this.sd.d.modem, stream, out, o.signal);
+    const current = await this.serviceLines(o.tail);
+    await writeEarlier(this.sd.layout.logFile(this.name), current, o.tail, out);
+    if (!o.follow) {
+      out.write(current);
       return;
     }
+    const service = this.sd.d.getService(this.sd.name(this.name));
+    const stream = (await service.logs({
+      stdout: true,
+      stderr: true,
+      follow: true,
+      ...(o.tail === null ? {} : { tail: o.tail }),
+    })) as unknown as NodeJS.ReadableStream & { destroy(): void };
+    await followLogs(this.sd.d.modem, stream, out, o.signal);
+  }
+
+  /** The service's last `tail` lines (all without one) over its tasks, by time. */
+  private async serviceLines(tail: number | null): Promise<Buffer> {
+    const service = this.sd.d.getService(this.sd.name(this.name));
     const raw = (await service.logs({
       stdout: true,
       stderr: true,
       follow: false,
       timestamps: true,
-      ...tail,
+      ...(tail === null ? {} : { tail }),
     })) as unknown as Buffer;
     const lines = demux(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw)))
       .toString('utf8')
@@ -164,8 +180,8 @@ export class SwarmNode implements NodeHandle {
       })
       // Stable: lines of one task keep their order.
       .sort((a, b) => a.at.localeCompare(b.at));
-    const kept = o.tail === null ? lines : lines.slice(Math.max(0, lines.length - o.tail));
-    out.write(kept.map((l) => `${l.text}\n`).join(''));
+    const kept = tail === null ? lines : lines.slice(Math.max(0, lines.length - tail));
+    return Buffer.from(kept.map((l) => `${l.text}\n`).join(''));
   }
 
   /** Copies the file into its running container (one that is down gets it when it starts). */

@@ -248,11 +248,17 @@ export class Testnet {
     this.partitioned = false;
   }
 
-  /** `devnet add`: a node joins and syncs (with stake: funded from account-0, sends STAKE); net.node(name). */
-  async add(o: { readonly name?: string; readonly stake?: string } = {}): Promise<AddResult> {
+  /**
+   * `devnet add`: a node joins and syncs (with stake: funded from account-0, sends STAKE; with
+   * version: on that chain-node, `devnet add --version`); net.node(name).
+   */
+  async add(
+    o: { readonly name?: string; readonly stake?: string; readonly version?: string } = {},
+  ): Promise<AddResult> {
     const r = await addNode(this.devnet, {
       ...(o.name === undefined ? {} : { name: o.name }),
       ...(o.stake === undefined ? {} : { stake: o.stake }),
+      ...(o.version === undefined ? {} : { version: o.version }),
       progress: (line) => this.log(line),
     });
     await this.learnEndpoints();

@@ -33,6 +33,16 @@ describe('hex', () => {
     assert.throws(() => hexToBytes('zz'), /expected lowercase hex/);
     assert.equal(bytesToHex(hexToBytes('00a1ff')), '00a1ff');
   });
+
+  it('decodes every byte value as OpenSSL does, and round-trips', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const hex = Buffer.from(all).toString('hex');
+    assert.deepEqual(hexToBytes(hex), all);
+    assert.equal(bytesToHex(hexToBytes(hex)), hex);
+    assert.deepEqual(hexToBytes(''), new Uint8Array(0));
+    for (const bad of ['0g', 'g0', '0/', ':0', '0`', 'a', '0A'])
+      assert.throws(() => hexToBytes(bad), /expected lowercase hex/, bad);
+  });
 });
 
 describe('sha256', () => {

@@ -2,7 +2,7 @@
  * docs/PROTOCOL.md's "Signing, step by step" and its worked examples, checked against the code:
  * the steps are carried out here as written (HMAC-DRBG from @noble/hashes' HMAC, points from
  * @noble/secp256k1's arithmetic), and must give the documented k, R, s, low-s flip and the very
- * signature the node's signDigest makes.
+ * signature the node's signDigest makes, with each verifier in use (the native one signs too).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import * as secp from '@noble/secp256k1';
 import { bytesToHex, hexToBytes } from '../../../src/crypto/hex.js';
 import { publicKeyHexOf } from '../../../src/crypto/keys.js';
 import { recoverPublicKey, signDigest } from '../../../src/crypto/signature.js';
+import { VERIFIERS, withVerifier } from './verifiers.js';
 
 interface Example {
   private_key: string;
@@ -93,7 +94,12 @@ describe('RFC 6979 signing as docs/PROTOCOL.md writes it', () => {
       assert.equal(steps.sBefore.toString(16).padStart(64, '0'), e.s_before_low_s);
       assert.equal(steps.flip, e.low_s_flip);
       assert.equal(steps.signature, e.signature);
-      assert.equal(bytesToHex(signDigest(digest, key)), e.signature, 'the node signs exactly so');
+      for (const v of VERIFIERS)
+        assert.equal(
+          bytesToHex(withVerifier(v, () => signDigest(digest, key))),
+          e.signature,
+          `the node signs exactly so (${v.name})`,
+        );
       const recovered = recoverPublicKey(digest, hexToBytes(e.signature));
       assert.equal(recovered && bytesToHex(recovered), publicKeyHexOf(key));
     });
@@ -103,7 +109,9 @@ describe('RFC 6979 signing as docs/PROTOCOL.md writes it', () => {
     for (let i = 1; i <= 40; i++) {
       const key = sha256(Uint8Array.of(i, 1));
       const digest = sha256(Uint8Array.of(i, 2));
-      assert.equal(signAsDocumented(key, digest).signature, bytesToHex(signDigest(digest, key)));
+      const expected = signAsDocumented(key, digest).signature;
+      for (const v of VERIFIERS)
+        assert.equal(bytesToHex(withVerifier(v, () => signDigest(digest, key))), expected, v.name);
     }
   });
 

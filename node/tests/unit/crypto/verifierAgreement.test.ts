@@ -167,3 +167,47 @@ describe(`verifiers agree (${CASES} seeded cases)`, {
     assert.deepEqual(new Set(cases.map((c) => c.mutation)), new Set(MUTATIONS));
   });
 });
+
+describe('signers agree (seeded keys and digests)', {
+  skip: NATIVE === null && 'no native verifier on this platform',
+}, () => {
+  it('the native signer makes noble’s signature, byte for byte, and refuses what noble refuses', () => {
+    const { keySeeds, cases } = fc.sample(arbitrary, { seed: 2930, numRuns: 1 })[0]!;
+    const keys = keySeeds.map((seed, i) => privateKeyFromSeed(seed, `signing ${i}`));
+    const [noble, native] = VERIFIERS;
+    for (const [i, c] of cases.entries()) {
+      const key = keys[c.key]!;
+      const want = bytesToHex(withVerifier(noble!, () => signDigest(c.digest, key)));
+      assert.equal(bytesToHex(withVerifier(native!, () => signDigest(c.digest, key))), want, `case ${i}`);
+    }
+    // Keys out of range (0, n, above n): noble's error, with either in use.
+    for (const bad of [0n, N, N + 1n, 2n ** 256n - 1n]) {
+      const key = Buffer.from(hex32(bad), 'hex');
+      for (const v of VERIFIERS)
+        assert.throws(() => withVerifier(v, () => signDigest(new Uint8Array(32), key)), `${v.name} ${bad}`);
+    }
+  });
+});
+
+describe('key derivations agree (seeded keys)', {
+  skip: NATIVE === null && 'no native verifier on this platform',
+}, () => {
+  it('the native derivation gives noble’s public key, and refuses what noble refuses', () => {
+    const { keySeeds } = fc.sample(arbitrary, { seed: 2931, numRuns: 1 })[0]!;
+    const [noble, native] = VERIFIERS;
+    for (const [i, seed] of keySeeds.entries()) {
+      const key = privateKeyFromSeed(seed, `derive ${i}`);
+      const want = withVerifier(noble!, () => publicKeyHexOf(key));
+      assert.equal(
+        withVerifier(native!, () => publicKeyHexOf(key)),
+        want,
+        `key ${i}`,
+      );
+    }
+    for (const bad of [0n, N, N + 1n, 2n ** 256n - 1n]) {
+      const key = Buffer.from(hex32(bad), 'hex');
+      for (const v of VERIFIERS)
+        assert.throws(() => withVerifier(v, () => publicKeyHexOf(key)), `${v.name} ${bad}`);
+    }
+  });
+});
