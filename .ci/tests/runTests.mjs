@@ -5,6 +5,11 @@
  * says each file needs (a swarm file never beside a docker or swarm file; at most `capacity` of
  * weight at once), the longest first. Each file's output is printed whole when it ends (so files
  * run at once never mix their lines), a failed one named again at the end; any failure fails the run.
+ * The swarm files run one after another on one test swarm (devnet/src/harness/sharedSwarm.ts),
+ * made before the first of them and taken apart after the last, also when a file fails or the run
+ * is stopped (SIGINT, SIGTERM; a killed run's swarm is taken apart by the next start); no docker
+ * file runs while it is there. A swarm-alone file (one that makes a swarm of its own) runs when it
+ * is not.
  * Per file: its wall time in artifacts/tests/timings.tsv and its JUnit report in
  * artifacts/tests/junit/ (CI keeps artifacts/).
  *
@@ -41,6 +46,18 @@ if (!Number.isInteger(capacity) || capacity < 1)
 const suites = positionals.length === 0 ? ['unit', 'e2e'] : positionals;
 for (const s of suites) if (!(s in SUITES)) fail(`no suite ${s} (suites: ${Object.keys(SUITES).join(', ')})`);
 
+/** The runner's test swarm: none yet, being made, up (`swarm`), or taken apart / not made (`reason`). */
+const shared = {
+  state: 'none',
+  swarm: null,
+  clean: null,
+  dirty: false,
+  reason: '',
+  seconds: 0,
+  apartSeconds: 0,
+};
+const SWARM_KINDS = ['swarm', 'swarm-alone'];
+
 function fail(message) {
   console.error(`runTests: ${message}`);
   process.exit(2);
@@ -58,7 +75,7 @@ function testFiles(dir) {
     );
 }
 
-/** The jobs of the chosen suites, longest first (unlisted files after, by path). */
+/** The jobs of the chosen suites, longest first (unlisted files after, by path), a swarm-alone file first of all. */
 function jobsOf(names) {
   const jobs = [];
   for (const name of names) {
@@ -74,14 +91,18 @@ function jobsOf(names) {
       jobs.push({ file, kind, weight: need.weight ?? 1, seconds: need.seconds ?? 0 });
     }
   }
-  return jobs.sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
+  // A swarm-alone file first: it needs the engine in no swarm, before the swarm files' swarm is made.
+  const alone = (j) => (j.kind === 'swarm-alone' ? 0 : 1);
+  return jobs.sort((a, b) => alone(a) - alone(b) || b.seconds - a.seconds || a.file.localeCompare(b.file));
 }
 
 const all = jobsOf(suites).filter(
   (j) => values.match.length === 0 || values.match.some((m) => j.file.includes(m)),
 );
-const left = all.filter((j) => values.without.includes(j.kind));
-const queue = all.filter((j) => !values.without.includes(j.kind));
+// --without swarm leaves out the swarm-alone files too.
+const leftOut = (j) => values.without.some((w) => j.kind === w || j.kind === `${w}-alone`);
+const left = all.filter(leftOut);
+const queue = all.filter((j) => !leftOut(j));
 if (left.length > 0)
   console.log(
     `\n!! --without ${values.without.join(', ')}: NOT running ${left.map((j) => j.file).join(', ')}\n`,
@@ -108,13 +129,75 @@ const runningKinds = () => [...running.values()].map((r) => r.job.kind);
 function mayStart(job, ahead) {
   if (running.size > 0 && used + job.weight > capacity) return false;
   const kinds = runningKinds();
-  if (job.kind === 'swarm') return !kinds.includes('swarm') && !kinds.includes('docker');
+  const engineFree = !kinds.some((k) => SWARM_KINDS.includes(k) || k === 'docker');
+  const swarmThere = shared.state === 'making' || shared.state === 'up';
+  if (job.kind === 'swarm') {
+    if (!engineFree || shared.state === 'making') return false;
+    if (shared.state === 'none') {
+      makeSharedSwarm();
+      return false;
+    }
+    return true;
+  }
+  if (job.kind === 'swarm-alone') return engineFree && !swarmThere;
   // A docker file waits for a swarm file ahead of it, which else could wait for docker files forever.
-  if (job.kind === 'docker') return !kinds.includes('swarm') && !ahead.some((j) => j.kind === 'swarm');
+  if (job.kind === 'docker')
+    return engineFree && !swarmThere && !ahead.some((j) => SWARM_KINDS.includes(j.kind));
   return true;
 }
 
+/** Makes the test swarm for the swarm files (their own start says why when it cannot be made). */
+async function makeSharedSwarm() {
+  shared.state = 'making';
+  const t0 = Date.now();
+  console.log('… making the test swarm for the swarm files');
+  try {
+    const { startTestSwarm, cleanSharedSwarm } = await import('@chain-devnet/devnet');
+    shared.clean = () => cleanSharedSwarm((l) => console.log(`… ${l}`));
+    // Taken apart here after the last swarm file, also on SIGINT/SIGTERM once the files have ended.
+    const made = await startTestSwarm({
+      workers: 2,
+      onSignals: false,
+      shared: false,
+      log: (l) => console.log(`… ${l}`),
+    });
+    if (made.ok) {
+      Object.assign(shared, { state: 'up', swarm: made.swarm, seconds: (Date.now() - t0) / 1000 });
+      console.log(
+        `… the test swarm is made in ${seconds(Date.now() - t0)} s: ${made.swarm.machines.join(', ')}`,
+      );
+    } else Object.assign(shared, { state: 'failed', reason: made.reason });
+  } catch (e) {
+    Object.assign(shared, { state: 'failed', reason: e.message });
+  }
+  if (shared.state === 'failed')
+    console.log(`… no test swarm (${shared.reason}): each swarm file tries to make its own`);
+  startAll();
+}
+
+/**
+ * Once no swarm file runs: what the files left on the test swarm taken off it (their devnets'
+ * own downs leave nothing, but a failed file's may), and the swarm taken apart if none is left
+ * to run.
+ */
+function takeSharedSwarmApart(force) {
+  if (shared.state !== 'up') return;
+  const swarmRunning = [...running.values()].some((r) => r.job.kind === 'swarm');
+  if (swarmRunning && !force) return;
+  if (queue.some((j) => j.kind === 'swarm') && !force) {
+    if (shared.dirty) shared.clean();
+    shared.dirty = false;
+    return;
+  }
+  const t0 = Date.now();
+  shared.swarm.teardown();
+  shared.state = 'apart';
+  shared.apartSeconds = (Date.now() - t0) / 1000;
+  console.log(`… the test swarm is taken apart in ${seconds(Date.now() - t0)} s`);
+}
+
 function startAll() {
+  takeSharedSwarmApart(false);
   for (let i = 0; stopping === null && i < queue.length; ) {
     const job = queue[i];
     if (mayStart(job, queue.slice(0, i))) {
@@ -122,7 +205,16 @@ function startAll() {
       start(job);
     } else i++;
   }
-  if (running.size === 0 && queue.length === 0) finish();
+  if (running.size === 0 && queue.length === 0 && shared.state !== 'making') finish();
+}
+
+/** A swarm file runs on the runner's test swarm, when there is one; no other file knows of it. */
+function envOf(job) {
+  const env = { ...process.env };
+  delete env.CHAIN_DEVNET_SHARED_SWARM;
+  if (job.kind === 'swarm' && shared.state === 'up')
+    env.CHAIN_DEVNET_SHARED_SWARM = JSON.stringify({ machines: shared.swarm.machines });
+  return env;
 }
 
 function start(job) {
@@ -138,12 +230,13 @@ function start(job) {
       `--test-reporter-destination=${junit}`,
       job.file,
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: envOf(job) },
   );
   const output = [];
   child.stdout.on('data', (b) => output.push(b));
   child.stderr.on('data', (b) => output.push(b));
   used += job.weight;
+  if (job.kind === 'swarm' && shared.state === 'up') shared.dirty = true;
   running.set(job.file, { job, child, t0: Date.now() });
   console.log(`… ${job.file} started (${[...running.keys()].length} running, weight ${used}/${capacity})`);
   child.on('close', (code, signal) => {
@@ -161,6 +254,7 @@ function start(job) {
 }
 
 function finish() {
+  takeSharedSwarmApart(true);
   const wall = Date.now() - started;
   const failed = done.filter((d) => !d.ok);
   const tsv = [...done]
@@ -174,6 +268,10 @@ function finish() {
     `\n== ${suites.join(' + ')}: ${done.length} files, ${done.length - failed.length} passed, ${failed.length} failed;` +
       ` wall ${seconds(wall)} s (the files one after another: ${seconds(serial)} s), capacity ${capacity}`,
   );
+  if (shared.seconds > 0)
+    console.log(
+      `== the swarm files' test swarm: made in ${shared.seconds.toFixed(1)} s, taken apart in ${shared.apartSeconds.toFixed(1)} s (in no file's time)`,
+    );
   if (left.length > 0)
     console.log(`!! not run (--without ${values.without.join(', ')}): ${left.length} files`);
   for (const d of failed) console.log(`✖ failed: ${d.job.file} (its output is above, under ▶ ${d.job.file})`);

@@ -9,8 +9,8 @@
  *
  * With swarm among the runtimes, a test swarm of this machine's engine and --swarm-workers engines
  * in containers is made first (harness/swarm.ts) and the node image is loaded into every worker
- * before timing (image present; `down` removes only the images a devnet loaded itself), then the
- * swarm is taken apart.
+ * before timing (image present: held there by a folder of the bench's own, so the last devnet's
+ * `down` does not remove it, swarm/imageHolders.ts), then the swarm is taken apart.
  *
  *   npm run build && node devnet/dist/bench/up.js [--rounds 5] [--validators 4] [--block-time 1s]
  *     [--runtimes process,docker,swarm] [--builds ../main,.]
@@ -58,7 +58,7 @@ try {
     const made = await startTestSwarm({ workers: Number(values['swarm-workers']), log: console.log });
     if (!made.ok) throw new Error(`no swarm for the benchmark: ${made.reason}`);
     swarm = made.swarm;
-    // The image on every machine before timing, loaded outside any devnet (so no `down` removes it).
+    // The image on every machine before timing, held by a folder outside any devnet (no `down` removes it).
     await mkdir(join(dir, 'image'));
     await provideNodeImage(
       new Layout(join(dir, 'image')),

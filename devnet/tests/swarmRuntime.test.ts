@@ -5,10 +5,9 @@
  * docker runtimes (the whole devnet stopped for longer than an epoch), with the validators spread
  * over all three machines, plus nothing left on any of them after down, and save and restore
  * across the swarm and processes (archive/swarmCrossing.ts); then `up --market`
- * (market/marketSuite.ts) on the same swarm. Before its
- * swarm is made, a run with a devnet up on a swarm of its own is killed (swarm/killedRun.ts):
- * making this swarm must take all of that apart, and at the end this machine's engine must be as
- * before both (in no swarm, no network, container or volume left).
+ * (market/marketSuite.ts) on the same swarm. Under the test runner the swarm is the one it made
+ * for all its swarm files (harness/sharedSwarm.ts); a killed run's clean-up is
+ * swarm/killedRun.test.ts.
  * In CI (CI=true) a missing engine or a swarm the tests did not make is a failure; elsewhere the
  * tests are skipped with a line that says why.
  */
@@ -23,65 +22,34 @@ import type { StatusJson } from '../src/jsonShapes.js';
 import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
 import { devnetLabels, devnetName } from '../src/runtime/docker/labels.js';
+import { holdersOf } from '../src/runtime/swarm/imageHolders.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { swarmCrossing } from './archive/swarmCrossing.js';
 import { marketSuite } from './market/marketSuite.js';
 import { BLOCK_MS, runtimeSuite, type SuiteDevnet } from './runtimeSuite.js';
-import { engineState, type KilledRun, killARun } from './swarm/killedRun.js';
 
 const WORKERS = 2;
 const ci = process.env.CI === 'true';
 let swarm: TestSwarm | null = null;
 let skip: string | false = false;
 
-let killed: KilledRun | null = null;
-/** What this run's start said, and what of the killed run was on this machine after it. */
-const startLines: string[] = [];
-let afterStart: Awaited<ReturnType<typeof engineState>> | null = null;
-
 const engine = await dockerEngineAnswers();
 if (!engine.ok) skip = `no Docker engine answers (${engine.reason}); start dockerd to run them`;
 else {
-  const t0 = Date.now();
-  killed = await killARun();
-  if (killed.ok)
-    console.log(`# a run killed with its devnet up, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const log = (l: string) => {
-    startLines.push(l);
-    console.log(`# ${l}`);
-  };
-  const made = await startTestSwarm({ workers: WORKERS, log });
+  const made = await startTestSwarm({ workers: WORKERS, log: (l) => console.log(`# ${l}`) });
   if (made.ok) swarm = made.swarm;
   else skip = made.reason;
-  if (killed.ok) afterStart = await engineState(killed.id);
 }
 if (skip !== false && ci) throw new Error(`CI=true but the swarm runtime cannot be tested: ${skip}`);
 if (skip !== false) console.log(`# swarm runtime tests skipped: ${skip}`);
-else console.log(`# test swarm of ${WORKERS + 1} engines made in ${swarm!.setupSeconds.toFixed(1)} s`);
+// Under the test runner the swarm is its own, made before this file (setupSeconds 0) and taken apart after.
+const own = swarm !== null && swarm.setupSeconds > 0;
+if (own) console.log(`# test swarm of ${WORKERS + 1} engines made in ${swarm!.setupSeconds.toFixed(1)} s`);
 
-after(async () => {
+after(() => {
   const t0 = Date.now();
   swarm?.teardown();
-  if (swarm !== null) console.log(`# test swarm taken apart in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  // This machine's engine as it was before the killed run and this one.
-  if (killed?.ok) assert.deepEqual(await engineState(killed.id), killed.before);
-});
-
-test("a killed run's swarm and devnet: the next run's start takes them apart", { skip }, () => {
-  assert.ok(killed?.ok, `the killed run: ${killed?.ok === false ? killed.reason : 'did not run'}`);
-  // What it left (else the checks below would prove nothing): its swarm, worker, node and volume here.
-  assert.equal(killed.left.swarm, 'active');
-  assert.equal(killed.left.engines.length, 1);
-  assert.ok(killed.left.containers.length > 0 && killed.left.volumes.length > 0, JSON.stringify(killed.left));
-  assert.ok(
-    startLines.some((l) => l.endsWith('(left by an earlier run)')),
-    `the start says what it took apart: ${startLines.join(' | ')}`,
-  );
-  // Only this run's worker engines remain; nothing of the killed devnet.
-  assert.deepEqual(
-    { engines: afterStart?.engines.length, containers: afterStart?.containers, volumes: afterStart?.volumes },
-    { engines: WORKERS, containers: [], volumes: [] },
-  );
+  if (own) console.log(`# test swarm taken apart in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 });
 
 /** What of one devnet is on the swarm: on the manager, and on every machine's engine. */
@@ -106,10 +74,16 @@ async function leftovers(home: string): Promise<string[]> {
       found.push(`container ${c.Names[0]} on ${m.name}`);
     for (const v of (await e.listVolumes({ filters })).Volumes ?? [])
       found.push(`volume ${v.Name} on ${m.name}`);
-    // The node image was loaded into the workers' engines (no registry): down removes it there.
+    // The node image was loaded into the workers' engines (no registry): down lets go of it there
+    // (its holder tag), and the last devnet that holds it removes it. None is left that no devnet holds.
+    // (Every image listed: a reference filter lists only the tags it matches.)
     if (!m.local)
-      for (const i of await e.listImages({ filters: { reference: ['chain-devnet/chain-node'] } }))
-        found.push(`image ${i.RepoTags?.join(',')} on ${m.name}`);
+      for (const i of await e.listImages()) {
+        const tags = i.RepoTags ?? [];
+        const holders = holdersOf(tags);
+        if (holders.includes(id) || (holders.length === 0 && tags.some((t) => t.startsWith('chain-devnet/'))))
+          found.push(`image ${tags.join(',')} on ${m.name}`);
+      }
   }
   return [...new Set(found)].sort();
 }

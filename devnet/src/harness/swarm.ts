@@ -12,14 +12,26 @@
  * workers, the swarm, docker_gwbridge unless it was there before), also on SIGINT, SIGTERM and
  * exit, and first thing at the next start for what a killed run left (found by its labels), so
  * that this machine's engine is left as it was found: in no swarm, nothing of the test left.
+ * Under the test runner, the swarm files share the one swarm it made (sharedSwarm.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunResult, runProgram, runProgramSyncResult, waitFor } from '@chain-devnet/node/harness';
+import { runProgram, waitFor } from '@chain-devnet/node/harness';
+import { cleanSharedSwarm, SHARED_SWARM_ENV, sharedSwarm, sharedSwarmMachines } from './sharedSwarm.js';
+import {
+  docker,
+  dockerOk,
+  dockerSync,
+  hostSwarm,
+  lines,
+  removeServices,
+  sleepSync,
+  TEST_SWARM_LABEL,
+} from './swarmDocker.js';
 
-/** Marks this helper's worker containers, and (on the manager's swarm node) a swarm it made. */
-export const TEST_SWARM_LABEL = 'io.chain-devnet.test-swarm';
+export { cleanSharedSwarm, SHARED_SWARM_ENV, TEST_SWARM_LABEL };
+
 const ENGINE_IMAGE = 'chain-devnet/swarm-engine:host';
 const ENGINE_PORT = 2375;
 
@@ -27,58 +39,33 @@ export interface TestSwarmOptions {
   /** Engines in containers besides this machine's (at least 1). */
   readonly workers: number;
   readonly log?: (line: string) => void;
+  /**
+   * Take the swarm apart on SIGINT and SIGTERM (default true); false for a caller that handles
+   * them itself (the test runner, which first lets its files end). On exit it always is.
+   */
+  readonly onSignals?: boolean;
+  /**
+   * Use the swarm the test runner made for its swarm files (SHARED_SWARM_ENV, sharedSwarm.ts) when
+   * it says there is one (default true); false: always make one (a test of a killed run's swarm).
+   */
+  readonly shared?: boolean;
 }
 
 export interface TestSwarm {
   /** Every machine's swarm name, the manager (this machine) first. */
   readonly machines: readonly string[];
-  /** Seconds it took to make. */
+  /** Seconds it took to make (0: the runner's shared swarm, made before the file). */
   readonly setupSeconds: number;
-  /** Takes everything apart (idempotent, synchronous: it also runs in signal and exit handlers). */
+  /**
+   * Takes everything apart (idempotent, synchronous: it also runs in signal and exit handlers).
+   * On the runner's shared swarm nothing: the runner cleans it between files and takes it apart.
+   */
   teardown(): void;
 }
 
 export type TestSwarmResult =
   | { readonly ok: true; readonly swarm: TestSwarm }
   | { readonly ok: false; readonly reason: string };
-
-async function docker(args: readonly string[], timeoutMs = 120_000): Promise<RunResult> {
-  return runProgram({ command: 'docker', args, name: `docker ${args[0]}`, timeoutMs });
-}
-
-async function dockerOk(args: readonly string[], timeoutMs?: number): Promise<string> {
-  const r = await docker(args, timeoutMs);
-  if (r.code !== 0) throw new Error(`docker ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
-  return r.stdout.trim();
-}
-
-function dockerSync(args: readonly string[], timeoutMs = 60_000): RunResult {
-  return runProgramSyncResult({ command: 'docker', args, timeoutMs });
-}
-
-const lines = (text: string) =>
-  text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** This engine's swarm state, and whether a swarm it is in is marked as made by this helper. */
-function hostSwarm(): { state: string; marked: boolean } {
-  const state = dockerSync(['info', '--format', '{{.Swarm.LocalNodeState}}']).stdout.trim();
-  if (state !== 'active') return { state, marked: false };
-  const label = dockerSync([
-    'node',
-    'inspect',
-    'self',
-    '--format',
-    `{{index .Spec.Labels "${TEST_SWARM_LABEL}"}}`,
-  ]);
-  return { state, marked: label.stdout.trim() === 'true' };
-}
 
 /** The ingress network of a swarm this engine is in or was in (listed until the engine removes it). */
 function ingressLeft(): boolean {
@@ -111,37 +98,7 @@ function leaveSwarm(): void {
 function takeApart(made: boolean, keepGwbridge: boolean, log: (line: string) => void): void {
   const { state, marked } = hostSwarm();
   const ours = state === 'active' && (made || marked);
-  if (ours) {
-    const services = lines(dockerSync(['service', 'ls', '-q']).stdout);
-    // The devnets whose tasks may have left containers and volumes on this machine, by the services'
-    // own labels (`service ls --format` has no labels: asked there, it answered nothing).
-    const ids = new Set(
-      services.length === 0
-        ? []
-        : lines(
-            dockerSync([
-              'service',
-              'inspect',
-              '--format',
-              '{{index .Spec.Labels "io.chain-devnet.devnet"}}',
-              ...services,
-            ]).stdout,
-          ),
-    );
-    if (services.length > 0) {
-      log(`test swarm: removing ${services.length} service(s) left on it`);
-      dockerSync(['service', 'rm', ...services]);
-    }
-    for (const id of ids) {
-      const filter = `label=io.chain-devnet.devnet=${id}`;
-      for (let i = 0; i < 60 && lines(dockerSync(['ps', '-aq', '--filter', filter]).stdout).length > 0; i++)
-        sleepSync(500);
-      const containers = lines(dockerSync(['ps', '-aq', '--filter', filter]).stdout);
-      if (containers.length > 0) dockerSync(['rm', '-f', '-v', ...containers]);
-      const volumes = lines(dockerSync(['volume', 'ls', '-q', '--filter', filter]).stdout);
-      if (volumes.length > 0) dockerSync(['volume', 'rm', '-f', ...volumes]);
-    }
-  }
+  if (ours) removeServices(log);
   const workers = lines(dockerSync(['ps', '-aq', '--filter', `label=${TEST_SWARM_LABEL}=engine`]).stdout);
   if (workers.length > 0) {
     log(`test swarm: removing ${workers.length} worker engine(s)`);
@@ -290,11 +247,22 @@ export function takeApartEarlierRun(log: (line: string) => void = () => undefine
   takeApart(false, keepGwbridge, (l) => log(`${l} (left by an earlier run)`));
 }
 
+/** The runner's shared swarm (sharedSwarm.ts), for a file it runs on it: the runner takes it apart. */
+function onSharedSwarm(machines: readonly string[], o: TestSwarmOptions): TestSwarmResult {
+  const usable = sharedSwarm(machines, o.workers);
+  if (!usable.ok) return usable;
+  o.log?.(`test swarm: the runner's, ${machines[0]} (manager) and ${machines.slice(1).join(', ')}`);
+  return { ok: true, swarm: { machines, setupSeconds: 0, teardown: () => undefined } };
+}
+
 /**
  * Makes the swarm, or says why not (this machine's engine is in a swarm the tests did not make).
- * What a killed earlier run left is taken apart first.
+ * What a killed earlier run left is taken apart first. In a file the test runner runs on the swarm
+ * it made for all its swarm files, that swarm instead (sharedSwarm.ts).
  */
 export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResult> {
+  const shared = o.shared === false ? null : sharedSwarmMachines();
+  if (shared !== null) return onSharedSwarm(shared, o);
   const log = o.log ?? (() => undefined);
   const started = Date.now();
   const found = hostSwarm();
@@ -323,8 +291,10 @@ export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResu
     process.kill(process.pid, signal);
   };
   process.once('exit', teardown);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  if (o.onSignals !== false) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
   try {
     await ensureEngineImage();
     const suffix = String(process.pid);

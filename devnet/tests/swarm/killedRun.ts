@@ -1,10 +1,9 @@
 /**
  * A swarm test run that is killed mid-way, and what it leaves: killedRunChild.js makes a test
  * swarm (this machine's engine and one engine in a container), brings a devnet of 2 validators up
- * on it and is SIGKILLed, so that none of its clean-up runs. swarmRuntime.test.ts runs it before
- * making its own swarm (whose start must take all of it apart) and checks at its end that this
- * machine's engine is as it was before either run. It is there, not in a test file of its own, so
- * that two swarm tests never run at once (a test runner runs files in parallel).
+ * on it and is SIGKILLed, so that none of its clean-up runs. killedRun.test.ts runs it before
+ * making a swarm of its own (whose start must take all of it apart) and checks at its end that
+ * this machine's engine is as it was before either run.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

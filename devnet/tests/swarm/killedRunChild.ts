@@ -10,7 +10,8 @@ import { startTestSwarm } from '../../src/harness/swarm.js';
 
 const home = process.argv[2];
 if (home === undefined) throw new Error('usage: killedRunChild.js HOME');
-const made = await startTestSwarm({ workers: 1, log: (l) => console.log(l) });
+// A swarm of its own, also under the test runner (whose swarm files share one).
+const made = await startTestSwarm({ workers: 1, shared: false, log: (l) => console.log(l) });
 if (!made.ok) {
   console.log(`NOT MADE ${made.reason}`);
   process.exit(0);

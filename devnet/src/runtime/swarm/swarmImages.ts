@@ -6,9 +6,12 @@
  *     registry needs any, from ~/.docker/config.json as `docker login` left them);
  *   - without one: `docker save` on the manager and `docker load` into every other ready machine
  *     whose engine the devnet can reach and that lacks that exact image (compared by image id),
- *     each load said in the output and recorded in the devnet's home (swarm-images.json), so that
- *     `down` removes what it loaded and nothing else. A machine whose engine is unknown cannot get
- *     the image: no node is placed there, and the output says why.
+ *     each load said in the output. The devnet holds what the tool loaded (imageHolders.ts: a tag
+ *     of its own on the image there), also an image another devnet loaded and still holds, and
+ *     records it in its home (swarm-images.json, before the load: a run killed while loading
+ *     leaves it known); the last devnet to go down removes it. An image the machine had that no
+ *     devnet holds is the user's: it is used, never recorded, never removed. A machine whose
+ *     engine is unknown cannot get the image: no node is placed there, and the output says why.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -18,6 +21,7 @@ import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { docker } from '../docker/engine.js';
 import type { Progress } from '../runtime.js';
+import { holdersOf, holdImage } from './imageHolders.js';
 import type { Machine, SwarmMachines } from './swarmEngines.js';
 
 export interface NodeImagePlan {
@@ -37,9 +41,11 @@ export interface RegistryAuth {
   readonly serveraddress: string;
 }
 
-interface Loaded {
+export interface Loaded {
   readonly machine: string;
   readonly image: string;
+  /** Its image id (absent in a record of an older devnet). */
+  readonly id?: string;
 }
 
 const loadedFile = (layout: Layout) => join(layout.home, 'swarm-images.json');
@@ -53,10 +59,21 @@ export async function readLoaded(layout: Layout): Promise<Loaded[]> {
   }
 }
 
-async function recordLoaded(layout: Layout, l: Loaded): Promise<void> {
-  const all = await readLoaded(layout);
-  if (all.some((x) => x.machine === l.machine && x.image === l.image)) return;
-  await writeFile(loadedFile(layout), `${JSON.stringify({ loaded: [...all, l] }, null, 2)}\n`);
+/** Writes to each devnet's record, one after another (machines are served at once). */
+const recording = new Map<string, Promise<void>>();
+
+function recordLoaded(layout: Layout, l: Loaded): Promise<void> {
+  const file = loadedFile(layout);
+  const next = (recording.get(file) ?? Promise.resolve()).then(async () => {
+    const all = await readLoaded(layout);
+    if (all.some((x) => x.machine === l.machine && x.image === l.image && x.id === l.id)) return;
+    await writeFile(file, `${JSON.stringify({ loaded: [...all, l] }, null, 2)}\n`);
+  });
+  recording.set(
+    file,
+    next.catch(() => undefined),
+  );
+  return next;
 }
 
 /** Waits for a JSON progress stream of the engine (load, push) to end; fails with its error. */
@@ -73,9 +90,9 @@ function finished(engine: Docker, stream: NodeJS.ReadableStream, what: string): 
   );
 }
 
-async function imageId(engine: Docker, ref: string): Promise<string | null> {
+async function imageOrNull(engine: Docker, ref: string): Promise<Docker.ImageInspectInfo | null> {
   try {
-    return (await engine.getImage(ref).inspect()).Id;
+    return await engine.getImage(ref).inspect();
   } catch {
     return null;
   }
@@ -133,7 +150,8 @@ export async function provideNodeImage(
     return { ref, usable: ready, why, auth };
   }
   const manager = docker();
-  const id = await imageId(manager, tag);
+  const id = (await imageOrNull(manager, tag))?.Id;
+  if (id === undefined) throw new DevnetError('IMAGE_BUILD', `${tag} is not on the manager's engine`);
   const usable: Machine[] = [];
   await Promise.all(
     ready.map(async (m) => {
@@ -146,7 +164,16 @@ export async function provideNodeImage(
         return;
       }
       const engine = machines.engine(m, `load the node image into ${m.name}`);
-      if ((await imageId(engine, tag)) === id) return;
+      const record = { machine: m.id, image: tag, id };
+      const there = await imageOrNull(engine, tag);
+      if (there?.Id === id) {
+        // No devnet holds it: the machine's own (the user's), used and never removed.
+        if (holdersOf(there.RepoTags).length === 0) return;
+        // Loaded by a devnet that holds it still: held by this one too (the last down removes it).
+        await recordLoaded(layout, record);
+        if (await holdImage(engine, id, tag, layout.id)) return;
+      }
+      await recordLoaded(layout, record);
       progress(`loading ${tag} into machine ${m.name} (no registry: docker save | docker load)`);
       const started = Date.now();
       const tar = (await manager.getImage(tag).get()) as NodeJS.ReadableStream;
@@ -155,7 +182,8 @@ export async function provideNodeImage(
         (await engine.loadImage(tar, { quiet: true })) as NodeJS.ReadableStream,
         `loading ${tag} into ${m.name}`,
       );
-      await recordLoaded(layout, { machine: m.id, image: tag });
+      if (!(await holdImage(engine, id, tag, layout.id)))
+        throw new DevnetError('IMAGE_BUILD', `${tag} was loaded into ${m.name} and is not there`);
       progress(`loaded ${tag} into ${m.name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }),
   );

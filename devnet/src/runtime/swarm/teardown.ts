@@ -1,13 +1,15 @@
 /**
  * `devnet down` on the swarm runtime: the services, then on every machine the containers they
- * left, the volumes and the images it loaded, then configs, secrets and the network. What cannot
+ * left, the volumes and its hold on the node images the tool loaded (the image goes with the last
+ * devnet that holds it: imageHolders.ts), then configs, secrets and the network. What cannot
  * be reached (a machine with no engine address) is said, not skipped silently.
  */
 import { rm } from 'node:fs/promises';
 import { waitFor } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
-import { isConflict, isNotFound } from '../docker/engineErrors.js';
+import { isConflict, isNotFound, orNull } from '../docker/engineErrors.js';
 import { devnetFilter, LABEL_DEVNET } from '../docker/labels.js';
+import { releaseImage } from './imageHolders.js';
 import type { SwarmDevnet } from './swarmDevnet.js';
 import { readLoaded } from './swarmImages.js';
 
@@ -41,23 +43,14 @@ export async function teardownSwarm(sd: SwarmDevnet, keepData: boolean): Promise
         }
       }
       for (const l of loaded.filter((x) => x.machine === m.id)) {
-        if (stillUsed.has(l.image)) {
-          left.push(`image ${l.image} on ${m.name} (another devnet's services run it)`);
-          continue;
-        }
-        // A container the swarm is still taking away holds the image a moment longer (a
-        // fresh-clone CI run found the image left on a worker): retried while in use.
-        await waitFor(`image ${l.image} on ${m.name} to be removable`, 30_000, async () => {
-          try {
-            await engine.getImage(l.image).remove();
-            return true;
-          } catch (e) {
-            if (isNotFound(e)) return true;
-            if (isConflict(e)) return false;
-            throw e;
-          }
-        });
-        removed.push(`image ${l.image} on ${m.name} (loaded by this devnet)`);
+        // A record of an older devnet has no image id: the image of that name there.
+        const id = l.id ?? (await orNull(engine.getImage(l.image).inspect()))?.Id;
+        if (id === undefined) continue;
+        const r = await releaseImage(engine, id, l.image, sd.layout.id, stillUsed.has(l.image));
+        if ('gone' in r) continue;
+        if (r.removed)
+          removed.push(`image ${l.image} on ${m.name} (the tool loaded it, no other devnet holds it)`);
+        else left.push(`image ${l.image} on ${m.name} (${r.why}: the last devnet's down removes it)`);
       }
     } catch (e) {
       left.push(`on ${m.name}: ${(e as Error).message.split('\n')[0]}`);
