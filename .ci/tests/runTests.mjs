@@ -140,9 +140,15 @@ function mayStart(job, ahead) {
     return true;
   }
   if (job.kind === 'swarm-alone') return engineFree && !swarmThere;
-  // A docker file waits for a swarm file ahead of it, which else could wait for docker files forever.
+  // Docker files run beside each other, never beside a swarm file or on an engine in the test
+  // swarm. A docker file waits for a swarm file ahead of it, which else could wait for docker
+  // files forever.
   if (job.kind === 'docker')
-    return engineFree && !swarmThere && !ahead.some((j) => SWARM_KINDS.includes(j.kind));
+    return (
+      !kinds.some((k) => SWARM_KINDS.includes(k)) &&
+      !swarmThere &&
+      !ahead.some((j) => SWARM_KINDS.includes(j.kind))
+    );
   return true;
 }
 

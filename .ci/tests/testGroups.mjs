@@ -73,6 +73,7 @@ export const SUITES = {
       'devnet/dist/tests/scenario/upgradeSteps.test.js': { kind: 'none', weight: HEAVY, seconds: 31 },
       'devnet/dist/tests/market/docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 10 },
       'devnet/dist/tests/market/process.test.js': { kind: 'none', weight: HEAVY, seconds: 8 },
+      'devnet/dist/tests/runtime/processExitCode.test.js': { kind: 'none', weight: 1, seconds: 1 },
       'devnet/dist/tests/builtImages.test.js': { kind: 'docker', weight: 1, seconds: 5 },
       'devnet/dist/tests/docs/examples.test.js': { kind: 'none', weight: HEAVY, seconds: 70 },
       'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },

@@ -58,17 +58,20 @@ export async function stopAndReap(layout: Layout, name: string, graceMs?: number
   const pid = await pidOf(layout, name);
   if (pid !== null) await stopProcess(pid, marker(layout, name), graceMs);
   // Services have no node home, and no waiter.
-  if (filed !== null && existsSync(layout.nodeHome(name)))
-    await waitForOrNull(
-      `${name}'s exit status`,
-      2_000,
-      async () => (await readExitStatus(layout.exitFile(name))) !== null,
-      {
-        pollMs: 10,
-      },
-    );
+  if (filed !== null && existsSync(layout.nodeHome(name))) await awaitExitStatus(layout, name);
   await removePidFile(layout.pidFile(name));
   return pid === null ? null : `process ${name} (pid ${pid})`;
+}
+
+/**
+ * A node's exit status once its waiter has written it: the waiter writes it just after the process
+ * ends, so a node seen gone may not have it yet (the e2e upgrade read null for a node that had
+ * halted with 3). Null if none comes within 2 s (a node killed with its waiter).
+ */
+export function awaitExitStatus(layout: Layout, name: string): Promise<number | null> {
+  return waitForOrNull(`${name}'s exit status`, 2_000, () => readExitStatus(layout.exitFile(name)), {
+    pollMs: 10,
+  });
 }
 
 export class ProcessNode implements NodeHandle {
@@ -110,8 +113,11 @@ export class ProcessNode implements NodeHandle {
   }
 
   async exitCode(): Promise<number | null> {
+    // No pid file: never started, or stopped and reaped (its status written by then).
+    if ((await readPid(this.layout.pidFile(this.name))) === null)
+      return readExitStatus(this.layout.exitFile(this.name));
     if ((await this.state()) !== 'stopped') return null;
-    return readExitStatus(this.layout.exitFile(this.name));
+    return awaitExitStatus(this.layout, this.name);
   }
 
   async endpoint(node: NodeSpec): Promise<NodeEndpoint> {
