@@ -25,16 +25,22 @@ async function newSpaceAfterBurst(flags: readonly string[]): Promise<number> {
 /**
  * About 8 MiB of objects kept, replaced a piece at a time: each lives long enough to be promoted
  * to the old generation, then dies (as a node's blocks, votes and gossip caches do). Prints the
- * old generation's committed size at the end.
+ * old generation's largest committed size along the way: its size at the end depends on where
+ * the last collection fell (on a loaded machine the two runs ended 40 and 39 MiB), its peak on
+ * how far it may grow before one.
  */
 const CHURN = `
+const v8 = require('v8');
+const old = () => v8.getHeapSpaceStatistics().find((x) => x.space_name === 'old_space').space_size;
 const live = new Array(64).fill(null);
+let peak = 0;
 for (let round = 0; round < 600; round++) {
   const chunk = [];
   for (let i = 0; i < 2000; i++) chunk.push({ i, s: 'x' + i + round, a: [i, round] });
   live[round % 64] = chunk;
+  if (round % 4 === 0) peak = Math.max(peak, old());
 }
-console.log(require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'old_space').space_size);`;
+console.log(Math.max(peak, old()));`;
 
 async function oldSpaceAfterChurn(flags: readonly string[]): Promise<number> {
   const r = await runProgram({ args: [...flags, '-e', CHURN] });
@@ -53,10 +59,11 @@ describe('NODE_V8_FLAGS', () => {
   });
 
   it('keep the old generation near its live data through a churn of promoted garbage', async () => {
-    // Measured: about 29 MiB with the flags, 60 MiB and more without (V8 lets it double).
+    // The largest old generation through the churn: V8 lets it about double between full
+    // collections without the flags, 10% with them.
     const kept = await oldSpaceAfterChurn(NODE_V8_FLAGS);
     const grown = await oldSpaceAfterChurn([]);
-    assert.ok(kept < 0.7 * grown, `with the flags: ${kept}, without: ${grown}`);
+    assert.ok(kept < 0.7 * grown, `largest with the flags: ${kept}, without: ${grown}`);
   });
 
   it('are the flags of the node image: its entrypoint, and the code caches it checks', async () => {
