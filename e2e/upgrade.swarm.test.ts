@@ -1,9 +1,9 @@
 /**
  * Issue 28's upgrade rehearsal on the swarm runtime (upgrade.ts; e2e/README.md), on the test
- * swarm of three engines on this machine (engines.ts: made here and taken apart afterwards;
- * skipped saying why without one, a failure in CI).
+ * swarm of three engines on this machine (the devnet package's onTestSwarm: made here and taken
+ * apart afterwards; skipped saying why without one, a failure in CI).
  */
-import { onTestSwarm } from './engines.js';
+import { onTestSwarm } from '@chain-devnet/devnet';
 import { upgradeRehearsal } from './upgrade.js';
 
 // An upgrade updates the node's service (its image, on the machine that holds its volume): 1 s
