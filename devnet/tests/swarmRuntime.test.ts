@@ -88,7 +88,13 @@ function unschedulableStart(s: SuiteDevnet): void {
           // On its container too: down removes the devnet's containers on every machine, then the image.
           Labels: devnetLabels(layout),
           Image: task.ContainerSpec!.Image!,
-          Command: ['node', '-e', 'setTimeout(() => {}, 600000)'],
+          // Ends on SIGTERM: as PID 1 it would ignore it, and its removal below would wait out the
+          // swarm's 10 s stop grace before the port is free for the node's start.
+          Command: [
+            'node',
+            '-e',
+            "process.on('SIGTERM', () => process.exit(0)); setTimeout(() => {}, 600000)",
+          ],
         },
         Placement: task.Placement!,
         RestartPolicy: { Condition: 'none' },
@@ -107,11 +113,15 @@ function unschedulableStart(s: SuiteDevnet): void {
       const r = await s.cli('start', 'validator-2');
       const took = Date.now() - t0;
       assert.equal(r.code, 1, r.stderr);
-      // The scheduler's own words, e.g. "no suitable node (scheduling constraints not satisfied on 2
+      // At once (not after the 30 s a holder on its way out gets), naming the holder; then the
+      // scheduler's own words, e.g. "no suitable node (scheduling constraints not satisfied on 2
       // nodes; host-mode port already in use on 1 node)".
+      const port = s.base() + 2;
       assert.match(
         r.stderr,
-        /validator-2 stayed unscheduled 30 s: pending: no suitable node \(.*host-mode port already in use on 1 node\)/,
+        new RegExp(
+          `validator-2 cannot be scheduled while port ${port} on \\S+ is held by service ${holder}, which is meant to run on: pending: no suitable node \\(.*host-mode port already in use on 1 node\\)`,
+        ),
       );
       assert.ok(took < 90_000, `the error came after ${took} ms`);
       // The start was undone: no task left waiting to take the node up when the port frees.
