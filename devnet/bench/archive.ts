@@ -15,16 +15,15 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { RpcClient } from '@chain-devnet/node/client';
-import { waitFor } from '@chain-devnet/node/harness';
+import { parseBenchArgs, waitFor } from '@chain-devnet/node/harness';
 import { readArchive } from '../src/archive/read.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
 import type { SaveJson, UpJson } from '../src/jsonShapes.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     blocks: { type: 'string', default: '3000' },
     'block-time': { type: 'string', default: '100ms' },

@@ -10,7 +10,7 @@
  *   npm run build && node devnet/dist/bench/load.js [--rounds 3] [--seconds 20] [--rate 8] [--accounts 4] [--windows 1,8] [--before FILE] [--block-time 400ms] [--validators 4]
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseBenchArgs } from '@chain-devnet/node/harness';
 import { median } from '@chain-devnet/node/util';
 import {
   Load,
@@ -20,7 +20,7 @@ import {
   withTestnet,
 } from '../src/testkit/index.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '20' },

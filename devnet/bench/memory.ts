@@ -9,21 +9,23 @@
  *
  * Per node: VmRSS from /proc (what `ps` and process_resident_memory_bytes say), split into
  * RssAnon (heap, malloc: the process's own) and RssFile (mapped files, mostly the node binary's
- * pages, shared between the nodes); and from the node's /metrics V8's heap (committed and used)
- * and external memory. The panel's RSS is given apart.
+ * pages, shared between the nodes), and Pss (procMemory.ts: what the node costs the machine);
+ * and from the node's /metrics V8's heap (committed and used) and external memory. The panel's
+ * RSS is given apart.
  *
  *   npm run build && node devnet/dist/bench/memory.js [--rounds 3] [--idle 60] [--validators 4] [--builds DIR,DIR]
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
+import { parseBenchArgs } from '@chain-devnet/node/harness';
 import { median } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import { buildsOf, devnetOf } from './builds.js';
+import { pidOf, procMemory } from './procMemory.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     idle: { type: 'string', default: '60' },
@@ -36,12 +38,6 @@ const idleMs = Number(values.idle) * 1000;
 const validators = Number(values.validators);
 const builds = buildsOf(values.builds);
 
-/** A /proc/PID/status field in MiB. */
-function field(status: string, name: string): number {
-  const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
-  return m === null ? Number.NaN : Number(m[1]) / 1024;
-}
-
 /** A metric's value in MiB from a node's /metrics text. */
 function metric(text: string, name: string): number {
   const m = new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text);
@@ -52,19 +48,17 @@ interface Sample {
   rss: number;
   anon: number;
   file: number;
+  pss: number;
   heapTotal: number;
   heapUsed: number;
   external: number;
 }
 
 async function sampleOf(pidFile: string, metricsUrl: string | null): Promise<Sample> {
-  const pid = Number.parseInt(await readFile(pidFile, 'utf8'), 10);
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const memory = await procMemory(await pidOf(pidFile));
   const text = metricsUrl === null ? '' : await (await fetch(metricsUrl)).text();
   return {
-    rss: field(status, 'VmRSS'),
-    anon: field(status, 'RssAnon'),
-    file: field(status, 'RssFile'),
+    ...memory,
     heapTotal: metric(text, 'nodejs_heap_size_total_bytes'),
     heapUsed: metric(text, 'nodejs_heap_size_used_bytes'),
     external: metric(text, 'nodejs_external_memory_bytes'),
@@ -120,9 +114,9 @@ console.log(
   `\n${validators} validators on processes, ${rounds} rounds, ${idleMs / 1000} s idle; medians (min–max) over every node of every round`,
 );
 console.log(
-  '| build | devnet up | RSS per node | of it anon | of it file | V8 heap committed | heap used | external | panel RSS |',
+  '| build | devnet up | RSS per node | of it anon | of it file | PSS per node | V8 heap committed | heap used | external | panel RSS |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [build, f] of results) {
   const col = (k: keyof Sample) =>
     fmt(
@@ -134,6 +128,6 @@ for (const [build, f] of results) {
       f.up.map((ms) => ms / 1000),
       's',
       2,
-    )} | ${col('rss')} | ${col('anon')} | ${col('file')} | ${col('heapTotal')} | ${col('heapUsed')} | ${col('external')} | ${fmt(f.panel, 'MiB')} |`,
+    )} | ${col('rss')} | ${col('anon')} | ${col('file')} | ${col('pss')} | ${col('heapTotal')} | ${col('heapUsed')} | ${col('external')} | ${fmt(f.panel, 'MiB')} |`,
   );
 }

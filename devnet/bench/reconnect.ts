@@ -13,14 +13,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { pause } from '@chain-devnet/node/harness';
+import { parseBenchArgs, pause } from '@chain-devnet/node/harness';
 import { median } from '@chain-devnet/node/util';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { StatusJson } from '../src/jsonShapes.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     rounds: { type: 'string', default: '2' },
     cuts: { type: 'string', default: '3' },

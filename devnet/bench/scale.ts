@@ -4,7 +4,8 @@
  * round on validator-0 (round 0 = the scheduled proposer delivered; any higher round is a missed
  * slot) and that every node has the same hash at the last height. Memory per node is each node's
  * own process_resident_memory_bytes, sampled every 10 s: the median over nodes of each node's
- * peak, and the largest peak.
+ * peak, and the largest peak; on processes also each node's PSS (procMemory.ts: its shared pages
+ * divided among the nodes, what it costs the machine), the median of peaks.
  *
  * For every block not decided in round 0 it prints the nodes' own log lines about that height
  * (process runtime): who timed out waiting for which proposer, how late, and who entered late.
@@ -22,15 +23,15 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { RpcClient } from '@chain-devnet/node/client';
-import { waitForOrNull } from '@chain-devnet/node/harness';
+import { parseBenchArgs, waitForOrNull } from '@chain-devnet/node/harness';
 import { median, parseDuration } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { UpJson } from '../src/jsonShapes.js';
 import { buildLabel, buildsOf, devnetOf } from './builds.js';
+import { pidOf, procMemory } from './procMemory.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     validators: { type: 'string', default: '21' },
     blocks: { type: 'string', default: '300' },
@@ -55,9 +56,9 @@ for (let r = 0; r < Number(values.runs); r++)
   for (const build of builds) rows.push(await measure(build, join(dir, `${r}-${builds.indexOf(build)}`)));
 if (!values['keep-home']) await rm(dir, { recursive: true, force: true });
 console.log(
-  '\n| build | runtime | validators | block time | devnet up | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak | CPU of all nodes | CPU per node |',
+  '\n| build | runtime | validators | block time | devnet up | blocks checked | missed slots (rounds > 0) | one hash everywhere | RSS per node, median of peaks | largest peak | PSS per node, median of peaks | CPU of all nodes | CPU per node |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 
 /** One devnet of `build` brought up in `home`, measured, and taken down: its row of the table. */
@@ -91,10 +92,16 @@ async function measure(build: string, home: string): Promise<string> {
     const first = (await clients[0]!.status()).height;
     const target = first + blocks;
     const peakRss = new Map<number, number>();
+    const peakPss = new Map<number, number>();
     const cpuSeconds = new Map<number, number>();
     const sample = async () => {
       await Promise.all(
         clients.map(async (c, i) => {
+          if (values.runtime === 'process') {
+            const pid = await pidOf(join(home, 'run', `${up.nodes[i]!.name}.pid`)).catch(() => null);
+            const m = pid === null ? null : await procMemory(pid).catch(() => null);
+            if (m !== null && !Number.isNaN(m.pss)) peakPss.set(i, Math.max(peakPss.get(i) ?? 0, m.pss));
+          }
           const text = await c.metrics();
           const m = /^process_resident_memory_bytes\s+(\S+)/m.exec(text);
           if (m) peakRss.set(i, Math.max(peakRss.get(i) ?? 0, Number(m[1])));
@@ -175,17 +182,20 @@ async function measure(build: string, home: string): Promise<string> {
       }),
     );
     const rss = [...peakRss.values()].map((b) => b / 1024 / 1024);
-    row = `| ${buildLabel(build)} | ${values.runtime} | ${n} | ${values['block-time']} | ${upSeconds.toFixed(1)} s | ${blocks} (heights ${first + 1}-${target}) | ${missed} | ${new Set(hashes).size === 1 ? 'yes' : 'NO'} | ${median(rss).toFixed(0)} MiB | ${Math.max(...rss).toFixed(0)} MiB | ${cores.toFixed(2)} cores | ${((cores / n) * 1000).toFixed(0)} ms/s |`;
+    const pss = peakPss.size > 0 ? `${median([...peakPss.values()]).toFixed(0)} MiB` : '—';
+    row = `| ${buildLabel(build)} | ${values.runtime} | ${n} | ${values['block-time']} | ${upSeconds.toFixed(1)} s | ${blocks} (heights ${first + 1}-${target}) | ${missed} | ${new Set(hashes).size === 1 ? 'yes' : 'NO'} | ${median(rss).toFixed(0)} MiB | ${Math.max(...rss).toFixed(0)} MiB | ${pss} | ${cores.toFixed(2)} cores | ${((cores / n) * 1000).toFixed(0)} ms/s |`;
     console.log(row);
   } catch (e) {
     // A devnet that did not come up (or failed later) is a row of the table, not the end of the run.
     troubled = true;
     console.log(`${buildLabel(build)}: failed: ${(e as Error).message.slice(0, 500)}`);
   } finally {
-    // The nodes' logs outlive a run that missed a slot, lost a node or failed: they say why.
+    // The nodes' logs outlive a run that missed a slot, lost a node or failed: they say why. Kept
+    // beside the run's folder, which is removed at the end.
     if (troubled && !values['keep-home']) {
-      await cp(join(home, 'logs'), `${home}-logs`, { recursive: true }).catch(() => undefined);
-      console.log(`the nodes' logs are kept in ${home}-logs`);
+      const kept = await mkdtemp(join(tmpdir(), 'devnet-bench-scale-logs-'));
+      await cp(join(home, 'logs'), kept, { recursive: true }).catch(() => undefined);
+      console.log(`the nodes' logs are kept in ${kept}`);
     }
     if (values['keep-home'])
       console.log(`devnet home kept (stop it with: devnet down --home ${home}): ${home}`);

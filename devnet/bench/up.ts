@@ -18,7 +18,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseBenchArgs } from '@chain-devnet/node/harness';
 import { median } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
@@ -28,7 +28,7 @@ import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { provideNodeImage } from '../src/runtime/swarm/swarmImages.js';
 import { buildLabel, buildsOf, devnetCpu, devnetOf } from './builds.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     rounds: { type: 'string', default: '5' },
     validators: { type: 'string', default: '4' },

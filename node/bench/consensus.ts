@@ -19,16 +19,15 @@ import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { checkTxSignature, type Tx, txHash, txToJson } from '../src/chain/index.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
-import { waitForOrNull } from '../src/harness/index.js';
+import { parseBenchArgs, waitForOrNull } from '../src/harness/index.js';
 import type { BlockAnswer, StatusAnswer, SubmitAnswer } from '../src/rpc/answers.js';
 import { median } from '../src/util/index.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     txs: { type: 'string' },
     sweep: { type: 'string' },

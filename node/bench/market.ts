@@ -15,18 +15,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Tx } from '../src/chain/index.js';
 import { accountAddressOf } from '../src/crypto/address.js';
 import { utf8Bytes } from '../src/crypto/hash.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
+import { parseBenchArgs } from '../src/harness/index.js';
 import { DEFAULT_RULES, DEFAULT_TRANSFER_FEE } from '../src/market/rules.js';
 import { MarketService } from '../src/market/service.js';
 import { MarketStore } from '../src/market/store.js';
 import type { Terms } from '../src/market/terms.js';
 import { median } from '../src/util/median.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     tasks: { type: 'string' },
     settle: { type: 'string' },

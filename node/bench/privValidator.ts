@@ -12,17 +12,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { voteBytes } from '../src/chain/index.js';
 import { sha256 } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { signDigestHex } from '../src/crypto/signature.js';
+import { parseBenchArgs } from '../src/harness/index.js';
 import { writePrivValidatorState } from '../src/home/privValidator.js';
 import { key } from '../tests/fixtures.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
 import { CHAIN_NODE } from '../tests/support/processes.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: {
     compare: { type: 'string' },
     rounds: { type: 'string' },

@@ -9,17 +9,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { coins, type Tx, txHash, txToJson } from '../src/chain/index.js';
 import { checkTxSignature } from '../src/chain/tx/signing.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
-import { startProgram, stopAllPrograms } from '../src/harness/index.js';
+import { parseBenchArgs, startProgram, stopAllPrograms } from '../src/harness/index.js';
 import { median } from '../src/util/median.js';
 import { chainNode, startNodeProcess } from '../tests/support/processes.js';
 
-const { values } = parseArgs({
+const { values } = parseBenchArgs({
   options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
 });
 const ROUNDS = Number(values.rounds ?? 3);

@@ -13,7 +13,6 @@
  * from round to round.
  *   flock /tmp/bench.lock npm run bench:signatures [-- --rounds 7 --signatures 128]
  */
-import { parseArgs } from 'node:util';
 import { signTx, type Tx, txHash } from '../src/chain/index.js';
 import { useVerifier } from '../src/crypto/activeVerifier.js';
 import { accountAddressOf } from '../src/crypto/address.js';
@@ -24,11 +23,14 @@ import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
 import { nobleVerifier } from '../src/crypto/nobleVerifier.js';
 import { signDigest, verifyDigest, verifyDigestForKnownKey } from '../src/crypto/signature.js';
 import type { Verifier } from '../src/crypto/verifier.js';
+import { parseBenchArgs } from '../src/harness/index.js';
 import { SignatureCache } from '../src/mempool/signatureCache.js';
 import { installVerifierFromEnvironment, loadNativeVerifier } from '../src/mempool/verifierChoice.js';
 import { median } from '../src/util/median.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, signatures: { type: 'string' } } });
+const { values } = parseBenchArgs({
+  options: { rounds: { type: 'string' }, signatures: { type: 'string' } },
+});
 const ROUNDS = Number(values.rounds ?? 7);
 const SIGNATURES = Number(values.signatures ?? 128);
 const SIZES = [1, 4, 16, 32, 64, 128].filter((size) => size <= SIGNATURES);

@@ -12,10 +12,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { RpcClient } from '../src/client/rpcClient.js';
 import { writeTestnet } from '../src/commands/testnet.js';
-import { freeBasePort, startProgram, waitFor } from '../src/harness/index.js';
+import { freeBasePort, parseBenchArgs, startProgram, waitFor } from '../src/harness/index.js';
 import { readGenesisFile } from '../src/home/genesisFile.js';
 import { readKeyFile } from '../src/home/keyFile.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../src/mempool/mempool.js';
@@ -25,7 +24,7 @@ import { createLogger } from '../src/util/logger.js';
 import { commitAsSoleValidator } from '../tests/support/harness.js';
 import { CHAIN_NODE } from '../tests/support/processes.js';
 
-const { values } = parseArgs({ options: { blocks: { type: 'string' }, interval: { type: 'string' } } });
+const { values } = parseBenchArgs({ options: { blocks: { type: 'string' }, interval: { type: 'string' } } });
 const BLOCKS = Number(values.blocks ?? 20_000);
 const INTERVAL = Number(values.interval ?? 1000);
 

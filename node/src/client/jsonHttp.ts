@@ -5,7 +5,7 @@
  * for a caller that is told to come back), and no answer at all (refused, reset, timed out) an
  * RpcUnreachableError naming the URL.
  */
-import { request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pause } from '../harness/wait.js';
 import { parseJsonExact } from '../util/jsonParse.js';
@@ -131,6 +131,13 @@ export interface AnswerHeaders {
  * (Docker's port forwarding while the container starts) fails, it does not hang or vanish. A
  * connection refused or reset, or a wait run out, is an RpcUnreachableError, the system's error its
  * cause (`cause.code`, ECONNREFUSED: the fork's source check reads it).
+ *
+ * Node's global agent keeps connections alive, and a server closes one that has been idle for its
+ * keep-alive timeout (the node's: 5 s, as the agent's): a request written on a kept connection
+ * just as the server closed it was reset (ECONNRESET, `socket hang up`) though the server never
+ * read it, failing checks on a busy machine. Such a request is sent once more on a new connection,
+ * as Node's documentation advises (`request.reusedSocket`); a reset of a new connection, or after
+ * an answer began, is still an error.
  */
 function exchange(
   url: string,
@@ -144,6 +151,8 @@ function exchange(
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let settled = false;
+    let answered = false;
+    let resent = false;
     const fail = (e: Error) => {
       if (settled) return;
       settled = true;
@@ -157,50 +166,67 @@ function exchange(
       () => fail(unreachable(new Error(`no answer within ${timeoutMs} ms`))),
       timeoutMs,
     );
-    const req = request(
-      target,
-      {
-        method,
-        headers:
-          body === undefined
-            ? extraHeaders
-            : {
-                ...extraHeaders,
-                'content-type': 'application/json',
-                'content-length': Buffer.byteLength(body),
-              },
-      },
-      (res) => {
-        const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
-        if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
-        const parts: Buffer[] = [];
-        let length = 0;
-        res.on('data', (part: Buffer) => {
-          length += part.length;
-          if (length > maxBytes) fail(tooLong());
-          else parts.push(part);
-        });
-        res.on('error', (e) => fail(unreachable(e)));
-        res.on('aborted', () => fail(unreachable(new Error('the answer was cut off'))));
-        res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          const headers = res.headers;
-          resolve({
-            status: res.statusCode ?? 0,
-            bytes: new Uint8Array(Buffer.concat(parts, length)),
-            headers: {
-              get: (name) => {
-                const v = headers[name.toLowerCase()];
-                return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-              },
-            },
+    const send = () =>
+      request(
+        target,
+        {
+          method,
+          headers:
+            body === undefined
+              ? extraHeaders
+              : {
+                  ...extraHeaders,
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(body),
+                },
+        },
+        (res) => {
+          answered = true;
+          const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
+          if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
+          const parts: Buffer[] = [];
+          let length = 0;
+          res.on('data', (part: Buffer) => {
+            length += part.length;
+            if (length > maxBytes) fail(tooLong());
+            else parts.push(part);
           });
-        });
-      },
-    );
-    req.on('error', (e) => fail(unreachable(e)));
-    req.end(body);
+          res.on('error', (e) => fail(unreachable(e)));
+          res.on('aborted', () => fail(unreachable(new Error('the answer was cut off'))));
+          res.on('end', () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            const headers = res.headers;
+            resolve({
+              status: res.statusCode ?? 0,
+              bytes: new Uint8Array(Buffer.concat(parts, length)),
+              headers: {
+                get: (name) => {
+                  const v = headers[name.toLowerCase()];
+                  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+                },
+              },
+            });
+          });
+        },
+      );
+    const sent = (r: ClientRequest): ClientRequest => {
+      r.on('error', (e: NodeJS.ErrnoException) => {
+        if (
+          r.reusedSocket &&
+          !answered &&
+          !resent &&
+          !settled &&
+          (e.code === 'ECONNRESET' || e.code === 'EPIPE')
+        ) {
+          resent = true;
+          req = sent(send());
+        } else fail(unreachable(e));
+      });
+      r.end(body);
+      return r;
+    };
+    let req = sent(send());
   });
 }

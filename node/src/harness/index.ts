@@ -4,6 +4,7 @@
  * their starter, and the detached mode for those that outlive it), and the builder of a git
  * commit of this repository into the build cache (an older build to run nodes of).
  */
+export * from './benchArgs.js';
 export * from './buildLock.js';
 export * from './detached.js';
 export * from './gitBuild.js';

@@ -40,6 +40,8 @@ export class BootstrapRedial {
   private readonly everConnected = new Set<string>();
   /** Bootstrap peers with a dial in flight. */
   private readonly dialling = new Set<string>();
+  /** Bootstrap peers whose failed redial was logged at info since they were last reached. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly peers: readonly BootstrapPeer[],
@@ -103,12 +105,24 @@ export class BootstrapRedial {
     }
   }
 
-  /** Dials `peer` once, within REDIAL_TIMEOUT_MS; a failure is logged, never thrown. */
+  /**
+   * Dials `peer` once, within REDIAL_TIMEOUT_MS; a failure is logged, never thrown. The first
+   * failure since the peer was last reached is logged at info, with why: a node left without
+   * peers (an upgraded node in CI that met none for 37 s) said nothing of it at the default level;
+   * the next failures, every 10–15 s, at debug.
+   */
   async dial(peer: BootstrapPeer): Promise<void> {
     const addr = peer.addr.toString();
-    await this.host
-      .dial(peer.addr, AbortSignal.timeout(REDIAL_TIMEOUT_MS))
-      .then(() => this.host.logger.debug('redialled a bootstrap peer', { addr }))
-      .catch((e: Error) => this.host.logger.debug('redial failed', { addr, error: e.message }));
+    await this.host.dial(peer.addr, AbortSignal.timeout(REDIAL_TIMEOUT_MS)).then(
+      () => {
+        this.reported.delete(peer.id);
+        this.host.logger.debug('redialled a bootstrap peer', { addr });
+      },
+      (e: Error) => {
+        const first = !this.reported.has(peer.id);
+        this.reported.add(peer.id);
+        this.host.logger[first ? 'info' : 'debug']('redial failed', { addr, error: e.message });
+      },
+    );
   }
 }

@@ -46,20 +46,15 @@ export class SnapshotManager {
     await writeFile(`${target}.tmp`, file);
     await rename(`${target}.tmp`, target);
     const record: SnapshotRecord = { ...info, sizeBytes: file.length };
-    await this.store.putSnapshotInfo(record);
+    // The oldest beyond the kept number go in the same write as the new record; their files after.
+    const older = (await this.store.snapshotInfos()).filter((r) => r.height !== state.height);
+    const dropped = older.slice(Math.max(0, state.params.snapshotsKept - 1)).map((r) => r.height);
+    await this.store.replaceSnapshotInfos(record, dropped);
     this.metrics.snapshots.inc();
     this.metrics.lastSnapshotHeight.set(state.height);
     this.logger.info('snapshot written', { height: state.height, hash: info.hash, bytes: file.length });
-    await this.prune(state.params.snapshotsKept);
+    for (const h of dropped) await rm(this.fileOf(h), { force: true });
     return record;
-  }
-
-  private async prune(keep: number): Promise<void> {
-    const all = await this.store.snapshotInfos();
-    for (const old of all.slice(keep)) {
-      await this.store.deleteSnapshotInfo(old.height);
-      await rm(this.fileOf(old.height), { force: true });
-    }
   }
 
   list(): Promise<SnapshotRecord[]> {

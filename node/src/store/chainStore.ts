@@ -232,12 +232,19 @@ export class ChainStore {
     return raw === undefined ? null : fromJsonBytes<StoredReceipt>(raw);
   }
 
-  async putSnapshotInfo(info: SnapshotInfo & { sizeBytes: number }): Promise<void> {
-    await this.snapshots.put(heightKey(info.height), toJsonBytes(info));
-  }
-
-  async deleteSnapshotInfo(height: number): Promise<void> {
-    await this.snapshots.del(heightKey(height));
+  /**
+   * Adds a snapshot's record and drops those of `dropped` heights in one batch, so that a reader
+   * of the list never sees the new one beside those it replaces (GET /snapshots listed 11 of a
+   * kept 10 between the two writes).
+   */
+  async replaceSnapshotInfos(
+    info: SnapshotInfo & { sizeBytes: number },
+    dropped: readonly number[],
+  ): Promise<void> {
+    const batch = this.db.batch();
+    batch.put(heightKey(info.height), toJsonBytes(info), { sublevel: this.snapshots });
+    for (const h of dropped) batch.del(heightKey(h), { sublevel: this.snapshots });
+    await batch.write();
   }
 
   /** Snapshot records, newest first. */

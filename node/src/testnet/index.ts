@@ -16,3 +16,4 @@ export * from './homes.js';
 export * from './network.js';
 export * from './ports.js';
 export { storedHeight } from './storedHeight.js';
+export { dialedIndexes, FULL_MESH_NODES } from './topology.js';

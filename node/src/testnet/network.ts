@@ -17,6 +17,7 @@ import { type KeyFile, keyFileOf } from '../home/keyFile.js';
 import type { NodeFile } from '../home/nodeFile.js';
 import { nodePeerKey, type PeerKey, peerIdOf } from '../p2p/peerKey.js';
 import { type NodePorts, nodePorts } from './ports.js';
+import { dialedIndexes } from './topology.js';
 
 export const DEVELOPER_BALANCE = coins(1_000_000);
 export const VALIDATOR_ACCOUNT_BALANCE = coins(10_000);
@@ -194,7 +195,10 @@ export function peerAddress(p: Peer, addressing: Addressing): string {
     : `/dns4/${addressing.dnsName(p.name)}/tcp/${CONTAINER_PORTS.p2pPort}/p2p/${p.peerId}`;
 }
 
-/** The node.json of `node`: its ports and addresses, and every other peer as a bootstrap peer. */
+/**
+ * The node.json of `node`: its ports and addresses, and the peers it dials as bootstrap peers
+ * (every other peer of a small network, a few of a large one: topology.ts).
+ */
 export function nodeFileOf(
   node: NodePorts & { readonly name: string },
   peers: readonly Peer[],
@@ -212,6 +216,13 @@ export function nodeFileOf(
     ...('host' in addressing
       ? {}
       : { p2p_announce: [`/dns4/${addressing.dnsName(node.name)}/tcp/${CONTAINER_PORTS.p2pPort}`] }),
-    bootstrap: peers.filter((p) => p.name !== node.name).map((p) => peerAddress(p, addressing)),
+    bootstrap: dialedPeers(node.name, peers).map((p) => peerAddress(p, addressing)),
   };
+}
+
+/** The peers node `name` dials, in `peers`' order of the network (a node not among them dials all). */
+function dialedPeers(name: string, peers: readonly Peer[]): Peer[] {
+  const me = peers.findIndex((p) => p.name === name);
+  if (me < 0) return [...peers];
+  return dialedIndexes(me, peers.length).map((i) => peers[i]!);
 }

@@ -26,6 +26,36 @@ describe('snapshots on disk', () => {
     }
   });
 
+  it('never lists more than snapshots_kept records, not even between a new one and the pruning', async () => {
+    const h = await makeHarness({ params: { epoch_length: 100, snapshot_interval: 2, snapshots_kept: 3 } });
+    try {
+      // After every write of the store's snapshot records, the list as a reader would see it.
+      const store = h.store as unknown as Record<string, unknown>;
+      const seen: number[] = [];
+      const proto = Object.getPrototypeOf(h.store) as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const method = proto[name];
+        if (!/snapshot/i.test(name) || name === 'snapshotInfos' || typeof method !== 'function') continue;
+        store[name] = async (...args: unknown[]) => {
+          const result: unknown = await (method as (...a: unknown[]) => Promise<unknown>).apply(
+            h.store,
+            args,
+          );
+          seen.push((await h.store.snapshotInfos()).length);
+          return result;
+        };
+      }
+      for (let i = 0; i < 12; i++) await h.produce();
+      assert.ok(seen.length >= 6, `the snapshot records were written ${seen.length} times`);
+      assert.ok(
+        seen.every((n) => n <= 3),
+        `records listed after each write: ${seen.join(', ')}`,
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
   it('does not serve a snapshot whose file no longer hashes to its recorded value', async () => {
     const h = await makeHarness({ params: { epoch_length: 2 } });
     try {
