@@ -228,10 +228,16 @@ export const delegation: Scenario = {
           `${n}: the unbonding of ${a1} wei to complete at ${completion}`,
           net.within(p.unbondingBlocks + 5),
           async () => {
-            const { height, value } = await chain.consistent(n, async () => ({
-              u: await net.node(n).rpc.unbonding(d1.address),
-              b: await net.node(n).rpc.balance(d1.address),
-            }));
+            // Both reads at once: the read counts only when /status gives one height around it,
+            // and on a loaded machine two reads one after the other outlasted a 400 ms block
+            // often enough that a node's countdown was seen at one value only.
+            const { height, value } = await chain.consistent(n, async () => {
+              const [u, b] = await Promise.all([
+                net.node(n).rpc.unbonding(d1.address),
+                net.node(n).rpc.balance(d1.address),
+              ]);
+              return { u, b };
+            });
             const at = `${n} at height ${height}`;
             const rewards = [...((await expected(n, height)).get(d1.address)?.values() ?? [])].reduce(
               (a, b) => a + b,
