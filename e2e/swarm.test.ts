@@ -1,10 +1,10 @@
 /**
  * The end-to-end suite on the swarm runtime, on the test swarm of three engines on this machine
- * (engines.ts: made here and taken apart afterwards; skipped saying why without one, a failure
- * in CI). With E2E_DEVNET_HOME, the user's devnet instead, and no swarm is made.
+ * (the devnet package's onTestSwarm: made here and taken apart afterwards; skipped saying why
+ * without one, a failure in CI). With E2E_DEVNET_HOME, the user's devnet instead, and no swarm is made.
  */
 
-import { onTestSwarm } from './engines.js';
+import { onTestSwarm } from '@chain-devnet/devnet';
 import { e2eSuite } from './suite.js';
 
 await onTestSwarm(

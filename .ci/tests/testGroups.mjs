@@ -41,8 +41,9 @@ export const SUITES = {
       // The swarm files' times have no swarm's making in them (the runner makes one for all, 17.7 s
       // once): timed through the runner, the five alone here at load 2-12 (2026-11-27, issue 29).
       // Before, 282, 218 and 144 s in a fresh-clone CI run, the swarm runtime's with a killed
-      // run's clean-up (now swarm/killedRun.test.js) and each file with a swarm of its own.
-      'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: HEAVY, seconds: 232 },
+      // run's clean-up (now swarm/killedRun.test.js) and each file with a swarm of its own. The
+      // swarm runtime's and the swarm upgrade's since i29-swarmci (docs/BENCHMARKS.md), load 22-3.
+      'devnet/dist/tests/swarmRuntime.test.js': { kind: 'swarm', weight: HEAVY, seconds: 185 },
       'devnet/dist/tests/swarm/imageOwnership.test.js': { kind: 'swarm', weight: HEAVY, seconds: 20 },
       'devnet/dist/tests/swarm/killedRun.test.js': { kind: 'swarm-alone', weight: HEAVY, seconds: 50 },
       'devnet/dist/tests/testkit/testnetDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 92 },
@@ -123,7 +124,7 @@ export const SUITES = {
       'e2e/dist/faultsUnderLoad.process.test.js': { kind: 'none', weight: HEAVY, seconds: 29 },
       // The upgrade rehearsal (issue 28), timed once each here alone with the git build cache warm
       // (a cold cache adds about 35 s to the first of them; the others wait for that build). Swarm's at load 20.
-      'e2e/dist/upgrade.swarm.test.js': { kind: 'swarm', weight: HEAVY, seconds: 124 },
+      'e2e/dist/upgrade.swarm.test.js': { kind: 'swarm', weight: HEAVY, seconds: 86 },
       'e2e/dist/upgrade.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 60 },
       // Both example files (upgrade-plan 42 s, rolling-upgrade 14 s here alone).
       'e2e/dist/upgradeScenario.process.test.js': { kind: 'none', weight: HEAVY, seconds: 57 },

@@ -30,7 +30,11 @@ export function resumeChecks(c: ResumeContext): void {
     });
 
   test('stop and start the whole devnet: it goes on from its height with its state, no slot missed', async () => {
+    // How long each step takes, for docs/BENCHMARKS.md (no check on it).
+    const took = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+    let t0 = Date.now();
     const running = await wholeNetwork('every node up with its peers');
+    console.log(`# every node up with its peers: ${took(t0)}`);
     assert.equal(running.status, 'running');
     const accounts = [...running.accounts.map((a) => a.address), ...running.nodes.map((n) => n.address)];
     const rewarded = new Set(running.nodes.map((n) => n.address));
@@ -39,7 +43,9 @@ export function resumeChecks(c: ResumeContext): void {
     const first = running.nodes[0]!.rpc;
     const before = await picture(first);
 
+    t0 = Date.now();
     assert.deepEqual(await json<NodeOpJson>('stop'), { node: 'all', done: 'stop' });
+    console.log(`# devnet stop: ${took(t0)}`);
     const stopped = await json<StatusJson>('status');
     assert.equal(stopped.status, 'stopped');
     for (const n of stopped.nodes) {
@@ -47,7 +53,9 @@ export function resumeChecks(c: ResumeContext): void {
       assert.equal(n.up, false, `${n.name} answers nothing`);
     }
     await pause(c.pauseMs);
+    t0 = Date.now();
     assert.deepEqual(await json<NodeOpJson>('start'), { node: 'all', done: 'start' });
+    console.log(`# devnet start: ${took(t0)}`);
     const started = await json<StatusJson>('status');
     assert.equal(started.status, 'running');
     const resumedAt = Math.max(
@@ -63,8 +71,11 @@ export function resumeChecks(c: ResumeContext): void {
       rounds.map(() => 0),
       `blocks ${before.height + 1}..${before.height + count} were decided in rounds ${rounds}`,
     );
+    console.log(`# the state and rounds checked: ${took(t0)} after the start began`);
     // And the network is whole again: nodes started at once can miss each other's first dials
     // (on docker an added node kept one peer of four for good, and in CI none at all).
+    t0 = Date.now();
     await wholeNetwork('every node back with all its peers');
+    console.log(`# every node back with all its peers: ${took(t0)}`);
   });
 }

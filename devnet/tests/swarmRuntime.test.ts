@@ -1,23 +1,22 @@
 /**
  * The swarm runtime on a real swarm of three engines on this machine: this machine's engine as
  * the manager and two engines in containers as workers (the test swarm of harness/swarm.ts, made
- * here and taken apart afterwards, also when a check fails). The same checks as the process and
- * docker runtimes (the whole devnet stopped for longer than an epoch), with the validators spread
- * over all three machines, plus nothing left on any of them after down, and save and restore
- * across the swarm and processes (archive/swarmCrossing.ts); then `up --market`
- * (market/marketSuite.ts) on the same swarm. Under the test runner the swarm is the one it made
- * for all its swarm files (harness/sharedSwarm.ts); a killed run's clean-up is
+ * here and taken apart afterwards, also when a check fails: harness/onTestSwarm.ts). The same
+ * checks as the process and docker runtimes (the whole devnet stopped for longer than an epoch),
+ * with the validators spread over all three machines, plus nothing left on any of them after
+ * down, and save and restore across the swarm and processes (archive/swarmCrossing.ts); then
+ * `up --market` (market/marketSuite.ts) on the same swarm. Under the test runner the swarm is the
+ * one it made for all its swarm files (harness/sharedSwarm.ts); a killed run's clean-up is
  * swarm/killedRun.test.ts.
  * In CI (CI=true) a missing engine or a swarm the tests did not make is a failure; elsewhere the
  * tests are skipped with a line that says why.
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { NETWORK_PARAMS } from '@chain-devnet/node/chain';
 import { waitFor } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
-import { dockerEngineAnswers } from '../src/harness/docker.js';
-import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
+import { onTestSwarm } from '../src/harness/onTestSwarm.js';
 import type { StatusJson } from '../src/jsonShapes.js';
 import { Layout } from '../src/layout.js';
 import { docker } from '../src/runtime/docker/engine.js';
@@ -29,28 +28,6 @@ import { marketSuite } from './market/marketSuite.js';
 import { BLOCK_MS, runtimeSuite, type SuiteDevnet } from './runtimeSuite.js';
 
 const WORKERS = 2;
-const ci = process.env.CI === 'true';
-let swarm: TestSwarm | null = null;
-let skip: string | false = false;
-
-const engine = await dockerEngineAnswers();
-if (!engine.ok) skip = `no Docker engine answers (${engine.reason}); start dockerd to run them`;
-else {
-  const made = await startTestSwarm({ workers: WORKERS, log: (l) => console.log(`# ${l}`) });
-  if (made.ok) swarm = made.swarm;
-  else skip = made.reason;
-}
-if (skip !== false && ci) throw new Error(`CI=true but the swarm runtime cannot be tested: ${skip}`);
-if (skip !== false) console.log(`# swarm runtime tests skipped: ${skip}`);
-// Under the test runner the swarm is its own, made before this file (setupSeconds 0) and taken apart after.
-const own = swarm !== null && swarm.setupSeconds > 0;
-if (own) console.log(`# test swarm of ${WORKERS + 1} engines made in ${swarm!.setupSeconds.toFixed(1)} s`);
-
-after(() => {
-  const t0 = Date.now();
-  swarm?.teardown();
-  if (own) console.log(`# test swarm taken apart in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-});
 
 /** What of one devnet is on the swarm: on the manager, and on every machine's engine. */
 async function leftovers(home: string): Promise<string[]> {
@@ -111,7 +88,13 @@ function unschedulableStart(s: SuiteDevnet): void {
           // On its container too: down removes the devnet's containers on every machine, then the image.
           Labels: devnetLabels(layout),
           Image: task.ContainerSpec!.Image!,
-          Command: ['node', '-e', 'setTimeout(() => {}, 600000)'],
+          // Ends on SIGTERM: as PID 1 it would ignore it, and its removal below would wait out the
+          // swarm's 10 s stop grace before the port is free for the node's start.
+          Command: [
+            'node',
+            '-e',
+            "process.on('SIGTERM', () => process.exit(0)); setTimeout(() => {}, 600000)",
+          ],
         },
         Placement: task.Placement!,
         RestartPolicy: { Condition: 'none' },
@@ -130,11 +113,15 @@ function unschedulableStart(s: SuiteDevnet): void {
       const r = await s.cli('start', 'validator-2');
       const took = Date.now() - t0;
       assert.equal(r.code, 1, r.stderr);
-      // The scheduler's own words, e.g. "no suitable node (scheduling constraints not satisfied on 2
+      // At once (not after the 30 s a holder on its way out gets), naming the holder; then the
+      // scheduler's own words, e.g. "no suitable node (scheduling constraints not satisfied on 2
       // nodes; host-mode port already in use on 1 node)".
+      const port = s.base() + 2;
       assert.match(
         r.stderr,
-        /validator-2 stayed unscheduled 30 s: pending: no suitable node \(.*host-mode port already in use on 1 node\)/,
+        new RegExp(
+          `validator-2 cannot be scheduled while port ${port} on \\S+ is held by service ${holder}, which is meant to run on: pending: no suitable node \\(.*host-mode port already in use on 1 node\\)`,
+        ),
       );
       assert.ok(took < 90_000, `the error came after ${took} ms`);
       // The start was undone: no task left waiting to take the node up when the port frees.
@@ -159,20 +146,26 @@ function unschedulableStart(s: SuiteDevnet): void {
   });
 }
 
-runtimeSuite({
-  runtime: 'swarm',
-  skip,
-  machines: WORKERS + 1,
-  leftovers,
-  // Longer than an epoch (100 blocks): stopped that long, nobody is jailed and no epoch ends (the
-  // validators' epoch and jail records are compared across the stop), as the testkit's pause
-  // tests show on process and docker.
-  pauseMs: NETWORK_PARAMS.devnet.epochLength * BLOCK_MS + 2_000,
-  more: (s) => {
-    unschedulableStart(s);
-    // Save and restore across runtimes, on this swarm (archive/swarmCrossing.ts).
-    swarmCrossing(s, BLOCK_MS, leftovers);
+await onTestSwarm(
+  'the swarm runtime',
+  (_swarm, skip) => {
+    runtimeSuite({
+      runtime: 'swarm',
+      skip,
+      machines: WORKERS + 1,
+      leftovers,
+      // Longer than an epoch (100 blocks): stopped that long, nobody is jailed and no epoch ends (the
+      // validators' epoch and jail records are compared across the stop), as the testkit's pause
+      // tests show on process and docker.
+      pauseMs: NETWORK_PARAMS.devnet.epochLength * BLOCK_MS + 2_000,
+      more: (s) => {
+        unschedulableStart(s);
+        // Save and restore across runtimes, on this swarm (archive/swarmCrossing.ts).
+        swarmCrossing(s, BLOCK_MS, leftovers);
+      },
+    });
+    // devnet up --market on the same swarm: the market and its worker as swarm services.
+    marketSuite({ runtime: 'swarm', skip, leftovers });
   },
-});
-// devnet up --market on the same swarm: the market and its worker as swarm services.
-marketSuite({ runtime: 'swarm', skip, leftovers });
+  { workers: WORKERS },
+);

@@ -93,15 +93,21 @@ export async function save(
       { path: 'devnet/devnet.json', from: d.layout.stateFile },
       { path: 'devnet/accounts.json', from: d.layout.accountsFile },
     ];
-    for (const name of [...d.nodes.map((n) => n.name), ...serviceNames]) {
+    const names = [...d.nodes.map((n) => n.name), ...serviceNames];
+    // Every home brought back at once (on a swarm each from its own machine's engine).
+    await Promise.all(
+      names.map(async (name) => {
+        // A service never started (a saved devnet that was down) has nothing to bring back.
+        if ((await d.runtime.node(name).state()) === 'absent') return;
+        const pulled = join(pulledRoot, name);
+        await mkdir(pulled, { recursive: true });
+        await d.runtime.node(name).pullHome(pulled);
+      }),
+    );
+    for (const name of names) {
       const service = serviceNames.includes(name);
       const home = service ? d.layout.serviceHome(name) : d.layout.nodeHome(name);
       const pulled = join(pulledRoot, name);
-      // A service never started (a saved devnet that was down) has nothing to bring back.
-      if ((await d.runtime.node(name).state()) !== 'absent') {
-        await mkdir(pulled, { recursive: true });
-        await d.runtime.node(name).pullHome(pulled);
-      }
       // Before the files are listed: opening the store may rewrite its log.
       if (!service) heights[name] = await storedHeight(existsSync(join(pulled, 'data')) ? pulled : home);
       sources.push(...(await homeFiles(home, pulled, `${service ? 'services' : 'nodes'}/${name}`)));

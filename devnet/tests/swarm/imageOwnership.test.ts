@@ -16,33 +16,20 @@ import { after, test } from 'node:test';
 import { runProgram } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
-import { dockerEngineAnswers } from '../../src/harness/docker.js';
+import { onTestSwarm } from '../../src/harness/onTestSwarm.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import { startTestSwarm, type TestSwarm } from '../../src/harness/swarm.js';
 import { Layout } from '../../src/layout.js';
 import { docker } from '../../src/runtime/docker/engine.js';
 import { devnetName } from '../../src/runtime/docker/labels.js';
 import { ensureNodeImage } from '../../src/runtime/docker/nodeImage.js';
 import { SwarmMachines } from '../../src/runtime/swarm/swarmEngines.js';
 
-const ci = process.env.CI === 'true';
-let swarm: TestSwarm | null = null;
-let skip: string | false = false;
-const engine = await dockerEngineAnswers();
-if (!engine.ok) skip = `no Docker engine answers (${engine.reason}); start dockerd to run them`;
-else {
-  const made = await startTestSwarm({ workers: 2, log: (l) => console.log(`# ${l}`) });
-  if (made.ok) swarm = made.swarm;
-  else skip = made.reason;
-}
-if (skip !== false && ci) throw new Error(`CI=true but the swarm runtime cannot be tested: ${skip}`);
-
 const dir = await mkdtemp(join(tmpdir(), 'swarm-images-'));
 const homes = { a: join(dir, 'a'), b: join(dir, 'b') };
+// Before onTestSwarm's own: the devnets go down before a swarm made here is taken apart.
 after(async () => {
   for (const home of Object.values(homes)) await devnetCli(['down', '--home', home]);
   await rm(dir, { recursive: true, force: true });
-  swarm?.teardown();
 });
 
 /** A devnet of one validator on the swarm; the node image its services run. */
@@ -91,43 +78,45 @@ async function toolImagesOnWorkers(): Promise<Record<string, string[]>> {
 
 const nothing = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, []]));
 
-test("two devnets share the node image loaded into a worker; the first down first, the second removes it; the user's own copy stays", {
-  skip,
-}, async () => {
-  const machines = await SwarmMachines.load({});
-  const [loadedInto, usersOwn] = swarm!.machines.slice(1) as [string, string];
-  assert.deepEqual(
-    await toolImagesOnWorkers(),
-    nothing([loadedInto, usersOwn]),
-    'no image of the tool before',
-  );
-  // The node image of this checkout (as up builds it); the user loads it into one worker by hand.
-  const tag = await ensureNodeImage(() => undefined);
-  const save = await runProgram({
-    command: 'sh',
-    args: ['-c', `docker save ${tag} | docker -H ${machines.find(usersOwn)!.engine} load`],
-    timeoutMs: 180_000,
-  });
-  assert.equal(save.code, 0, save.stderr);
-  try {
-    // A loads it into the other worker; B, up while A runs, finds it there.
-    assert.equal(await up(homes.a), tag);
-    assert.equal(await up(homes.b), tag, 'both devnets run one node image');
-    const held = await toolImagesOnWorkers();
-    assert.ok(held[loadedInto]!.includes(tag), `${loadedInto} has ${tag}: ${held[loadedInto]}`);
-    // A goes first: B still runs the image, so it stays.
-    const aDown = await down(homes.a);
-    const during = await toolImagesOnWorkers();
-    assert.ok(during[loadedInto]!.includes(tag), `${loadedInto} keeps ${tag} for B: ${aDown}`);
-    // B, the last, removes what the tool loaded, though B did not load it; the user's copy stays,
-    // with no tag of the tool's beside it.
-    const bDown = await down(homes.b);
-    assert.deepEqual(await toolImagesOnWorkers(), { [loadedInto]: [], [usersOwn]: [tag] }, bDown);
-  } finally {
-    await machines
-      .engine(machines.find(usersOwn)!, 'remove the test image')
-      .getImage(tag)
-      .remove()
-      .catch(() => undefined);
-  }
-});
+const title =
+  "two devnets share the node image loaded into a worker; the first down first, the second removes it; the user's own copy stays";
+await onTestSwarm(title, (swarm, skip) =>
+  test(title, { skip }, async () => {
+    const machines = await SwarmMachines.load({});
+    const [loadedInto, usersOwn] = swarm!.machines.slice(1) as [string, string];
+    assert.deepEqual(
+      await toolImagesOnWorkers(),
+      nothing([loadedInto, usersOwn]),
+      'no image of the tool before',
+    );
+    // The node image of this checkout (as up builds it); the user loads it into one worker by hand.
+    const tag = await ensureNodeImage(() => undefined);
+    const save = await runProgram({
+      command: 'sh',
+      args: ['-c', `docker save ${tag} | docker -H ${machines.find(usersOwn)!.engine} load`],
+      timeoutMs: 180_000,
+    });
+    assert.equal(save.code, 0, save.stderr);
+    try {
+      // A loads it into the other worker; B, up while A runs, finds it there.
+      assert.equal(await up(homes.a), tag);
+      assert.equal(await up(homes.b), tag, 'both devnets run one node image');
+      const held = await toolImagesOnWorkers();
+      assert.ok(held[loadedInto]!.includes(tag), `${loadedInto} has ${tag}: ${held[loadedInto]}`);
+      // A goes first: B still runs the image, so it stays.
+      const aDown = await down(homes.a);
+      const during = await toolImagesOnWorkers();
+      assert.ok(during[loadedInto]!.includes(tag), `${loadedInto} keeps ${tag} for B: ${aDown}`);
+      // B, the last, removes what the tool loaded, though B did not load it; the user's copy stays,
+      // with no tag of the tool's beside it.
+      const bDown = await down(homes.b);
+      assert.deepEqual(await toolImagesOnWorkers(), { [loadedInto]: [], [usersOwn]: [tag] }, bDown);
+    } finally {
+      await machines
+        .engine(machines.find(usersOwn)!, 'remove the test image')
+        .getImage(tag)
+        .remove()
+        .catch(() => undefined);
+    }
+  }),
+);

@@ -24,6 +24,7 @@ export interface SwarmSettings {
 
 export interface TaskInfo {
   ID: string;
+  ServiceID?: string;
   NodeID?: string;
   CreatedAt?: string;
   DesiredState?: string;
@@ -32,6 +33,8 @@ export interface TaskInfo {
     Err?: string;
     Message?: string;
     ContainerStatus?: { ContainerID?: string; ExitCode?: number };
+    /** The ports its container publishes in host mode, once it runs. */
+    PortStatus?: { Ports?: { PublishedPort?: number; PublishMode?: string }[] };
   };
 }
 

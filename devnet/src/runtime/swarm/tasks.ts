@@ -6,15 +6,21 @@
 import { waitFor } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
 import { DevnetError } from '../../errors.js';
-import type { SwarmDevnet } from './swarmDevnet.js';
+import { orNull } from '../docker/engineErrors.js';
+import type { SwarmDevnet, TaskInfo } from './swarmDevnet.js';
+import { pinnedMachine } from './swarmVolumes.js';
 
 /** A task that ended and cannot come back: these states are final. */
 const ENDED = new Set(['complete', 'shutdown', 'failed', 'rejected', 'remove', 'orphaned']);
 /**
  * How long a task may stay pending with the scheduler's reason (no machine fits it) before start
- * fails with that reason; well inside a caller's command timeout, stop's wait included.
+ * fails with that reason; well inside a caller's command timeout, stop's wait included. A task
+ * whose host-mode port another service's task holds, one meant to run on, fails at once instead
+ * (portHolder).
  */
 const UNSCHEDULABLE_MS = 30_000;
+/** How often a pending task's port holder is looked for. */
+const HOLDER_POLL_MS = 1_000;
 /** How long a service may show no task for the replica asked for before one is forced (and then failed). */
 const NO_TASK_MS = 10_000;
 
@@ -27,9 +33,11 @@ export function forceNewTask(spec: Docker.ServiceSpec): void {
 /**
  * Waits until a new task of the service (none of `earlier`) runs; fails with the swarm's reason
  * when it cannot: a task that ended before it ran, or one the scheduler keeps pending with a
- * reason (no machine fits it: its host-mode port taken there, …) for UNSCHEDULABLE_MS. A pending
- * task is never failed by the swarm itself, so without that bound a start would wait the whole
- * `timeoutMs` and the caller's own timeout would end it first, without the reason.
+ * reason (no machine fits it: its host-mode port taken there, …) for UNSCHEDULABLE_MS, or at once
+ * when its port is held by another service's task that is meant to run on (portHolder: named in
+ * the error). A pending task is never failed by the swarm itself, so without that bound a start
+ * would wait the whole `timeoutMs` and the caller's own timeout would end it first, without the
+ * reason.
  */
 export async function waitRunning(
   sd: SwarmDevnet,
@@ -39,6 +47,8 @@ export async function waitRunning(
 ): Promise<void> {
   let seen = 'no task yet';
   let unschedulableSince: number | null = null;
+  let holderLooked = 0;
+  let holder: string | null = null;
   let asked = Date.now();
   let forced = false;
   const outcome = await waitFor(
@@ -64,6 +74,11 @@ export async function waitRunning(
       if (state === 'pending' && newest.Status?.Err) {
         unschedulableSince ??= Date.now();
         if (Date.now() - unschedulableSince >= UNSCHEDULABLE_MS) return 'unschedulable';
+        if (HOST_PORT_TAKEN.test(newest.Status.Err) && Date.now() - holderLooked >= HOLDER_POLL_MS) {
+          holderLooked = Date.now();
+          holder = await portHolder(sd, name);
+          if (holder !== null) return 'held';
+        }
       } else unschedulableSince = null;
       return false;
     },
@@ -75,13 +90,48 @@ export async function waitRunning(
       ? 'did not start on the swarm'
       : outcome === 'no task'
         ? `got no task from the swarm in ${(2 * NO_TASK_MS) / 1000} s, one forced`
-        : `stayed unscheduled ${UNSCHEDULABLE_MS / 1000} s`;
+        : outcome === 'held'
+          ? `cannot be scheduled while ${holder}`
+          : `stayed unscheduled ${UNSCHEDULABLE_MS / 1000} s`;
   throw new DevnetError(
     /address already in use|port is already allocated|host-mode port/.test(seen)
       ? 'PORT_TAKEN'
       : 'NODE_START',
     `${name} ${how}: ${seen} (docker service ps --no-trunc ${sd.name(name)})`,
   );
+}
+
+/** The scheduler's reason for a task whose host-mode port is taken on the machines it may run on. */
+const HOST_PORT_TAKEN = /host-mode port already in use/;
+
+/**
+ * What holds the host-mode port that keeps the service's new task pending on the machine it is
+ * pinned to: a task of another service there that publishes the port and is meant to run on
+ * (desired state running; the swarm never frees the port by itself), as "port P on MACHINE is held
+ * by SERVICE, which is meant to run on". Null when none is found (its holder on its way out, or not
+ * yet running): then the pending is waited out.
+ */
+async function portHolder(sd: SwarmDevnet, name: string): Promise<string | null> {
+  const s = await sd.service(name);
+  const node = s === null ? undefined : pinnedMachine(s);
+  const ports = (s?.Spec?.EndpointSpec?.Ports ?? [])
+    .filter((p) => p.PublishMode === 'host')
+    .map((p) => p.PublishedPort);
+  if (s === null || node === undefined || ports.length === 0) return null;
+  const tasks = (await sd.d.listTasks({
+    filters: { node: [node], 'desired-state': ['running'] },
+  })) as TaskInfo[];
+  for (const t of tasks) {
+    if (t.ServiceID === s.ID) continue;
+    const port = (t.Status?.PortStatus?.Ports ?? []).find(
+      (p) => p.PublishMode === 'host' && ports.includes(p.PublishedPort),
+    )?.PublishedPort;
+    if (port === undefined) continue;
+    const other = await orNull(sd.d.getService(t.ServiceID!).inspect() as Promise<Docker.Service>);
+    const machine = (await sd.machines()).byId(node).name;
+    return `port ${port} on ${machine} is held by service ${other?.Spec?.Name ?? t.ServiceID}, which is meant to run on`;
+  }
+  return null;
 }
 
 /**
