@@ -109,7 +109,18 @@ describe('devnet up --fork', { timeout: 600_000 }, () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** The source's state at its newest snapshot below its head, as its own content says. */
+  /**
+   * The source's newest snapshot height whose next block is committed: a fork proves its point with
+   * the commit of the block after it, so a snapshot taken at the head is not yet one to fork from.
+   */
+  async function newestProvableSnapshot(): Promise<number> {
+    const head = (await source.status()).height;
+    return Math.max(
+      ...(await source.snapshots()).snapshots.filter((s) => s.height < head).map((s) => s.height),
+    );
+  }
+
+  /** The source's state at a snapshot height, as its own content says. */
   async function sourceStateAt(height: number): Promise<ChainState> {
     const listed = (await source.snapshot(height)).hash;
     return decodeSnapshot((await source.snapshotContent(height)).file, listed).state;
@@ -134,7 +145,7 @@ describe('devnet up --fork', { timeout: 600_000 }, () => {
 
   /** Forks the source at its newest snapshot on `runtime` and compares the fork with it, field by field. */
   async function forkAndCompare(runtime: 'process' | 'docker'): Promise<void> {
-    const height = Math.max(...(await source.snapshots()).snapshots.map((s) => s.height));
+    const height = await newestProvableSnapshot();
     const src = await sourceStateAt(height);
     const fork = home(`fork-${runtime}`);
     const up = await devnetJson<UpJson>([
@@ -325,7 +336,7 @@ describe('devnet up --fork', { timeout: 600_000 }, () => {
   });
 
   test('a lying source is refused before anything starts, naming the check', async () => {
-    const height = Math.max(...(await source.snapshots()).snapshots.map((s) => s.height));
+    const height = await newestProvableSnapshot();
     const honest = await sourceStateAt(height);
     const forged = encodeSnapshot({ ...honest, totals: { ...honest.totals, treasury: 10n ** 24n } });
     const rpc = sourceUp.nodes[0]!.rpc;
