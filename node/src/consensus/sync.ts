@@ -108,7 +108,7 @@ export class BlockSync {
    * A peer's height, or null: an answer without one (a peer not ready) costs it nothing; no answer
    * in time, or a malformed one, scores it down.
    */
-  private async peerHeight(peer: string): Promise<number | null> {
+  async peerHeight(peer: string): Promise<number | null> {
     try {
       const res = decodeJson(
         await this.network.request(

@@ -17,6 +17,7 @@ import {
   versionRefusal,
 } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
+import { serveLaggards } from '../consensus/haltLinger.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { serveSnapshots } from '../consensus/snapshotServer.js';
 import { StateSync } from '../consensus/stateSync.js';
@@ -57,8 +58,10 @@ export interface RunningNode {
   /** The RPC's bound port (useful with port 0). */
   readonly port: number;
   /**
-   * Settles when the node halts at a plan's height it has no migration for (it signed nothing
-   * there); the caller stops it and exits with UPGRADE_HALT_EXIT_CODE. Never settles otherwise.
+   * Settles when the node has halted at a plan's height it has no migration for (it signed
+   * nothing there) and its connected peers have the blocks up to its height, which it serves
+   * them meanwhile (bounded: consensus/haltLinger.ts); the caller stops it and exits with
+   * UPGRADE_HALT_EXIT_CODE. Never settles otherwise.
    */
   readonly halted: Promise<UpgradeHalt>;
   stop(): Promise<void>;
@@ -227,7 +230,20 @@ export async function startNode(
       })();
       return stopping;
     };
-    return { service, metrics, network, port, halted: guard.halted, stop };
+    const halted = guard.halted.then(async (halt) => {
+      if (sync !== null && network !== null && !stopping) {
+        const net = network;
+        const syncing = sync;
+        await serveLaggards(service.state.height, {
+          peers: () => (stopping ? [] : net.connectedPeers()),
+          peerHeight: (p) => syncing.peerHeight(p),
+          ticker: realTicker(now, { unref: true }),
+          logger: logger.child({ part: 'upgrade' }),
+        });
+      }
+      return halt;
+    });
+    return { service, metrics, network, port, halted, stop };
   } catch (e) {
     await parts.close();
     throw e;

@@ -5,7 +5,8 @@
  * the chain goes on with the migration's effect; a store past that upgrade is refused by the
  * older build's registry (a downgrade); a plan to a version this build has no migration for halts every node at its
  * height, before signing anything there, with exit code 3 and the log line, and no node forks
- * (every store ends at the height before, with the same blocks); restarted on the same build a
+ * (every store ends at the height before, with the same blocks), also a validator paused while
+ * the others halted (they serve it the blocks before they exit); restarted on the same build a
  * node halts again at once; a store of a protocol version this build does not run is refused at
  * start with exit code 4, naming both versions; a real libp2p peer of another major p2p version is
  * refused by a running node with the reason in its log.
@@ -179,21 +180,36 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
     }
   });
 
-  it('a plan to a version this build cannot run: every node halts at its height with exit code 3 and the log line, and none forks', async () => {
+  it('a plan to a version this build cannot run: every node halts at its height with exit code 3 and the log line, and none forks, also one that was behind', async () => {
     const version = unsupportedVersion();
     const current = (await c.nodes[0]!.client.upgrades()).protocol_version;
     const H = (await c.height(0)) + 20;
     for (const i of [0, 1, 2]) await signPlan('UPGRADE_PLAN', i, version, H);
+    const line = `UPGRADE NEEDED: plan ${version} at height ${H}: the chain is at protocol version ${current} and needs ${version}`;
+    // Validator-3 is paused a few heights before the plan and resumed once the other three have
+    // halted: behind them, it can get the blocks up to H - 1 only from the halted nodes.
+    const laggard = c.nodes[3]!.program!;
+    await c.waitForHeight(H - 4, [0]);
+    laggard.signal('SIGSTOP');
+    try {
+      await waitFor('the other three to halt', 60_000, async () => {
+        for (const i of [0, 1, 2]) if (!(await readFile(c.logPath(i), 'utf8')).includes(line)) return null;
+        return true;
+      });
+    } finally {
+      laggard.signal('SIGCONT');
+    }
     const exits = await Promise.all(
-      c.nodes.map((n) =>
+      c.nodes.map((n, i) =>
         waitFor(`${n.name} to halt at ${H}`, 60_000, async () =>
           n.program?.running ? null : n.program!.exited,
-        ),
+        ).catch((e: unknown) => {
+          throw new Error(`${(e as Error).message}\n${c.diagnose(i)}`);
+        }),
       ),
     );
     for (const [i, e] of exits.entries())
       assert.equal(e.code, UPGRADE_HALT_EXIT_CODE, `${c.nodes[i]!.name}: ${c.diagnose(i)}`);
-    const line = `UPGRADE NEEDED: plan ${version} at height ${H}: the chain is at protocol version ${current} and needs ${version}`;
     for (const [i, n] of c.nodes.entries()) {
       const log = await readFile(c.logPath(i), 'utf8');
       assert.equal(log.split(line).length - 1, 1, `${n.name} logs the halt once`);
