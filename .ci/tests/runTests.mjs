@@ -259,6 +259,21 @@ function start(job) {
   });
 }
 
+/**
+ * What a failed file's reporter says failed (the spec reporter's "failing tests" list, with each
+ * error's message), or its last lines without one, bounded: repeated at the very end of the run, where a
+ * reader of a long log (or of its tail only) looks first.
+ */
+function failureExcerpt(output, max = 60) {
+  const lines = output.trimEnd().split('\n');
+  const at = lines.findIndex((l) => l.includes('failing tests:'));
+  // Stack frames left out: the messages say what failed; the frames are in the output above.
+  const part = (at >= 0 ? lines.slice(at + 1) : lines.slice(-max)).filter((l) => !/^\s+at /.test(l));
+  return part.length <= max
+    ? part
+    : [...part.slice(0, max), `… ${part.length - max} more lines above, under ▶`];
+}
+
 function finish() {
   takeSharedSwarmApart(true);
   const wall = Date.now() - started;
@@ -280,7 +295,10 @@ function finish() {
     );
   if (left.length > 0)
     console.log(`!! not run (--without ${values.without.join(', ')}): ${left.length} files`);
-  for (const d of failed) console.log(`✖ failed: ${d.job.file} (its output is above, under ▶ ${d.job.file})`);
+  for (const d of failed) {
+    console.log(`✖ failed: ${d.job.file} (its whole output is above, under ▶ ${d.job.file}); what failed:`);
+    for (const line of failureExcerpt(d.output)) console.log(`  ${line}`);
+  }
   process.exit(stopping ?? (failed.length > 0 ? 1 : 0));
 }
 
