@@ -6,13 +6,14 @@
  * codeCache.mjs); a node started by hand without them compiles its bundle (about 90 ms of CPU
  * more) and runs the same. The devnet command and its panel run without: people start it.
  *
- * `--max-semi-space-size=1`: V8 grows each of the young generation's two semi-spaces to 16 MiB as
+ * `--max-semi-space-size=4`: V8 grows each of the young generation's two semi-spaces to 16 MiB as
  * soon as a program allocates quickly, which a node does while it starts, and keeps them: 32 MiB
- * of an idle node's 84 MiB of its own memory were an empty young generation. At 1 MiB, a
- * scavenge runs more often and objects that live for a block are promoted sooner; the cost in CPU
- * under load and the gain are measured in docs/BENCHMARKS.md ("Memory and start-up of an idle
- * node"). The old generation is not capped: a node's state may grow, and a cap would turn a large
- * state into a crash instead of a slower collection.
+ * of an idle node's 84 MiB of its own memory were an empty young generation. The smaller the
+ * semi-spaces, the more often a scavenge runs: at 1 MiB (the first cap) garbage collection was
+ * 18-21% of a node's CPU among 21 validators, and 4 MiB took 17% off their CPU (1.62 to 1.35
+ * cores for the 21 at 1 s blocks) for 8 MiB more resident a node; measured in docs/BENCHMARKS.md
+ * ("A 4 MiB young generation"). The old generation is not capped: a node's state may grow, and a
+ * cap would turn a large state into a crash instead of a slower collection.
  *
  * `--heap-growing-percent=10`: after each full collection V8 lets the old generation grow by a
  * factor of its own choosing (up to about 2 on a machine with memory to spare) before the next;
@@ -25,7 +26,7 @@
  * 4 no difference. A cap on the old generation would still be wrong (above); this only has it
  * collected sooner.
  */
-export const NODE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--heap-growing-percent=10'];
+export const NODE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=10'];
 
 /**
  * The environment added to theirs: glibc's malloc makes an arena per thread that allocates (up to
