@@ -108,8 +108,8 @@ const HOST_PORT_TAKEN = /host-mode port already in use/;
  * What holds the host-mode port that keeps the service's new task pending on the machine it is
  * pinned to: a task of another service there that publishes the port and is meant to run on
  * (desired state running; the swarm never frees the port by itself), as "port P on MACHINE is held
- * by SERVICE, which is meant to run on". Null when none is found (its holder on its way out, or not
- * yet running): then the pending is waited out.
+ * by SERVICE, which is meant to run on". Null when none is found (its holder on its way out, its
+ * service removed, or not yet running): then the pending is waited out.
  */
 async function portHolder(sd: SwarmDevnet, name: string): Promise<string | null> {
   const s = await sd.service(name);
@@ -128,8 +128,11 @@ async function portHolder(sd: SwarmDevnet, name: string): Promise<string | null>
     )?.PublishedPort;
     if (port === undefined) continue;
     const other = await orNull(sd.d.getService(t.ServiceID!).inspect() as Promise<Docker.Service>);
+    // A task of a service already removed (a devnet just taken down) may still be listed as
+    // meant to run for a moment: its port is on its way out, so the pending is waited out.
+    if (other === null) continue;
     const machine = (await sd.machines()).byId(node).name;
-    return `port ${port} on ${machine} is held by service ${other?.Spec?.Name ?? t.ServiceID}, which is meant to run on`;
+    return `port ${port} on ${machine} is held by service ${other.Spec?.Name ?? t.ServiceID}, which is meant to run on`;
   }
   return null;
 }
