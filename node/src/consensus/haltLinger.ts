@@ -46,7 +46,11 @@ export async function serveLaggards(
     const left = behind();
     if (left.length === 0) break;
     if (ticker.now() - startedAt >= maxMs) {
-      logger.warn('halted: exiting with peers still behind', { height, peers: left, waited_ms: maxMs });
+      logger.warn('halted: exiting with peers still behind', {
+        height,
+        peers: left,
+        waited_ms: ticker.now() - startedAt,
+      });
       return left;
     }
     if (!announced) {
