@@ -13,16 +13,21 @@
  * build's chain-node (a checkout's root, built), the builds alternating round by round, and gives
  * each build's medians and ranges; the sweep is skipped.
  *   npm run bench:consensus -- --builds ../main,. --rounds 5
+ * `--batch N` sends N transfers per request with POST /tx/send_batch (an extension; 1, the
+ * default: one per POST /tx/send); with --builds, one value per build (`--batch 1,1,32`), so a
+ * build without the route is measured beside one with it.
  */
 
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { checkTxSignature, type Tx, txHash, txToJson } from '../src/chain/index.js';
+import { checkTxSignature, MAX_TXS_PER_BATCH, type Tx, txHash, txToJson } from '../src/chain/index.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
 import { parseBenchArgs, waitForOrNull } from '../src/harness/index.js';
+import { DEFAULT_MEMPOOL_OPTIONS } from '../src/mempool/mempool.js';
+import { installVerifierFromEnvironment } from '../src/mempool/verifierChoice.js';
 import type { BlockAnswer, StatusAnswer, SubmitAnswer } from '../src/rpc/answers.js';
 import { median } from '../src/util/index.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
@@ -36,6 +41,7 @@ const { values } = parseBenchArgs({
     streams: { type: 'string' },
     builds: { type: 'string' },
     rounds: { type: 'string' },
+    batch: { type: 'string' },
   },
 });
 const BUILDS = values.builds?.split(',').map((b) => resolve(b)) ?? [];
@@ -46,6 +52,16 @@ const SWEEP = values.sweep === 'none' ? [] : (values.sweep ?? '100,150,200,300')
 const SWEEP_BLOCKS = Number(values.blocks ?? 60);
 const LOAD_BLOCK_MS = Number(values['block-time'] ?? 200);
 const CHAIN = 'chain-devnet-1';
+/** A node queues at most this many consecutive nonces of one sender (docs/PROTOCOL.md). */
+const MAX_PENDING_PER_SENDER = DEFAULT_MEMPOOL_OPTIONS.maxPerSender;
+const BATCHES = (values.batch ?? '1').split(',').map(Number);
+if (BATCHES.some((b) => !Number.isInteger(b) || b < 1 || b > MAX_TXS_PER_BATCH))
+  throw new Error(`--batch: integers from 1 to ${MAX_TXS_PER_BATCH}, got ${values.batch}`);
+if (BUILDS.length > 0 && BATCHES.length !== 1 && BATCHES.length !== BUILDS.length)
+  throw new Error(`--batch: one value, or one per build (${BUILDS.length}), got ${values.batch}`);
+const batchOf = (i: number) => BATCHES[BATCHES.length === 1 ? 0 : i]!;
+// The ceiling below is measured with the verifier the nodes choose (libsecp256k1 where it loads).
+installVerifierFromEnvironment();
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -94,6 +110,48 @@ async function nodeCpuSeconds(node: ClusterNode): Promise<number> {
   return Number(m[1]);
 }
 
+type Pending = { readonly hash: string; readonly body: string };
+
+/**
+ * One sender's transfers, in nonce order, `batch` a request, to `node`, as a client keeping to
+ * the node's bound of pending transactions per sender: a request that would pass it (as seen on
+ * node 0, `finalAt`) waits for the sender's earlier transfers to be final, and the part of a
+ * request the node still refused for that bound (it applies a block after node 0) is sent again.
+ * Any other refusal fails the benchmark.
+ */
+async function sendSender(
+  node: ClusterNode,
+  list: readonly Pending[],
+  batch: number,
+  submittedAt: Map<string, number>,
+  finalAt: ReadonlyMap<string, number>,
+): Promise<void> {
+  let final = 0;
+  for (let i = 0; i < list.length; ) {
+    while (final < list.length && finalAt.has(list[final]!.hash)) final++;
+    const chunk = list.slice(i, i + batch);
+    if (i + chunk.length - final > MAX_PENDING_PER_SENDER) {
+      await new Promise((r) => setTimeout(r, 5));
+      continue;
+    }
+    const at = performance.now();
+    for (const tx of chunk) if (!submittedAt.has(tx.hash)) submittedAt.set(tx.hash, at);
+    const answers =
+      batch === 1
+        ? [await call<SubmitAnswer>(node, '/tx/send', chunk[0]!.body)]
+        : await call<SubmitAnswer[]>(node, '/tx/send_batch', `[${chunk.map((t) => t.body).join(',')}]`);
+    const refused = answers.findIndex((r) => r.status !== 'received');
+    if (refused === -1) {
+      i += chunk.length;
+      continue;
+    }
+    if (!/pending transactions \(the most allowed\)/.test(answers[refused]!.error ?? ''))
+      throw new Error(`refused: ${answers[refused]!.error}`);
+    i += refused;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** One load's figures. */
 interface LoadFigures {
   committed: number;
@@ -120,7 +178,7 @@ async function txMessages(node: ClusterNode): Promise<number> {
   return n;
 }
 
-async function load(program?: string): Promise<LoadFigures> {
+async function load(program?: string, batch = batchOf(0)): Promise<LoadFigures> {
   const c = await Cluster.create(4, LOAD_BLOCK_MS, { epoch_length: 1_000_000 }, program);
   try {
     const accounts = JSON.parse(await readFile(join(c.nodes[0]!.home, 'accounts.json'), 'utf8')) as {
@@ -181,7 +239,7 @@ async function load(program?: string): Promise<LoadFigures> {
       { pollMs: 20 },
     );
     // Senders' transactions in nonce order, each sender to one node; STREAMS concurrent streams.
-    const bySender = new Map<string, { hash: string; body: string }[]>();
+    const bySender = new Map<string, Pending[]>();
     for (const tx of txs)
       bySender.set(tx.from, [
         ...(bySender.get(tx.from) ?? []),
@@ -196,12 +254,7 @@ async function load(program?: string): Promise<LoadFigures> {
       Array.from({ length: STREAMS }, async (_v, w) => {
         for (const [s, list] of streams.entries()) {
           if (s % STREAMS !== w) continue;
-          const node = c.nodes[s % 4]!;
-          for (const tx of list) {
-            submittedAt.set(tx.hash, performance.now());
-            const r = await call<SubmitAnswer>(node, '/tx/send', tx.body);
-            if (r.status !== 'received') throw new Error(`refused: ${r.error}`);
-          }
+          await sendSender(c.nodes[s % 4]!, list, batch, submittedAt, finalAt);
         }
       }),
     );
@@ -271,13 +324,15 @@ function loadTable(f: LoadFigures): string {
 
 /** `--builds`: the load on each build, alternating round by round; medians and ranges. */
 async function sideBySide(): Promise<void> {
-  const runs = new Map<string, LoadFigures[]>(BUILDS.map((b) => [b, []]));
+  // A build named twice (with two --batch values) is two columns.
+  const label = (i: number) => (BATCHES.length === 1 ? BUILDS[i]! : `${BUILDS[i]} --batch ${batchOf(i)}`);
+  const runs = new Map<string, LoadFigures[]>(BUILDS.map((_b, i) => [label(i), []]));
   for (let r = 0; r < ROUNDS; r++)
-    for (const build of BUILDS) {
-      const f = await load(join(build, 'node', 'dist', 'src', 'bin', 'chain-node.js'));
-      runs.get(build)!.push(f);
+    for (const [i, build] of BUILDS.entries()) {
+      const f = await load(join(build, 'node', 'dist', 'src', 'bin', 'chain-node.js'), batchOf(i));
+      runs.get(label(i))!.push(f);
       process.stdout.write(
-        `round ${r + 1} ${build}: ${f.tps.toFixed(1)} tx/s, ${f.nodeMs.toFixed(2)} ms CPU per transfer per node, ${f.messages.toFixed(2)} tx messages per transfer per node, p50 ${Math.round(f.p50)} ms, ${f.committed} of ${f.submitted}\n`,
+        `round ${r + 1} ${label(i)}: ${f.tps.toFixed(1)} tx/s, ${f.nodeMs.toFixed(2)} ms CPU per transfer per node, ${f.messages.toFixed(2)} tx messages per transfer per node, p50 ${Math.round(f.p50)} ms, ${f.committed} of ${f.submitted}\n`,
       );
     }
   const col = (fs: LoadFigures[], k: keyof LoadFigures, d: number) => {
@@ -285,7 +340,7 @@ async function sideBySide(): Promise<void> {
     return `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
   };
   process.stdout.write(
-    `\n${ROUNDS} rounds, ${LOAD_BLOCK_MS} ms blocks, ${TXS} transfers, ${STREAMS} streams; medians (min–max)\n\n` +
+    `\n${ROUNDS} rounds, ${LOAD_BLOCK_MS} ms blocks, ${TXS} transfers, ${STREAMS} streams, --batch ${BATCHES.join(',')}; medians (min–max)\n\n` +
       '| build | committed transfers per second | CPU per transfer, each node | load generator | tx gossip messages per transfer, each node | latency p50 | p99 |\n|---|---|---|---|---|---|---|\n',
   );
   for (const [build, fs] of runs)
@@ -300,7 +355,7 @@ async function main() {
   );
   if (BUILDS.length > 0) return sideBySide();
   process.stdout.write(
-    `Load at ${LOAD_BLOCK_MS} ms blocks, ${TXS} pre-signed transfers:\n\n| measure | value |\n|---|---|\n${loadTable(await load())}\n`,
+    `Load at ${LOAD_BLOCK_MS} ms blocks, ${TXS} pre-signed transfers, ${batchOf(0)} a request:\n\n| measure | value |\n|---|---|\n${loadTable(await load())}\n`,
   );
   process.stdout.write(
     `Block-time sweep (${SWEEP_BLOCKS} blocks each, idle chain; missed slots since genesis, including start-up):\n\n`,

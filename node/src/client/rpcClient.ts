@@ -124,6 +124,15 @@ export class RpcClient extends JsonHttpClient {
     return this.route('sendTx', {}, json);
   }
 
+  /** POST /tx/send_batch (extension): up to 256 transactions, each one's answer in order. */
+  async sendTxs(txs: readonly (Tx | TxJson)[]): Promise<SubmitAnswer[]> {
+    return this.route(
+      'sendTxs',
+      {},
+      txs.map((tx) => ('tx_type' in tx ? tx : txToJson(tx))),
+    );
+  }
+
   receipt(hash: string): Promise<ReceiptAnswer> {
     return this.route('receipt', { hash });
   }

@@ -12,6 +12,8 @@ import {
   blockHash,
   blockToJson,
   type Commit,
+  MAX_TXS_BATCH_BYTES,
+  MAX_TXS_PER_BATCH,
   type Vote,
 } from '../chain/index.js';
 import { isAddress, VALIDATOR_PREFIX } from '../crypto/address.js';
@@ -167,8 +169,8 @@ export function decodeBlocksResponse(bytes: Uint8Array): SyncedBlock[] | string 
  * objects (a node gossips the transactions its RPC admitted in one batch as one message: fewer
  * messages per transaction for every peer to receive, decode and forward).
  */
-export const MAX_TXS_PER_MESSAGE = 256;
-export const MAX_TXS_MESSAGE_BYTES = 1024 * 1024;
+export const MAX_TXS_PER_MESSAGE = MAX_TXS_PER_BATCH;
+export const MAX_TXS_MESSAGE_BYTES = MAX_TXS_BATCH_BYTES;
 
 /**
  * Messages for `txs` (transaction JSON objects): a lone transaction as its object, more as arrays

@@ -7,7 +7,7 @@
 import { METHODS } from 'node:http';
 import { Router, type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
-import { MAX_SNAPSHOT_FILE_BYTES } from '../chain/index.js';
+import { MAX_SNAPSHOT_FILE_BYTES, MAX_TXS_BATCH_BYTES } from '../chain/index.js';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
 import { parseJson, readBody } from '../http/body.js';
@@ -17,10 +17,10 @@ import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { Logger } from '../util/logger.js';
 import type { SnapshotsAnswer, SubmitAnswer } from './answers.js';
-import type { RpcBackend } from './backend.js';
+import type { RpcBackend, SubmitOutcome } from './backend.js';
 import { invalidTx, notInitialized } from './refusals.js';
 import { type RouteName, RPC_ROUTES, routeNames } from './routes.js';
-import { txBodyProblem } from './schemas.js';
+import { txBatchProblem, txBodyProblem } from './schemas.js';
 import { upgradesView } from './upgradesView.js';
 import {
   balanceView,
@@ -51,6 +51,14 @@ function heightParam(value: string | undefined): number {
   if (value === undefined || !/^(0|[1-9][0-9]{0,15})$/.test(value) || !Number.isSafeInteger(Number(value)))
     throw new HttpError(400, 'Invalid height: expected a non-negative integer');
   return Number(value);
+}
+
+/** A well-formed transaction's answer: received, or rejected saying why. */
+function submitAnswer(o: SubmitOutcome): SubmitAnswer {
+  if (o.kind === 'rejected') return { tx_hash: o.hash, status: 'rejected', error: o.message };
+  if (o.kind === 'received') return { tx_hash: o.hash, status: 'received' };
+  // A malformed one makes its request a 400 before any answer is written.
+  throw invalidTx(o.reason);
 }
 
 export function createRpcApp(
@@ -165,13 +173,22 @@ export function createRpcApp(
       // Settles after the admission batch this transaction joined (its signature checked with the others').
       const outcome = await backend.submit(body, raw.length);
       if (outcome.kind === 'malformed') throw invalidTx(outcome.reason);
-      if (outcome.kind === 'rejected')
-        sendJson(ctx, 200, {
-          tx_hash: outcome.hash,
-          status: 'rejected',
-          error: outcome.message,
-        } satisfies SubmitAnswer);
-      else sendJson(ctx, 200, { tx_hash: outcome.hash, status: 'received' } satisfies SubmitAnswer);
+      sendJson(ctx, 200, submitAnswer(outcome));
+    },
+
+    // An extension (issue 29; docs/PROTOCOL.md): what POST /tx/send does, for up to 256
+    // transactions at once (one request, one JSON parse, one admission batch), answered with
+    // each one's answer in order. Malformed as a whole when any of them is: none is admitted.
+    sendTxs: async (ctx) => {
+      ready();
+      if (!ctx.is('application/json')) throw invalidTx('Content-Type must be application/json');
+      const raw = await readBody(ctx.req, MAX_TXS_BATCH_BYTES);
+      const body = parseJson(raw, invalidTx);
+      const problem = txBatchProblem(body);
+      if (problem) throw invalidTx(problem);
+      const outcome = await backend.submitBatch(body as unknown[], raw.length);
+      if (outcome.kind === 'malformed') throw invalidTx(outcome.reason);
+      sendJson(ctx, 200, outcome.outcomes.map(submitAnswer));
     },
 
     receipt: async (ctx) => {

@@ -12,6 +12,14 @@ export type SubmitOutcome =
   | { kind: 'received'; hash: string }
   | { kind: 'rejected'; hash: string; code: string; message: string };
 
+/**
+ * The outcome of a batch of transactions: malformed as a whole when any of them is (none is
+ * admitted then), else each one's outcome, in the batch's order.
+ */
+export type BatchOutcome =
+  | { kind: 'malformed'; reason: string }
+  | { kind: 'checked'; outcomes: SubmitOutcome[] };
+
 /** A receipt as GET /tx/{hash}/receipt answers it. */
 export type ReceiptView = ReceiptAnswer;
 
@@ -32,6 +40,8 @@ export interface RpcBackend {
   readonly mempoolSize: number;
   /** Settles when the transaction is admitted or refused. */
   submit(input: unknown, size: number): Promise<SubmitOutcome>;
+  /** Settles when every transaction of the batch (`size`: its bytes) is admitted or refused. */
+  submitBatch(inputs: readonly unknown[], size: number): Promise<BatchOutcome>;
   receipt(hash: string): Promise<ReceiptView | null>;
   blockJson(height: number): Promise<BlockJson | null>;
   /** The commit this node keeps for the block at `height` (none for genesis). */

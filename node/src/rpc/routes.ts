@@ -21,6 +21,8 @@ export const RPC_ROUTES = {
   metrics: { method: 'GET', path: '/metrics' },
   sendTx: { method: 'POST', path: '/tx/send' },
   receipt: { method: 'GET', path: '/tx/:hash/receipt' },
+  // A batch of transactions in one request (extension, issue 29): POST /tx/send for each.
+  sendTxs: { method: 'POST', path: '/tx/send_batch' },
   // Upgrades (extension, issue 28): the node's and the chain's versions, plans pending and applied.
   upgrades: { method: 'GET', path: '/upgrades' },
 } as const satisfies Record<string, { readonly method: 'GET' | 'POST'; readonly path: string }>;

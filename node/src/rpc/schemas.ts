@@ -3,7 +3,7 @@
  * (txFromJson) then checks what a schema cannot (Bech32 checksums, points on the curve).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { TX_TYPES } from '../chain/index.js';
+import { MAX_TXS_PER_BATCH, TX_TYPES } from '../chain/index.js';
 
 const hex = (bytes: number) => ({ type: 'string', pattern: `^[0-9a-f]{${bytes * 2}}$` });
 const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]{0,77})$' };
@@ -46,4 +46,18 @@ export function txBodyProblem(body: unknown): string | null {
   if (!e) return 'invalid body';
   const where = e.instancePath === '' ? 'body' : e.instancePath.slice(1).replaceAll('/', '.');
   return `${where} ${e.message ?? 'is invalid'}`;
+}
+
+/**
+ * Null if `body` is a batch of 1 … MAX_TXS_PER_BATCH transactions (POST /tx/send_batch), each
+ * with the shape of one; otherwise what is wrong, naming the transaction by its index.
+ */
+export function txBatchProblem(body: unknown): string | null {
+  if (!Array.isArray(body) || body.length === 0 || body.length > MAX_TXS_PER_BATCH)
+    return `body must be a JSON array of 1 to ${MAX_TXS_PER_BATCH} transactions`;
+  for (const [i, tx] of body.entries()) {
+    const problem = txBodyProblem(tx);
+    if (problem !== null) return `transaction ${i}: ${problem}`;
+  }
+  return null;
 }

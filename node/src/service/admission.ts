@@ -12,13 +12,16 @@ import { type ChainState, type Tx, txFromJson, txHash } from '../chain/index.js'
 import type { AdmissionQueue } from '../mempool/admissionQueue.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import type { SubmitOutcome } from '../rpc/backend.js';
+import type { BatchOutcome, SubmitOutcome } from '../rpc/backend.js';
 
-/** The outcome of a gossip message of one or more transactions. */
+/**
+ * The outcome of a batch of transactions (a gossip message, a POST /tx/send_batch body); once
+ * checked, `admitted` holds its transactions this node admitted (answered `received`), each once,
+ * in order.
+ */
 export type PeerTxsOutcome =
-  | { kind: 'malformed'; reason: string }
-  /** `admitted`: the message's transactions this node admitted (answered `received`), each once, in order. */
-  | { kind: 'checked'; outcomes: SubmitOutcome[]; admitted: Tx[] };
+  | Extract<BatchOutcome, { kind: 'malformed' }>
+  | (Extract<BatchOutcome, { kind: 'checked' }> & { admitted: Tx[] });
 
 export interface Waiter {
   readonly fromRpc: boolean;
@@ -66,13 +69,14 @@ export class Admission {
   }
 
   /**
-   * The transactions of one gossip message, `size` its bytes. All are decoded first: one
-   * malformed transaction makes the whole message malformed, and none of it is admitted.
-   * Each counts an equal share of the message's bytes against the mempool's byte bound, and
+   * The transactions of one gossip message or RPC batch, `size` its bytes. All are decoded first:
+   * one malformed transaction makes the whole batch malformed, and none of it is admitted.
+   * Each counts an equal share of the batch's bytes against the mempool's byte bound, and
    * each has its signature checked (unless already pooled), whatever else refuses it, so that
-   * the message's verdict knows of any forgery in it.
+   * a message's verdict knows of any forgery in it. The RPC's are prechecked against verified
+   * state and gossiped once admitted, as one sent alone.
    */
-  async submitAll(inputs: readonly unknown[], size: number): Promise<PeerTxsOutcome> {
+  async submitAll(inputs: readonly unknown[], size: number, fromRpc = false): Promise<PeerTxsOutcome> {
     const state = this.deps.state();
     const parsed: Parsed[] = [];
     for (const [i, input] of inputs.entries()) {
@@ -86,7 +90,7 @@ export class Admission {
     }
     const share = Math.ceil(size / Math.max(1, inputs.length));
     const outcomes = await Promise.all(
-      parsed.map((p) => (p.ok ? this.offer(p.tx, p.hash, share, state, false) : p.outcome)),
+      parsed.map((p) => (p.ok ? this.offer(p.tx, p.hash, share, state, fromRpc) : p.outcome)),
     );
     // Each admitted transaction once, though the message may carry copies of it.
     const admitted = new Map<string, Tx>();

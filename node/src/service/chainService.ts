@@ -148,6 +148,14 @@ export class ChainService implements RpcBackend {
   }
 
   /**
+   * A batch of transactions from the RPC (POST /tx/send_batch): each as one sent alone, the
+   * batch malformed as a whole when any of them is.
+   */
+  submitBatch(inputs: readonly unknown[], size: number): Promise<PeerTxsOutcome> {
+    return this.admission.submitAll(inputs, size, true);
+  }
+
+  /**
    * The transactions of one gossip message (`size`: its bytes): admitted, not re-gossiped
    * (gossipsub forwards the message itself). Malformed as a whole when any of them is.
    */

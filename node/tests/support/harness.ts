@@ -139,6 +139,7 @@ export function brokenApp(): ReturnType<typeof createRpcApp> {
     },
     mempoolSize: 0,
     submit: fail,
+    submitBatch: fail,
     receipt: fail,
     blockJson: fail,
     commit: fail,

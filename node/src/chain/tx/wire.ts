@@ -23,6 +23,13 @@ import {
   type TxType,
 } from './types.js';
 
+/**
+ * A batch of transactions in their JSON form, one JSON array (a `/chain/txs/1.0.0` gossip
+ * message, a POST /tx/send_batch body): at most this many transactions and bytes.
+ */
+export const MAX_TXS_PER_BATCH = 256;
+export const MAX_TXS_BATCH_BYTES = 1024 * 1024;
+
 /** The wire shape; amounts are decimal strings, keys and signatures lowercase hex. */
 export interface TxJson {
   tx_type: TxType;

@@ -60,6 +60,7 @@ describe('the RPC route table', () => {
       snapshotContent: () => c.snapshotContent(7),
       metrics: () => c.metrics(),
       sendTx: () => c.sendTx(txToJson(tx(genesisState(), 'alice', 'TRANSFER', { to: ADDRESS, amount: 1n }))),
+      sendTxs: () => c.sendTxs([tx(genesisState(), 'alice', 'TRANSFER', { to: ADDRESS, amount: 1n })]),
       receipt: () => c.receipt(HASH),
       upgrades: () => c.upgrades(),
     };

@@ -41,6 +41,7 @@ describe('RPC before the chain state is loaded', () => {
         ['GET', '/snapshots/10/content'],
         ['GET', `/tx/${'0'.repeat(64)}/receipt`],
         ['POST', '/tx/send'],
+        ['POST', '/tx/send_batch'],
         ['GET', '/evidence'],
         ['GET', '/upgrades'],
       ] as const) {
