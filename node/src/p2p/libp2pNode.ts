@@ -41,10 +41,19 @@ const CONNECTION_MONITOR = {
  * moment: each looks up several keys through all of its peers, and in a 21-validator devnet on
  * 2 cores those thousands of streams at once cost heights of 4 s, failed pings and closed
  * connections in the fifth minute (docs/BENCHMARKS.md). Each node now keeps its own period,
- * 3.75–6.25 minutes, and its first self-lookup waits 2–5 s, after a devnet's first blocks.
+ * 3.75–6.25 minutes.
+ *
+ * Its first self-lookup (kad-dht's default: 1 s after start; 2–5 s here before) comes 30–60 s
+ * after start, each node at its own moment: at start it had every node of a 21-validator devnet
+ * dial, handshake with and query peers beyond its bootstrap list while all were still booting,
+ * and the devnet's first final block came twice as late (docs/BENCHMARKS.md, "The DHT's first
+ * lookup, later"). Until then a node's peers are its bootstrap list and those that dial it, which
+ * is all gossip and block sync need.
  */
 const DHT_PERIOD_MS = 5 * 60_000;
 const jittered = (ms: number, spread: number) => Math.round(ms * (1 - spread / 2 + Math.random() * spread));
+/** 30–60 s: when a node first looks itself up in the DHT after it starts. */
+export const firstSelfLookupMs = () => jittered(45_000, 2 / 3);
 
 /**
  * kad-dht (15.x) takes no option for its table refresh period: it is set on the refresher before
@@ -89,7 +98,7 @@ export async function createLibp2pNode(
       dht: kadDHT({
         protocol: DHT_PROTOCOL,
         clientMode: false,
-        initialQuerySelfInterval: 2000 + Math.round(Math.random() * 3000),
+        initialQuerySelfInterval: firstSelfLookupMs(),
         querySelfInterval: jittered(DHT_PERIOD_MS, 0.5),
         peerInfoMapper: removePublicAddressesMapper,
       }) as never,

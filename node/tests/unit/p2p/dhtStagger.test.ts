@@ -10,7 +10,8 @@ import { kadDHT } from '@libp2p/kad-dht';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
-import { staggerTableRefresh } from '../../../src/p2p/libp2pNode.js';
+import { createLibp2pNode, staggerTableRefresh } from '../../../src/p2p/libp2pNode.js';
+import { peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
 
 describe('DHT table refresh', () => {
   it("is set on kad-dht's refresher, to 3.75–6.25 minutes, different from node to node", async () => {
@@ -29,5 +30,28 @@ describe('DHT table refresh', () => {
     for (const p of periods) assert.ok(p >= 225_000 && p <= 375_000, `period ${p} ms`);
     assert.ok(new Set(periods).size > 1, `every node got ${periods[0]} ms`);
     assert.equal(staggerTableRefresh({}), false);
+  });
+
+  it("leaves the first self-lookup to 30–60 s after start, different from node to node (after a devnet's first blocks)", async () => {
+    const firsts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const node = await createLibp2pNode(
+        {
+          privateKey: await peerKeyFromSeed(new TextEncoder().encode(`dht-schedule-${i}`)),
+          listenHost: '127.0.0.1',
+          listenPort: 0,
+          bootstrap: [],
+          agentVersion: 'test',
+        },
+        [],
+        async () => false,
+      );
+      // kad-dht's QuerySelf waits initialInterval before its first lookup (its start's timer).
+      const querySelf = (node.services.dht as unknown as { querySelf: { initialInterval: number } })
+        .querySelf;
+      firsts.push(querySelf.initialInterval);
+    }
+    for (const f of firsts) assert.ok(f >= 30_000 && f <= 60_000, `first self-lookup after ${f} ms`);
+    assert.ok(new Set(firsts).size > 1, `every node after ${firsts[0]} ms`);
   });
 });
