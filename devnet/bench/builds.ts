@@ -19,9 +19,23 @@ export function buildLabel(build: string): string {
   return basename(build);
 }
 
-/** `devnet ARGS…` of a build's CLI; fails with its output on a non-zero exit. */
-export async function devnetOf(build: string, args: string[], timeoutMs = 600_000): Promise<string> {
+/** Set once the bench is stopped (cleanUpOnStop): no further `devnet` command starts, but the cleanup's. */
+let stopping = false;
+
+/**
+ * `devnet ARGS…` of a build's CLI; fails with its output on a non-zero exit. Once the bench is
+ * stopped it never settles (the measuring goes no further while the cleanup runs), unless
+ * `duringStop` (the cleanup's own commands).
+ */
+export async function devnetOf(
+  build: string,
+  args: string[],
+  timeoutMs = 600_000,
+  duringStop = false,
+): Promise<string> {
+  if (stopping && !duringStop) return new Promise<never>(() => {});
   const r = await devnetCli(args, { build, timeoutMs });
+  if (stopping && !duringStop) return new Promise<never>(() => {});
   if (r.code !== 0) throw new Error(`devnet ${args.join(' ')} (${build}): ${r.stdout}${r.stderr}`);
   return r.stdout;
 }
@@ -49,4 +63,29 @@ export async function devnetCpu(home: string): Promise<{ nodes: number[]; panel:
     (x): x is number => x !== null,
   );
   return { nodes, panel: await cpuOfPid(join(home, 'ui', 'panel.pid')) };
+}
+
+/**
+ * On SIGINT or SIGTERM, `cleanup()` (a devnet's `down` with `devnetOf(…, duringStop)`, taking a
+ * swarm apart, removing the bench's folder) runs before the bench exits (130, 143), and the
+ * measuring stops where it is (devnetOf). The spawner's own handler runs after this one and kills
+ * the programs it had started (an `up` half-way), so the cleanup starts on the next turn, after
+ * it; a listener that stays (`on`, not `once`) tells that handler not to raise the signal again,
+ * which would end the bench first.
+ */
+export function cleanUpOnStop(cleanup: () => Promise<unknown> | unknown): void {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      setImmediate(
+        () =>
+          void Promise.resolve()
+            .then(cleanup)
+            .finally(() => process.exit(code)),
+      );
+    });
 }

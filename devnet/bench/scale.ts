@@ -28,7 +28,7 @@ import { parseBenchArgs, waitForOrNull } from '@chain-devnet/node/harness';
 import { median, parseDuration } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { UpJson } from '../src/jsonShapes.js';
-import { buildLabel, buildsOf, devnetOf } from './builds.js';
+import { buildLabel, buildsOf, cleanUpOnStop, devnetOf } from './builds.js';
 import { pidOf, procMemory } from './procMemory.js';
 
 const { values } = parseBenchArgs({
@@ -50,8 +50,12 @@ if (Number.isNaN(blockTimeMs)) throw new Error(`--block-time: not a duration: ${
 const builds = buildsOf(values.builds);
 const rows: string[] = [];
 const dir = await mkdtemp(join(tmpdir(), 'devnet-bench-scale-'));
-let current: (() => Promise<unknown>) | null = null;
-process.once('SIGINT', () => void (current?.() ?? Promise.resolve()).then(() => process.exit(130)));
+let current: ((duringStop?: boolean) => Promise<unknown>) | null = null;
+// Stopped (Ctrl-C, or `kill`): the devnet being measured is taken down before the bench exits.
+cleanUpOnStop(async () => {
+  await current?.(true);
+  await rm(dir, { recursive: true, force: true });
+});
 for (let r = 0; r < Number(values.runs); r++)
   for (const build of builds) rows.push(await measure(build, join(dir, `${r}-${builds.indexOf(build)}`)));
 if (!values['keep-home']) await rm(dir, { recursive: true, force: true });
@@ -63,7 +67,7 @@ for (const row of rows) console.log(row);
 
 /** One devnet of `build` brought up in `home`, measured, and taken down: its row of the table. */
 async function measure(build: string, home: string): Promise<string> {
-  const down = () => devnetOf(build, ['down', '--home', home]);
+  const down = (duringStop = false) => devnetOf(build, ['down', '--home', home], undefined, duringStop);
   current = down;
   let troubled = false;
   let row = `| ${buildLabel(build)} | ${values.runtime} | ${n} | ${values['block-time']} | failed |`;

@@ -26,7 +26,7 @@ import { Layout } from '../src/layout.js';
 import { ensureNodeImage } from '../src/runtime/docker/nodeImage.js';
 import { SwarmMachines } from '../src/runtime/swarm/swarmEngines.js';
 import { provideNodeImage } from '../src/runtime/swarm/swarmImages.js';
-import { buildLabel, buildsOf, devnetCpu, devnetOf } from './builds.js';
+import { buildLabel, buildsOf, cleanUpOnStop, devnetCpu, devnetOf } from './builds.js';
 
 const { values } = parseBenchArgs({
   options: {
@@ -53,6 +53,14 @@ const nodeCpu = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
 const panelCpu = new Map<string, number[]>(runs.map((r) => [keyOf(r), []]));
 const failures = new Map<string, number>();
 let swarm: TestSwarm | null = null;
+/** The devnet being measured (its build and home), taken down if the bench is stopped. */
+let measured: { build: string; home: string } | null = null;
+cleanUpOnStop(async () => {
+  if (measured !== null)
+    await devnetOf(measured.build, ['down', '--home', measured.home], undefined, true).catch(() => undefined);
+  swarm?.teardown();
+  await rm(dir, { recursive: true, force: true });
+});
 try {
   if (runtimes.includes('swarm')) {
     const made = await startTestSwarm({ workers: Number(values['swarm-workers']), log: console.log });
@@ -92,6 +100,7 @@ try {
       const key = keyOf(run);
       const home = join(dir, `${r}-${runs.indexOf(run)}`);
       const base = await freeDevnetBase(validators);
+      measured = { build: run.build, home };
       const started = performance.now();
       // A devnet that did not come up within up's own bound is counted as failed, not the end of the run.
       const failed = await devnetOf(run.build, [
@@ -129,6 +138,7 @@ try {
           `, load ${loadavg()[0]!.toFixed(1)}`,
       );
       await devnetOf(run.build, ['down', '--home', home]);
+      measured = null;
     }
   }
 } finally {
