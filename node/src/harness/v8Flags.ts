@@ -12,8 +12,9 @@
  * semi-spaces, the more often a scavenge runs: at 1 MiB (the first cap) garbage collection was
  * 18-21% of a node's CPU among 21 validators; 4 MiB took about a fifth off their CPU at start-up
  * (21 up in 16.4 s instead of 20.7 s) and 2-17% in steady state, for 6-7 MiB more resident a
- * node; measured in docs/BENCHMARKS.md ("A 4 MiB young generation"). The old generation is not capped: a node's state may grow, and a
- * cap would turn a large state into a crash instead of a slower collection.
+ * node; measured in docs/BENCHMARKS.md ("A 4 MiB young generation"). The old generation is not
+ * capped: a node's state may grow, and a cap would turn a large state into a crash instead of a
+ * slower collection.
  *
  * `--heap-growing-percent=10`: after each full collection V8 lets the old generation grow by a
  * factor of its own choosing (up to about 2 on a machine with memory to spare) before the next;

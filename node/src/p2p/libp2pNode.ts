@@ -53,7 +53,7 @@ const CONNECTION_MONITOR = {
 const DHT_PERIOD_MS = 5 * 60_000;
 const jittered = (ms: number, spread: number) => Math.round(ms * (1 - spread / 2 + Math.random() * spread));
 /** 30–60 s: when a node first looks itself up in the DHT after it starts. */
-export const firstSelfLookupMs = () => jittered(45_000, 2 / 3);
+const firstSelfLookupMs = () => jittered(45_000, 2 / 3);
 
 /**
  * kad-dht (15.x) takes no option for its table refresh period: it is set on the refresher before

@@ -169,12 +169,10 @@ export function decodeBlocksResponse(bytes: Uint8Array): SyncedBlock[] | string 
  * objects (a node gossips the transactions its RPC admitted in one batch as one message: fewer
  * messages per transaction for every peer to receive, decode and forward).
  */
-export const MAX_TXS_PER_MESSAGE = MAX_TXS_PER_BATCH;
-export const MAX_TXS_MESSAGE_BYTES = MAX_TXS_BATCH_BYTES;
 
 /**
  * Messages for `txs` (transaction JSON objects): a lone transaction as its object, more as arrays
- * of at most MAX_TXS_PER_MESSAGE transactions and MAX_TXS_MESSAGE_BYTES bytes, in order. A
+ * of at most MAX_TXS_PER_BATCH transactions and MAX_TXS_BATCH_BYTES bytes, in order. A
  * transaction too large to fit a message alone is left out (the RPC's body limit is far below).
  */
 export function encodeTxsMessages(txs: readonly unknown[]): Uint8Array[] {
@@ -189,9 +187,9 @@ export function encodeTxsMessages(txs: readonly unknown[]): Uint8Array[] {
     bytes = 2;
   };
   for (const e of encoded) {
-    if (e.length + 2 > MAX_TXS_MESSAGE_BYTES) continue;
+    if (e.length + 2 > MAX_TXS_BATCH_BYTES) continue;
     const added = e.length + (group.length > 0 ? 1 : 0);
-    if (group.length === MAX_TXS_PER_MESSAGE || bytes + added > MAX_TXS_MESSAGE_BYTES) emit();
+    if (group.length === MAX_TXS_PER_BATCH || bytes + added > MAX_TXS_BATCH_BYTES) emit();
     bytes += e.length + (group.length > 0 ? 1 : 0);
     group.push(e);
   }
@@ -215,11 +213,11 @@ function joinArray(parts: readonly Uint8Array[], bytes: number): Uint8Array {
 /**
  * The transactions of a `/chain/txs/1.0.0` message, still unchecked JSON values (the admission
  * pipeline decodes each), or why the message is malformed: not UTF-8 JSON, over
- * MAX_TXS_MESSAGE_BYTES, neither an object nor an array, an empty array, an array of more than
- * MAX_TXS_PER_MESSAGE entries, or an entry that is not an object.
+ * MAX_TXS_BATCH_BYTES, neither an object nor an array, an empty array, an array of more than
+ * MAX_TXS_PER_BATCH entries, or an entry that is not an object.
  */
 export function decodeTxsMessage(bytes: Uint8Array): unknown[] | string {
-  if (bytes.length > MAX_TXS_MESSAGE_BYTES) return `message over ${MAX_TXS_MESSAGE_BYTES} bytes`;
+  if (bytes.length > MAX_TXS_BATCH_BYTES) return `message over ${MAX_TXS_BATCH_BYTES} bytes`;
   let j: unknown;
   try {
     j = decodeJson(bytes);
@@ -229,7 +227,7 @@ export function decodeTxsMessage(bytes: Uint8Array): unknown[] | string {
   if (isObject(j)) return [j];
   if (!Array.isArray(j)) return 'a transaction object or an array of them';
   if (j.length === 0) return 'empty array of transactions';
-  if (j.length > MAX_TXS_PER_MESSAGE) return `more than ${MAX_TXS_PER_MESSAGE} transactions`;
+  if (j.length > MAX_TXS_PER_BATCH) return `more than ${MAX_TXS_PER_BATCH} transactions`;
   for (const [i, t] of j.entries()) if (!isObject(t)) return `entry ${i} is not a transaction object`;
   return j;
 }

@@ -4,13 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coins, txToJson } from '../../../src/chain/index.js';
-import {
-  decodeTxsMessage,
-  encodeTxsMessages,
-  MAX_TXS_MESSAGE_BYTES,
-  MAX_TXS_PER_MESSAGE,
-} from '../../../src/p2p/messages.js';
+import { coins, MAX_TXS_BATCH_BYTES, MAX_TXS_PER_BATCH, txToJson } from '../../../src/chain/index.js';
+import { decodeTxsMessage, encodeTxsMessages } from '../../../src/p2p/messages.js';
 import type { SubmitOutcome } from '../../../src/rpc/backend.js';
 import type { PeerTxsOutcome } from '../../../src/service/admission.js';
 import { txsHandler, txsMessages, txsVerdict } from '../../../src/service/txGossip.js';
@@ -46,7 +41,7 @@ describe('transaction gossip messages', () => {
     const out = encodeTxsMessages(many);
     assert.deepEqual(
       out.map((m) => (JSON.parse(text(m)) as unknown[]).length),
-      [MAX_TXS_PER_MESSAGE, 300 - MAX_TXS_PER_MESSAGE],
+      [MAX_TXS_PER_BATCH, 300 - MAX_TXS_PER_BATCH],
     );
     assert.deepEqual(
       out.flatMap((m) => JSON.parse(text(m)) as unknown[]),
@@ -55,7 +50,7 @@ describe('transaction gossip messages', () => {
     const big = Array.from({ length: 40 }, (_x, i) => ({ n: i, memo: 'é'.repeat(20_000) })); // ~40 KB each
     const split = encodeTxsMessages(big);
     assert.ok(split.length >= 2, 'over 1 MiB in all');
-    for (const m of split) assert.ok(m.length <= MAX_TXS_MESSAGE_BYTES, `${m.length} bytes`);
+    for (const m of split) assert.ok(m.length <= MAX_TXS_BATCH_BYTES, `${m.length} bytes`);
     assert.deepEqual(
       split.flatMap((m) => JSON.parse(text(m)) as unknown[]),
       big,
@@ -67,8 +62,8 @@ describe('transaction gossip messages', () => {
     const t = txToJson(transfer(0));
     const cases: [string, Uint8Array][] = [
       ['empty array', bytes('[]')],
-      ['too many', bytes(JSON.stringify(Array.from({ length: MAX_TXS_PER_MESSAGE + 1 }, () => t)))],
-      ['over 1 MiB', bytes(`[${JSON.stringify({ ...t, memo: 'x'.repeat(MAX_TXS_MESSAGE_BYTES) })}]`)],
+      ['too many', bytes(JSON.stringify(Array.from({ length: MAX_TXS_PER_BATCH + 1 }, () => t)))],
+      ['over 1 MiB', bytes(`[${JSON.stringify({ ...t, memo: 'x'.repeat(MAX_TXS_BATCH_BYTES) })}]`)],
       ['a number entry', bytes(`[${JSON.stringify(t)},1]`)],
       ['a null entry', bytes('[null]')],
       ['a nested array', bytes(`[[${JSON.stringify(t)}]]`)],
