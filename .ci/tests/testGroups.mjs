@@ -80,6 +80,9 @@ export const SUITES = {
       'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
       'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
       'devnet/dist/tests/processRuntime.test.js': { kind: 'none', weight: HEAVY, seconds: 46 },
+      // New with the threads runtime (2026-11-28): 42 s alone here, the host's own file 3 s.
+      'devnet/dist/tests/threadsRuntime.test.js': { kind: 'none', weight: HEAVY, seconds: 42 },
+      'devnet/dist/tests/runtime/threadsHost.test.js': { kind: 'none', weight: 1, seconds: 3 },
       'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },

@@ -54,15 +54,25 @@ async function cpuOfPid(pidFile: string): Promise<number | null> {
   }
 }
 
-/** The CPU seconds used so far by each node of a process-runtime devnet (run/<node>.pid) and by its panel. */
+/**
+ * The CPU seconds used so far by each node of a devnet on this machine and by its panel: a
+ * process-runtime node's own (run/<node>.pid); on the threads runtime the host's (threads/
+ * host.pid), shared evenly among the nodes (a thread's own CPU is not in /proc by name).
+ */
 export async function devnetCpu(home: string): Promise<{ nodes: number[]; panel: number | null }> {
+  const panel = await cpuOfPid(join(home, 'ui', 'panel.pid'));
+  const host = await cpuOfPid(join(home, 'threads', 'host.pid'));
+  if (host !== null) {
+    const n = (await readdir(join(home, 'nodes')).catch(() => [] as string[])).length;
+    return { nodes: Array.from({ length: n }, () => host / n), panel };
+  }
   const pids = (await readdir(join(home, 'run')).catch(() => [] as string[])).filter((f) =>
     /^validator-\d+\.pid$/.test(f),
   );
   const nodes = (await Promise.all(pids.map((f) => cpuOfPid(join(home, 'run', f))))).filter(
     (x): x is number => x !== null,
   );
-  return { nodes, panel: await cpuOfPid(join(home, 'ui', 'panel.pid')) };
+  return { nodes, panel };
 }
 
 /**

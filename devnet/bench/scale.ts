@@ -5,12 +5,13 @@
  * slot) and that every node has the same hash at the last height. Memory per node is each node's
  * own process_resident_memory_bytes, sampled every 10 s: the median over nodes of each node's
  * peak, and the largest peak; on processes also each node's PSS (procMemory.ts: its shared pages
- * divided among the nodes, what it costs the machine), the median of peaks.
+ * divided among the nodes, what it costs the machine), the median of peaks. On threads (every
+ * node a thread of one host process) the host's RSS and PSS divided by N, and the host's CPU.
  *
  * For every block not decided in round 0 it prints the nodes' own log lines about that height
  * (process runtime): who timed out waiting for which proposer, how late, and who entered late.
  *
- *   npm run build && node devnet/dist/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process]
+ *   npm run build && node devnet/dist/bench/scale.js --validators 21 [--blocks 300] [--block-time 1s] [--runtime process|threads]
  *     [--runs 1] [--builds ../main,.] [--keep-home]
  *
  * With --builds (builds.ts) each run brings up one devnet per build, the builds alternating, and
@@ -98,7 +99,21 @@ async function measure(build: string, home: string): Promise<string> {
     const peakRss = new Map<number, number>();
     const peakPss = new Map<number, number>();
     const cpuSeconds = new Map<number, number>();
+    // On threads every node's process metrics are the host's: its memory is shared among them and
+    // its CPU counted once.
+    const hostPid =
+      values.runtime === 'threads' ? await pidOf(join(home, 'threads', 'host.pid')).catch(() => null) : null;
+    const sampleHost = async (pid: number) => {
+      const m = await procMemory(pid);
+      for (let i = 0; i < n; i++) {
+        peakRss.set(i, Math.max(peakRss.get(i) ?? 0, (m.rss * 1024 * 1024) / n));
+        peakPss.set(i, Math.max(peakPss.get(i) ?? 0, m.pss / n));
+      }
+      const cpu = /^process_cpu_seconds_total\s+(\S+)/m.exec(await clients[0]!.metrics());
+      if (cpu) cpuSeconds.set(0, Number(cpu[1]));
+    };
     const sample = async () => {
+      if (hostPid !== null) return sampleHost(hostPid);
       await Promise.all(
         clients.map(async (c, i) => {
           if (values.runtime === 'process') {

@@ -2,8 +2,9 @@
  * Benchmark: wall time of `devnet up` (4 validators, default 1 s blocks) until every node has a
  * final block, on each runtime and for each build (`--builds`, builds.ts: main's checkout beside
  * this one), measured side by side in one run: R rounds, alternating the builds and runtimes,
- * median and spread reported. On processes also the CPU the nodes and the panel had used when
- * `up` returned (from /proc): on a shared machine a steadier figure than the wall time. The docker runtime's image is built once before timing
+ * median and spread reported. On processes and threads also the CPU the nodes and the panel had
+ * used when `up` returned (from /proc; on threads the host's, shared among the nodes): on a shared
+ * machine a steadier figure than the wall time. The docker runtime's image is built once before timing
  * ("docker with the image already built"). Monitoring is off so that Prometheus start-up (and a
  * Grafana image pull) is not counted; the nodes are what is timed.
  *
@@ -13,7 +14,7 @@
  * `down` does not remove it, swarm/imageHolders.ts), then the swarm is taken apart.
  *
  *   npm run build && node devnet/dist/bench/up.js [--rounds 5] [--validators 4] [--block-time 1s]
- *     [--runtimes process,docker,swarm] [--builds ../main,.]
+ *     [--runtimes process,threads,docker,swarm] [--builds ../main,.]
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -150,7 +151,7 @@ const range = (xs: number[], d: number) =>
     ? '-'
     : `${median(xs).toFixed(d)} s (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
 console.log(
-  `\n${validators} validators, ${values['block-time']} blocks, ${rounds} rounds; medians (min–max); CPU when up returned (process runtime)`,
+  `\n${validators} validators, ${values['block-time']} blocks, ${rounds} rounds; medians (min–max); CPU when up returned (process and threads runtimes)`,
 );
 console.log(
   '| build | runtime | devnet up until every node is final | CPU per node | CPU of all nodes | panel CPU | up, of the first build | failed rounds |',

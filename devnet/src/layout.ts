@@ -3,14 +3,15 @@
  *   devnet.json            the state: runtime, spec inputs, nodes added later
  *   accounts.json          keys of the funded accounts (mode 600)
  *   nodes/<name>/          a node's home: genesis.json, validator_key.json, p2p_key, node.json, data
- *   logs/<name>.log        a node's log (process runtime); docker, swarm: the last lines of containers
+ *   logs/<name>.log        a node's log (process and threads runtimes); docker, swarm: the last lines of containers
  *                          (tasks) `devnet upgrade` replaced (the current one's are the engine's)
  *   run/<name>.pid         a process's id (process runtime)
- *   run/<name>.exit        how a node's process ended: its exit status (process runtime)
+ *   run/<name>.exit        how a node's process (thread) ended: its exit status (process, threads)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
  *   services/<name>/       a service beside the nodes (the task market, its worker): key, data
  *   partition.json         the groups of a partition in force (process runtime)
  *   ui/                    the panel: its key (mode 600), pid file and log
+ *   threads/               the threads runtime's host: its socket, pid file and log
  *   saves/                 archives saved from the panel (devnet save)
  *   fork-genesis.json      a forked devnet's genesis (devnet up --fork), made from its source's state
  */

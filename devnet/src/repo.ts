@@ -82,6 +82,14 @@ export function devnetPackagePath(...parts: string[]): string {
   return join(dirname(pkg), ...parts);
 }
 
+/**
+ * The devnet command as people run it (npm's bin, the bundle with its launcher): what its own
+ * detached processes run (the panel's `ui --serve`, the supervisor, the threads runtime's host).
+ */
+export function devnetProgram(): string {
+  return devnetPackagePath('dist', 'bundle', 'devnet.mjs');
+}
+
 /** A path inside the Grafana dashboards and provisioning this package carries (scripts/dashboards.mjs). */
 export function dashboardsPath(...parts: string[]): string {
   return devnetPackagePath('dist', 'dashboards', ...parts);

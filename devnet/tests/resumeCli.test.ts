@@ -105,7 +105,10 @@ describe('devnet up on a home that has a devnet', () => {
     await json('stop');
     const back = await devnetCli(['up', '--home', home, '--runtime', 'process']);
     assert.equal(back.code, 2, 'a bad flag');
-    assert.match(back.stderr + back.stdout, /moves from process to docker only/);
+    assert.match(
+      back.stderr + back.stdout,
+      /moves from process or threads to docker, and between process and threads, only/,
+    );
     await devnetCli(['down', '--home', home]);
     assert.deepEqual(await dockerLeftovers(home), []);
   });

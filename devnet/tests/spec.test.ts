@@ -78,7 +78,9 @@ describe('manifest', () => {
       'validators[1].stake must be an amount like 1000coin or wei digits',
     ]);
     assert.deepEqual(problemsOf({ colour: 'red' }), ['colour is not a manifest field']);
-    assert.deepEqual(problemsOf({ runtime: 'vm' }), ['runtime must be one of auto, docker, process, swarm']);
+    assert.deepEqual(problemsOf({ runtime: 'vm' }), [
+      'runtime must be one of auto, docker, process, threads, swarm',
+    ]);
     assert.deepEqual(problemsOf({ block_time: 'soon' }), [
       'block_time must be a duration like 300ms or 2s, got "soon"',
     ]);

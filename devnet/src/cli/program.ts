@@ -3,6 +3,7 @@ import type { Command, Program } from '@chain-devnet/node/cli';
 import { addCommand } from './commands/add.js';
 import { composeCommand } from './commands/compose.js';
 import { downCommand } from './commands/down.js';
+import { hostCommand } from './commands/host.js';
 import { k8sCommand } from './commands/k8s.js';
 import { logsCommand } from './commands/logs.js';
 import { nodeCommands } from './commands/node.js';
@@ -23,6 +24,7 @@ const COMMANDS: readonly Command[] = [
   ...nodeCommands,
   upgradeCommand,
   superviseCommand,
+  hostCommand,
   txCommand,
   upgradeCommand,
   uiCommand,
@@ -38,7 +40,7 @@ const jsonCommands = COMMANDS.filter((c) => 'json' in c.options).map((c) => c.na
 export const DEVNET: Program = {
   name: 'devnet',
   summary:
-    'a multi-validator chain devnet with Prometheus and Grafana, on Docker, a Docker Swarm or local processes',
+    'a multi-validator chain devnet with Prometheus and Grafana, on Docker, a Docker Swarm, local processes or threads of one process',
   commands: COMMANDS,
   defaultCommand: null,
   notes: `The commands on a devnet take --home DIR, its folder (default ./.devnet, or $DEVNET_HOME); --json prints one JSON object (${jsonCommands.join(', ')}).

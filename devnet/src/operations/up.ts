@@ -149,19 +149,25 @@ async function anyNodeUp(d: Devnet): Promise<boolean> {
   return states.some((s) => s === 'running' || s === 'paused');
 }
 
+/** The runtimes whose nodes keep their homes in the devnet's folder on this machine. */
+const ON_THIS_MACHINE: readonly RuntimeKind[] = ['process', 'threads'];
+
 /**
- * Moves a stopped devnet to another runtime. Process to docker: a node's whole home, its data
- * included, is copied into its new volume when its container is made (as every first start
- * does), Prometheus's and the market's the same; so the move is devnet.json's word. From docker
- * (the data in volumes) and to or from swarm (volumes on other machines): not done, refused.
+ * Moves a stopped devnet to another runtime. Between process and threads nothing moves: both run
+ * the nodes from their homes here. To docker: a node's whole home, its data included, is copied
+ * into its new volume when its container is made (as every first start does), Prometheus's and
+ * the market's the same; so the move is devnet.json's word. From docker (the data in volumes)
+ * and to or from swarm (volumes on other machines): not done, refused.
  */
 async function moveRuntime(d: Devnet, kind: RuntimeKind, progress: Progress): Promise<Devnet> {
-  if (d.state.runtime !== 'process' || kind !== 'docker')
+  if (!ON_THIS_MACHINE.includes(d.state.runtime) || !(kind === 'docker' || ON_THIS_MACHINE.includes(kind)))
     throw new DevnetError(
       'BAD_FLAG',
-      `--runtime ${kind}: this devnet was made on ${d.state.runtime}; a stopped devnet moves from process to docker only (leave --runtime out to resume it on ${d.state.runtime})`,
+      `--runtime ${kind}: this devnet was made on ${d.state.runtime}; a stopped devnet moves from process or threads to docker, and between process and threads, only (leave --runtime out to resume it on ${d.state.runtime})`,
     );
-  progress(`moving the devnet from ${d.state.runtime} to ${kind}: node homes go into volumes`);
+  progress(
+    `moving the devnet from ${d.state.runtime} to ${kind}${kind === 'docker' ? ': node homes go into volumes' : ''}`,
+  );
   await writeState(d.layout, { ...d.state, runtime: kind });
   return Devnet.open(d.layout.home);
 }

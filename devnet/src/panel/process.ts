@@ -25,12 +25,9 @@ import {
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
-import { devnetPackagePath } from '../repo.js';
+import { devnetProgram } from '../repo.js';
 import { SECRET_HEADER } from './header.js';
 import { ensureSecret, readSecret } from './secret.js';
-
-/** The devnet command as people run it (npm's bin), which the panel process runs as `ui --serve`. */
-const DEVNET_PROGRAM = devnetPackagePath('dist', 'bundle', 'devnet.mjs');
 
 const pidFile = (layout: Layout) => join(layout.uiDir, 'panel.pid');
 export const panelLogFile = (layout: Layout) => join(layout.uiDir, 'panel.log');
@@ -68,7 +65,7 @@ export async function startPanel(d: Devnet, timeoutMs = 20_000): Promise<string>
   if (pid === null)
     pid = await spawnDetached({
       command: process.execPath,
-      args: [DEVNET_PROGRAM, 'ui', '--serve', '--home', d.layout.home],
+      args: [devnetProgram(), 'ui', '--serve', '--home', d.layout.home],
       logFile: panelLogFile(d.layout),
       pidFile: pidFile(d.layout),
     });

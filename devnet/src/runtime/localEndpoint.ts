@@ -1,4 +1,4 @@
-/** Where a node of a one-machine runtime (process, docker) is reached: its planned ports on 127.0.0.1. */
+/** Where a node of a one-machine runtime (process, threads, docker) is reached: its planned ports on 127.0.0.1. */
 import type { NodeSpec } from '../spec/networkSpec.js';
 import type { NodeEndpoint } from './runtime.js';
 

@@ -17,7 +17,7 @@ import type { SwarmDiscovery } from '../monitoring/prometheusConfig.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
 import type { NodeBuild } from '../versions/source.js';
 
-export type RuntimeKind = 'process' | 'docker' | 'swarm';
+export type RuntimeKind = 'process' | 'threads' | 'docker' | 'swarm';
 
 export type NodeRunState = 'running' | 'paused' | 'stopped' | 'absent';
 

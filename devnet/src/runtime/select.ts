@@ -13,6 +13,7 @@ import type { Runtime, RuntimeKind } from './runtime.js';
 
 export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: RuntimeKind; why: string }> {
   if (choice === 'process') return { kind: 'process', why: 'asked for with --runtime process' };
+  if (choice === 'threads') return { kind: 'threads', why: 'asked for with --runtime threads' };
   if (choice === 'auto' && checkoutRoot() === null)
     return { kind: 'process', why: 'installed as a package: the node image is built from a checkout' };
   // Refused before anything is made, not when the image is built.
@@ -45,6 +46,10 @@ export async function resolveRuntime(choice: RuntimeChoice): Promise<{ kind: Run
 /** The manifest gives the swarm runtime its registry, its machines' engines and placements. */
 export async function createRuntime(kind: RuntimeKind, layout: Layout, manifest: Manifest): Promise<Runtime> {
   if (kind === 'process') return new ProcessRuntime(layout);
+  if (kind === 'threads') {
+    const { ThreadsRuntime } = await import('./threads/provider.js');
+    return new ThreadsRuntime(layout);
+  }
   if (kind === 'swarm') {
     const { SwarmRuntime } = await import('./swarm/provider.js');
     return new SwarmRuntime(layout, { registry: manifest.registry ?? null, engines: manifest.engines ?? {} });

@@ -12,7 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 
-export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'swarm'] as const;
+export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'threads', 'swarm'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 export interface ManifestValidator {

@@ -7,9 +7,8 @@
 import { join } from 'node:path';
 import { procState, readPid, removePidFile, spawnDetached, stopProcess } from '@chain-devnet/node/harness';
 import type { Layout } from '../layout.js';
-import { devnetPackagePath } from '../repo.js';
+import { devnetProgram } from '../repo.js';
 
-const DEVNET_PROGRAM = devnetPackagePath('dist', 'bundle', 'devnet.mjs');
 const dir = (layout: Layout) => join(layout.home, 'supervisor');
 const pidFile = (layout: Layout) => join(dir(layout), 'supervisor.pid');
 export const supervisorLogFile = (layout: Layout) => join(dir(layout), 'supervisor.log');
@@ -27,7 +26,7 @@ export async function startSupervisor(layout: Layout): Promise<void> {
   if ((await supervisorPid(layout)) !== null) return;
   await spawnDetached({
     command: process.execPath,
-    args: [DEVNET_PROGRAM, 'supervise', '--home', layout.home],
+    args: [devnetProgram(), 'supervise', '--home', layout.home],
     logFile: supervisorLogFile(layout),
     pidFile: pidFile(layout),
   });

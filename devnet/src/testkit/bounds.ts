@@ -45,7 +45,7 @@ const ROUND_PAST_ABSENT_PROPOSER_MS = 3_000;
 export function boundMs(w: Within, f: BoundFacts): number {
   const checked = checkWithin(w);
   if ('seconds' in checked) return Math.round(checked.seconds * 1000 * slowdown());
-  const runtime = f.runtime === 'process' ? 1 : 1.5;
+  const runtime = f.runtime === 'process' || f.runtime === 'threads' ? 1 : 1.5;
   const perBlock = Math.max(3 * f.blockTimeMs, f.blockTimeMs + ROUND_PAST_ABSENT_PROPOSER_MS);
   return Math.round(slowdown() * runtime * (5_000 + 1_000 * f.nodes + checked.blocks * perBlock));
 }

@@ -20,8 +20,9 @@ export const upCommand = defineCommand({
   options: {
     ...specOptions,
     runtime: choice(
-      'auto (default: docker when an engine answers, else process), docker, process, swarm (the Docker ' +
-        'engine must be a swarm manager; devnet/README.md, "swarm")',
+      'auto (default: docker when an engine answers, else process), docker, process, threads (every node a ' +
+        'thread of one process: the least memory), swarm (the Docker engine must be a swarm manager; ' +
+        'devnet/README.md, "swarm")',
       RUNTIME_CHOICES,
       { valueName: 'R' },
     ),
@@ -59,7 +60,7 @@ export const upCommand = defineCommand({
   details:
     'Returns once every node has a final block; the devnet keeps running in the background. On a home ' +
     'whose devnet is stopped (devnet stop, down --keep-data) it resumes that devnet where it stopped, on ' +
-    'its runtime (--runtime docker moves one made on process); on a home whose devnet runs it prints its status.',
+    'its runtime (--runtime docker moves one made on process or threads; process and threads move to each other); on a home whose devnet runs it prints its status.',
   run: async ({ values: v }) => {
     const flags = specFlagsOf(v);
     if (v.runtime !== undefined) flags.runtime = v.runtime;

@@ -1,0 +1,66 @@
+/**
+ * The host as the other commands see it: a detached `devnet host --home H` process of this
+ * machine, its id in threads/host.pid and its output in threads/host.log, started when a node is
+ * to start and none answers, stopped by `devnet down` (SIGTERM: it stops its nodes first).
+ */
+import {
+  NODE_ENV,
+  NODE_V8_FLAGS,
+  procState,
+  readPid,
+  removePidFile,
+  spawnDetached,
+  stopProcess,
+  waitFor,
+} from '@chain-devnet/node/harness';
+import type { Layout } from '../../layout.js';
+import { devnetProgram } from '../../repo.js';
+import { ask, hostLogFile, hostMarker, hostPidFile, NoHost } from './control.js';
+
+/** The host stops its nodes on SIGTERM, each within its own grace (thread.ts): more than one's. */
+const HOST_GRACE_MS = 20_000;
+
+/** Hosts being started by this process, by home: the nodes of one `up` start together. */
+const starting = new Map<string, Promise<void>>();
+
+/**
+ * Starts the devnet's host unless one is being started. It runs under the V8 flags the node's
+ * code cache was made with (flags are a process's, so its threads' too) and the nodes' environment.
+ */
+export function ensureHost(layout: Layout): Promise<void> {
+  let s = starting.get(layout.home);
+  if (s === undefined) {
+    s = startHost(layout).finally(() => starting.delete(layout.home));
+    starting.set(layout.home, s);
+  }
+  return s;
+}
+
+async function startHost(layout: Layout): Promise<void> {
+  await spawnDetached({
+    command: process.execPath,
+    args: [...NODE_V8_FLAGS, devnetProgram(), 'host', '--home', layout.home],
+    env: { ...process.env, ...NODE_ENV },
+    logFile: hostLogFile(layout),
+    pidFile: hostPidFile(layout),
+  });
+  await waitFor(
+    `the threads host of ${layout.home} to listen (its log: ${hostLogFile(layout)})`,
+    15_000,
+    () =>
+      ask(layout, { op: 'state', name: 'host' }).then(
+        () => true,
+        (e: unknown) => (e instanceof NoHost ? false : Promise.reject(e)),
+      ),
+    { pollMs: 20 },
+  );
+}
+
+/** Stops the host if it runs, its nodes with it; what was stopped, for `devnet down`'s list. */
+export async function stopHost(layout: Layout): Promise<string[]> {
+  const pid = await readPid(hostPidFile(layout));
+  const alive = pid !== null && (await procState(pid, hostMarker(layout))) !== 'absent';
+  if (alive) await stopProcess(pid, hostMarker(layout), HOST_GRACE_MS);
+  await removePidFile(hostPidFile(layout));
+  return alive ? [`process threads host (pid ${pid})`] : [];
+}
