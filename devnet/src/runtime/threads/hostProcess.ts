@@ -4,7 +4,6 @@
  * to start and none answers, stopped by `devnet down` (SIGTERM: it stops its nodes first).
  */
 import {
-  NODE_ENV,
   NODE_V8_FLAGS,
   procState,
   readPid,
@@ -25,7 +24,11 @@ const starting = new Map<string, Promise<void>>();
 
 /**
  * Starts the devnet's host unless one is being started. It runs under the V8 flags the node's
- * code cache was made with (flags are a process's, so its threads' too) and the nodes' environment.
+ * code cache was made with (flags are a process's, so its threads' too), but not under a node
+ * process's environment (NODE_ENV): its MALLOC_ARENA_MAX=2, right for a process of a few threads
+ * that allocate, made the 21 node threads of one host contend for two malloc arenas: 1.24 cores
+ * against 1.10 with glibc's own number of arenas (8 a core), for 1-2 MiB a node (docs/BENCHMARKS.md,
+ * "A fourth runtime: threads").
  */
 export function ensureHost(layout: Layout): Promise<void> {
   let s = starting.get(layout.home);
@@ -40,7 +43,6 @@ async function startHost(layout: Layout): Promise<void> {
   await spawnDetached({
     command: process.execPath,
     args: [...NODE_V8_FLAGS, devnetProgram(), 'host', '--home', layout.home],
-    env: { ...process.env, ...NODE_ENV },
     logFile: hostLogFile(layout),
     pidFile: hostPidFile(layout),
   });
