@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -157,6 +157,26 @@ describe('the threads host', () => {
       /program must be an absolute path/,
     );
     assert.equal(await op('state', 'validator-0'), 'stopped', 'the host still answers');
+  });
+
+  it("the client refuses what answers on the socket if it is no host's answer", async () => {
+    const other = new Layout(join(dir, 'other'));
+    await mkdir(join(other.home, 'threads'), { recursive: true });
+    const liar = createServer({ allowHalfOpen: true }, (s) => {
+      s.on('data', () => undefined);
+      s.on('end', () => s.end('<html>not a host</html>'));
+    });
+    await new Promise<void>((resolve) => liar.listen(hostSocket(other), resolve));
+    try {
+      await assert.rejects(ask(other, { op: 'state', name: 'validator-0' }), (e: unknown) => {
+        assert.ok(e instanceof DevnetError);
+        assert.equal(e.code, 'RUNTIME');
+        assert.match(e.message, /answered something that is no host's answer/);
+        return true;
+      });
+    } finally {
+      liar.close();
+    }
   });
 
   it('a second host of the same devnet stands aside', async () => {

@@ -88,10 +88,24 @@ export function ask(layout: Layout, request: HostRequest, timeoutMs = 30_000): P
     socket.on('close', () => {
       clearTimeout(timer);
       if (text === '') return reject(new NoHost('the host closed the connection without an answer'));
-      const answer = JSON.parse(text) as HostAnswer;
+      const answer = readAnswer(text);
+      if (answer === null)
+        return reject(new DevnetError('RUNTIME', `${path} answered something that is no host's answer`));
       if (answer.ok) resolve(answer.state);
       else if (answer.code === 'CLOSING') reject(new NoHost(answer.message));
       else reject(new DevnetError(answer.code, answer.message));
     });
   });
+}
+
+/** The host's answer, or null for anything else (what listens there may be no host of ours). */
+function readAnswer(text: string): HostAnswer | null {
+  try {
+    const a = JSON.parse(text) as Partial<{ ok: unknown; state: unknown; code: unknown; message: unknown }>;
+    if (a.ok === true && typeof a.state === 'string') return a as HostAnswer;
+    if (a.ok === false && typeof a.code === 'string' && typeof a.message === 'string') return a as HostAnswer;
+    return null;
+  } catch {
+    return null;
+  }
 }
