@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,13 @@ import { after, before, describe, it } from 'node:test';
 import { pause, readExitStatus, waitFor } from '@chain-devnet/node/harness';
 import { DevnetError } from '../../src/errors.js';
 import { Layout } from '../../src/layout.js';
-import { ask, type HostRequest, hostPidFile, hostSocket } from '../../src/runtime/threads/control.js';
+import {
+  ask,
+  type HostRequest,
+  hostDir,
+  hostPidFile,
+  hostSocket,
+} from '../../src/runtime/threads/control.js';
 import { runHost } from '../../src/runtime/threads/host.js';
 
 const PROGRAM = `import { writeFileSync } from 'node:fs';
@@ -72,6 +78,8 @@ describe('the threads host', () => {
     layout = new Layout(join(dir, 'home'));
     program = join(dir, 'program.mjs');
     await writeFile(program, PROGRAM);
+    // As the spawner leaves it: the host's folder made for its log, with the usual mode.
+    await mkdir(hostDir(layout), { recursive: true, mode: 0o755 });
     host = runHost(layout, () => undefined, stopHost.signal);
     await waitFor('the host to listen', 5_000, async () => existsSync(hostPidFile(layout)));
   });
@@ -89,6 +97,7 @@ describe('the threads host', () => {
     const log = await readFile(layout.logFile('validator-0'), 'utf8');
     assert.deepEqual(JSON.parse(log.split('\n')[0]!), { argv: ['run', beatFile('validator-0')] });
     assert.equal(await op('state', 'validator-0'), 'running');
+    assert.equal((await stat(hostDir(layout))).mode & 0o777, 0o700, 'the socket is in a folder of mode 700');
   });
 
   it('pause stops its JavaScript until resume', async () => {

@@ -6,7 +6,7 @@
  * or on SIGTERM, after stopping every node as `devnet stop` would.
  */
 import { rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { Layout } from '../../layout.js';
 import {
@@ -34,7 +34,10 @@ export async function runHost(
   stop: AbortSignal,
 ): Promise<boolean> {
   const path = socketPathOf(layout);
+  // Only who may enter the devnet's folder may reach the socket (a folder made before, by the
+  // host's spawner for its log, has the usual mode).
   await mkdir(hostDir(layout), { recursive: true, mode: 0o700 });
+  await chmod(hostDir(layout), 0o700);
   const threads = new Map<string, NodeThread>();
   let busy = 0;
   let closing = false;
