@@ -31,14 +31,32 @@ import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } f
 import { nodeProgramOf } from './programs.js';
 
 /**
- * The marker that ties a pid to this devnet's process (the home folder is on its command line).
- * A service's folder exists from its first start; a node never has one (their names are the
- * devnet's accounts', which never share a node's name).
+ * Whether `name` is a service's or a monitor's rather than a node's: a service's folder exists
+ * from its first start; a node never has one (their names are the devnet's accounts', which never
+ * share a node's name).
  */
+export function isServiceName(layout: Layout, name: string): boolean {
+  return isMonitor(name) || existsSync(layout.serviceHome(name));
+}
+
+/** The marker that ties a pid to this devnet's process (the home folder is on its command line). */
 export function marker(layout: Layout, name: string): string {
   if (isMonitor(name)) return monitorHome(layout, name);
-  const service = layout.serviceHome(name);
-  return existsSync(service) ? service : layout.nodeHome(name);
+  return isServiceName(layout, name) ? layout.serviceHome(name) : layout.nodeHome(name);
+}
+
+/**
+ * A node of a runtime that runs it from its home here (process, threads) replaced: stopped, then
+ * started from the launch's program, the home (its data) where it was. Its log file goes on (the
+ * next run appends), with a line saying how the run ended (earlierRuns.ts).
+ */
+export async function replaceHere(layout: Layout, node: NodeHandle, l: NodeLaunch): Promise<void> {
+  // Refused (an image, no build there) before the node goes down.
+  nodeProgramOf(l.build);
+  await node.stop();
+  const ended = await readExitStatus(layout.exitFile(node.name));
+  await keepEarlierRun(layout.logFile(node.name), new Uint8Array(), node.name, ended, l.build.version);
+  await node.start(l);
 }
 
 /** The process's id, or null when it is not running (a pid file left by a process that ended). */
@@ -99,17 +117,8 @@ export class ProcessNode implements NodeHandle {
     });
   }
 
-  /**
-   * Stopped, then started from the launch's program: the home (its data) is where it was. Its log
-   * file goes on (the next run appends), with a line saying how the run ended (earlierRuns.ts).
-   */
-  async replace(l: NodeLaunch): Promise<void> {
-    // Refused (an image, no build there) before the node goes down.
-    nodeProgramOf(l.build);
-    await this.stop();
-    const ended = await readExitStatus(this.layout.exitFile(this.name));
-    await keepEarlierRun(this.layout.logFile(this.name), new Uint8Array(), this.name, ended, l.build.version);
-    await this.start(l);
+  replace(l: NodeLaunch): Promise<void> {
+    return replaceHere(this.layout, this, l);
   }
 
   async exitCode(): Promise<number | null> {

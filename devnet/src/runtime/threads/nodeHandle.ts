@@ -11,10 +11,10 @@ import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
-import { keepEarlierRun } from '../earlierRuns.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { nodeStartArgs } from '../nodeCommand.js';
+import { replaceHere } from '../process/nodeHandle.js';
 import { nodeProgramOf } from '../process/programs.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import { ask, type HostRequest, NoHost, type ThreadState } from './control.js';
@@ -62,12 +62,8 @@ export class ThreadNode implements NodeHandle {
   }
 
   /** As the process runtime's: stopped, then started from the launch's build, the log going on. */
-  async replace(l: NodeLaunch): Promise<void> {
-    nodeProgramOf(l.build);
-    await this.stop();
-    const ended = await readExitStatus(this.layout.exitFile(this.name));
-    await keepEarlierRun(this.layout.logFile(this.name), new Uint8Array(), this.name, ended, l.build.version);
-    await this.start(l);
+  replace(l: NodeLaunch): Promise<void> {
+    return replaceHere(this.layout, this, l);
   }
 
   async exitCode(): Promise<number | null> {

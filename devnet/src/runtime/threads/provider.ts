@@ -12,9 +12,8 @@
  * alike; and a node that brings its thread's process down (a native crash, running out of memory)
  * takes every node with it.
  */
-import { existsSync } from 'node:fs';
 import type { Layout } from '../../layout.js';
-import { isMonitor } from '../../monitoring/monitorHome.js';
+import { isServiceName } from '../process/nodeHandle.js';
 import { ProcessRuntime } from '../process/provider.js';
 import type {
   Capabilities,
@@ -51,7 +50,7 @@ export class ThreadsRuntime implements Runtime {
 
   /** A service's or monitor's handle is a process's; a node's a thread's. */
   node(name: string): NodeHandle {
-    if (isMonitor(name) || existsSync(this.layout.serviceHome(name))) return this.processes.node(name);
+    if (isServiceName(this.layout, name)) return this.processes.node(name);
     return new ThreadNode(this.layout, name);
   }
 
