@@ -2,18 +2,19 @@
 /**
  * Runs the test suites (npm run test:unit, test:e2e, and both in one schedule for npm test): every
  * test file in its own `node --test` process, several at once within what .ci/tests/testGroups.mjs
- * says each file needs (a swarm file never beside a docker or swarm file; at most `capacity` of
- * weight at once), the longest first. Each file's output is printed whole when it ends (so files
+ * says each file needs and schedule.mjs rules (one swarm file at a time; at most `capacity` of
+ * weight at once; the engine's files first, the longest first), reserving room for a heavy file
+ * rather than letting lighter ones overtake it. Each file's output is printed whole when it ends (so files
  * run at once never mix their lines), a failed one named again at the end; any failure fails the run.
  * The swarm files run one after another on one test swarm (devnet/src/harness/sharedSwarm.ts),
  * made before the first of them and taken apart after the last, also when a file fails or the run
- * is stopped (SIGINT, SIGTERM; a killed run's swarm is taken apart by the next start); no docker
- * file runs while it is there. A swarm-alone file (one that makes a swarm of its own) runs when it
- * is not.
+ * is stopped (SIGINT, SIGTERM; a killed run's swarm is taken apart by the next start); docker
+ * files run beside them. A swarm-alone file (one that makes a swarm of its own) runs when it is
+ * not there. `node .ci/tests/replay.mjs` replays a run's timings under these rules.
  * Per file: its wall time in artifacts/tests/timings.tsv and its JUnit report in
  * artifacts/tests/junit/ (CI keeps artifacts/).
  *
- *   node .ci/tests/runTests.mjs unit e2e [--capacity 5] [--without swarm] [--match TEXT] [--list]
+ *   node .ci/tests/runTests.mjs unit e2e [--capacity 7] [--without swarm] [--match TEXT] [--list]
  *
  * --capacity (or TEST_CAPACITY) sets the weight that may run at once. --without KIND leaves out the
  * files of that kind, saying so loudly (for a machine whose engine someone else's swarm holds).
@@ -25,6 +26,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { order, startable } from './schedule.mjs';
 import { SUITES } from './testGroups.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -34,7 +36,7 @@ const HEARTBEAT_MS = 60_000;
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    capacity: { type: 'string', default: process.env.TEST_CAPACITY ?? '5' },
+    capacity: { type: 'string', default: process.env.TEST_CAPACITY ?? '7' },
     without: { type: 'string', multiple: true, default: [] },
     match: { type: 'string', multiple: true, default: [] },
     list: { type: 'boolean', default: false },
@@ -56,7 +58,6 @@ const shared = {
   seconds: 0,
   apartSeconds: 0,
 };
-const SWARM_KINDS = ['swarm', 'swarm-alone'];
 
 function fail(message) {
   console.error(`runTests: ${message}`);
@@ -75,7 +76,7 @@ function testFiles(dir) {
     );
 }
 
-/** The jobs of the chosen suites, longest first (unlisted files after, by path), a swarm-alone file first of all. */
+/** The jobs of the chosen suites, in the order they are tried (schedule.mjs). */
 function jobsOf(names) {
   const jobs = [];
   for (const name of names) {
@@ -91,9 +92,7 @@ function jobsOf(names) {
       jobs.push({ file, kind, weight: need.weight ?? 1, seconds: need.seconds ?? 0 });
     }
   }
-  // A swarm-alone file first: it needs the engine in no swarm, before the swarm files' swarm is made.
-  const alone = (j) => (j.kind === 'swarm-alone' ? 0 : 1);
-  return jobs.sort((a, b) => alone(a) - alone(b) || b.seconds - a.seconds || a.file.localeCompare(b.file));
+  return order(jobs);
 }
 
 const all = jobsOf(suites).filter(
@@ -123,34 +122,6 @@ let used = 0;
 let stopping = null;
 
 const seconds = (ms) => (ms / 1000).toFixed(1);
-const runningKinds = () => [...running.values()].map((r) => r.job.kind);
-
-/** Whether `job` may start now, next to what runs, with `ahead` still waiting before it. */
-function mayStart(job, ahead) {
-  if (running.size > 0 && used + job.weight > capacity) return false;
-  const kinds = runningKinds();
-  const engineFree = !kinds.some((k) => SWARM_KINDS.includes(k) || k === 'docker');
-  const swarmThere = shared.state === 'making' || shared.state === 'up';
-  if (job.kind === 'swarm') {
-    if (!engineFree || shared.state === 'making') return false;
-    if (shared.state === 'none') {
-      makeSharedSwarm();
-      return false;
-    }
-    return true;
-  }
-  if (job.kind === 'swarm-alone') return engineFree && !swarmThere;
-  // Docker files run beside each other, never beside a swarm file or on an engine in the test
-  // swarm. A docker file waits for a swarm file ahead of it, which else could wait for docker
-  // files forever.
-  if (job.kind === 'docker')
-    return (
-      !kinds.some((k) => SWARM_KINDS.includes(k)) &&
-      !swarmThere &&
-      !ahead.some((j) => SWARM_KINDS.includes(j.kind))
-    );
-  return true;
-}
 
 /** Makes the test swarm for the swarm files (their own start says why when it cannot be made). */
 async function makeSharedSwarm() {
@@ -204,12 +175,19 @@ function takeSharedSwarmApart(force) {
 
 function startAll() {
   takeSharedSwarmApart(false);
-  for (let i = 0; stopping === null && i < queue.length; ) {
-    const job = queue[i];
-    if (mayStart(job, queue.slice(0, i))) {
-      queue.splice(i, 1);
+  if (stopping === null) {
+    const now = Date.now();
+    const { start: ready, makeSwarm } = startable(
+      queue,
+      [...running.values()].map((r) => ({ job: r.job, remaining: r.job.seconds - (now - r.t0) / 1000 })),
+      capacity,
+      shared.state,
+    );
+    if (makeSwarm && shared.state === 'none') makeSharedSwarm();
+    for (const job of ready) {
+      queue.splice(queue.indexOf(job), 1);
       start(job);
-    } else i++;
+    }
   }
   if (running.size === 0 && queue.length === 0 && shared.state !== 'making') finish();
 }

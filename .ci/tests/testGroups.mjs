@@ -4,21 +4,25 @@
  *
  * - swarm: runs on a Docker Swarm of this machine's engine and two engines in containers
  *   (devnet/src/harness/swarm.ts). runTests makes one such swarm before the first swarm file and
- *   takes it apart after the last (harness/sharedSwarm.ts); the swarm takes the engine over, so a
- *   swarm file runs beside no other swarm or docker file, and no docker file runs while it is there.
- * - swarm-alone: makes a swarm of its own (a killed run's clean-up): as a swarm file, and only
- *   while the runner's swarm is not there (it runs first).
+ *   takes it apart after the last (harness/sharedSwarm.ts); one swarm file runs at a time.
+ * - swarm-alone: makes a swarm of its own (a killed run's clean-up) and checks the engine as it
+ *   found it: alone on the engine, and only while the runner's swarm is not there (it runs first).
  * - docker: starts containers or builds images on the shared engine. Docker files run beside each
- *   other (every devnet has its own name, labels and free ports) but never beside a swarm file.
+ *   other and beside a swarm file (every devnet has its own name, labels and free ports; a docker
+ *   devnet's containers and bridge networks are nothing the swarm or its clean-up touches), not
+ *   while the runner's swarm is being made.
  * - none: runs on processes of this machine only.
+ * (The rules themselves: schedule.mjs.)
  *
- * Weight is the share of the machine a file takes, against runTests' capacity (default 5 on 2
+ * Weight is the share of the machine a file takes, against runTests' capacity (default 7 on 2
  * cores): a file that starts a devnet, a cluster of nodes, a browser or a fresh install weighs 2,
- * so at most two such run at once, beside one light file; one whose checks need its nodes on
- * time weighs 4 (STRICT below); everything else weighs 1.
+ * so at most three such run at once, beside one light file; one whose checks need its nodes on
+ * time weighs 6 (STRICT below); everything else weighs 1. A devnet file mostly waits for chain
+ * time (blocks of 250-500 ms): the e2e suite's files two at a time kept the 2 cores 26 % busy
+ * (median of 5 s samples, 2026-11-28), hence three.
  * A file not listed here is a light one (weight 1, a few seconds) of the kind its folder says
- * (`roots`): node's tests never reach the engine; a devnet or e2e file is taken to use it (so it
- * never meets a swarm file) unless listed with kind none.
+ * (`roots`): node's tests never reach the engine; a devnet or e2e file is taken to use it unless
+ * listed with kind none.
  */
 
 const HEAVY = 2;
@@ -26,7 +30,7 @@ const HEAVY = 2;
  * A file whose checks hold only when its nodes get the CPU on time (no slot missed across a
  * restart of the whole devnet; 16 libp2p peers meshing within a bound): beside a light file only.
  */
-const STRICT = 4;
+const STRICT = 6;
 
 /**
  * Each suite: the folders its test files are found in (with the kind of a file not listed), and
