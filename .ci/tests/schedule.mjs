@@ -41,7 +41,8 @@ function engineAllows(job, kinds, swarm) {
   const swarmFileRuns = kinds.some((k) => SWARM_KINDS.includes(k));
   if (job.kind === 'swarm-alone')
     return !swarmFileRuns && !kinds.includes('docker') && swarm !== 'making' && swarm !== 'up';
-  if (job.kind === 'swarm') return !swarmFileRuns && swarm !== 'making';
+  // While the runner's swarm is made, a swarm file waits for it (startable keeps its room).
+  if (job.kind === 'swarm') return !swarmFileRuns;
   if (job.kind === 'docker') return !kinds.includes('swarm-alone') && swarm !== 'making';
   return true;
 }
@@ -95,6 +96,8 @@ function reservation(job, running, started, capacity) {
     ...started.map((j) => ({ weight: j.weight, end: j.seconds })),
   ].sort((a, b) => a.end - b.end);
   let used = ends.reduce((s, e) => s + e.weight, 0);
+  // It may fit now and wait for something else (the runner's swarm).
+  if (used + job.weight <= capacity) return { at: 0, spare: capacity - used - job.weight };
   for (const e of ends) {
     used -= e.weight;
     if (used + job.weight <= capacity) return { at: e.end, spare: capacity - used - job.weight };
