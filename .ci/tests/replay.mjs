@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * Replays a test run's timings under the runner's scheduling rules (schedule.mjs), without running
- * anything, with today's kinds and weights (testGroups.mjs): each file takes the time it took in that run (artifacts/tests/timings.tsv, or the
- * file given), the runner's swarm the time given to make and take apart. Prints the wall time the
- * rules would give and where the engine or the capacity stood idle, to try a rule (or a weight in
+ * anything, with today's kinds and weights (testGroups.mjs): each file takes the time it took in
+ * that run (artifacts/tests/timings.tsv, or the file given), the runner's swarm the time given to make and take apart. Prints the wall time the
+ * rules would give (with --timeline, when each file would start), to try a rule (or a weight in
  * testGroups.mjs) before a CI run does. The files' times beside others differ from their times in
  * that run, so the result is an estimate; docs/BENCHMARKS.md says how it compared.
  *
@@ -50,7 +50,6 @@ let swarm = 'none';
 let swarmReadyAt = null;
 const running = []; // { job, end }
 const log = [];
-let engineIdle = 0;
 
 while (queue.length > 0 || running.length > 0 || swarm === 'making') {
   // The runner's swarm: taken apart once no swarm file runs or waits.
@@ -82,8 +81,6 @@ while (queue.length > 0 || running.length > 0 || swarm === 'making') {
   const next = Math.min(...running.map((r) => r.end), swarm === 'making' ? swarmReadyAt : Infinity);
   if (!Number.isFinite(next))
     throw new Error(`nothing runs and nothing can start: ${queue.map((j) => j.file).join(', ')}`);
-  const usesEngine = running.some((r) => r.job.kind !== 'none') || swarm === 'making';
-  if (!usesEngine && queue.some((j) => j.kind !== 'none')) engineIdle += next - now;
   now = next;
   if (swarm === 'making' && now >= swarmReadyAt) {
     swarm = 'up';
@@ -95,6 +92,5 @@ while (queue.length > 0 || running.length > 0 || swarm === 'making') {
 if (values.timeline) for (const line of log) console.log(line);
 const serial = jobs.reduce((s, j) => s + j.seconds, 0);
 console.log(
-  `${jobs.length} files from ${file}, capacity ${capacity}: wall ${now.toFixed(1)} s (the files one after another ${serial.toFixed(1)} s); ` +
-    `the engine's files waiting while the engine was unused: ${engineIdle.toFixed(1)} s`,
+  `${jobs.length} files from ${file}, capacity ${capacity}: wall ${now.toFixed(1)} s (the files one after another ${serial.toFixed(1)} s)`,
 );

@@ -8,7 +8,7 @@
  * so they are on the run's critical path, and the other files fill the capacity around them.
  */
 
-export const SWARM_KINDS = ['swarm', 'swarm-alone'];
+const SWARM_KINDS = ['swarm', 'swarm-alone'];
 
 /** 0 for a file that makes a swarm of its own (before the runner's), 1 for the engine's others, 2 for the rest. */
 function rank(job) {
@@ -55,7 +55,7 @@ function engineAllows(job, kinds, swarm) {
  * The first job the engine allows but the capacity does not is reserved for (backfilling, as
  * batch schedulers do): from the running jobs' expected ends, the time it can start and the
  * capacity left beside it then; a later job starts now only if it fits now and either ends
- * before that time or fits beside it. Without the reservation a heavy file (weight 4, or a swarm
+ * before that time or fits beside it. Without the reservation a heavy file (a STRICT one, or a swarm
  * file after two devnets of kind none) was overtaken by lighter ones until the end of the run,
  * then ran alone (77 s of a 1112 s CI run).
  */

@@ -36,7 +36,7 @@ export async function runHost(
   const path = socketPathOf(layout);
   // Only who may enter the devnet's folder may reach the socket (a folder made before, by the
   // host's spawner for its log, has the usual mode).
-  await mkdir(hostDir(layout), { recursive: true, mode: 0o700 });
+  await mkdir(hostDir(layout), { recursive: true });
   await chmod(hostDir(layout), 0o700);
   const threads = new Map<string, NodeThread>();
   let busy = 0;
