@@ -22,6 +22,7 @@ import {
   describeRequest,
   type FuzzRequest,
   fuzzRequest,
+  mutated,
   requestBytes,
   txSendRequest,
   type World,
@@ -157,6 +158,22 @@ describe('RPC fuzz', () => {
     url = await h.listen();
   });
   after(() => h.close());
+
+  it('a mutated transaction is a copy: one constant drawn twice makes no cycle and stays as it was', () => {
+    // fast-check gives every draw of the constant {} the same instance; set at `payload` and at
+    // `payload.x`, it was once the payload inside itself (JSON.stringify threw in the generator).
+    const constant = {};
+    const obj = mutated(
+      world.txs[0],
+      [
+        ['payload', { set: constant }],
+        ['payload.x', { set: constant }],
+      ],
+      world,
+    );
+    assert.equal(JSON.stringify(obj.payload), '{"x":{}}');
+    assert.deepEqual(constant, {}, 'the constant itself is untouched');
+  });
 
   it(`${REQUESTS} random requests over a real socket: answered, no 5xx, errors {"detail"}, no leak`, {
     timeout: 300_000,

@@ -189,7 +189,7 @@ function headers(): fc.Arbitrary<readonly (readonly [string, string])[]> {
 // ---- bodies
 
 const DELETE = Symbol('delete');
-type Mutation =
+export type Mutation =
   | typeof DELETE
   | { readonly set: unknown }
   | { readonly tweak: number; readonly text: string }
@@ -244,7 +244,9 @@ function plausible(value: unknown, n: number, world: World): unknown {
 
 function mutate(value: unknown, m: Mutation, world: World): unknown {
   if (m === DELETE) return undefined;
-  if ('set' in m) return m.set;
+  // A copy: fast-check hands out one instance of a constant (`{}`, `[]`) to every mutation that
+  // draws it, and the same object set at `payload` and at `payload.x` made a cycle.
+  if ('set' in m) return structuredClone(m.set);
   if ('plausible' in m) return plausible(value, m.plausible, world);
   if (typeof value === 'string') {
     const at = value.length === 0 ? 0 : m.tweak % value.length;
@@ -264,6 +266,33 @@ function txFields(world: World): string[] {
         for (const p of Object.keys(v)) fields.add(`payload.${p}`);
     }
   return [...fields].sort();
+}
+
+/** A copy of `tx` with `mutations` applied to its fields (`payload.x` for a payload field). */
+export function mutated(
+  tx: unknown,
+  mutations: readonly (readonly [string, Mutation])[],
+  world: World,
+): Record<string, unknown> {
+  const obj = structuredClone(tx) as Record<string, unknown>;
+  for (const [field, m] of mutations) {
+    const [top, sub] = field.split('.') as [string, string | undefined];
+    if (sub === undefined) {
+      const v = mutate(obj[top], m, world);
+      if (v === undefined) delete obj[top];
+      else obj[top] = v;
+    } else {
+      const payload = (typeof obj.payload === 'object' && obj.payload !== null ? obj.payload : {}) as Record<
+        string,
+        unknown
+      >;
+      const v = mutate(payload[sub], m, world);
+      if (v === undefined) delete payload[sub];
+      else payload[sub] = v;
+      obj.payload = payload;
+    }
+  }
+  return obj;
 }
 
 /** A valid signed transaction with 0 to 3 of its fields mutated (0: a replay of a valid one). */
@@ -287,23 +316,7 @@ function nearValidTx(world: World): fc.Arbitrary<string> {
       ),
     )
     .map(([tx, mutations, spelling]) => {
-      const obj = structuredClone(tx) as Record<string, unknown>;
-      for (const [field, m] of mutations) {
-        const [top, sub] = field.split('.') as [string, string | undefined];
-        if (sub === undefined) {
-          const v = mutate(obj[top], m, world);
-          if (v === undefined) delete obj[top];
-          else obj[top] = v;
-        } else {
-          const payload = (
-            typeof obj.payload === 'object' && obj.payload !== null ? obj.payload : {}
-          ) as Record<string, unknown>;
-          const v = mutate(payload[sub], m, world);
-          if (v === undefined) delete payload[sub];
-          else payload[sub] = v;
-          obj.payload = payload;
-        }
-      }
+      const obj = mutated(tx, mutations, world);
       const text = JSON.stringify(obj, null, spelling === 'spaces' ? 2 : undefined);
       if (spelling === 'bom') return `\ufeff${text}`;
       if (spelling === 'trailing') return `${text} x`;
