@@ -102,7 +102,7 @@ export const SUITES = {
       'devnet/dist/tests/scenario/steps.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },
       'node/dist/tests/unit/crypto/verifierAgreement.test.js': { weight: HEAVY, seconds: 9 },
       'node/dist/tests/system/crash.test.js': { weight: HEAVY, seconds: 12 },
-      'node/dist/tests/unit/p2p/gossip.test.js': { weight: STRICT, seconds: 8 },
+      'node/dist/tests/unit/p2p/gossip.test.js': { weight: STRICT, seconds: 20 },
       'node/dist/tests/unit/faults/faultInjection.test.js': { weight: HEAVY, seconds: 8 },
       'devnet/dist/tests/operations/addStateSync.test.js': { kind: 'none', weight: HEAVY, seconds: 7 },
       'devnet/dist/tests/testkit/teardown.test.js': { kind: 'none', weight: HEAVY, seconds: 6 },

@@ -126,9 +126,23 @@ export async function createLibp2pNode(
         Dlo: 3,
         Dhi: 6,
         Dout: 2,
+        // Gossip beside the mesh: at each heartbeat a node tells some peers outside its mesh the
+        // ids of the messages it has seen (IHAVE), and they ask for those they lack (IWANT). It
+        // repairs a mesh that lost a message; here the mesh delivers every vote, the consensus
+        // re-sends while a height waits, and block sync serves a node that fell behind. With
+        // gossipsub's defaults (6 peers or a quarter of the others, every id in three heartbeats'
+        // IHAVEs, a heartbeat every 0.7 s as this node had it) each node sent every id to its
+        // non-mesh peers about 18 times, with 21 validators a tenth of the transport's CPU: 2
+        // peers, each id once, a heartbeat a second (gossipsub's and the spec's default) took the
+        // CPU of 21 validators' traffic alone from 0.75-0.81 to 0.66 cores (node/bench/gossipFloor.ts,
+        // docs/BENCHMARKS.md "The transport's floor"). A network of up to D + 1 nodes has no
+        // peer outside the mesh: none of this changes it.
+        Dlazy: 2,
+        gossipFactor: 0.1,
+        mcacheGossip: 1,
+        heartbeatInterval: 1000,
         emitSelf: false,
         maxInboundDataLength: MAX_MESSAGE_BYTES,
-        heartbeatInterval: 700,
         // Verdicts are reported by `validate` below, which forwards a message to the mesh
         // peers that did not already send it to us.
         asyncValidation: true,
