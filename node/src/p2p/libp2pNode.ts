@@ -134,9 +134,10 @@ export async function createLibp2pNode(
         // IHAVEs, a heartbeat every 0.7 s as this node had it) each node sent every id to its
         // non-mesh peers about 18 times, with 21 validators a tenth of the transport's CPU: 2
         // peers, each id once, a heartbeat a second (gossipsub's and the spec's default) took the
-        // CPU of 21 validators' traffic alone from 0.75-0.81 to 0.66 cores (node/bench/gossipFloor.ts,
-        // docs/BENCHMARKS.md "The transport's floor"). A network of up to D + 1 nodes has no
-        // peer outside the mesh: none of this changes it.
+        // CPU of 21 validators' traffic alone from 0.75-0.81 to 0.66-0.69 cores
+        // (node/bench/gossipFloor.ts) and a 21-validator devnet's from 1.11 to 1.07 cores, 5 runs
+        // side by side (docs/BENCHMARKS.md, "The transport's floor"). A network of up to D + 1
+        // nodes has no peer outside the mesh: none of this changes it.
         Dlazy: 2,
         gossipFactor: 0.1,
         mcacheGossip: 1,
