@@ -19,16 +19,19 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { freeBasePort, NODE_V8_FLAGS, parseBenchArgs, pause } from '../src/harness/index.js';
+import {
+  freeBasePort,
+  NODE_V8_FLAGS,
+  parseBenchArgs,
+  pause,
+  THREAD_YOUNG_GENERATION_MB,
+} from '../src/harness/index.js';
 import { P2PNetwork } from '../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../src/p2p/peerKey.js';
 import { TOPIC_BLOCKS, TOPIC_TXS, TOPIC_VOTES } from '../src/p2p/protocol.js';
 import { dialedIndexes } from '../src/testnet/topology.js';
 import { median, parseDuration } from '../src/util/index.js';
 import { createLogger } from '../src/util/logger.js';
-
-/** What the threads runtime gives each node thread: three semi-spaces of --max-semi-space-size=4. */
-const YOUNG_GENERATION_MB = 12;
 
 interface NodeData {
   readonly index: number;
@@ -98,7 +101,7 @@ async function measure(
     (_s, index) =>
       new Worker(fileURLToPath(import.meta.url), {
         workerData: { index, keySeeds, base, slotMs, firstSlotAt, ...sizes } satisfies NodeData,
-        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+        resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
       }),
   );
   const counts = workers.map(() => 0);

@@ -3,7 +3,7 @@
  * else $XDG_CACHE_HOME/chain-devnet/builds, else ~/.cache/chain-devnet/builds), one folder per
  * commit: the commit's files (git archive), its dependencies (the checkout's node_modules copied
  * when its package-lock.json is the commit's, else `npm ci --prefer-offline`), then its own `npm
- * run build`. Built in <commit>.tmp and renamed when done, under a lock (buildLock.ts): a build cut
+ * run build`. Built in <commit>.tmp and renamed when done, under a lock (fileLock.ts): a build cut
  * short is never taken for one, and two builders (devnets, tests) never build one commit twice.
  * Later uses find the folder and build nothing. The one builder of older builds: the devnet's
  * `git:REF` versions and the node's tests that run an older build (OLDER_COMMIT) both use it.
@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { withBuildLock } from './buildLock.js';
+import { withFileLock } from './fileLock.js';
 import { runProgram } from './programs.js';
 
 /**
@@ -130,10 +130,14 @@ export async function gitBuild(o: GitBuildOptions): Promise<string> {
   const dir = join(cache, commit);
   if (existsSync(join(dir, BUILD_MARKER))) return dir;
   await mkdir(cache, { recursive: true });
-  return withBuildLock(
+  return withFileLock(
     join(cache, `${commit}.lock`),
-    BUILD_TIMEOUT_MS,
-    () => progress(`git:${ref}: another devnet is building ${commit.slice(0, 12)}; waiting for it`),
+    {
+      what: `the build lock of ${commit.slice(0, 12)} (another devnet builds this commit)`,
+      timeoutMs: BUILD_TIMEOUT_MS,
+      pollMs: 250,
+      onWait: () => progress(`git:${ref}: another devnet is building ${commit.slice(0, 12)}; waiting for it`),
+    },
     async () => {
       if (existsSync(join(dir, BUILD_MARKER))) return dir;
       const began = Date.now();

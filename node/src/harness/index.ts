@@ -5,8 +5,8 @@
  * commit of this repository into the build cache (an older build to run nodes of).
  */
 export * from './benchArgs.js';
-export * from './buildLock.js';
 export * from './detached.js';
+export * from './fileLock.js';
 export * from './gitBuild.js';
 export * from './ports.js';
 export * from './programs.js';

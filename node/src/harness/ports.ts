@@ -3,8 +3,21 @@
  * Bases are drawn so that every port of the plan stays below Linux's ephemeral range
  * (32768-60999): a port found free there can be taken by the local end of an outgoing
  * connection (nodes open many) between the check and the node's bind.
+ *
+ * A port that is free now is not enough: a devnet whose node is stopped, restarted or upgraded
+ * has that node's ports free for a while, and another test drawing then must not get them. So
+ * every range drawn is written to a registry shared by the machine's processes (a file in the
+ * temp folder, changed under a file lock) with the drawer's pid, and held until that process is
+ * gone: a test file, benchmark or tool outlives the devnets it draws for. Nothing is released by
+ * hand; the entries of ended processes (a pid gone, or reused: its start time differs) are dropped
+ * at the next draw.
  */
+import { readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pidAlive, withFileLock } from './fileLock.js';
 
 const LOWEST_BASE = 10_000;
 const EPHEMERAL_START = 32_768;
@@ -29,20 +42,84 @@ export function baseRange(plan: PortPlan): { readonly lowest: number; readonly h
   return { lowest: LOWEST_BASE, highest };
 }
 
+/** One process's ranges: held while the process with this pid and start time lives. */
+interface Holder {
+  readonly pid: number;
+  readonly started: string;
+  readonly ports: number[];
+}
+
+const REGISTRY = join(tmpdir(), 'chain-devnet-ports.json');
+
+/** A process's start time (clock ticks since boot, /proc/PID/stat's 22nd field); '' where there is no /proc. */
+function startTime(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count after its ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function living(h: Holder): boolean {
+  return pidAlive(h.pid) && startTime(h.pid) === h.started;
+}
+
+/** The holders that still live. A registry that cannot be read (none yet, cut short) holds nothing. */
+async function readHolders(): Promise<Holder[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(REGISTRY, 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return (parsed as Holder[]).filter(
+    (h) =>
+      Number.isSafeInteger(h?.pid) && typeof h.started === 'string' && Array.isArray(h.ports) && living(h),
+  );
+}
+
+async function writeHolders(holders: readonly Holder[]): Promise<void> {
+  const tmp = `${REGISTRY}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(holders));
+  await rename(tmp, REGISTRY);
+}
+
 /**
- * A base port P such that every port of `plan(P)` is free now, P drawn at random (parallel
- * runs rarely meet). The plan is a function of the base, e.g. `(p) => networkPorts(p, 4)`.
+ * A base port P such that every port of `plan(P)` is free now and held by no living process
+ * (this one included), P drawn at random; its ports are held for this process from now on. The
+ * plan is a function of the base, e.g. `(p) => networkPorts(p, 4)`.
  */
 export async function freeBasePort(plan: PortPlan, attempts = 50): Promise<number> {
   const { lowest, highest } = baseRange(plan);
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const base = lowest + Math.floor(Math.random() * (highest - lowest + 1));
-    let free = true;
-    for (const port of plan(base)) {
-      free = await portFree(port);
-      if (!free) break;
+  const lock = {
+    what: `the port registry ${REGISTRY}.lock (another process draws ports)`,
+    timeoutMs: 30_000,
+    pollMs: 10,
+  };
+  return withFileLock(`${REGISTRY}.lock`, lock, async () => {
+    const holders = await readHolders();
+    const held = new Set(holders.flatMap((h) => h.ports));
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const base = lowest + Math.floor(Math.random() * (highest - lowest + 1));
+      const ports = plan(base);
+      if (ports.some((p) => held.has(p))) continue;
+      let free = true;
+      for (const port of ports) {
+        free = await portFree(port);
+        if (!free) break;
+      }
+      if (!free) continue;
+      const mine = holders.find((h) => h.pid === process.pid);
+      const others = holders.filter((h) => h !== mine);
+      await writeHolders([
+        ...others,
+        { pid: process.pid, started: startTime(process.pid), ports: [...(mine?.ports ?? []), ...ports] },
+      ]);
+      return base;
     }
-    if (free) return base;
-  }
-  throw new Error(`no free range of ports for the plan after ${attempts} attempts`);
+    throw new Error(`no free range of ports for the plan after ${attempts} attempts`);
+  });
 }

@@ -30,6 +30,16 @@
 export const NODE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=10'];
 
 /**
+ * A node thread's young generation (the threads runtime's worker `resourceLimits`), as a node
+ * process's under NODE_V8_FLAGS: V8 takes a process's --max-semi-space-size for its main isolate
+ * only, and gives a worker's the default resource limit (48 MiB here, 16 MiB semi-spaces) unless
+ * it is told one. V8's young generation is three semi-spaces (two, and the new large-object space
+ * as large as one).
+ */
+export const THREAD_YOUNG_GENERATION_MB =
+  3 * Number(NODE_V8_FLAGS.find((f) => f.startsWith('--max-semi-space-size='))?.split('=')[1] ?? 16);
+
+/**
  * The environment added to theirs: glibc's malloc makes an arena per thread that allocates (up to
  * 8 per core), and a node's threads (V8's helpers, libuv's pool, LevelDB's) each kept one with its
  * free pages: 2 arenas took 7 MiB off an idle node's resident memory, at no CPU cost measured

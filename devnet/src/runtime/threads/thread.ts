@@ -9,18 +9,9 @@ import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
-import { NODE_V8_FLAGS } from '@chain-devnet/node/harness';
+import { THREAD_YOUNG_GENERATION_MB } from '@chain-devnet/node/harness';
 import type { StartRequest, ThreadState } from './control.js';
 import { KILLED_STATUS, THREAD_PRELUDE, type ThreadData } from './nodeThread.js';
-
-/**
- * A thread's young generation, as a node process's under NODE_V8_FLAGS: V8 takes a process's
- * --max-semi-space-size for its main isolate only, and gives a worker's the default resource
- * limit (48 MiB here, 16 MiB semi-spaces) unless it is told one. V8's young generation is three
- * semi-spaces (two, and the new large-object space as large as one).
- */
-const YOUNG_GENERATION_MB =
-  3 * Number(NODE_V8_FLAGS.find((f) => f.startsWith('--max-semi-space-size='))?.split('=')[1] ?? 16);
 
 /** As the process runtime's stop: SIGTERM, then the end at once after this long. */
 const STOP_GRACE_MS = 10_000;
@@ -52,7 +43,7 @@ export class NodeThread {
       workerData: data,
       stdout: true,
       stderr: true,
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
     });
     this.worker.stdout.pipe(log, { end: false });
     this.worker.stderr.pipe(log, { end: false });

@@ -2,7 +2,7 @@
  * A git ref built once into the build cache: a real older commit of this repository (git archive,
  * its dependencies, its own npm run build), whose chain-node runs; a second use builds nothing.
  * The build's time goes to the test's output (CI time: docs/BENCHMARKS.md). A ref the checkout
- * has no commit of, and a machine without git, are refused saying so. The lock: buildLock.test.ts.
+ * has no commit of, and a machine without git, are refused saying so. The lock: fileLock.test.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -1,5 +1,7 @@
 /** The free-port finder: bases below the ephemeral range, every port of the plan free, a taken one refused. */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { baseRange, freeBasePort, portFree } from '../../../src/harness/index.js';
@@ -53,5 +55,54 @@ describe('free ports', () => {
       freeBasePort((b) => [b, b + 30_000]),
       RangeError,
     );
+  });
+});
+
+describe('ports handed out are held until their drawer is gone', () => {
+  it('a base drawn by a live process is not handed out again, even while its ports are free', async () => {
+    // A drawer in another process that lives until told to end (as a test file holds the
+    // devnet it drew for while one of its nodes is stopped or upgraded: its ports free for a while).
+    const harness = new URL('../../../src/harness/index.js', import.meta.url).pathname;
+    // A port free now, low enough that a plan holding it fits below the ephemeral range.
+    let port = 14_000 + Math.floor(Math.random() * 4_000);
+    while (!(await portFree(port))) port++;
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { freeBasePort } = await import(${JSON.stringify(harness)});
+         await freeBasePort(() => [${port}]);
+         process.stdout.write('drawn\\n');
+         process.stdin.resume();`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      assert.equal(line.toString(), 'drawn\n');
+      assert.ok(await portFree(port), `port ${port} is free`);
+      await assert.rejects(
+        freeBasePort(() => [port], 5),
+        /no free range of ports for the plan after 5 attempts/,
+        'a port another live process drew is not handed out',
+      );
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      // Its drawer gone (killed: nothing released by hand), the port can be drawn again.
+      await freeBasePort(() => [port], 5);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('two draws of one process never share a port', async () => {
+    const first = await freeBasePort((b) => networkPorts(b, 4));
+    const taken = new Set(networkPorts(first, 4));
+    for (let i = 0; i < 20; i++) {
+      const next = await freeBasePort((b) => networkPorts(b, 4));
+      for (const p of networkPorts(next, 4)) assert.ok(!taken.has(p), `port ${p} drawn twice`);
+      for (const p of networkPorts(next, 4)) taken.add(p);
+    }
   });
 });

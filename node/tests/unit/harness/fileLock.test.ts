@@ -1,5 +1,5 @@
 /**
- * The lock that keeps two builders (devnets, tests) from building one commit at once: the second
+ * The lock between processes (one build of a commit at a time, one port draw at a time): the second
  * waits for the first, and a lock left by a process that is gone is taken over.
  */
 import assert from 'node:assert/strict';
@@ -8,23 +8,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runProgram, withBuildLock } from '../../../src/harness/index.js';
+import { runProgram, withFileLock } from '../../../src/harness/index.js';
 
-describe('the build lock', () => {
+describe('the file lock', () => {
   let dir = '';
   after(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   test('a second builder waits until the first is done; the lock is gone after both', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'chain-build-lock-'));
+    dir = await mkdtemp(join(tmpdir(), 'chain-file-lock-'));
     const lock = join(dir, 'x.lock');
     const events: string[] = [];
     let release: () => void = () => undefined;
-    const first = withBuildLock(
+    const first = withFileLock(
       lock,
-      10_000,
-      () => events.push('first waited'),
+      { what: 'the lock', timeoutMs: 10_000, pollMs: 250, onWait: () => events.push('first waited') },
       async () => {
         events.push('first in');
         await new Promise<void>((r) => {
@@ -34,10 +33,9 @@ describe('the build lock', () => {
       },
     );
     while (!events.includes('first in')) await new Promise((r) => setTimeout(r, 5));
-    const second = withBuildLock(
+    const second = withFileLock(
       lock,
-      10_000,
-      () => events.push('second waits'),
+      { what: 'the lock', timeoutMs: 10_000, pollMs: 250, onWait: () => events.push('second waits') },
       async () => {
         events.push('second in');
       },
@@ -51,16 +49,15 @@ describe('the build lock', () => {
   });
 
   test('a lock whose process is gone is taken over', async () => {
-    dir ||= await mkdtemp(join(tmpdir(), 'chain-build-lock-'));
+    dir ||= await mkdtemp(join(tmpdir(), 'chain-file-lock-'));
     const lock = join(dir, 'stale.lock');
     // A pid that was real and has ended.
     const ended = await runProgram({ command: 'sh', args: ['-c', 'echo $$'], timeoutMs: 10_000 });
     await writeFile(lock, ended.stdout);
     let ran = false;
-    await withBuildLock(
+    await withFileLock(
       lock,
-      10_000,
-      () => undefined,
+      { what: 'the lock', timeoutMs: 10_000, pollMs: 250, onWait: () => undefined },
       async () => {
         ran = true;
       },
