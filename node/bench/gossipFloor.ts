@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     });
     cores.push(r.cores);
     console.log(
-      `round ${round + 1}: ${r.cores.toFixed(3)} cores for ${n} nodes, ` +
+      `round ${round + 1}: ${r.cores.toFixed(3)} cores for ${n} nodes ` +
+        `(${r.systemCores.toFixed(3)} of them in the kernel: sockets, epoll, futexes), ` +
         `${r.perNodePerSecond.toFixed(1)} new messages a node a second (median over nodes)`,
     );
   }
@@ -93,7 +94,7 @@ async function measure(
   warmup: number,
   seconds: number,
   sizes: { proposalBytes: number; voteBytes: number },
-): Promise<{ cores: number; perNodePerSecond: number }> {
+): Promise<{ cores: number; systemCores: number; perNodePerSecond: number }> {
   const base = await freeBasePort((b) => Array.from({ length: n }, (_, i) => b + i));
   const keySeeds = Array.from({ length: n }, (_, i) => `gossip-floor-${base}-${i}`);
   const firstSlotAt = Date.now() + 5_000;
@@ -116,7 +117,11 @@ async function measure(
     const cpu = process.cpuUsage(before.cpu);
     const elapsed = (performance.now() - before.at) / 1000;
     const perNode = counts.map((c, i) => (c - before.counts[i]!) / elapsed);
-    return { cores: (cpu.user + cpu.system) / 1e6 / elapsed, perNodePerSecond: median(perNode) };
+    return {
+      cores: (cpu.user + cpu.system) / 1e6 / elapsed,
+      systemCores: cpu.system / 1e6 / elapsed,
+      perNodePerSecond: median(perNode),
+    };
   } finally {
     for (const w of workers) w.postMessage('stop');
     await Promise.all(workers.map((w) => new Promise((resolve) => w.once('exit', resolve))));

@@ -1,18 +1,21 @@
 /**
  * The one file that reaches into libraries' internals: fields that are not in their documented
  * API (gossipsub's per-peer outbound streams, mesh and fanout; kad-dht's table refresher;
- * @koa/router's matched route) and gossipsub's wire frame written by hand. p2p/ and http/ use
+ * yamux's window updates; @koa/router's matched route) and gossipsub's wire frame written by hand. p2p/ and http/ use
  * them only through here. Each use is pinned by tests/unit/internals/libraryInternals.test.ts against
  * the versions below: an upgrade of any of these libraries fails that test with a message naming
  * what to check, rather than breaking the node quietly.
  */
 import type { GossipSub } from '@chainsafe/libp2p-gossipsub';
 import { RPC } from '@chainsafe/libp2p-gossipsub/message';
+import type { yamux } from '@chainsafe/libp2p-yamux';
+import { StreamState, type YamuxStream } from '@chainsafe/libp2p-yamux/stream';
 import type Koa from 'koa';
 
 /** The versions whose internals this file was written against (node/package.json pins them exactly). */
 export const PINNED_VERSIONS = {
   '@chainsafe/libp2p-gossipsub': '14.1.2',
+  '@chainsafe/libp2p-yamux': '7.0.4',
   '@libp2p/kad-dht': '15.1.11',
   '@koa/router': '15.7.0',
 } as const;
@@ -65,4 +68,50 @@ export function setTableRefreshInterval(dht: unknown, ms: number): boolean {
 /** The route @koa/router matched for this request (its pattern, e.g. `/block/:height`); undefined when none did. */
 export function matchedRoute(ctx: Koa.Context): string | undefined {
   return (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+}
+
+type YamuxFactory = ReturnType<typeof yamux>;
+
+/** What of a yamux stream `halfWindowUpdates` reads and wraps: fields not in its typed API. */
+interface StreamWindow {
+  state: StreamState;
+  recvWindow: number;
+  recvWindowCapacity: number;
+  sendWindowUpdate(): void;
+}
+
+/**
+ * Yamux (7.x) tells the sender of a stream that it may send more (a WINDOW_UPDATE frame) after
+ * each chunk the reader takes, however little: every gossip message a node receives was answered
+ * by a 12-byte frame, encrypted, written, read and decrypted, as many frames as the messages
+ * themselves (docs/BENCHMARKS.md, "Half the frames were window updates"). The yamux spec leaves
+ * the moment to the receiver; rust-yamux and go-yamux send one once half of the window or more has
+ * been taken. So does this: a stream's window update is sent when it opens or acknowledges (its
+ * flags ride on it) and when its unread-credit has fallen to half its window or below; the sender
+ * then still has the other half to send on, so a busy stream never waits for credit. The frames on
+ * the wire are yamux's own, in the order the spec allows: any yamux peer reads them.
+ */
+export function halfWindowUpdates(make: YamuxFactory): YamuxFactory {
+  return (components) => {
+    const factory = make(components);
+    const createStreamMuxer = factory.createStreamMuxer.bind(factory);
+    factory.createStreamMuxer = (init) => {
+      const muxer = createStreamMuxer(init) as unknown as {
+        _newStream(...args: unknown[]): YamuxStream;
+      };
+      const newStream = muxer._newStream.bind(muxer);
+      muxer._newStream = (...args) => {
+        const stream = newStream(...args);
+        const w = stream as unknown as StreamWindow;
+        const send = w.sendWindowUpdate.bind(stream);
+        w.sendWindowUpdate = () => {
+          const opening = w.state === StreamState.Init || w.state === StreamState.SYNReceived;
+          if (opening || w.recvWindowCapacity <= w.recvWindow / 2) send();
+        };
+        return stream;
+      };
+      return muxer as unknown as ReturnType<typeof factory.createStreamMuxer>;
+    };
+    return factory;
+  };
 }

@@ -15,7 +15,7 @@ import { kadDHT, removePublicAddressesMapper } from '@libp2p/kad-dht';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
-import { setTableRefreshInterval } from '../internals/libraryInternals.js';
+import { halfWindowUpdates, setTableRefreshInterval } from '../internals/libraryInternals.js';
 import type { PeerKey } from './peerKey.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
 
@@ -88,7 +88,7 @@ export async function createLibp2pNode(
     addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`], announce: [...announce] },
     transports: [tcp()],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [halfWindowUpdates(yamux())],
     peerDiscovery: o.bootstrap.length > 0 ? [bootstrap({ list: [...o.bootstrap], timeout: 100 })] : [],
     connectionManager: { maxConnections: 200 },
     connectionMonitor: CONNECTION_MONITOR,

@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type GossipSub, gossipsub } from '@chainsafe/libp2p-gossipsub';
 import { RPC } from '@chainsafe/libp2p-gossipsub/message';
+import { yamux } from '@chainsafe/libp2p-yamux';
 import { Router } from '@koa/router';
 import { identify } from '@libp2p/identify';
 import { kadDHT } from '@libp2p/kad-dht';
@@ -24,6 +25,7 @@ import { freeBasePort, waitFor } from '../../../src/harness/index.js';
 import {
   forgetFanout,
   gossipFrames,
+  halfWindowUpdates,
   hasOutboundStream,
   matchedRoute,
   meshSize,
@@ -53,6 +55,86 @@ async function unstartedGossipsub(): Promise<GossipSub> {
     services: { identify: identify(), pubsub: gossipsub({ globalSignaturePolicy: 'StrictNoSign' }) },
   });
   return node.services.pubsub as unknown as GossipSub;
+}
+
+/** A logger that says nothing, for a yamux muxer made outside a libp2p node. */
+function silentLogger() {
+  const log = Object.assign(() => undefined, {
+    enabled: false,
+    trace: () => undefined,
+    error: () => undefined,
+  });
+  return { forComponent: () => log };
+}
+
+interface Frame {
+  readonly type: number;
+  readonly flags: number;
+  readonly length: number;
+}
+
+/**
+ * Two yamux muxers joined back to back in memory, every frame each sends seen on the way (a
+ * chunk of a muxer's source is one frame: its 12-byte header, then its data).
+ */
+function muxerPair(make: ReturnType<typeof yamux>) {
+  const incoming: { source: AsyncIterable<{ byteLength: number }> }[] = [];
+  const client = make({ logger: silentLogger() } as never).createStreamMuxer({ direction: 'outbound' });
+  const server = make({ logger: silentLogger() } as never).createStreamMuxer({
+    direction: 'inbound',
+    onIncomingStream: (s) => incoming.push(s as never),
+  });
+  const fromClient: Frame[] = [];
+  const fromServer: Frame[] = [];
+  async function* seen(
+    source: AsyncIterable<{ subarray(a: number, b: number): Uint8Array }>,
+    frames: Frame[],
+  ) {
+    for await (const chunk of source) {
+      const h = new DataView(chunk.subarray(0, 12).slice().buffer);
+      frames.push({ type: h.getUint8(1), flags: h.getUint16(2), length: h.getUint32(8) });
+      yield chunk as never;
+    }
+  }
+  void Promise.resolve(server.sink(seen(client.source as never, fromClient) as never)).catch(() => undefined);
+  void Promise.resolve(client.sink(seen(server.source as never, fromServer) as never)).catch(() => undefined);
+  /** The window updates the server sent that only give credit (no flag: not an open, ack or close). */
+  const credits = () => fromServer.filter((f) => f.type === 1 && f.flags === 0);
+  const dataBytesFromClient = () => fromClient.filter((f) => f.type === 0).reduce((n, f) => n + f.length, 0);
+  const close = () => {
+    client.abort(new Error('test over'));
+    server.abort(new Error('test over'));
+  };
+  return { client, incoming, credits, dataBytesFromClient, close };
+}
+
+/**
+ * Sends `count` messages of `bytes` on a new stream of `pair`'s client and reads them all on the
+ * server. `oneAtATime`: each is sent once the one before is read, as gossip's messages come.
+ */
+async function sendAndRead(
+  pair: ReturnType<typeof muxerPair>,
+  count: number,
+  bytes: number,
+  oneAtATime: boolean,
+): Promise<void> {
+  const stream = await pair.client.newStream();
+  let read = 0;
+  void stream.sink(
+    (async function* () {
+      for (let i = 0; i < count; i++) {
+        yield new Uint8Array(bytes).fill(i % 251);
+        if (oneAtATime)
+          await waitFor(`message ${i} to be read`, 5_000, async () => read >= (i + 1) * bytes, { pollMs: 1 });
+      }
+    })(),
+  );
+  await waitFor('the server to see the stream', 5_000, async () => pair.incoming.length === 1);
+  for await (const chunk of pair.incoming[0]!.source) {
+    read += chunk.byteLength;
+    if (read >= count * bytes) break;
+  }
+  assert.equal(read, count * bytes);
 }
 
 const WHAT_TO_CHECK =
@@ -118,6 +200,61 @@ describe('library internals (src/internals/libraryInternals.ts)', () => {
     await inject(app.callback(), { url: '/block/7' });
     await inject(app.callback(), { url: '/nowhere' });
     assert.deepEqual(seen, ['/block/:height', undefined], `@koa/router: ${WHAT_TO_CHECK}`);
+  });
+
+  describe("yamux's window updates, sent once half the window is read (halfWindowUpdates)", () => {
+    it('500 gossip-sized messages, each read before the next is sent: one window update from the wrapped muxer, one per message from yamux alone', async () => {
+      const alone = muxerPair(yamux());
+      const wrapped = muxerPair(halfWindowUpdates(yamux()));
+      try {
+        await sendAndRead(alone, 500, 330, true);
+        await sendAndRead(wrapped, 500, 330, true);
+        // yamux alone credits every message it reads (were it to stop, halfWindowUpdates has no more use).
+        assert.ok(alone.credits().length >= 450, `yamux alone sent ${alone.credits().length} window updates`);
+        // 165,000 bytes read: the credit fell below half of the 256 KiB window once.
+        assert.equal(wrapped.credits().length, 1, `the wrapped muxer sent ${wrapped.credits().length}`);
+        assert.ok(wrapped.credits()[0]!.length >= 128 * 1024);
+      } finally {
+        alone.close();
+        wrapped.close();
+      }
+    });
+
+    it('a transfer 16 windows long goes through, credited as it is read', async () => {
+      const pair = muxerPair(halfWindowUpdates(yamux()));
+      try {
+        const total = 16 * 256 * 1024;
+        await sendAndRead(pair, total / 16_384, 16_384, false);
+        const credited = pair.credits().reduce((n, f) => n + f.length, 0);
+        assert.ok(credited >= total - 256 * 1024, `credit given ${credited} for ${total} bytes read`);
+      } finally {
+        pair.close();
+      }
+    });
+
+    it('a reader that reads nothing still stops its sender at the window (flow control holds)', async () => {
+      const pair = muxerPair(halfWindowUpdates(yamux()));
+      try {
+        const stream = await pair.client.newStream();
+        void stream
+          .sink(
+            (async function* () {
+              for (let i = 0; i < 64; i++) yield new Uint8Array(16_384);
+            })(),
+          )
+          .catch(() => undefined);
+        await waitFor(
+          'the sender to fill the window',
+          5_000,
+          async () => pair.dataBytesFromClient() >= 256 * 1024,
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(pair.dataBytesFromClient(), 256 * 1024, 'no byte beyond the 256 KiB window');
+        assert.equal(pair.credits().length, 0);
+      } finally {
+        pair.close();
+      }
+    });
   });
 
   describe('a split publish between two real peers', () => {
