@@ -7,6 +7,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stillRunning } from '@chain-devnet/node/harness';
 import type { RuntimeKind } from '../runtime/runtime.js';
 
 export interface RunRecord {
@@ -28,25 +29,8 @@ export function registryDir(): string {
   return process.env.TESTKIT_REGISTRY ?? join(tmpdir(), 'chain-devnet-testkit');
 }
 
-/** Field 22 of /proc/<pid>/stat; null off Linux or when the process is gone. */
-export async function processStart(pid: number): Promise<string | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-export async function isAlive(r: RunRecord): Promise<boolean> {
-  try {
-    process.kill(r.pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
-  const start = await processStart(r.pid);
-  return r.pidStart === null || start === null || start === r.pidStart;
+export function isAlive(r: RunRecord): Promise<boolean> {
+  return stillRunning(r.pid, r.pidStart);
 }
 
 export class RunRegistry {

@@ -5,17 +5,8 @@
  * ports at once do not both take a range (ports.ts).
  */
 import { open, readFile, rm } from 'node:fs/promises';
+import { pidAlive } from './processIdentity.js';
 import { waitFor } from './wait.js';
-
-/** Whether process `pid` exists (one of another user's counts). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function tryTake(lock: string): Promise<boolean> {
   try {

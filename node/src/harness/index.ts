@@ -9,6 +9,7 @@ export * from './detached.js';
 export * from './fileLock.js';
 export * from './gitBuild.js';
 export * from './ports.js';
+export * from './processIdentity.js';
 export * from './programs.js';
 export * from './v8Flags.js';
 export * from './wait.js';

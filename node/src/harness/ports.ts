@@ -12,12 +12,12 @@
  * hand; the entries of ended processes (a pid gone, or reused: its start time differs) are dropped
  * at the next draw.
  */
-import { readFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pidAlive, withFileLock } from './fileLock.js';
+import { withFileLock } from './fileLock.js';
+import { processStart, stillRunning } from './processIdentity.js';
 
 const LOWEST_BASE = 10_000;
 const EPHEMERAL_START = 32_768;
@@ -42,31 +42,16 @@ export function baseRange(plan: PortPlan): { readonly lowest: number; readonly h
   return { lowest: LOWEST_BASE, highest };
 }
 
-/** One process's ranges: held while the process with this pid and start time lives. */
+/** One process's ranges: held while the process with this pid and start time runs. */
 interface Holder {
   readonly pid: number;
-  readonly started: string;
+  readonly started: string | null;
   readonly ports: number[];
 }
 
 const REGISTRY = join(tmpdir(), 'chain-devnet-ports.json');
 
-/** A process's start time (clock ticks since boot, /proc/PID/stat's 22nd field); '' where there is no /proc. */
-function startTime(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count after its ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function living(h: Holder): boolean {
-  return pidAlive(h.pid) && startTime(h.pid) === h.started;
-}
-
-/** The holders that still live. A registry that cannot be read (none yet, cut short) holds nothing. */
+/** The holders that still run. A registry that cannot be read (none yet, cut short) holds nothing. */
 async function readHolders(): Promise<Holder[]> {
   let parsed: unknown;
   try {
@@ -75,10 +60,14 @@ async function readHolders(): Promise<Holder[]> {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return (parsed as Holder[]).filter(
+  const wellFormed = (parsed as Holder[]).filter(
     (h) =>
-      Number.isSafeInteger(h?.pid) && typeof h.started === 'string' && Array.isArray(h.ports) && living(h),
+      Number.isSafeInteger(h?.pid) &&
+      (typeof h.started === 'string' || h.started === null) &&
+      Array.isArray(h.ports),
   );
+  const running = await Promise.all(wellFormed.map((h) => stillRunning(h.pid, h.started)));
+  return wellFormed.filter((_h, i) => running[i]);
 }
 
 async function writeHolders(holders: readonly Holder[]): Promise<void> {
@@ -116,7 +105,11 @@ export async function freeBasePort(plan: PortPlan, attempts = 50): Promise<numbe
       const others = holders.filter((h) => h !== mine);
       await writeHolders([
         ...others,
-        { pid: process.pid, started: startTime(process.pid), ports: [...(mine?.ports ?? []), ...ports] },
+        {
+          pid: process.pid,
+          started: await processStart(process.pid),
+          ports: [...(mine?.ports ?? []), ...ports],
+        },
       ]);
       return base;
     }

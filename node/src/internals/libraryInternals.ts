@@ -1,8 +1,8 @@
 /**
  * The one file that reaches into libraries' internals: fields that are not in their documented
  * API (gossipsub's per-peer outbound streams, mesh and fanout; kad-dht's table refresher;
- * yamux's window updates; @koa/router's matched route) and gossipsub's wire frame written by hand. p2p/ and http/ use
- * them only through here. Each use is pinned by tests/unit/internals/libraryInternals.test.ts against
+ * yamux's window updates; @koa/router's matched route) and gossipsub's wire frame written by
+ * hand. p2p/ and http/ use them only through here. Each use is pinned by tests/unit/internals/libraryInternals.test.ts against
  * the versions below: an upgrade of any of these libraries fails that test with a message naming
  * what to check, rather than breaking the node quietly.
  */
