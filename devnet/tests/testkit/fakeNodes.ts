@@ -397,10 +397,11 @@ export interface Inclusion {
 /**
  * Every node takes transactions as the chain does, with one mempool they all share (gossip
  * without delay): a sender's nonces are taken in a run from its account's nonce, so one after a
- * gap is refused; `blockMs` after a transaction arrives, each sender's run from its nonce is
- * decided on every node at the node's height, confirmed (the nonce moves on) or failed as `fail`
- * says (the nonce stays unused, as on the chain: what waits behind it waits on). The same
- * transaction received again (sent to another node) is not decided twice.
+ * gap is refused; once a transaction has waited `blockMs`, each sender's run from its nonce of
+ * transactions that have waited as long is decided on every node at the node's height (one that
+ * arrived later waits for its own `blockMs`: no latency is below it), confirmed (the nonce moves
+ * on) or failed as `fail` says (the nonce stays unused, as on the chain: what waits behind it
+ * waits on). The same transaction received again (sent to another node) is not decided twice.
  */
 export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
   const known = new Set<string>();
@@ -408,7 +409,8 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
   const unsentAt = new Map<string, Set<string>>();
   /** Failed transactions by `from:nonce`, for replayFailed. */
   const failed = new Map<string, { tx: Tx; hash: string }>();
-  const waiting = new Map<string, Map<number, { tx: Tx; hash: string; error: string | null }>>();
+  const waiting = new Map<string, Map<number, { tx: Tx; hash: string; error: string | null; at: number }>>();
+  const blockMs = o.blockMs ?? 50;
   let k = 0;
   let most = 0;
   const nonceOf = (from: string) => f.nodes[0]!.balances.get(from)?.nonce ?? 0;
@@ -428,9 +430,15 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
     if (error !== null) failed.set(`${tx.from}:${tx.nonce}`, { tx, hash });
   };
   const block = () => {
+    const now = performance.now();
     for (const queue of waiting.values())
       for (let n = nonceOf([...queue.values()][0]?.tx.from ?? ''); queue.has(n); n++) {
         const w = queue.get(n)!;
+        // Not waited its blockMs yet (a timer may fire a fraction of a millisecond early by this clock).
+        if (now - w.at < blockMs) {
+          setTimeout(block, Math.max(1, Math.ceil(blockMs - (now - w.at))));
+          break;
+        }
         queue.delete(n);
         decide(w.tx, w.hash, w.error);
         if (w.error !== null) break;
@@ -444,7 +452,7 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
         failed.delete(`${tx.from}:${tx.nonce}`);
         decide(replayed.tx, replayed.hash, null);
         // What waited behind its nonce is decided in the next block.
-        setTimeout(block, o.blockMs ?? 50);
+        setTimeout(block, blockMs);
       }
       const queue = waiting.get(tx.from) ?? new Map();
       const unsentHere = unsentAt.get(node.name) ?? new Set<string>();
@@ -458,10 +466,10 @@ export function includeTxs(f: FakeNet, o: IncludeOptions = {}): Inclusion {
         return { status: 'received' };
       }
       known.add(hash);
-      queue.set(tx.nonce, { tx, hash, error: o.fail?.(tx, i) ?? null });
+      queue.set(tx.nonce, { tx, hash, error: o.fail?.(tx, i) ?? null, at: performance.now() });
       waiting.set(tx.from, queue);
       most = Math.max(most, queue.size);
-      setTimeout(block, o.blockMs ?? 50);
+      setTimeout(block, blockMs);
       return { status: 'received' };
     };
   return { mostWaiting: () => most };
