@@ -23,7 +23,9 @@ export type DevnetErrorCode =
   /** A node the command needed did not answer (stopped, still starting, or gone). */
   | 'UNREACHABLE'
   /** A node refused what the command asked (its HTTP status and detail are in the message). */
-  | 'NODE_REFUSED';
+  | 'NODE_REFUSED'
+  /** What answered at a node's URL sent more than its endpoint's answer may be (the bound is in the message). */
+  | 'BAD_ANSWER';
 
 export class DevnetError extends Error {
   override readonly name = 'DevnetError';

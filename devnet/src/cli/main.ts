@@ -6,7 +6,7 @@
  * error is reported as an internal one, without a stack trace unless DEVNET_DEBUG is set. With --json the error is one object (jsonShapes.ts, ErrorJson).
  */
 import { describeUsageError, runCommandLine, UsageError } from '@chain-devnet/node/cli';
-import type { RpcError, RpcUnreachableError } from '@chain-devnet/node/client';
+import type { RpcAnswerTooLargeError, RpcError, RpcUnreachableError } from '@chain-devnet/node/client';
 import { DevnetError } from '../errors.js';
 import type { ErrorJson } from '../jsonShapes.js';
 import { printJson } from './output.js';
@@ -30,6 +30,10 @@ function translate(e: unknown): [ErrorJson['error']['code'], string, string] {
   if (isError<RpcUnreachableError>(e, 'RpcUnreachableError')) {
     const message = `${e.message}: is the devnet running? (devnet status shows each node)`;
     return ['UNREACHABLE', `devnet: ${message}`, message];
+  }
+  if (isError<RpcAnswerTooLargeError>(e, 'RpcAnswerTooLargeError')) {
+    const message = `${e.message}: refused unread; is a node of this devnet there?`;
+    return ['BAD_ANSWER', `devnet: ${message}`, message];
   }
   if (isError<RpcError>(e, 'RpcError')) {
     const message = `the node refused: HTTP ${e.status} ${e.detail} (${e.url})`;

@@ -5,7 +5,13 @@
  * every refusal a DevnetError naming what is wrong, before anything of the devnet is made.
  */
 import { type ChainState, loadGenesis } from '@chain-devnet/node/chain';
-import { fetchVerifiedSnapshot, RpcClient, RpcError, SnapshotSourceError } from '@chain-devnet/node/client';
+import {
+  fetchVerifiedSnapshot,
+  RpcAnswerTooLargeError,
+  RpcClient,
+  RpcError,
+  SnapshotSourceError,
+} from '@chain-devnet/node/client';
 import { DevnetError } from '../errors.js';
 
 export type { ForkRecord } from '../state.js';
@@ -60,6 +66,12 @@ export async function fetchForkState(
   } catch (e) {
     if (e instanceof SnapshotSourceError)
       throw new DevnetError('BAD_FORK', `--fork ${target.url}: refused: ${e.message}`);
+    // Each answer is read up to its endpoint's bound (RpcClient's ANSWER_BOUNDS), the rest never.
+    if (e instanceof RpcAnswerTooLargeError)
+      throw new DevnetError(
+        'BAD_FORK',
+        `--fork ${target.url}: refused: ${e.message}: is a node's RPC there?`,
+      );
     if (e instanceof RpcError)
       throw new DevnetError(
         'BAD_FORK',

@@ -4,14 +4,14 @@
  * (builds of this repository from before that endpoint).
  * TODO(issue 28): read it with RpcClient once the node's routes table has the endpoint.
  */
-import { JsonHttpClient } from '@chain-devnet/node/client';
+import { ANSWER_BOUNDS, JsonHttpClient } from '@chain-devnet/node/client';
 
 export const UNKNOWN_NODE_VERSION = 'unknown';
 
 /** The node's GET /upgrades answer, or null when it gives none (no such endpoint, not answering). */
 export async function readUpgrades(rpc: string, timeoutMs = 2_000): Promise<unknown> {
   try {
-    return await new JsonHttpClient(rpc, timeoutMs).get('/upgrades');
+    return await new JsonHttpClient(rpc, timeoutMs).get('/upgrades', ANSWER_BOUNDS.upgrades);
   } catch {
     return null;
   }

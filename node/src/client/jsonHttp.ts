@@ -3,7 +3,10 @@
  * one request with a bounded wait, the answer's JSON read exactly (integers beyond 2^53 as
  * bigint), any status but 2xx an RpcError with the service's `{"detail"}` (and its Retry-After,
  * for a caller that is told to come back), and no answer at all (refused, reset, timed out) an
- * RpcUnreachableError naming the URL.
+ * RpcUnreachableError naming the URL. Every answer is read up to a bound in bytes (the caller's
+ * for its endpoint, else DEFAULT_MAX_ANSWER_BYTES), past which it is an RpcAnswerTooLargeError and
+ * the rest is left unread: what a client reads is never the server's to size (issue 39: a source
+ * streaming `/status` took `devnet up --fork` to 2.4 GB and a crash).
  */
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -36,6 +39,26 @@ export class RpcUnreachableError extends Error {
   }
 }
 
+/**
+ * The answer was longer than the bound of its endpoint: refused, the connection closed, the rest
+ * never read. No service of this repository answers so much there; what did is not one of them.
+ */
+export class RpcAnswerTooLargeError extends Error {
+  override readonly name = 'RpcAnswerTooLargeError';
+  constructor(
+    readonly url: string,
+    readonly maxBytes: number,
+  ) {
+    super(`${url}: the answer is longer than ${maxBytes} bytes, the most this endpoint's answer may be`);
+  }
+}
+
+/**
+ * The bound of an answer whose endpoint names none (a path without a method of its own, a
+ * service's list): 32 MiB, far above any answer of the node or the market, far below what hurts.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 /** A Retry-After header's delay in milliseconds: whole seconds only (an HTTP date is not used here). */
 export function retryAfterMs(header: string | null): number | null {
   if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
@@ -50,19 +73,27 @@ export class JsonHttpClient {
     private readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 
-  /** Any JSON path, for what has no method of its own (an odd path a test sends on purpose). */
-  async get<T>(path: string): Promise<T> {
-    return parseJsonExact(await this.request('GET', path)) as T;
+  /**
+   * Any JSON path, for what has no method of its own (an odd path a test sends on purpose); at
+   * most `maxBytes` of answer.
+   */
+  async get<T>(path: string, maxBytes = DEFAULT_MAX_ANSWER_BYTES): Promise<T> {
+    return parseJsonExact(await this.request('GET', path, undefined, maxBytes)) as T;
   }
 
-  /** POSTs `body` as JSON and reads the JSON answer. */
-  protected async post<T>(path: string, body: unknown): Promise<T> {
-    return parseJsonExact(await this.request('POST', path, body)) as T;
+  /** POSTs `body` as JSON and reads the JSON answer (at most `maxBytes` of it). */
+  protected async post<T>(path: string, body: unknown, maxBytes = DEFAULT_MAX_ANSWER_BYTES): Promise<T> {
+    return parseJsonExact(await this.request('POST', path, body, maxBytes)) as T;
   }
 
-  /** The answer's text; an RpcError with the {detail} for any status but 2xx. */
-  protected async request(method: string, path: string, body?: unknown): Promise<string> {
-    const { bytes } = await this.requestBytes(method, path, body);
+  /** The answer's text (at most `maxBytes` of it); an RpcError with the {detail} for any status but 2xx. */
+  protected async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    maxBytes = DEFAULT_MAX_ANSWER_BYTES,
+  ): Promise<string> {
+    const { bytes } = await this.requestBytes(method, path, body, maxBytes);
     return new TextDecoder().decode(bytes);
   }
 
@@ -85,14 +116,14 @@ export class JsonHttpClient {
   }
 
   /**
-   * The answer's bytes and headers, at most `maxBytes` of them (more: an error, the rest left
-   * unread); an RpcError with the {detail} for any status but 2xx.
+   * The answer's bytes and headers, at most `maxBytes` of them (more: an RpcAnswerTooLargeError,
+   * the rest left unread); an RpcError with the {detail} for any status but 2xx.
    */
   protected async requestBytes(
     method: string,
     path: string,
-    body?: unknown,
-    maxBytes = Number.POSITIVE_INFINITY,
+    body: unknown,
+    maxBytes: number,
   ): Promise<{ bytes: Uint8Array; headers: AnswerHeaders }> {
     const url = `${this.baseUrl}${path}`;
     const { status, bytes, headers } = await exchange(
@@ -182,7 +213,7 @@ function exchange(
         },
         (res) => {
           answered = true;
-          const tooLong = () => new Error(`${url}: the answer is longer than ${maxBytes} bytes`);
+          const tooLong = () => new RpcAnswerTooLargeError(url, maxBytes);
           if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
           const parts: Buffer[] = [];
           let length = 0;

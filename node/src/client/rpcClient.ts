@@ -3,6 +3,8 @@
  * suite: one typed method per endpoint, answering the shapes of rpc/answers.ts, its URL built
  * from the route table the server registers (rpc/routes.ts). It parses the
  * JSON that the node writes (integers of any size stay exact: big ones come back as bigint).
+ * Each answer is read up to its route's bound (ANSWER_BOUNDS), so that whatever answers at the
+ * URL (a fork's source, a node of someone else's) cannot make a caller read without end.
  */
 import { MAX_SNAPSHOT_FILE_BYTES, type Tx, type TxJson, txToJson } from '../chain/index.js';
 import { TimeoutError, waitFor } from '../harness/wait.js';
@@ -25,7 +27,41 @@ import type {
 import { type RouteName, type RouteParams, RPC_ROUTES, routePath } from '../rpc/routes.js';
 import { JsonHttpClient } from './jsonHttp.js';
 
-export { RpcError, RpcUnreachableError } from './jsonHttp.js';
+export { RpcAnswerTooLargeError, RpcError, RpcUnreachableError } from './jsonHttp.js';
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+/**
+ * The most bytes the client reads of each route's answer (past it: RpcAnswerTooLargeError). An
+ * object of a few fields (status, a balance, a receipt, the supply, one snapshot's record) gets
+ * 1 MiB, a thousand times what the node writes. A block and a commit get 32 MiB: the node
+ * gossips neither over 4 MiB (p2p/protocol.ts, MAX_MESSAGE_BYTES), and their JSON (hex, field
+ * names) is at most about three times the bytes. Lists that grow with the chain (validators, a
+ * delegator's delegations, rewards by epoch, unbonding entries; the evidence, 1,000 pairs; the
+ * metrics page, a series per peer and validator) get 32 MiB too. A snapshot's file is bounded by
+ * what a node keeps (MAX_SNAPSHOT_FILE_BYTES). The compiler checks that every route has one.
+ */
+export const ANSWER_BOUNDS: Readonly<Record<RouteName, number>> = {
+  status: 1 * MIB,
+  block: 32 * MIB,
+  commit: 32 * MIB,
+  balance: 1 * MIB,
+  validators: 32 * MIB,
+  delegations: 32 * MIB,
+  rewards: 32 * MIB,
+  unbonding: 32 * MIB,
+  supply: 1 * MIB,
+  snapshots: 1 * MIB,
+  snapshot: 1 * MIB,
+  snapshotContent: MAX_SNAPSHOT_FILE_BYTES,
+  evidence: 32 * MIB,
+  metrics: 32 * MIB,
+  sendTx: 1 * MIB,
+  receipt: 1 * MIB,
+  sendTxs: 1 * MIB,
+  upgrades: 1 * MIB,
+};
 
 /** How long a snapshot content request answered 503 Busy is asked again (another client's file is being sent). */
 export const SNAPSHOT_BUSY_WITHIN_MS = 120_000;
@@ -38,7 +74,8 @@ export class RpcClient extends JsonHttpClient {
     body?: unknown,
   ): Promise<T> {
     const path = routePath(name, params);
-    return RPC_ROUTES[name].method === 'POST' ? this.post<T>(path, body) : this.get<T>(path);
+    const bound = ANSWER_BOUNDS[name];
+    return RPC_ROUTES[name].method === 'POST' ? this.post<T>(path, body, bound) : this.get<T>(path, bound);
   }
 
   status(): Promise<StatusAnswer> {
@@ -95,7 +132,7 @@ export class RpcClient extends JsonHttpClient {
   /**
    * GET /snapshots/{height}/content, an extension (docs/PROTOCOL.md): the snapshot's gzip file
    * as the node stores it, and the hash the node gives it (X-Snapshot-Hash; to be checked, not
-   * trusted). At most MAX_SNAPSHOT_FILE_BYTES are read. The node serves one such answer at a
+   * trusted). At most its bound (MAX_SNAPSHOT_FILE_BYTES) is read. The node serves one such answer at a
    * time and tells a second to come back (503 Busy, Retry-After): asked again as told, for at most
    * `busyWithinMs` (two forks of one source at once both get their file).
    */
@@ -108,7 +145,7 @@ export class RpcClient extends JsonHttpClient {
         RPC_ROUTES.snapshotContent.method,
         routePath('snapshotContent', { height }),
         undefined,
-        MAX_SNAPSHOT_FILE_BYTES,
+        ANSWER_BOUNDS.snapshotContent,
       ),
     );
     return { file: bytes, hash: headers.get('x-snapshot-hash') };
@@ -116,7 +153,12 @@ export class RpcClient extends JsonHttpClient {
 
   /** The Prometheus text exposition of /metrics. */
   metrics(): Promise<string> {
-    return this.request(RPC_ROUTES.metrics.method, routePath('metrics', {}));
+    return this.request(
+      RPC_ROUTES.metrics.method,
+      routePath('metrics', {}),
+      undefined,
+      ANSWER_BOUNDS.metrics,
+    );
   }
 
   async sendTx(tx: Tx | TxJson): Promise<SubmitAnswer> {
