@@ -23,27 +23,59 @@ export interface ForkTarget {
   readonly height: number | null;
 }
 
-/** `URL[@HEIGHT]`: an http(s) URL of a node's RPC, and a height after an @ at its end. */
-export function parseForkTarget(text: string): ForkTarget {
-  const m = /^(.*?)(?:@([0-9]+))?$/.exec(text.trim())!;
-  const raw = m[1]!.replace(/\/+$/, '');
+/**
+ * `--fork URL[@HEIGHT]`, or `--fork URL --fork-height N`: the URL of a node's RPC and the height.
+ * HEIGHT is what follows the last `@` when that is all digits; with `--fork-height` the whole text
+ * is the URL. So any URL can be named: one whose path ends in `@DIGITS` with `--fork-height`, or
+ * with a `/` after it. An `@` in the URL's authority is never the URL's own (it takes no
+ * credentials): what follows it was meant as a height, and is named as a bad one.
+ */
+export function parseForkTarget(text: string, heightFlag?: number): ForkTarget {
+  const trimmed = text.trim();
+  const at = trimmed.lastIndexOf('@');
+  const tail = at < 0 ? null : trimmed.slice(at + 1);
+  const digits = tail !== null && /^[0-9]+$/.test(tail);
+  const meantHeight = tail !== null && inAuthority(trimmed, at);
+  if (heightFlag !== undefined && digits && meantHeight)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--fork ${text} and --fork-height ${heightFlag}: the height is given twice (name it once)`,
+    );
+  if (heightFlag === undefined && tail !== null && !digits && meantHeight)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--fork ${text}: "${tail}" after the @ is not a height: HEIGHT must be a positive integer (URL@HEIGHT or --fork-height N; a URL takes no user or password before an @)`,
+    );
+  const split = heightFlag === undefined && digits;
+  const raw = split ? trimmed.slice(0, at) : trimmed;
+  const url = forkUrl(raw, `--fork ${text}`);
+  const height = heightFlag ?? (split ? Number(tail) : null);
+  if (height !== null && (!Number.isSafeInteger(height) || height < 1))
+    throw new DevnetError('BAD_FLAG', `--fork ${text}: HEIGHT must be a positive integer, got ${height}`);
+  return { url, height };
+}
+
+/** Whether the `@` at `at` is in the URL's authority (after `scheme://`, before its path, query or fragment). */
+function inAuthority(text: string, at: number): boolean {
+  const scheme = text.indexOf('://');
+  if (scheme < 0 || at < scheme) return false;
+  const end = text.slice(scheme + 3).search(/[/?#]/);
+  return end < 0 || at < scheme + 3 + end;
+}
+
+/** `raw` checked as the URL of a node's RPC, without its trailing slashes; `as` names where it was given. */
+export function forkUrl(raw: string, as: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new DevnetError(
-      'BAD_FLAG',
-      `--fork ${text}: not a URL (expected http://HOST:PORT[@HEIGHT], a node's RPC)`,
-    );
+    throw new DevnetError('BAD_FLAG', `${as}: not a URL (expected http://HOST:PORT[@HEIGHT], a node's RPC)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new DevnetError('BAD_FLAG', `--fork ${text}: the URL must be http:// or https:// (a node's RPC)`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '')
-    throw new DevnetError('BAD_FLAG', `--fork ${text}: the URL takes no query, fragment or credentials`);
-  const height = m[2] === undefined ? null : Number(m[2]);
-  if (height !== null && (!Number.isSafeInteger(height) || height < 1))
-    throw new DevnetError('BAD_FLAG', `--fork ${text}: HEIGHT must be a positive integer`);
-  return { url: raw, height };
+    throw new DevnetError('BAD_FLAG', `${as}: the URL must be http:// or https:// (a node's RPC)`);
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    throw new DevnetError('BAD_FLAG', `${as}: the URL takes no query, fragment or credentials`);
+  return raw.replace(/\/+$/, '');
 }
 
 /**

@@ -6,17 +6,19 @@
 import { loadGenesis } from '@chain-devnet/node/chain';
 import { DevnetError } from '../errors.js';
 import { forkChainId, forkGenesis, forkSupply } from '../fork/genesis.js';
-import { type ForkTarget, fetchForkState, parseForkTarget } from '../fork/source.js';
+import { type ForkTarget, fetchForkState, forkUrl } from '../fork/source.js';
 import type { Fork } from '../fork/spec.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { Manifest } from '../spec/manifest.js';
 import type { NetworkSpec } from '../spec/networkSpec.js';
 
-/** The manifest's `fork: {url, height}` as a target (its URL checked as --fork's), or undefined. */
+/**
+ * The manifest's `fork: {url, height}` as a target, or undefined: its URL checked as --fork's and
+ * taken whole (its height is a field of its own, so an `@` in it is the URL's).
+ */
 export function forkOfManifest(m: Manifest): ForkTarget | undefined {
   if (m.fork === undefined) return undefined;
-  const { url } = parseForkTarget(m.fork.url);
-  return { url, height: m.fork.height ?? null };
+  return { url: forkUrl(m.fork.url, `the manifest's fork.url ${m.fork.url}`), height: m.fork.height ?? null };
 }
 
 export async function prepareFork(

@@ -177,18 +177,69 @@ describe("--fork URL[@HEIGHT] and the manifest's fork", () => {
     });
   });
 
-  test('refuses what is not an http URL of a node, or a height that is not positive', () => {
+  test('any URL can be named: the height only after the last @ and all digits, or --fork-height', () => {
+    // An @ in the path that is no height: the whole text is the URL.
+    assert.deepEqual(parseForkTarget('http://127.0.0.1:8000/team@lab/rpc'), {
+      url: 'http://127.0.0.1:8000/team@lab/rpc',
+      height: null,
+    });
+    // Several: the height is after the last.
+    assert.deepEqual(parseForkTarget('http://127.0.0.1:8000/a@b/c@7'), {
+      url: 'http://127.0.0.1:8000/a@b/c',
+      height: 7,
+    });
+    // A path ending in @DIGITS: --fork-height takes the text whole, or a / after it does.
+    assert.deepEqual(parseForkTarget('http://127.0.0.1:8000/v@2', 40), {
+      url: 'http://127.0.0.1:8000/v@2',
+      height: 40,
+    });
+    assert.deepEqual(parseForkTarget('http://127.0.0.1:8000/v@2/'), {
+      url: 'http://127.0.0.1:8000/v@2',
+      height: null,
+    });
+    assert.deepEqual(parseForkTarget('http://127.0.0.1:8000', 9), {
+      url: 'http://127.0.0.1:8000',
+      height: 9,
+    });
+    // The manifest's url is taken whole: its height is a field of its own.
+    assert.deepEqual(forkOfManifest({ fork: { url: 'http://127.0.0.1:8000/v@2', height: 3 } }), {
+      url: 'http://127.0.0.1:8000/v@2',
+      height: 3,
+    });
+  });
+
+  test('refuses what is not an http URL of a node, or a height that is not positive, naming it', () => {
     for (const [text, why] of [
       ['localhost', /not a URL/],
       ['ftp://127.0.0.1:8000', /must be http:\/\/ or https:\/\//],
       ['http://127.0.0.1:8000?x=1', /no query/],
-      ['http://127.0.0.1:8000@0', /HEIGHT must be a positive integer/],
-      ['http://127.0.0.1:8000@abc', /no query, fragment or credentials|not a URL/],
+      ['http://127.0.0.1:8000@0', /HEIGHT must be a positive integer, got 0/],
+      // A bad height is named as one, not taken for credentials.
+      ['http://127.0.0.1:8000@abc', /"abc" after the @ is not a height: HEIGHT must be a positive integer/],
+      ['http://127.0.0.1:8000@-5', /"-5" after the @ is not a height/],
+      ['http://127.0.0.1:8000@12x', /"12x" after the @ is not a height/],
+      ['http://127.0.0.1:8000@99999999999999999999', /HEIGHT must be a positive integer/],
     ] as const)
       assert.throws(
         () => parseForkTarget(text),
         (e: unknown) => e instanceof DevnetError && e.code === 'BAD_FLAG' && why.test(e.message),
         text,
       );
+    assert.throws(
+      () => parseForkTarget('http://127.0.0.1:8000@5', 7),
+      (e: unknown) => e instanceof DevnetError && /the height is given twice/.test(e.message),
+    );
+    // Credentials: what follows the @ is no height, and a URL takes none.
+    assert.throws(
+      () => parseForkTarget('http://user:secret@127.0.0.1:8000'),
+      (e: unknown) =>
+        e instanceof DevnetError &&
+        /"127.0.0.1:8000" after the @ is not a height.*no user or password/.test(e.message),
+    );
+    // With --fork-height no height is read after the @: refused as credentials.
+    assert.throws(
+      () => parseForkTarget('http://user:secret@127.0.0.1:8000', 7),
+      (e: unknown) => e instanceof DevnetError && /no query, fragment or credentials/.test(e.message),
+    );
   });
 });

@@ -1,7 +1,7 @@
 /** `devnet up`: bring up N validators (+ monitoring) and wait for every node's first final block. */
 import { readFile } from 'node:fs/promises';
 import { formatCoins } from '@chain-devnet/node/chain';
-import { choice, defineCommand, flag, text } from '@chain-devnet/node/cli';
+import { choice, defineCommand, flag, integer, text } from '@chain-devnet/node/cli';
 import { DevnetError } from '../../errors.js';
 import { parseForkTarget } from '../../fork/source.js';
 import type { UpJson } from '../../jsonShapes.js';
@@ -43,8 +43,12 @@ export const upCommand = defineCommand({
       { valueName: 'FILE' },
     ),
     fork: text(
-      'start from the state of the running node at URL (its RPC) at HEIGHT (default: the newest snapshot it keeps below its height), verified against the committed header; this devnet\'s validators replace the source\'s, its accounts are added (devnet/README.md, "Forking a running network")',
+      'start from the state of the running node at URL (its RPC) at HEIGHT (default: the newest snapshot it keeps below its height), verified against the committed header; this devnet\'s validators replace the source\'s, its accounts are added (devnet/README.md, "Forking a running network"). HEIGHT is what follows the last @ when that is all digits',
       { valueName: 'URL[@HEIGHT]' },
+    ),
+    'fork-height': integer(
+      'with --fork: the height to fork at; --fork is then the URL whole (one whose path ends in @DIGITS)',
+      { min: 1, max: Number.MAX_SAFE_INTEGER },
     ),
     'fork-genesis': text(
       "with --fork: the source's genesis file; more than 1/3 of its validators must have signed the fork point (default: the source's word for its validator set)",
@@ -76,6 +80,8 @@ export const upCommand = defineCommand({
       );
     if (v['fork-genesis'] !== undefined && v.fork === undefined)
       throw new DevnetError('BAD_FLAG', '--fork-genesis FILE goes with --fork URL');
+    if (v['fork-height'] !== undefined && v.fork === undefined)
+      throw new DevnetError('BAD_FLAG', '--fork-height N goes with --fork URL');
     const fromArchive = [...Object.keys(specFlagsOf(v)), ...(v.manifest === undefined ? [] : ['manifest'])];
     if (v.market) fromArchive.push('market');
     if (v.from !== undefined && fromArchive.length > 0)
@@ -91,7 +97,7 @@ export const upCommand = defineCommand({
             flags,
             genesisTime: Math.floor(Date.now() / 1000),
             progress: v.json ? () => undefined : progress,
-            ...(v.fork === undefined ? {} : { fork: parseForkTarget(v.fork) }),
+            ...(v.fork === undefined ? {} : { fork: parseForkTarget(v.fork, v['fork-height']) }),
             ...(v['fork-genesis'] === undefined
               ? {}
               : { forkTrust: await readJsonFile(v['fork-genesis'], '--fork-genesis') }),
