@@ -2,7 +2,9 @@
  * The threads runtime's host (runtime/threads/host.ts), run in this process, with a small program
  * in its threads that behaves as chain-node does where a thread differs from a process: output,
  * a SIGTERM handler, a start without one yet, a fail point's SIGKILL to itself, and a beat that
- * shows whether its JavaScript runs. The real nodes on this runtime: threadsRuntime.test.ts.
+ * shows whether its JavaScript runs; and as its own process (`devnet host`, the bundle), where a
+ * start it cannot do (its files) used to end it and every node (issue 39). The real nodes on this
+ * runtime: threadsRuntime.test.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -18,10 +20,12 @@ import {
   ask,
   type HostRequest,
   hostDir,
+  hostLogFile,
   hostPidFile,
   hostSocket,
 } from '../../src/runtime/threads/control.js';
 import { runHost } from '../../src/runtime/threads/host.js';
+import { ensureHost, stopHost } from '../../src/runtime/threads/hostProcess.js';
 
 const PROGRAM = `import { writeFileSync } from 'node:fs';
 const [mode, beatFile] = process.argv.slice(2);
@@ -45,6 +49,8 @@ describe('the threads host', () => {
   let program: string;
   let host: Promise<boolean>;
   const stopHost = new AbortController();
+  /** What the first host logged. */
+  const hostLog: string[] = [];
   const beatFile = (name: string) => join(dir, `${name}.beat`);
   const beats = async (name: string) => Number(await readFile(beatFile(name), 'utf8').catch(() => '0'));
   const start = (name: string, mode = 'run') =>
@@ -80,7 +86,7 @@ describe('the threads host', () => {
     await writeFile(program, PROGRAM);
     // As the spawner leaves it: the host's folder made for its log, with the usual mode.
     await mkdir(hostDir(layout), { recursive: true, mode: 0o755 });
-    host = runHost(layout, () => undefined, stopHost.signal);
+    host = runHost(layout, (line) => hostLog.push(line), stopHost.signal);
     await waitFor('the host to listen', 5_000, async () => existsSync(hostPidFile(layout)));
   });
 
@@ -168,6 +174,64 @@ describe('the threads host', () => {
     assert.equal(await op('state', 'validator-0'), 'stopped', 'the host still answers');
   });
 
+  it('a start whose files cannot be had is refused with RUNTIME, nothing started; a file failing later is said; the host and its other nodes go on', async () => {
+    await start('validator-5');
+    const startWith = (name: string, files: { logFile?: string; exitFile?: string }) =>
+      ask(layout, {
+        op: 'start',
+        name,
+        program,
+        args: ['run', beatFile(name)],
+        logFile: files.logFile ?? layout.logFile(name),
+        exitFile: files.exitFile ?? layout.exitFile(name),
+      });
+    const refused = (why: RegExp) => (e: unknown) => {
+      assert.ok(e instanceof DevnetError, String(e));
+      assert.equal(e.code, 'RUNTIME');
+      assert.match(e.message, why);
+      return true;
+    };
+    // A folder as the log file: an error event of its stream ended the host, every node with it.
+    const folder = join(dir, 'a-folder');
+    await mkdir(folder);
+    await assert.rejects(
+      startWith('validator-6', { logFile: folder }),
+      refused(/^validator-6: its log file .*a-folder cannot be made: EISDIR/),
+    );
+    // An exit file that cannot be made (/proc takes no new file; a folder is no file): the thread
+    // used to run, and the write of its status at its end was a rejection nobody caught.
+    const proc = `/proc/devnet-threads-test-${process.pid}.exit`;
+    await assert.rejects(
+      startWith('validator-7', { exitFile: proc }),
+      refused(/^validator-7: its exit file \/proc\/.* cannot be made/),
+    );
+    await assert.rejects(
+      startWith('validator-8', { exitFile: folder }),
+      refused(/^validator-8: its exit file .*a-folder cannot be made/),
+    );
+    for (const n of ['validator-6', 'validator-7', 'validator-8'])
+      assert.equal(await op('state', n), 'stopped', `${n} was not started`);
+    // An exit file whose folder goes away while the node runs: its status cannot be written at its
+    // end; the host says so in its log and goes on.
+    const gone = join(dir, 'gone');
+    await startWith('validator-9', { exitFile: join(gone, 'validator-9.exit') });
+    await waitFor(
+      'its beat (its SIGTERM handler is in place)',
+      5_000,
+      async () => (await beats('validator-9')) > 0,
+    );
+    await rm(gone, { recursive: true, force: true });
+    await writeFile(gone, 'a file where the folder was');
+    assert.equal(await op('stop', 'validator-9'), 'stopped');
+    assert.ok(
+      hostLog.some((l) => /validator-9: ended with 0, but its exit file cannot be written/.test(l)),
+      hostLog.join('\n'),
+    );
+    const before = await beats('validator-5');
+    await waitFor('validator-5 beating on', 5_000, async () => (await beats('validator-5')) > before);
+    assert.equal(await op('kill', 'validator-5'), 'stopped');
+  });
+
   it("the client refuses what answers on the socket if it is no host's answer", async () => {
     const other = new Layout(join(dir, 'other'));
     await mkdir(join(other.home, 'threads'), { recursive: true });
@@ -212,5 +276,51 @@ describe('the threads host', () => {
     next.abort();
     assert.equal(await host, true);
     assert.equal(await readExitStatus(layout.exitFile('validator-4')), 0);
+  });
+});
+
+describe('the threads host as its own process (devnet host), given a start it cannot do', () => {
+  let dir: string;
+  let layout: Layout;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'threads-host-process-'));
+    layout = new Layout(join(dir, 'home'));
+    await writeFile(join(dir, 'program.mjs'), PROGRAM);
+  });
+  after(async () => {
+    // Its nodes stopped with it (SIGTERM), also when the test failed.
+    await stopHost(layout);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses it with RUNTIME and goes on, with its other nodes', async () => {
+    await ensureHost(layout);
+    const startOf = (name: string, logFile: string) =>
+      ask(layout, {
+        op: 'start',
+        name,
+        program: join(dir, 'program.mjs'),
+        args: ['run', join(dir, `${name}.beat`)],
+        logFile,
+        exitFile: layout.exitFile(name),
+      });
+    assert.equal(await startOf('validator-0', layout.logFile('validator-0')), 'running');
+    const folder = join(dir, 'a-folder');
+    await mkdir(folder);
+    // Before, the host answered `running` and then died of the log stream's error event, its
+    // other nodes with it.
+    await assert.rejects(startOf('validator-1', folder), (e: unknown) => {
+      assert.ok(e instanceof DevnetError, String(e));
+      assert.equal(e.code, 'RUNTIME');
+      assert.match(e.message, /its log file .*a-folder cannot be made: EISDIR/);
+      return true;
+    });
+    await pause(200);
+    assert.equal(
+      await ask(layout, { op: 'state', name: 'validator-0' }),
+      'running',
+      'the host still runs it',
+    );
+    assert.match(await readFile(hostLogFile(layout), 'utf8'), /validator-1: not started: /);
   });
 });

@@ -18,7 +18,7 @@ import {
   type StartRequest,
   socketPathOf,
 } from './control.js';
-import { NodeThread } from './thread.js';
+import { NodeThread, ThreadFilesError } from './thread.js';
 
 /** A request is a line of JSON of a few hundred bytes; more is not one. */
 const REQUEST_MAX_BYTES = 64 * 1024;
@@ -39,6 +39,8 @@ export async function runHost(
   await mkdir(hostDir(layout), { recursive: true });
   await chmod(hostDir(layout), 0o700);
   const threads = new Map<string, NodeThread>();
+  /** Starts whose files are being made, by node name. */
+  const starting = new Map<string, Promise<HostAnswer>>();
   let busy = 0;
   let closing = false;
   let idleTimer: NodeJS.Timeout | undefined;
@@ -55,21 +57,38 @@ export async function runHost(
     }, IDLE_MS);
   };
 
+  /** A node's thread started, or the start refused with what is wrong (its files), nothing started. */
+  const startThread = async (r: StartRequest): Promise<HostAnswer> => {
+    let started: NodeThread;
+    try {
+      started = await NodeThread.create(r, log);
+    } catch (e) {
+      if (!(e instanceof ThreadFilesError)) throw e;
+      log(`${r.name}: not started: ${e.message}`);
+      return { ok: false, code: 'RUNTIME', message: e.message };
+    }
+    threads.set(r.name, started);
+    log(`${r.name}: started (${r.program})`);
+    void started.ended.then((status) => {
+      if (threads.get(r.name) === started) threads.delete(r.name);
+      log(`${r.name}: ended with ${status}`);
+      checkIdle();
+    });
+    await started.online();
+    return { ok: true, state: 'running' };
+  };
+
   const handle = async (r: HostRequest): Promise<HostAnswer> => {
     if (closing) return { ok: false, code: 'CLOSING', message: 'the host is going away' };
     const t = threads.get(r.name);
     if (r.op === 'start') {
       if (t !== undefined) return { ok: true, state: t.state() };
-      const started = new NodeThread(r);
-      threads.set(r.name, started);
-      log(`${r.name}: started (${r.program})`);
-      void started.ended.then((status) => {
-        if (threads.get(r.name) === started) threads.delete(r.name);
-        log(`${r.name}: ended with ${status}`);
-        checkIdle();
-      });
-      await started.online();
-      return { ok: true, state: 'running' };
+      // A second start while the first makes its files: the same answer.
+      const pending = starting.get(r.name);
+      if (pending !== undefined) return pending;
+      const answer = startThread(r).finally(() => starting.delete(r.name));
+      starting.set(r.name, answer);
+      return answer;
     }
     if (t === undefined) {
       if (r.op === 'state' || r.op === 'stop') return { ok: true, state: 'stopped' };

@@ -4,8 +4,17 @@
  * file, as a process runtime node's does; how it ended goes to its exit file once it has ended
  * and its log is written, for a later command to read (readExitStatus), as the process runtime's
  * waiter writes it.
+ *
+ * Whatever goes wrong with one thread's files stays with that thread: its log file is opened and
+ * its exit file made (and removed) before the thread starts, so a start that cannot have them is
+ * refused (ThreadFilesError) with nothing started; a write that fails later (the disk full, the
+ * folder gone) is said through `report`, never thrown. The host is every node's process: an error
+ * event nobody listened to, or a promise nobody caught, ended it and so every node (issue 39).
  */
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+
+import type { WriteStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
@@ -18,21 +27,63 @@ const STOP_GRACE_MS = 10_000;
 /** How long a thread may take to block itself after 'pause' (a busy one reads it when it is next idle). */
 const PAUSE_BOUND_MS = 5_000;
 
+/** A start refused because the node's log or exit file cannot be had; nothing was started. */
+export class ThreadFilesError extends Error {
+  override readonly name = 'ThreadFilesError';
+}
+
+/** `work` on `file`, its failure a ThreadFilesError saying which file of which node. */
+async function forFile<T>(
+  start: StartRequest,
+  what: string,
+  file: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw new ThreadFilesError(`${start.name}: its ${what} ${file} cannot be made: ${(e as Error).message}`);
+  }
+}
+
 export class NodeThread {
   private readonly worker: Worker;
   private readonly pauseWord = new Int32Array(new SharedArrayBuffer(4));
   private paused = false;
   /** The status reported when the host ended the thread itself (kill, crash, a stop past its grace). */
   private endedWith: number | null = null;
-  /** Resolves with the exit status once the thread has ended and its log and exit file are written. */
+  /** Resolves (never rejects) with the exit status once the thread has ended and its log and exit file are written. */
   readonly ended: Promise<number>;
   private pausedAck: (() => void) | null = null;
 
-  constructor(readonly start: StartRequest) {
-    mkdirSync(dirname(start.logFile), { recursive: true });
-    mkdirSync(dirname(start.exitFile), { recursive: true });
-    rmSync(start.exitFile, { force: true });
-    const log = createWriteStream(start.logFile, { flags: 'a' });
+  /**
+   * The node's thread, started once its files are had: the log file opened (appended to), the exit
+   * file made and removed (it appears when the thread has ended). A ThreadFilesError otherwise.
+   */
+  static async create(start: StartRequest, report: (line: string) => void): Promise<NodeThread> {
+    await forFile(start, 'exit file', start.exitFile, async () => {
+      await mkdir(dirname(start.exitFile), { recursive: true });
+      await rm(start.exitFile, { force: true });
+      await (await open(start.exitFile, 'wx')).close();
+      await rm(start.exitFile);
+    });
+    const log = await forFile(start, 'log file', start.logFile, async () => {
+      await mkdir(dirname(start.logFile), { recursive: true });
+      return open(start.logFile, 'a');
+    });
+    try {
+      return new NodeThread(start, log, report);
+    } catch (e) {
+      await log.close();
+      throw e;
+    }
+  }
+
+  private constructor(
+    readonly start: StartRequest,
+    logFile: FileHandle,
+    report: (line: string) => void,
+  ) {
     const data: ThreadData = {
       program: start.program,
       pauseWord: this.pauseWord.buffer as SharedArrayBuffer,
@@ -44,6 +95,12 @@ export class NodeThread {
       stdout: true,
       stderr: true,
       resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
+    });
+    const log: WriteStream = logFile.createWriteStream();
+    let logFailed = false;
+    log.on('error', (e) => {
+      if (!logFailed) report(`${start.name}: its log file ${start.logFile} failed: ${e.message}`);
+      logFailed = true;
     });
     this.worker.stdout.pipe(log, { end: false });
     this.worker.stderr.pipe(log, { end: false });
@@ -58,16 +115,21 @@ export class NodeThread {
       this.worker.once('exit', (code) => {
         const status = this.endedWith ?? code;
         // The output still in the pipes first, then the status: a reader that sees the status sees the whole log.
-        void Promise.all([finished(this.worker.stdout), finished(this.worker.stderr)])
-          .catch(() => undefined)
-          .then(() => {
-            log.end();
-            return finished(log).catch(() => undefined);
-          })
-          .then(() => {
-            writeFileSync(start.exitFile, `${status}\n`);
-            resolve(status);
-          });
+        void (async () => {
+          await Promise.all([finished(this.worker.stdout), finished(this.worker.stderr)]).catch(
+            () => undefined,
+          );
+          log.end();
+          await finished(log).catch(() => undefined);
+          try {
+            await writeFile(start.exitFile, `${status}\n`);
+          } catch (e) {
+            report(
+              `${start.name}: ended with ${status}, but its exit file cannot be written: ${(e as Error).message}`,
+            );
+          }
+          resolve(status);
+        })();
       });
     });
   }
