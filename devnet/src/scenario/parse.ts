@@ -127,11 +127,9 @@ export async function checkScenario(
     problems.push(...(await stepProblems(net, i, kind, step, nodeMetricNames)));
     steps.push({ kind, step, label: stepLabel(i, kind, step) });
   }
-  if (file.load !== undefined && !verdict.refused('/load')) problems.push(...loadProblems(net, file.load));
-  else if (!verdict.refused('/load/nodes'))
-    file.load?.nodes?.forEach((n, i) => {
-      problems.push(...unknownName(net, `load.nodes[${i}]`, n, ['node']));
-    });
+  // Its fields the schema accepted are checked also when it refused another (an unknown one).
+  if (isPlainObject(file.load))
+    problems.push(...loadProblems(net, file.load, (field) => verdict.refused(`/load/${field}`)));
   if (!verdict.refused('/invariants/byzantine'))
     file.invariants?.byzantine?.forEach((n, i) => {
       problems.push(...unknownName(net, `invariants.byzantine[${i}]`, n, ['node']));

@@ -263,16 +263,25 @@ export async function stepProblems(
   }
 }
 
-/** The load's problems (the schema accepted it). */
-export function loadProblems(net: KnownNetwork, load: ScenarioLoad): Problems {
-  const out: Problems = nodeList(net, 'load.nodes', load.nodes);
+/**
+ * The load's problems, in the fields the schema did not refuse (`refused(field)`: it named a
+ * problem of load.<field> already, so nothing here reads that field): an unknown field beside a
+ * missing bound names both in one pass, as every problem of a file is named (issue 39). The bound
+ * looks only at whether its fields are there, which holds of any object.
+ */
+export function loadProblems(
+  net: KnownNetwork,
+  load: ScenarioLoad,
+  refused: (field: keyof ScenarioLoad) => boolean,
+): Problems {
+  const out: Problems = refused('nodes') ? [] : nodeList(net, 'load.nodes', load.nodes);
   if (load.duration === undefined && load.count === undefined)
     out.push('load needs duration (seconds) or count: a load is always bounded');
-  if (load.rate !== undefined && !Number.isFinite(load.rate))
+  if (!refused('rate') && load.rate !== undefined && !Number.isFinite(load.rate))
     out.push(`load.rate must be a finite number of transactions a second, got ${load.rate}`);
-  if (load.mix !== undefined && !Object.values(load.mix).some((w) => (w ?? 0) > 0))
+  if (!refused('mix') && load.mix !== undefined && !Object.values(load.mix).some((w) => (w ?? 0) > 0))
     out.push('load.mix needs a weight above 0');
-  if (Array.isArray(load.accounts))
+  if (!refused('accounts') && Array.isArray(load.accounts))
     (load.accounts as readonly string[]).forEach((a, i) => {
       out.push(...unknownName(net, `load.accounts[${i}]`, a, ['sender']));
     });

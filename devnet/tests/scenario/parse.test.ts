@@ -308,11 +308,32 @@ describe('scenario files: every problem names its field', () => {
       '  - heal: {}\n',
       'manifest: { validators: 2 }\nload: { rate: 5, acounts: 3, nodes: [validator-4] }\ninvariants: { byzantine: [validator-2] }\nsteps:\n',
     );
+    // The missing bound too, beside the unknown field (issue 39: it was left for a second pass).
     assert.deepEqual(problems, [
       'invariants.byzantine[0]: unknown node "validator-2" (nodes: validator-0, validator-1)',
+      'load needs duration (seconds) or count: a load is always bounded',
       'load.acounts is not a field here (fields: rate, duration, count, mix, accounts, fund, nodes, window, minConfirmed)',
       'load.nodes[0]: unknown node "validator-4" (nodes: validator-0, validator-1)',
     ]);
+  });
+
+  test("a load's fields the schema accepted are checked beside those it refused, in one pass", async () => {
+    const problems = await problemsOf(
+      '  - heal: {}\n',
+      'manifest: { validators: 2 }\nload: { durration: 30, rate: fast, accounts: [nobody], mix: { TRANSFER: 0 } }\nsteps:\n',
+    );
+    const expected = [
+      'load needs duration (seconds) or count: a load is always bounded',
+      /^load\.accounts\[0\]: "nobody" is not an account to send from/,
+      'load.durration is not a field here (fields: rate, duration, count, mix, accounts, fund, nodes, window, minConfirmed)',
+      'load.mix needs a weight above 0',
+      'load.rate must be number, got "fast"',
+    ];
+    assert.equal(problems.length, expected.length, problems.join('\n'));
+    expected.forEach((e, i) => {
+      if (typeof e === 'string') assert.equal(problems[i], e);
+      else assert.match(problems[i] ?? '', e);
+    });
   });
 
   test('a manifest by path is read relative to the file; a missing one is named', async () => {
