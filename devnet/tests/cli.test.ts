@@ -50,6 +50,16 @@ describe('devnet command line', () => {
     }
   });
 
+  test('devnet save --help says what save does on every runtime, the swarm included', async () => {
+    // The swarm runtime's suite saves and restores its devnet (archive/swarmCrossing.ts); the help
+    // said "Not on the swarm runtime yet" (issue 39).
+    const r = await devnetCli(['save', '--help']);
+    assert.equal(r.code, 0);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    assert.match(text, /On every runtime: process, threads, docker and swarm/);
+    assert.doesNotMatch(text, /not on the swarm/i);
+  });
+
   test('an unknown command or flag is exit code 2 with a pointer to help', async () => {
     const r = await devnetCli(['launch']);
     assert.equal(r.code, 2);

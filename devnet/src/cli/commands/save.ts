@@ -13,7 +13,8 @@ export const saveCommand = defineCommand({
   options: { home: homeOption, json: jsonOption },
   details:
     'A running devnet is stopped gracefully at once, copied and started again; the archive records each ' +
-    'node\'s height (format: docs/PROTOCOL.md, "Archive format"). Not on the swarm runtime yet.',
+    'node\'s height (format: docs/PROTOCOL.md, "Archive format"). On every runtime: process, threads, docker ' +
+    'and swarm (there each node\'s volume is read on the machine it runs on; devnet/README.md, "Saving and restoring").',
   run: async ({ values: v, positionals }) => {
     const d = await Devnet.open(homeOf(v.home));
     const r = await save(d, positionals[0]!, v.json ? () => undefined : progress);
