@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { OLDER_COMMIT } from '@chain-devnet/node/harness';
 import { devnetCli } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { ManifestValidator } from '../../src/spec/manifest.js';
+import type { Manifest, ManifestValidator } from '../../src/spec/manifest.js';
 import { nodeBuild } from '../../src/versions/resolve.js';
 
 export { OLDER_COMMIT };
@@ -27,15 +27,19 @@ export async function olderBuild(progress: (line: string) => void = () => undefi
   return build.root;
 }
 
-/** `devnet up` of these validators (400 ms blocks, no monitoring, no panel) on `runtime`, its manifest in `dir`. */
+/**
+ * `devnet up` of these validators (400 ms blocks, no monitoring, no panel) on `runtime`, its
+ * manifest in `dir`, with the manifest's `extra` fields (auto_upgrade, …).
+ */
 export async function upWithVersions(
   dir: string,
   home: string,
   runtime: 'process' | 'docker',
   validators: ManifestValidator[],
+  extra: Omit<Manifest, 'validators' | 'block_time'> = {},
 ): Promise<void> {
   const manifest = join(dir, 'devnet.json');
-  await writeFile(manifest, JSON.stringify({ validators, block_time: '400ms' }));
+  await writeFile(manifest, JSON.stringify({ validators, block_time: '400ms', ...extra }));
   const base = await freeDevnetBase(validators.length, false);
   const up = await devnetCli(
     [
