@@ -68,6 +68,7 @@ export const SUITES = {
       'devnet/dist/tests/supervisor/autoUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 60 },
       // New with issue 39 (2026-11-28), alone here.
       'devnet/dist/tests/supervisor/stopReaps.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
+      'devnet/dist/tests/versions/refusedUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 80 },
       // 22 s alone here (2026-11-27) with the older build's image already made.
       'devnet/dist/tests/supervisor/autoUpgradeDocker.test.js': {
         kind: 'docker',

@@ -223,17 +223,21 @@ export class Devnet {
   }
 
   private async probeNode(n: NodeSpec): Promise<NodeProbe> {
+    const handle = this.runtime.node(n.name);
     const [state, disconnected, endpoint] = await Promise.all([
-      this.runtime.node(n.name).state(),
+      handle.state(),
       this.faults.isDisconnected(n.name),
       this.endpoint(n.name),
     ]);
+    // Asked only of a node that is not running: the halt (3) and the refusal (4) are seen so.
+    const exitCode = state === 'stopped' || state === 'absent' ? await handle.exitCode() : null;
     const client = new RpcClient(endpoint.rpc, 2_000);
     const down: NodeProbe = {
       status: {
         name: n.name,
         ...endpoint,
         state,
+        exitCode,
         disconnected,
         up: false,
         height: null,

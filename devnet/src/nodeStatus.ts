@@ -9,6 +9,12 @@ export interface NodeStatus {
   /** Where its ports are published and on which addresses. */
   readonly published: string;
   readonly state: NodeRunState;
+  /**
+   * How its last run ended, once it is not running: its exit code (0 stopped, 3 halted for an
+   * upgrade plan, 4 refused its store's protocol version, 137 killed; chain-node start --help);
+   * null while it runs or is paused, when it never ran, or where the runtime cannot tell.
+   */
+  readonly exitCode: number | null;
   readonly up: boolean;
   readonly disconnected: boolean;
   readonly height: number | null;

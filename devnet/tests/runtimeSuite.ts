@@ -225,7 +225,10 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
     test('kill and start: a crashed validator comes back and catches up', async () => {
       assert.equal((await cli('kill', 'validator-3')).code, 0);
       const st = await json<StatusJson>('status');
-      assert.equal(st.nodes.find((n) => n.name === 'validator-3')!.state, 'stopped');
+      const killed = st.nodes.find((n) => n.name === 'validator-3')!;
+      assert.equal(killed.state, 'stopped');
+      // How its run ended, from the CLI (a halt's 3 and a refused store's 4 are seen so too).
+      assert.equal(killed.exitCode, 137, 'status --json: killed, 128 + SIGKILL');
       // 3 of 4 validators go on.
       const h0 = await heightOf('validator-0');
       await waitFor(
@@ -240,6 +243,8 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         bound(8),
         async () => (await heightOf('validator-3')) >= target,
       );
+      const back = (await json<StatusJson>('status')).nodes.find((n) => n.name === 'validator-3')!;
+      assert.equal(back.exitCode, null, 'a running node has no exit code');
     });
 
     test('restart: stop then start, and the node catches up', async () => {

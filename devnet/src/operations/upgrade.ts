@@ -11,6 +11,7 @@ import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { Progress } from '../runtime/runtime.js';
 import { pinVersion } from '../versions/resolve.js';
+import { NodeExited, undoUpgrade } from './upgradeExited.js';
 
 export interface Upgraded {
   readonly node: string;
@@ -23,22 +24,27 @@ export interface Upgraded {
 /**
  * Back in consensus: the node answers at a height above the highest its peers had when it came
  * back (its height advances with the others', not only catching up), with at least one peer
- * connected (chain_p2p_peers), within the devnet's progress bound.
+ * connected (chain_p2p_peers), within the devnet's progress bound. A node that exits meanwhile
+ * (a version that refuses its store exits with 4 at once) ends the wait at once: NodeExited.
  */
 export async function waitBackInConsensus(d: Devnet, name: string): Promise<number> {
   const others = (await d.status()).filter((n) => n.name !== name && n.up);
   const top = Math.max(0, ...others.map((n) => n.height ?? 0));
   let seen = 'not answering';
+  let back: { height: number } | { exitCode: number };
   try {
-    return await waitFor(
+    back = await waitFor(
       `${name} back in consensus (above height ${top}, peers connected)`,
       d.progressBound(4),
       async () => {
         const [me] = (await d.probe()).filter((p) => p.status.name === name);
         const s = me?.status;
+        if (s?.state === 'stopped' && s.exitCode !== null) return { exitCode: s.exitCode };
         seen = s?.up ? `height ${s.height}, ${s.peers} peers` : `${s?.state ?? 'unknown'}, not answering`;
         const wantPeers = others.length > 0 ? 1 : 0;
-        return s?.up && (s.height ?? 0) > top && (s.peers ?? 0) >= wantPeers ? (s.height ?? 0) : false;
+        return s?.up && (s.height ?? 0) > top && (s.peers ?? 0) >= wantPeers
+          ? { height: s.height ?? 0 }
+          : false;
       },
       { pollMs: 250, seen: () => seen },
     );
@@ -46,9 +52,15 @@ export async function waitBackInConsensus(d: Devnet, name: string): Promise<numb
     if (!(e instanceof TimeoutError)) throw e;
     throw new DevnetError('TIMEOUT', `${e.message}: see devnet logs ${name}`);
   }
+  if ('exitCode' in back) throw new NodeExited(name, back.exitCode);
+  return back.height;
 }
 
-/** One node onto `to` (already pinned), its data kept; recorded in devnet.json; back in consensus. */
+/**
+ * One node onto `to` (already pinned), its data kept; recorded in devnet.json; back in consensus.
+ * If it exits on `to` instead, it is put back as it was on its version before (upgradeExited.ts)
+ * and the error says so.
+ */
 export async function upgradeNodeTo(
   d: Devnet,
   name: string,
@@ -57,11 +69,22 @@ export async function upgradeNodeTo(
 ): Promise<Upgraded> {
   const n = d.node(name);
   const from = d.versionOf(name);
+  const handle = d.runtime.node(name);
+  const was = await handle.state();
   const launch = await d.launch(n, to);
   progress(`${name}: ${from} -> ${to}`);
-  await d.runtime.node(name).replace(launch);
-  await d.saveVersion(name, to);
-  const height = await waitBackInConsensus(d, name);
+  let height: number;
+  try {
+    await handle.replace(launch);
+    await d.saveVersion(name, to);
+    height = await waitBackInConsensus(d, name);
+  } catch (e) {
+    // A swarm's start fails when its task ended before it was seen running: the same exit.
+    const exitCode = e instanceof NodeExited ? e.exitCode : await handle.exitCode().catch(() => null);
+    if (exitCode === null) throw e;
+    progress(`${name}: exited on ${to} with code ${exitCode}; putting it back on ${from}`);
+    throw await undoUpgrade(d, { name, from, to, was, exitCode });
+  }
   progress(`${name}: back in consensus at height ${height}`);
   return { node: name, from, to, height };
 }
@@ -78,6 +101,19 @@ export async function upgrade(
   // Found or built (a git ref) before the first node goes down.
   await d.build(to);
   const done: Upgraded[] = [];
-  for (const name of names) done.push(await upgradeNodeTo(d, name, to, progress));
+  for (const name of names) {
+    try {
+      done.push(await upgradeNodeTo(d, name, to, progress));
+    } catch (e) {
+      // A rolling upgrade stops at the first node that does not come back: said, which went before.
+      if (!(e instanceof DevnetError) || names.length === 1) throw e;
+      const before = done.length === 0 ? 'none' : done.map((u) => u.node).join(', ');
+      const after = names.slice(done.length + 1);
+      throw new DevnetError(
+        e.code,
+        `${e.message} Upgraded to ${to} before it: ${before}; not touched: ${after.length === 0 ? 'none' : after.join(', ')}.`,
+      );
+    }
+  }
   return done;
 }

@@ -4,23 +4,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import type { Devnet } from '../devnet.js';
+import { readLog } from '../operations/nodeLog.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { splitLines } from './logs.js';
-
-/** A node's whole log so far. */
-export async function readLog(runtime: Runtime, name: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-  await runtime.node(name).logs({ follow: false, tail: null }, sink);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export async function logLines(runtime: Runtime, name: string): Promise<string[]> {
   return splitLines(await readLog(runtime, name));

@@ -15,7 +15,9 @@ export const statusCommand = defineCommand({
   details:
     'Per node: RPC URL, run state, height, last hash, peers, validator status (ACTIVE, INACTIVE, JAILED), ' +
     'its version (as the devnet runs it, and in brackets as the node reports it: unknown from an older build), ' +
-    "and whether it is disconnected; then the monitoring URLs and the panel's address (devnet ui prints " +
+    'and whether it is disconnected; a node that is not running shows how its last run ended when that was ' +
+    "not a stop (exit code 3: halted for an upgrade plan, 4: refused its store's protocol version, 137: " +
+    "killed; --json gives every exitCode); then the monitoring URLs and the panel's address (devnet ui prints " +
     'its link, which carries its secret).',
   run: async ({ values: v }) => {
     const d = await Devnet.open(homeOf(v.home));
@@ -60,7 +62,7 @@ export const statusCommand = defineCommand({
     for (const n of nodes) {
       const state = n.state === 'running' && !n.up ? 'no-rpc' : n.state;
       out(
-        `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${(n.validatorStatus ?? '-').padEnd(9)}  ${versionOf(n)}${n.disconnected ? '  (disconnected)' : ''}`,
+        `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${(n.validatorStatus ?? '-').padEnd(9)}  ${versionOf(n)}${n.disconnected ? '  (disconnected)' : ''}${n.exitCode ? `  (exit code ${n.exitCode})` : ''}`,
       );
     }
     out(

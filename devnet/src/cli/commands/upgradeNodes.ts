@@ -24,9 +24,12 @@ export const NODE_UPGRADE_OPTIONS = {
 export const NODE_UPGRADE_DETAILS = `devnet upgrade NODE --to VERSION
   the node stopped gracefully, its chain-node (binary or image) swapped for VERSION, started with its
   data; returns once it is back in consensus (above the height the others had, peers connected). A git
-  ref is built once into the build cache first.
+  ref is built once into the build cache first. A node that exits on VERSION instead (4: it refuses its
+  store's protocol version) is seen at once and put back as it was, on its version before (started
+  again if it ran); the error names the node, both versions, the exit code and the node's reason.
 devnet upgrade --all --to VERSION
-  every node so, one after another (a rolling upgrade). devnet status shows each node's version.`;
+  every node so, one after another (a rolling upgrade), stopping at the first that does not come back.
+  devnet status shows each node's version.`;
 
 /** `devnet upgrade NODE|--all --to VERSION`. */
 export async function upgradeNodes(
