@@ -75,7 +75,7 @@ const NODE_FILES = new Set([
 /** The folders whose files are a program's own store (level's files, whatever their names). */
 const NODE_STORES = new Set(['data']);
 const SERVICE_FILES = new Set(['key.json']);
-const SERVICE_STORES = new Set(['market-data']);
+const SERVICE_STORES = new Set(['data']);
 const SNAPSHOT_FILE = /^[0-9]{1,16}\.snapshot\.gz$/;
 
 /** Whether `rest` (a path inside a node's or service's home) is one of the files it may hold. */

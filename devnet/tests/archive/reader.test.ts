@@ -245,6 +245,27 @@ describe('devnet archive reader', () => {
     assert.ok(Date.now() - began < 30_000, 'refused from the manifest, not after the files');
   });
 
+  test("every file a node's and the market's homes hold is read (what save writes)", async () => {
+    const homes = [
+      ...files,
+      ...[
+        'nodes/validator-0/validator_key.json',
+        'nodes/validator-0/p2p_key',
+        'nodes/validator-0/priv_validator_state.json',
+        'nodes/validator-0/priv_validator_locked_block.json',
+        'nodes/validator-0/priv_validator_proposal.json',
+        'nodes/validator-0/data/MANIFEST-000004',
+        'nodes/validator-0/snapshots/600.snapshot.gz',
+        'services/market/key.json',
+        'services/market/data/market-data/CURRENT',
+        'services/market-worker/key.json',
+      ].map((name) => ({ name, body: Buffer.from(name) })),
+    ];
+    const file = join(dir, 'homes.tar.gz');
+    await craftArchive(file, [manifestOf(homes), ...entriesOf(homes)]);
+    assert.equal((await readArchive(file)).manifest.files.length, homes.length);
+  });
+
   test("a file no node's or service's home holds is refused, even when listed", async () => {
     for (const [name, path] of [
       ['script', 'nodes/validator-0/run.sh'],
