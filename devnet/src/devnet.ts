@@ -25,6 +25,7 @@ import type {
 } from './runtime/runtime.js';
 import { createRuntime } from './runtime/select.js';
 import type { Manifest } from './spec/manifest.js';
+import { isName } from './spec/names.js';
 import {
   buildNetworkSpec,
   mergeFlags,
@@ -165,7 +166,7 @@ export class Devnet {
   build(version: string): Promise<NodeBuild> {
     let b = this.builds.get(version);
     if (b === undefined) {
-      b = nodeBuild(version, this.progress);
+      b = nodeBuild(version, this.progress, { outside: this.layout.home });
       b.catch(() => this.builds.delete(version));
       this.builds.set(version, b);
     }
@@ -301,7 +302,7 @@ export class Devnet {
     // `all` names every node where an operation has a whole-devnet form (devnet stop, start).
     if (chosen === ALL_NODES)
       throw new DevnetError('BAD_FLAG', `--name ${ALL_NODES}: that word means every node`);
-    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(chosen))
+    if (!isName(chosen))
       throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
     const added: AddedNode = {
       name: chosen,

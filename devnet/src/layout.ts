@@ -17,6 +17,21 @@
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { DevnetError } from './errors.js';
+import { isName } from './spec/names.js';
+
+/**
+ * A name as a path segment: a devnet.json edited by hand or restored from a stranger's archive
+ * must not reach outside the home through a name (`../x`), whatever path led here.
+ */
+function segment(name: string): string {
+  if (!isName(name))
+    throw new DevnetError(
+      'UNKNOWN_NODE',
+      `${JSON.stringify(name.slice(0, 80))} is not a node or service name (lowercase letters, digits and dashes)`,
+    );
+  return name;
+}
 
 export class Layout {
   readonly home: string;
@@ -30,19 +45,19 @@ export class Layout {
     return join(this.home, 'accounts.json');
   }
   nodeHome(name: string): string {
-    return join(this.home, 'nodes', name);
+    return join(this.home, 'nodes', segment(name));
   }
   logFile(name: string): string {
-    return join(this.home, 'logs', `${name}.log`);
+    return join(this.home, 'logs', `${segment(name)}.log`);
   }
   pidFile(name: string): string {
-    return join(this.home, 'run', `${name}.pid`);
+    return join(this.home, 'run', `${segment(name)}.pid`);
   }
   exitFile(name: string): string {
-    return join(this.home, 'run', `${name}.exit`);
+    return join(this.home, 'run', `${segment(name)}.exit`);
   }
   serviceHome(name: string): string {
-    return join(this.home, 'services', name);
+    return join(this.home, 'services', segment(name));
   }
   get partitionFile(): string {
     return join(this.home, 'partition.json');

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { DevnetError } from '../errors.js';
+import { isName } from '../spec/names.js';
 
 /** The version of the node package this devnet runs (what a saved archive records). */
 export const NODE_VERSION: string = (
@@ -48,13 +49,50 @@ export function archiveError(file: string, what: string): DevnetError {
   return new DevnetError('BAD_ARCHIVE', `${file}: ${what}; nothing was started`);
 }
 
-const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/**
+ * Files an archive may list. A node's home holds a few dozen (keys, priv-validator files, level's
+ * tables and logs, ten snapshots): 4 validators at height 3,038 are 105 files
+ * (docs/BENCHMARKS.md); a node with a store of a GiB (level's 2 MiB tables) about 550, so 64 nodes of 300 MiB each stay below this. Each
+ * entry costs a tar header, a file made and a hash: 100,000 of them kept a restore busy for
+ * minutes.
+ */
+export const MAX_ARCHIVE_FILES = 20_000;
 const DEVNET_FILES = new Set(['devnet/devnet.json', 'devnet/accounts.json']);
 
 /**
+ * What a node's and a service's home may hold in an archive: only the files their programs read
+ * (docs/PROTOCOL.md, "Archive format"), so that nothing else an archive carries is ever written
+ * into a home: no file a program would find there by accident, none a person would run.
+ */
+const NODE_FILES = new Set([
+  'genesis.json',
+  'validator_key.json',
+  'p2p_key',
+  'priv_validator_state.json',
+  'priv_validator_locked_block.json',
+  'priv_validator_proposal.json',
+]);
+/** The folders whose files are a program's own store (level's files, whatever their names). */
+const NODE_STORES = new Set(['data']);
+const SERVICE_FILES = new Set(['key.json']);
+const SERVICE_STORES = new Set(['data']);
+const SNAPSHOT_FILE = /^[0-9]{1,16}\.snapshot\.gz$/;
+
+/** Whether `rest` (a path inside a node's or service's home) is one of the files it may hold. */
+function homeFile(kind: 'nodes' | 'services', rest: readonly string[]): boolean {
+  const [first, ...more] = rest;
+  if (first === undefined) return false;
+  const files = kind === 'nodes' ? NODE_FILES : SERVICE_FILES;
+  const stores = kind === 'nodes' ? NODE_STORES : SERVICE_STORES;
+  if (more.length === 0) return files.has(first);
+  if (stores.has(first)) return true;
+  return kind === 'nodes' && first === 'snapshots' && more.length === 1 && SNAPSHOT_FILE.test(more[0]!);
+}
+
+/**
  * Null when `path` may be in an archive, else why not. Only devnet/devnet.json,
- * devnet/accounts.json, nodes/<name>/… and services/<name>/…; no absolute path, no `.` or `..`
- * segment, no backslash, no empty segment.
+ * devnet/accounts.json, and under nodes/<name>/ and services/<name>/ the files their homes hold
+ * (homeFile); no absolute path, no `.` or `..` segment, no backslash, no empty segment.
  */
 export function pathProblem(path: string): string | null {
   if (path.startsWith('/')) return 'an absolute path';
@@ -62,8 +100,11 @@ export function pathProblem(path: string): string | null {
   const parts = path.split('/');
   if (parts.some((p) => p === '..' || p === '.' || p === '')) return 'a path with an empty, . or .. segment';
   if (DEVNET_FILES.has(path)) return null;
-  if ((parts[0] === 'nodes' || parts[0] === 'services') && parts.length >= 3 && NAME.test(parts[1]!))
-    return null;
+  const [kind, name, ...rest] = parts;
+  if ((kind === 'nodes' || kind === 'services') && isName(name ?? '')) {
+    if (homeFile(kind, rest)) return null;
+    return `not a file a ${kind === 'nodes' ? 'node' : 'service'}'s home holds (docs/PROTOCOL.md, "Archive format")`;
+  }
   return 'a path outside devnet/, nodes/<name>/ and services/<name>/';
 }
 
@@ -85,17 +126,27 @@ export function checkManifest(file: string, raw: unknown): ArchiveManifest {
   if (typeof m.heights !== 'object' || m.heights === null)
     throw archiveError(file, 'manifest.json has no heights');
   if (!Array.isArray(m.files)) throw archiveError(file, 'manifest.json has no files list');
+  if (m.files.length > MAX_ARCHIVE_FILES)
+    throw archiveError(
+      file,
+      `manifest.json lists ${m.files.length} files, more than the ${MAX_ARCHIVE_FILES} an archive may hold`,
+    );
+  const listed = new Set<string>();
   for (const f of m.files as unknown[]) {
     const x = f as Partial<ArchiveFile>;
     if (
       typeof x.path !== 'string' ||
-      typeof x.size !== 'number' ||
+      !Number.isSafeInteger(x.size) ||
+      (x.size as number) < 0 ||
       typeof x.sha256 !== 'string' ||
       !/^[0-9a-f]{64}$/.test(x.sha256)
     )
       throw archiveError(file, `manifest.json lists a malformed file entry ${JSON.stringify(f)}`);
     const bad = pathProblem(x.path);
     if (bad !== null) throw archiveError(file, `manifest.json lists ${x.path}: ${bad}`);
+    // Each path once: with two entries the later one would win, and a reader could not say which it checked.
+    if (listed.has(x.path)) throw archiveError(file, `manifest.json lists ${x.path} twice`);
+    listed.add(x.path);
   }
   return m as unknown as ArchiveManifest;
 }

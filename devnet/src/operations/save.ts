@@ -59,7 +59,8 @@ async function homeFiles(home: string, pulled: string, prefix: string): Promise<
     prefix,
     (p) => have.has(`${prefix}/${p}`) || (storeThere && p.startsWith('data/')),
   );
-  return [...fromVolume, ...fromHome].sort((a, b) => a.path.localeCompare(b.path));
+  // Byte order of the paths (docs/PROTOCOL.md, "Archive format"), not a locale's collation.
+  return [...fromVolume, ...fromHome].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export interface SaveResult {

@@ -10,6 +10,7 @@ import { type ChallengeType, fieldRule, PAYLOAD_FIELDS, type Payload } from '@ch
 import { parseDuration } from '@chain-devnet/node/util';
 import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { TX_FIELDS } from '../operations/tx.js';
+import { isName } from '../spec/names.js';
 import { MAX_NODES } from '../spec/ports.js';
 import type { MarketStep } from './marketSteps.js';
 
@@ -220,7 +221,7 @@ export async function stepProblems(
       const { name, stake } = step.add ?? {};
       const out: Problems = [];
       if (stake !== undefined && parseAmount(stake) === 0n) out.push(`${path}.stake must be more than 0`);
-      if (name !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(name))
+      if (name !== undefined && !isName(name))
         out.push(`${path}.name must be lowercase letters, digits and dashes, got ${JSON.stringify(name)}`);
       else if (name !== undefined && net.sure && [...net.nodes, ...net.accounts].includes(name))
         out.push(`${path}.name: ${name} is taken in this devnet`);

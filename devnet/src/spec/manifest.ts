@@ -11,6 +11,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
+import { NAME_PATTERN } from './names.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'threads', 'swarm'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -75,7 +76,6 @@ export interface ManifestFork {
   height?: number;
 }
 
-const NAME = '^[a-z0-9][a-z0-9-]{0,62}$';
 const AMOUNT = '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$';
 /** host[:port][/path]: what `docker push` takes before the repository name. */
 export const REGISTRY = '^[A-Za-z0-9.-]+(:\\d{1,5})?(/[a-z0-9._-]+)*$';
@@ -99,7 +99,7 @@ export const MANIFEST_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             properties: {
-              name: { type: 'string', pattern: NAME },
+              name: { type: 'string', pattern: NAME_PATTERN },
               stake: { type: 'string', pattern: AMOUNT },
               commission_rate: { type: 'number', minimum: 0, maximum: 1 },
               placement: { type: 'string', minLength: 1 },
@@ -125,7 +125,7 @@ export const MANIFEST_SCHEMA = {
         additionalProperties: false,
         required: ['name', 'balance'],
         properties: {
-          name: { type: 'string', pattern: NAME },
+          name: { type: 'string', pattern: NAME_PATTERN },
           balance: { type: 'string', pattern: AMOUNT },
           private_key: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         },

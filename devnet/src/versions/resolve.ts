@@ -6,8 +6,8 @@
  * package's builder, @chain-devnet/node/harness gitBuild). An image is looked for by the runtime
  * that runs it (docker, swarm).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import {
   CHAIN_NODE_PROGRAMS,
   chainNodeProgram,
@@ -45,8 +45,47 @@ function parsed(text: string, field: string): VersionSource {
   return v;
 }
 
-/** The version checked and written to mean the same later; BAD_VERSION names `field` and what is wrong. */
-export async function pinVersion(text: string, field: string): Promise<string> {
+/** A full commit hash: the one form of a git version that is pinned (resolveCommit wrote it). */
+const COMMIT = /^[0-9a-f]{40}$/;
+
+/** Where a version may not point: the devnet's home, where archives write (`up --from`). */
+export interface VersionBounds {
+  readonly outside?: string;
+}
+
+/** The real path of `p`, or of the deepest folder of it that exists (a path not made yet). */
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    const up = resolve(p, '..');
+    return up === p ? p : resolve(realPath(up), relative(up, p));
+  }
+}
+
+/** Whether `dir` is `root` or inside it, symlinks followed. */
+function inside(dir: string, root: string): boolean {
+  const rel = relative(realPath(root), realPath(dir));
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith('/'));
+}
+
+/**
+ * A path version into the devnet's own home is refused: what lives there an archive may have
+ * written (`up --from`), and nothing an archive wrote is ever run.
+ */
+function refuseInsideHome(dir: string, field: string, b: VersionBounds): void {
+  if (b.outside !== undefined && inside(dir, b.outside))
+    throw new DevnetError(
+      'BAD_VERSION',
+      `${field}: path ${dir} is inside the devnet's home ${b.outside}: a node never runs a program from there (an archive may have written it); name a built checkout elsewhere`,
+    );
+}
+
+/**
+ * The version checked and written to mean the same later; BAD_VERSION names `field` and what is
+ * wrong. `bounds.outside`: a home a path version must not point into.
+ */
+export async function pinVersion(text: string, field: string, bounds: VersionBounds = {}): Promise<string> {
   const v = parsed(text, field);
   switch (v.kind) {
     case 'git':
@@ -61,6 +100,7 @@ export async function pinVersion(text: string, field: string): Promise<string> {
       }
     case 'path': {
       const dir = resolve(v.dir);
+      refuseInsideHome(dir, field, bounds);
       if (!existsSync(dir)) throw new DevnetError('BAD_VERSION', `${field}: path ${dir} does not exist`);
       if (chainNodeProgram(dir) === null)
         throw new DevnetError(
@@ -74,13 +114,26 @@ export async function pinVersion(text: string, field: string): Promise<string> {
   }
 }
 
-/** The chain-node of a pinned version, built now when it is a git commit not built before. */
-export async function nodeBuild(pinned: string, progress: Progress): Promise<NodeBuild> {
+/**
+ * The chain-node of a pinned version, built now when it is a git commit not built before. A git
+ * version must be pinned (a full commit hash: the build cache's folder is named by it), and a
+ * path version must lie outside `bounds.outside`, however devnet.json came to name it.
+ */
+export async function nodeBuild(
+  pinned: string,
+  progress: Progress,
+  bounds: VersionBounds = {},
+): Promise<NodeBuild> {
   const v = parsed(pinned, 'version');
   switch (v.kind) {
     case 'checkout':
       return { kind: 'checkout', version: pinned };
     case 'git':
+      if (!COMMIT.test(v.ref))
+        throw new DevnetError(
+          'BAD_VERSION',
+          `${pinned}: not a pinned version (a git version is kept as its full commit hash); was devnet.json edited?`,
+        );
       return {
         kind: 'built',
         root: await translated(() =>
@@ -89,6 +142,7 @@ export async function nodeBuild(pinned: string, progress: Progress): Promise<Nod
         version: pinned,
       };
     case 'path':
+      refuseInsideHome(v.dir, pinned, bounds);
       return { kind: 'built', root: v.dir, version: pinned };
     case 'image':
       return { kind: 'image', image: v.image, version: pinned };

@@ -3,10 +3,10 @@
  * wrong (a version, a hash, a path, an entry type), so each refusal is shown on its own.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { createGzip, gzipSync } from 'node:zlib';
+import { createGunzip, createGzip, gzipSync } from 'node:zlib';
 import tarStream from 'tar-stream';
 
 export interface CraftEntry {
@@ -103,4 +103,35 @@ export async function craftLargeArchive(file: string, size: number): Promise<str
   pack.finalize();
   await written;
   return big;
+}
+
+/** An archive's manifest and every file it lists, in memory (for small archives made by the tests). */
+export async function unpack(
+  file: string,
+): Promise<{ manifest: Record<string, unknown>; files: Map<string, Buffer> }> {
+  const files = new Map<string, Buffer>();
+  const extract = tarStream.extract();
+  extract.on('entry', (h, body, next) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (c: Buffer) => chunks.push(c));
+    body.on('end', () => {
+      files.set(h.name, Buffer.concat(chunks));
+      next();
+    });
+  });
+  await pipeline(createReadStream(file), createGunzip(), extract);
+  const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as Record<string, unknown>;
+  files.delete('manifest.json');
+  return { manifest, files };
+}
+
+/** Writes `files` as an archive whose manifest is `base` with the files listed anew (sizes, hashes). */
+export async function repack(
+  file: string,
+  files: ReadonlyMap<string, Buffer>,
+  base: Record<string, unknown>,
+): Promise<void> {
+  const list = [...files].map(([name, body]) => ({ name, body }));
+  const manifest = manifestOf(list, (m) => Object.assign(m, { ...base, files: m.files }));
+  await craftArchive(file, [manifest, ...list]);
 }

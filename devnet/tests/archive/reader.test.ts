@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { MAX_ARCHIVE_FILES } from '../../src/archive/format.js';
 import { extractArchive, readArchive } from '../../src/archive/read.js';
 import { writeArchive } from '../../src/archive/write.js';
 import { restore } from '../../src/operations/restore.js';
@@ -130,9 +131,9 @@ describe('devnet archive reader', () => {
       [
         manifestOf(files),
         ...entriesOf(files),
-        { name: 'nodes/validator-0/extra.bin', body: Buffer.from('x') },
+        { name: 'nodes/validator-0/data/extra.ldb', body: Buffer.from('x') },
       ],
-      /nodes\/validator-0\/extra\.bin is not listed/,
+      /nodes\/validator-0\/data\/extra\.ldb is not listed/,
     );
   });
 
@@ -217,6 +218,68 @@ describe('devnet archive reader', () => {
     );
     await rm(home, { recursive: true, force: true });
     await rm(file, { force: true });
+  });
+
+  test('a path listed twice is refused, not the later entry taken', async () => {
+    const twice = [...files, files[2]!];
+    await refused(
+      'listed-twice',
+      [manifestOf(twice), ...entriesOf(files)],
+      /manifest\.json lists nodes\/validator-0\/genesis\.json twice/,
+    );
+  });
+
+  test('more files than an archive may hold are refused from the manifest, before any is read', async () => {
+    const many = Array.from({ length: MAX_ARCHIVE_FILES + 1 }, (_, i) => ({
+      name: `nodes/validator-0/data/${i}.ldb`,
+      body: Buffer.alloc(0),
+    }));
+    const began = Date.now();
+    await refused(
+      'too-many',
+      [manifestOf([...files, ...many]), ...entriesOf(files)],
+      new RegExp(
+        `lists ${MAX_ARCHIVE_FILES + 4} files, more than the ${MAX_ARCHIVE_FILES} an archive may hold`,
+      ),
+    );
+    assert.ok(Date.now() - began < 30_000, 'refused from the manifest, not after the files');
+  });
+
+  test("every file a node's and the market's homes hold is read (what save writes)", async () => {
+    const homes = [
+      ...files,
+      ...[
+        'nodes/validator-0/validator_key.json',
+        'nodes/validator-0/p2p_key',
+        'nodes/validator-0/priv_validator_state.json',
+        'nodes/validator-0/priv_validator_locked_block.json',
+        'nodes/validator-0/priv_validator_proposal.json',
+        'nodes/validator-0/data/MANIFEST-000004',
+        'nodes/validator-0/snapshots/600.snapshot.gz',
+        'services/market/key.json',
+        'services/market/data/market-data/CURRENT',
+        'services/market-worker/key.json',
+      ].map((name) => ({ name, body: Buffer.from(name) })),
+    ];
+    const file = join(dir, 'homes.tar.gz');
+    await craftArchive(file, [manifestOf(homes), ...entriesOf(homes)]);
+    assert.equal((await readArchive(file)).manifest.files.length, homes.length);
+  });
+
+  test("a file no node's or service's home holds is refused, even when listed", async () => {
+    for (const [name, path] of [
+      ['script', 'nodes/validator-0/run.sh'],
+      ['node-json', 'nodes/validator-0/node.json'],
+      ['snapshot-name', 'nodes/validator-0/snapshots/evil.mjs'],
+      ['service-file', 'services/market/start.mjs'],
+    ] as const) {
+      const listed = [...files, { name: path, body: Buffer.from('x') }];
+      await refused(
+        name,
+        [manifestOf(listed), ...entriesOf(listed)],
+        /not a file a (node|service)'s home holds/,
+      );
+    }
   });
 
   test('a manifest listing a path that escapes is refused', async () => {

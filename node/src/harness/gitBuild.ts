@@ -125,6 +125,12 @@ export interface GitBuildOptions {
 /** The build of `commit`: its folder in the cache, built now unless it was before. */
 export async function gitBuild(o: GitBuildOptions): Promise<string> {
   const { root, ref, commit } = o;
+  // The cache's folder is named by the commit: anything but a full hash could name another folder.
+  if (!/^[0-9a-f]{40}$/.test(commit))
+    throw new GitBuildError(
+      'BAD_REF',
+      `git:${ref}: ${JSON.stringify(commit.slice(0, 80))} is not a full commit hash`,
+    );
   const progress = o.progress ?? (() => undefined);
   const cache = buildCacheDir();
   const dir = join(cache, commit);

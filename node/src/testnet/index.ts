@@ -15,5 +15,6 @@ export { type PeerRefusal, refuses } from '../p2p/peerRefusal.js';
 export * from './homes.js';
 export * from './network.js';
 export * from './ports.js';
+export { type StoredChain, storedChain } from './storedChain.js';
 export { storedHeight } from './storedHeight.js';
 export { dialedIndexes, FULL_MESH_NODES } from './topology.js';

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { formatCoins } from '@chain-devnet/node/chain';
 import { choice, defineCommand, flag, integer, text } from '@chain-devnet/node/cli';
+import { parseByteSize } from '@chain-devnet/node/util';
 import { DevnetError } from '../../errors.js';
 import { parseForkTarget } from '../../fork/source.js';
 import type { UpJson } from '../../jsonShapes.js';
@@ -42,6 +43,10 @@ export const upCommand = defineCommand({
       'restore the devnet saved in archive FILE (devnet save), on --runtime, --base-port and --home as given; the other spec options come from the archive',
       { valueName: 'FILE' },
     ),
+    'max-restore-size': text(
+      'with --from: let the restore write up to SIZE (e.g. 8GiB) into the home; by default at most 32 times the archive\'s size (at least 256 MiB), what a devnet\'s archive holds (devnet/README.md, "Saving and restoring")',
+      { valueName: 'SIZE' },
+    ),
     fork: text(
       'start from the state of the running node at URL (its RPC) at HEIGHT (default: the newest snapshot it keeps below its height), verified against the committed header; this devnet\'s validators replace the source\'s, its accounts are added (devnet/README.md, "Forking a running network"). HEIGHT is what follows the last @ when that is all digits',
       { valueName: 'URL[@HEIGHT]' },
@@ -78,6 +83,14 @@ export const upCommand = defineCommand({
         'BAD_FLAG',
         '--from and --fork: a devnet starts from an archive or from a running network, not both',
       );
+    if (v['max-restore-size'] !== undefined && v.from === undefined)
+      throw new DevnetError('BAD_FLAG', '--max-restore-size SIZE goes with --from FILE');
+    const maxBytes = v['max-restore-size'] === undefined ? undefined : parseByteSize(v['max-restore-size']);
+    if (maxBytes === null)
+      throw new DevnetError(
+        'BAD_FLAG',
+        `--max-restore-size ${v['max-restore-size']}: not a size (e.g. 8GiB, 500MB)`,
+      );
     if (v['fork-genesis'] !== undefined && v.fork === undefined)
       throw new DevnetError('BAD_FLAG', '--fork-genesis FILE goes with --fork URL');
     if (v['fork-height'] !== undefined && v.fork === undefined)
@@ -87,7 +100,7 @@ export const upCommand = defineCommand({
     if (v.from !== undefined && fromArchive.length > 0)
       throw new DevnetError(
         'BAD_FLAG',
-        `--from FILE: ${fromArchive.join(', ')} come from the archive; only --runtime, --base-port, --home and --no-ui apply`,
+        `--from FILE: ${fromArchive.join(', ')} come from the archive; only --runtime, --base-port, --home, --no-ui and --max-restore-size apply`,
       );
     const r =
       v.from === undefined
@@ -108,6 +121,7 @@ export const upCommand = defineCommand({
             ...(v.runtime === undefined ? {} : { runtime: v.runtime }),
             ...(v['base-port'] === undefined ? {} : { basePort: v['base-port'] }),
             ...(v['no-ui'] ? { ui: false } : {}),
+            ...(maxBytes === undefined ? {} : { maxBytes }),
             progress: v.json ? () => undefined : progress,
           });
     const d = r.devnet;

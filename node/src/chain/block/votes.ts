@@ -110,15 +110,37 @@ export function commitProblem(
   const shape = commitShapeProblem(commit, validators);
   if (shape !== null) return shape;
   const byAddress = new Map(validators.map((v) => [v.address, v]));
+  for (const s of commit.signatures)
+    if (!verifyVote(chainId, precommitOf(commit, s), byAddress.get(s.validator)!.pubKey))
+      return `invalid precommit signature from ${s.validator}`;
+  return null;
+}
+
+/** A commit's entry as the precommit its validator signed. */
+function precommitOf(commit: Commit, s: Commit['signatures'][number]): Vote {
+  return { kind: 'precommit', height: commit.height, round: commit.round, blockHash: commit.blockHash, ...s };
+}
+
+/**
+ * Null when every entry of `commit` is a distinct validator `known` holds (by address), with a valid
+ * precommit signature for the commit's block, and there is at least one; otherwise what is wrong.
+ * Its quorum is not checked: a stored commit of height h is signed by the set of h-1, which a
+ * node holding only the state at h does not have (a state-synced store's first commit, a store
+ * checked at start); what it proves is that its block is the one those validators signed.
+ */
+export function commitEntriesProblem(
+  chainId: string,
+  commit: Commit,
+  known: ReadonlyMap<string, Pick<Validator, 'pubKey'>>,
+): string | null {
+  if (commit.signatures.length === 0) return 'no precommit';
+  const seen = new Set<string>();
   for (const s of commit.signatures) {
-    const vote: Vote = {
-      kind: 'precommit',
-      height: commit.height,
-      round: commit.round,
-      blockHash: commit.blockHash,
-      ...s,
-    };
-    if (!verifyVote(chainId, vote, byAddress.get(s.validator)!.pubKey))
+    const v = known.get(s.validator);
+    if (v === undefined) return `${s.validator} is no validator`;
+    if (seen.has(s.validator)) return `${s.validator} signs more than once`;
+    seen.add(s.validator);
+    if (!verifyVote(chainId, precommitOf(commit, s), v.pubKey))
       return `invalid precommit signature from ${s.validator}`;
   }
   return null;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -15,6 +15,7 @@ import {
   buildCacheDir,
   chainNodeProgram,
   GitBuildError,
+  gitBuild,
   OLDER_COMMIT,
   resolveCommit,
   runProgram,
@@ -75,6 +76,33 @@ describe('a ref that gives no build', () => {
       e.message,
       `git:no-such-ref-here: no commit of that name in ${CHECKOUT} (a branch, tag or hash of this repository; git fetch it first if it is elsewhere)`,
     );
+  });
+
+  test('a commit that is no full hash is never joined to the cache folder: BAD_REF, nothing built', async () => {
+    // A devnet.json from a stranger's archive named "../../home/nodes/x" as a commit, with a build
+    // marker written there: the folder it named was taken for a finished build and run.
+    const cache = await mkdtemp(join(tmpdir(), 'chain-cache-'));
+    const before = process.env.DEVNET_BUILD_CACHE;
+    process.env.DEVNET_BUILD_CACHE = join(cache, 'builds');
+    try {
+      const planted = join(cache, 'planted');
+      await mkdir(planted, { recursive: true });
+      await writeFile(join(planted, BUILD_MARKER), '{}');
+      for (const commit of ['../planted', OLDER_COMMIT.slice(0, 12), `${OLDER_COMMIT}/..`]) {
+        const e = await gitBuild({ root: CHECKOUT, ref: commit, commit }).then(
+          (dir) => assert.fail(`built ${commit} as ${dir}`),
+          (x: unknown) => x,
+        );
+        assert.ok(e instanceof GitBuildError, String(e));
+        assert.equal(e.code, 'BAD_REF');
+        assert.match(e.message, /is not a full commit hash/);
+      }
+      assert.equal(existsSync(join(cache, 'builds')), false, 'nothing made in the cache');
+    } finally {
+      if (before === undefined) delete process.env.DEVNET_BUILD_CACHE;
+      else process.env.DEVNET_BUILD_CACHE = before;
+      await rm(cache, { recursive: true, force: true });
+    }
   });
 
   test('no git on this machine: NO_GIT, saying so (not that the commit is missing)', async () => {

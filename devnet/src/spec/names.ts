@@ -1,0 +1,10 @@
+/**
+ * The one rule for a name in a devnet (a node, a service, an account, a scenario's group): 1 to
+ * 63 lowercase letters, digits and dashes, not starting with a dash. A name becomes a folder
+ * (nodes/<name>/), a file (logs/<name>.log), a container and a DNS label, so nothing else may
+ * pass: no `/`, no `.`, no `..`.
+ */
+export const NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+const NAME = new RegExp(NAME_PATTERN);
+
+export const isName = (text: string): boolean => NAME.test(text);
