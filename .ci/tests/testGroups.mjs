@@ -97,6 +97,7 @@ export const SUITES = {
       'devnet/dist/tests/archive/failedRun.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       // A stranger's archive refused (issue 39): one devnet saved, restored twice; 12 s alone here.
       'devnet/dist/tests/archive/untrusted.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
+      'devnet/dist/tests/operations/exitedAtStart.test.js': { kind: 'none', weight: HEAVY, seconds: 6 },
       'devnet/dist/tests/installOutside.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },

@@ -14,6 +14,7 @@ import { sampleOf } from './monitoring/exposition.js';
 import type { NodeProbe, NodeStatus } from './nodeStatus.js';
 import { waitForHeights } from './readiness.js';
 import { BlockedPeers } from './runtime/blockedPeers.js';
+import { whyEnded } from './runtime/nodeLog.js';
 import type {
   NodeBuild,
   NodeEndpoint,
@@ -202,6 +203,7 @@ export class Devnet {
       minHeight,
       timeoutMs,
       async (name, answerMs) => (await (await this.client(name, answerMs)).status()).height,
+      (name) => whyEnded(this.runtime, name),
     );
   }
 

@@ -13,6 +13,11 @@
  * How often a node is asked: every 50 ms, or 10 ms for each node still waited for when that is
  * longer (21 nodes: every 210 ms), so that the wait's own requests stay at about 100 a second
  * against nodes that are busy starting.
+ *
+ * A node that does not answer may have exited (a store of another chain, a corrupt one, a version
+ * that refuses it): asked at most once a second of such a node, `endedOf` says so, and the wait
+ * ends at once naming the node and its reason, instead of running out its bound and saying only
+ * TIMEOUT (issue 39).
  */
 import { TimeoutError, waitFor } from '@chain-devnet/node/harness';
 import { DevnetError } from './errors.js';
@@ -37,12 +42,20 @@ export function pollGapMs(pending: number): number {
 /** One node's height as its RPC says, within `timeoutMs` (or an error). */
 export type HeightOf = (name: string, timeoutMs: number) => Promise<number>;
 
+/** Why a node that does not answer has stopped for good (its exit code, its reason), or null. */
+export type EndedOf = (name: string) => Promise<string | null>;
+
+/** How often a node that does not answer is asked whether it has exited. */
+export const ENDED_CHECK_MS = 1_000;
+
 interface Poll {
   answerWaitMs: number;
   /** Whether the node has answered a poll (its RPC is up). */
   answered: boolean;
   inFlight: boolean;
   nextAt: number;
+  /** When it may next be asked whether it exited. */
+  endedCheckAt: number;
 }
 
 /** Waits until each named node answers with a final block at `minHeight` or above. */
@@ -51,14 +64,16 @@ export async function waitForHeights(
   minHeight: number,
   timeoutMs: number,
   heightOf: HeightOf,
+  endedOf?: EndedOf,
 ): Promise<void> {
   const polls = new Map<string, Poll>(
     names.map((n) => [
       n,
-      { answerWaitMs: FIRST_ANSWER_WAIT_MS, answered: false, inFlight: false, nextAt: 0 },
+      { answerWaitMs: FIRST_ANSWER_WAIT_MS, answered: false, inFlight: false, nextAt: 0, endedCheckAt: 0 },
     ]),
   );
   let lastError = '';
+  let ended: { name: string; why: string } | null = null;
   const ask = async (name: string, p: Poll): Promise<void> => {
     p.inFlight = true;
     const began = Date.now();
@@ -68,6 +83,11 @@ export async function waitForHeights(
       if (height >= minHeight) polls.delete(name);
     } catch (e) {
       lastError = `${name}: ${(e as Error).message}`;
+      if (endedOf !== undefined && Date.now() >= p.endedCheckAt) {
+        p.endedCheckAt = Date.now() + ENDED_CHECK_MS;
+        const why = await endedOf(name).catch(() => null);
+        if (why !== null) ended ??= { name, why };
+      }
     } finally {
       const took = Date.now() - began;
       p.answerWaitMs = nextAnswerWait(p.answerWaitMs, took, p.answered);
@@ -82,7 +102,7 @@ export async function waitForHeights(
       async () => {
         const now = Date.now();
         for (const [name, p] of polls) if (!p.inFlight && now >= p.nextAt) void ask(name, p);
-        return polls.size === 0;
+        return polls.size === 0 || ended !== null;
       },
       {
         pollMs: 20,
@@ -94,4 +114,10 @@ export async function waitForHeights(
     if (!(e instanceof TimeoutError)) throw e;
     throw new DevnetError('TIMEOUT', `${e.message}: see devnet logs NODE`);
   }
+  const gone = ended as { name: string; why: string } | null;
+  if (gone !== null)
+    throw new DevnetError(
+      'NODE_START',
+      `${gone.name} exited before reaching height ${minHeight}: ${gone.why} (devnet logs ${gone.name})`,
+    );
 }

@@ -71,6 +71,62 @@ describe('the wait for nodes to reach a height', () => {
     );
   });
 
+  it('ends at once, naming the node and its reason, when a node that does not answer has exited', async () => {
+    // A store of another chain: the node exits at start; the wait must not run out its bound (40 s
+    // and TIMEOUT, before issue 39) but say why, as soon as the runtime knows.
+    const began = Date.now();
+    const asked: string[] = [];
+    await assert.rejects(
+      waitForHeights(
+        ['validator-0', 'validator-1'],
+        1,
+        30_000,
+        async (name) => {
+          if (name === 'validator-1') throw new Error('connect ECONNREFUSED');
+          return 0;
+        },
+        async (name) => {
+          asked.push(name);
+          return name === 'validator-1'
+            ? 'chain-node exited with code 1: chain-node: GENESIS_MISMATCH …'
+            : null;
+        },
+      ),
+      (e: unknown) =>
+        e instanceof DevnetError &&
+        e.code === 'NODE_START' &&
+        /^validator-1 exited before reaching height 1: chain-node exited with code 1: chain-node: GENESIS_MISMATCH/.test(
+          e.message,
+        ),
+    );
+    assert.ok(Date.now() - began < 5_000, `ended after ${Date.now() - began} ms`);
+    assert.deepEqual(
+      [...new Set(asked)],
+      ['validator-1'],
+      'only a node that does not answer is asked whether it exited',
+    );
+  });
+
+  it('asks a node that does not answer whether it exited at most once a second', async () => {
+    let asked = 0;
+    await assert.rejects(
+      waitForHeights(
+        ['validator-0'],
+        1,
+        2_500,
+        async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+        async () => {
+          asked++;
+          return null;
+        },
+      ),
+      (e: unknown) => e instanceof DevnetError && e.code === 'TIMEOUT',
+    );
+    assert.ok(asked >= 2 && asked <= 4, `asked ${asked} times in 2.5 s`);
+  });
+
   it('doubles the wait for an answer after one that ran out, up to the longest, once the node has answered', () => {
     assert.equal(nextAnswerWait(1000, 1000, true), 2000);
     assert.equal(nextAnswerWait(1000, 200, true), 1000);

@@ -10,8 +10,8 @@ import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '@chain-devnet
 import { waitFor } from '@chain-devnet/node/harness';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
+import { lastWords } from '../runtime/nodeLog.js';
 import type { NodeRunState } from '../runtime/runtime.js';
-import { lastWords } from './nodeLog.js';
 
 /** The node ended by itself (its exit code) while the upgrade waited for it. */
 export class NodeExited extends Error {

@@ -35,3 +35,14 @@ export async function lastWords(runtime: Runtime, name: string): Promise<string 
     .filter((l) => l !== '');
   return lines.findLast((l) => l.startsWith('chain-node: ')) ?? lines.at(-1) ?? null;
 }
+
+/** Why a node that was started has ended by itself (its exit code and last words), or null while it runs or may. */
+export async function whyEnded(runtime: Runtime, name: string): Promise<string | null> {
+  const handle = runtime.node(name);
+  const state = await handle.state();
+  if (state !== 'stopped' && state !== 'absent') return null;
+  const code = await handle.exitCode();
+  if (code === null) return null;
+  const words = await lastWords(runtime, name);
+  return `chain-node exited with code ${code}${words === null ? '' : `: ${words}`}`;
+}
