@@ -10,6 +10,7 @@ import { runProgram } from '@chain-devnet/node/harness';
 import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
 import type { Progress } from '../runtime.js';
+import { buildOnce } from './buildOnce.js';
 import { docker } from './engine.js';
 
 export async function imageExists(ref: string): Promise<boolean> {
@@ -193,6 +194,6 @@ export async function ensureImage(
   progress(
     `cannot pull ${preferred} (${pulled.reason}); making ${fallbackTag} from this host's binaries instead`,
   );
-  await buildFallback();
+  await buildOnce(fallbackTag, { exists: () => imageExists(fallbackTag), build: buildFallback });
   return fallbackTag;
 }

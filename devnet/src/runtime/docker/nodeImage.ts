@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { DevnetError } from '../../errors.js';
 import { checkoutRoot, imageCheckout } from '../../repo.js';
 import type { Progress } from '../runtime.js';
+import { buildOnce } from './buildOnce.js';
 import {
   buildFromFolder,
   buildHostImage,
@@ -132,22 +133,28 @@ export async function ensureNodeImage(
     .update(await readFile(join(root, 'package-lock.json')));
   for (const f of BUNDLE) hash.update(await readFile(join(root, f)));
   const tag = `${NODE_IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
-  if (await imageExists(tag)) return tag;
   const kept = new Set([...protect, tag]);
-  progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
-  await buildFromFolder(root, tag, {
-    progress,
-    dockerfile: 'node/Dockerfile',
-    buildargs: { BASE_IMAGE: base },
-    // A package folder holds its nested node_modules already: list only the outermost ones.
-    entries: [
-      'package.json',
-      'node/Dockerfile',
-      ...BUNDLE,
-      ...caches,
-      ...packages.filter((p) => !packages.some((q) => p.startsWith(`${q}/node_modules/`))),
-    ],
+  const built = await buildOnce(tag, {
+    exists: () => imageExists(tag),
+    onWait: () => progress(`another devnet builds the node image ${tag}; waiting for it`),
+    build: async () => {
+      progress(`building the node image ${tag} (${packages.length} packages, FROM ${base})`);
+      await buildFromFolder(root, tag, {
+        progress,
+        dockerfile: 'node/Dockerfile',
+        buildargs: { BASE_IMAGE: base },
+        // A package folder holds its nested node_modules already: list only the outermost ones.
+        entries: [
+          'package.json',
+          'node/Dockerfile',
+          ...BUNDLE,
+          ...caches,
+          ...packages.filter((p) => !packages.some((q) => p.startsWith(`${q}/node_modules/`))),
+        ],
+      });
+    },
   });
+  if (!built) return tag;
   const removed = await removeOlderBuiltImages(NODE_IMAGE_REPOSITORY, NODE_IMAGES_KEPT, kept);
   if (removed.length > 0)
     progress(
