@@ -90,6 +90,7 @@ export const SUITES = {
       // New with the threads runtime (2026-11-28): 42 s alone here, the host's own file 3 s.
       'devnet/dist/tests/threadsRuntime.test.js': { kind: 'none', weight: HEAVY, seconds: 42 },
       'devnet/dist/tests/runtime/threadsHost.test.js': { kind: 'none', weight: 1, seconds: 3 },
+      'devnet/dist/tests/runtime/buildOnce.test.js': { kind: 'none', weight: 1, seconds: 2 },
       'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },
