@@ -66,6 +66,8 @@ export interface GenesisOptions {
   readonly params?: Record<string, unknown>;
   readonly upgrades?: GenesisJson['upgrades'];
   readonly commissionRate?: number;
+  /** The genesis protocol_version (default: none, which means 1.0.0). */
+  readonly protocolVersion?: string;
 }
 
 export function genesisJson(o: GenesisOptions = {}): GenesisJson {
@@ -86,6 +88,7 @@ export function genesisJson(o: GenesisOptions = {}): GenesisJson {
     })),
   };
   if (o.upgrades) json.upgrades = o.upgrades;
+  if (o.protocolVersion !== undefined) json.protocol_version = o.protocolVersion;
   return json;
 }
 
@@ -128,6 +131,8 @@ export class TestChain {
   readonly blocks: Block[] = [];
   readonly results: BlockResult[] = [];
   private readonly keys: Map<string, TestKey>;
+  /** The chain's block 0 hash, which the rules are given (ApplyOptions.genesisHash), as a node gives it. */
+  readonly genesisHash: string | undefined;
 
   constructor(
     genesis: ChainState | GenesisOptions = {},
@@ -137,6 +142,8 @@ export class TestChain {
     const isState = (g: ChainState | GenesisOptions): g is ChainState =>
       'accounts' in g && g.accounts instanceof Map;
     this.state = isState(genesis) ? genesis : genesisState(genesis);
+    this.genesisHash =
+      this.state.genesisHash ?? (this.state.height === 0 ? this.state.lastBlockHash : undefined);
     const labels = isState(genesis) ? [] : (genesis.validators ?? ['val-0']);
     this.keys = keysByValidator([...labels, ...extraKeyLabels]);
   }
@@ -156,15 +163,22 @@ export class TestChain {
       this.state,
       txs,
       { timestamp: this.state.lastTimestamp + 1, round, privateKey: k.privateKey },
-      { migrations: this.migrations },
+      this.applyOptions(),
     );
-    const checked = applyBlock(this.state, block, { migrations: this.migrations });
+    const checked = applyBlock(this.state, block, this.applyOptions());
     if (checked.state.lastBlockHash !== result.state.lastBlockHash)
       throw new Error('applyBlock disagrees with buildBlock');
     this.blocks.push(block);
     this.results.push(checked);
     this.state = checked.state;
     return checked;
+  }
+
+  private applyOptions() {
+    return {
+      migrations: this.migrations,
+      ...(this.genesisHash === undefined ? {} : { genesisHash: this.genesisHash }),
+    };
   }
 
   /** Produces empty blocks up to and including `height`. */

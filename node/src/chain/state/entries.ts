@@ -2,6 +2,7 @@
  * The state as a sorted list of (key, value) entries: the one encoding behind both the state
  * root (a Merkle tree over the entries) and snapshots (the entries in a file). Keys:
  *   a/<coin address>                    account
+ *   c/                                   the chain's genesis hash (from protocol 1.2.0, height >= 1)
  *   d/<validator address>/<delegator>    delegation
  *   g/                                   globals (version, totals, unbonding counter, upgrades)
  *   p/                                   chain parameters
@@ -83,6 +84,11 @@ function encodeGlobals(s: ChainState): Uint8Array {
   return w.finish();
 }
 
+/** `c/`: the 32 bytes of the chain's block 0 hash. */
+export function encodeGenesisHash(hash: string): Uint8Array {
+  return new Writer().rawHex(hash, 32).finish();
+}
+
 const SIGNAL_KINDS = ['plan', 'cancel'] as const;
 
 export function encodeUpgradeSignal(s: UpgradeSignal): Uint8Array {
@@ -110,6 +116,8 @@ export function forEachEntry(
     const a = s.accounts.get(addr)!;
     visit(`a/${addr}`, a, () => encodeAccount(a));
   }
+  const genesis = s.genesisHash;
+  if (genesis !== null) visit('c/', null, () => encodeGenesisHash(genesis));
   for (const val of sortedKeys(s.delegations)) {
     const inner = s.delegations.get(val)!;
     for (const del of sortedKeys(inner)) {
@@ -164,10 +172,12 @@ export function stateFromEntries(entries: readonly StateEntry[], position: Chain
         | 'delegations'
         | 'unbonding'
         | 'upgradeSignals'
+        | 'genesisHash'
         | keyof ChainPosition
       >
     | undefined;
   let params: ChainState['params'] | undefined;
+  let genesisHash: string | null = null;
   let previous: string | undefined;
   for (const { key, value } of entries) {
     if (previous !== undefined && compareStrings(previous, key) >= 0)
@@ -181,6 +191,8 @@ export function stateFromEntries(entries: readonly StateEntry[], position: Chain
       const history = new Map<number, bigint>();
       for (let n = r.u32(), i = 0; i < n; i++) history.set(r.u64(), r.u256());
       accounts.set(rest[0]!, { balance, nonce, rewardHistory: history });
+    } else if (key === 'c/') {
+      genesisHash = r.rawHex(32);
     } else if (kind === 'd' && rest.length === 2) {
       const [validator, delegator] = rest as [string, string];
       const d: Delegation = { validator, delegator, amount: r.u256(), createdHeight: r.u64() };
@@ -254,5 +266,6 @@ export function stateFromEntries(entries: readonly StateEntry[], position: Chain
     delegations,
     unbonding,
     upgradeSignals,
+    genesisHash,
   };
 }
