@@ -9,6 +9,7 @@ import {
   buildBlock,
   type ChainState,
   coins,
+  type Genesis,
   type GenesisJson,
   loadGenesis,
   type MigrationRegistry,
@@ -68,13 +69,15 @@ export interface GenesisOptions {
   readonly commissionRate?: number;
   /** The genesis protocol_version (default: none, which means 1.0.0). */
   readonly protocolVersion?: string;
+  /** Default GENESIS_TIME; another time with the same keys makes a sister chain (another genesis hash). */
+  readonly genesisTime?: number;
 }
 
 export function genesisJson(o: GenesisOptions = {}): GenesisJson {
   const validators = o.validators ?? ['val-0'];
   const json: GenesisJson = {
     network: 'devnet',
-    genesis_time: GENESIS_TIME,
+    genesis_time: o.genesisTime ?? GENESIS_TIME,
     params: { epoch_length: 10, activation_delay: 5, unbonding_blocks: 4, ...o.params },
     accounts: Object.entries(o.accounts ?? { alice: coins(1_000_000) }).map(([label, wei]) => ({
       address: key(label).account,
@@ -92,10 +95,15 @@ export function genesisJson(o: GenesisOptions = {}): GenesisJson {
   return json;
 }
 
-export function genesisState(o: GenesisOptions = {}): ChainState {
+/** The genesis of `o` loaded: its state, block 0 and hash. */
+export function genesisOf(o: GenesisOptions = {}): Genesis {
   const loaded = loadGenesis(genesisJson(o));
   if (!loaded.ok) throw new Error(`bad test genesis: ${loaded.problems.join('; ')}`);
-  return loaded.genesis.state;
+  return loaded.genesis;
+}
+
+export function genesisState(o: GenesisOptions = {}): ChainState {
+  return genesisOf(o).state;
 }
 
 export type TxFields = Partial<Omit<Tx, 'type' | 'pubKey' | 'signature' | 'from'>> & { payload?: TxPayload };

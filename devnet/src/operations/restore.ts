@@ -12,7 +12,7 @@ import { archiveError } from '../archive/format.js';
 import { type Archive, extractArchive, readArchive, readArchiveFile } from '../archive/read.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
-import type { DevnetState } from '../state.js';
+import { type DevnetState, withStoredDefaults } from '../state.js';
 import { type UpResult, up } from './up.js';
 
 export interface RestoreOptions {
@@ -40,6 +40,7 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   }
   if (state.version !== 1 || typeof state.input?.genesisTime !== 'number')
     throw archiveError(o.from, `devnet/devnet.json of version ${String(state.version)} is not known`);
+  state = withStoredDefaults(state);
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );

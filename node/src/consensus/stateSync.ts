@@ -169,7 +169,7 @@ export class StateSync {
     }
     if (state.height !== h) throw new Error(`snapshot offered at ${h} is of height ${state.height}`);
     const anchor = { state, block: atH.block, commit: atH.commit, next: next.block, nextCommit: next.commit };
-    const problem = snapshotTrustProblem(this.genesis.state, anchor);
+    const problem = snapshotTrustProblem(this.genesis, anchor);
     if (problem !== null) throw new Error(`snapshot ${h} not proven: ${problem}`);
     return anchor;
   }

@@ -145,7 +145,7 @@ export async function startNode(
     logger.info('RPC listening', { url: `http://${config.host}:${port}` });
     let network: P2PNetwork | null = null;
     if (config.p2p) {
-      network = await startNetwork(config, logger, nodeVersion);
+      network = await startNetwork(config, logger, nodeVersion, genesis.hash);
       const net = network;
       parts.defer('p2p', () => net.stop());
       logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
@@ -250,7 +250,12 @@ export async function startNode(
   }
 }
 
-async function startNetwork(config: NodeConfig, logger: Logger, nodeVersion: string): Promise<P2PNetwork> {
+async function startNetwork(
+  config: NodeConfig,
+  logger: Logger,
+  nodeVersion: string,
+  genesisHash: string,
+): Promise<P2PNetwork> {
   try {
     return await P2PNetwork.start({
       privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
@@ -260,6 +265,7 @@ async function startNetwork(config: NodeConfig, logger: Logger, nodeVersion: str
       bootstrap: config.bootstrap,
       logger: logger.child({ part: 'p2p' }),
       nodeVersion,
+      genesisHash,
     });
   } catch (e) {
     const m = (e as Error).message;

@@ -79,13 +79,13 @@ export async function serveLyingSnapshots(
 
 /**
  * Serves block sync and the snapshot protocol by asking `upstream` (a real node) and passing its
- * answers on, with one byte of every snapshot chunk flipped: a rogue among real nodes. Counts the
- * chunk requests it passed on.
+ * answers on, each chunk through `rewrite`; counts the chunk requests it passed on.
  */
-export async function serveCorruptingProxy(
+async function serveProxy(
   network: P2PNetwork,
   upstream: string,
   chunkRequests: number[],
+  rewrite: (chunk: Uint8Array) => Uint8Array,
 ): Promise<void> {
   await network.serve(SYNC_PROTOCOL, (bytes) => network.request(upstream, SYNC_PROTOCOL, bytes, 8000));
   await network.serve(SNAPSHOT_PROTOCOL, async (bytes) => {
@@ -95,8 +95,22 @@ export async function serveCorruptingProxy(
     chunkRequests.push(req.height);
     const { chunk } = decodeJson(answer) as { chunk?: string };
     if (chunk === undefined) return answer;
-    const raw = new Uint8Array(Buffer.from(chunk, 'base64'));
-    raw[Math.floor(raw.length / 2)]! ^= 0xff;
-    return encodeChunk(raw);
+    return encodeChunk(rewrite(new Uint8Array(Buffer.from(chunk, 'base64'))));
   });
+}
+
+/** A proxy to `upstream` (a real node) with one byte of every snapshot chunk flipped: a rogue among real nodes. */
+export function serveCorruptingProxy(network: P2PNetwork, upstream: string, chunkRequests: number[]) {
+  return serveProxy(network, upstream, chunkRequests, (raw) => {
+    raw[Math.floor(raw.length / 2)]! ^= 0xff;
+    return raw;
+  });
+}
+
+/**
+ * A stranger relaying `upstream`'s genuine answers unchanged (it announces no genesis, so no node
+ * refuses it at the handshake): how a sister devnet's chain reaches a joiner of another one.
+ */
+export function serveRelay(network: P2PNetwork, upstream: string, chunkRequests: number[]) {
+  return serveProxy(network, upstream, chunkRequests, (raw) => raw);
 }
