@@ -20,8 +20,13 @@ import {
   type TxPayload,
   type TxType,
 } from '../src/chain/index.js';
-import { accountAddressOf, validatorAddressOf } from '../src/crypto/address.js';
-import { utf8Bytes } from '../src/crypto/hash.js';
+import {
+  ACCOUNT_PREFIX,
+  accountAddressOf,
+  encodeAddress,
+  validatorAddressOf,
+} from '../src/crypto/address.js';
+import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
 
@@ -71,7 +76,13 @@ export interface GenesisOptions {
   readonly protocolVersion?: string;
   /** Default GENESIS_TIME; another time with the same keys makes a sister chain (another genesis hash). */
   readonly genesisTime?: number;
+  /** This many more funded accounts, at addresses derived from their index (no key: a large state, fast). */
+  readonly manyAccounts?: number;
 }
+
+/** The address of funded account `i` of GenesisOptions.manyAccounts. */
+export const manyAccountsAddress = (i: number): string =>
+  encodeAddress(ACCOUNT_PREFIX, sha256(utf8Bytes(`many-accounts-${i}`)).subarray(0, 20));
 
 export function genesisJson(o: GenesisOptions = {}): GenesisJson {
   const validators = o.validators ?? ['val-0'];
@@ -79,10 +90,17 @@ export function genesisJson(o: GenesisOptions = {}): GenesisJson {
     network: 'devnet',
     genesis_time: o.genesisTime ?? GENESIS_TIME,
     params: { epoch_length: 10, activation_delay: 5, unbonding_blocks: 4, ...o.params },
-    accounts: Object.entries(o.accounts ?? { alice: coins(1_000_000) }).map(([label, wei]) => ({
-      address: key(label).account,
-      balance: wei.toString(),
-    })),
+    accounts: [
+      ...Object.entries(o.accounts ?? { alice: coins(1_000_000) }).map(([label, wei]) => ({
+        address: key(label).account,
+        balance: wei.toString(),
+      })),
+      // Balances that differ, as a real chain's do (they compress as a real state's).
+      ...Array.from({ length: o.manyAccounts ?? 0 }, (_, i) => ({
+        address: manyAccountsAddress(i),
+        balance: (BigInt(i + 1) * 7_919_000_000_003n).toString(),
+      })),
+    ],
     validators: validators.map((label) => ({
       pub_key: key(label).pubKey,
       stake: (o.stake ?? coins(1000)).toString(),

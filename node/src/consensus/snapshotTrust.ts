@@ -48,6 +48,11 @@ export interface SnapshotBlocks {
 export interface SnapshotAnchor extends SnapshotBlocks {
   /** The state restored from the snapshot at height h. */
   readonly state: ChainState;
+  /**
+   * The root of the state's entries as the content held them, when the reader computed it while
+   * reading (snapshotRestore.ts: the same bytes the state was built from); else stateRoot(state).
+   */
+  readonly root?: string;
 }
 
 /** Why blocks h and h+1 are not a chain's blocks h and h+1 with their commits, or null. */
@@ -139,7 +144,7 @@ export function restoredStateProblem(genesis: TrustedGenesis | null, anchor: Sna
   if (state.params.chainId !== chainId) return `snapshot is of chain ${state.params.chainId}, not ${chainId}`;
   if (state.lastBlockHash !== blockHash(block.header))
     return `snapshot's last block hash is not that of block ${h}`;
-  const root = stateRoot(state);
+  const root = anchor.root ?? stateRoot(state);
   if (root !== block.header.stateRoot)
     return `restored state root ${root} differs from block ${h}'s state_root ${block.header.stateRoot}`;
   const stored = storedCommitProblem(chainId, commit, state);

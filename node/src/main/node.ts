@@ -20,7 +20,7 @@ import { ConsensusDriver } from '../consensus/driver.js';
 import { serveLaggards } from '../consensus/haltLinger.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { serveSnapshots } from '../consensus/snapshotServer.js';
-import { StateSync } from '../consensus/stateSync.js';
+import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../consensus/stateSync.js';
 import { BlockSync } from '../consensus/sync.js';
 import { realTicker } from '../consensus/ticker.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
@@ -159,6 +159,8 @@ export async function startNode(
         store,
         genesis,
         logger.child({ part: 'statesync' }),
+        DEFAULT_STATE_SYNC_OPTIONS,
+        realTicker(now),
       ).run();
       metrics.stateSyncHeight.set(restored ?? 0);
     } else if (synced !== null) metrics.stateSyncHeight.set(synced);
