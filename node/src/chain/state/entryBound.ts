@@ -9,7 +9,8 @@
  * a fork's genesis may name delegators and unbonding entries whose accounts appear only when first
  * paid. Generous by design (a real chain fills no block with new accounts), it bounds what a forged
  * snapshot of a young chain can claim; for an old chain, the snapshot's own bounds and the root
- * check before any state is built do the rest.
+ * check before any state is built do the rest. It takes block_gas_limit from the genesis: no
+ * migration of this build changes it (one that raised it would have to raise this bound too).
  */
 import { BASE_GAS } from '../tx/types.js';
 import { stateEntries } from './entries.js';
