@@ -43,6 +43,11 @@ export interface ExpectedSnapshot {
   readonly maxEntries: number;
 }
 
+/** Content that reads as a snapshot but is not the committed state: its root is not block h's. */
+export class UnprovenSnapshot extends Error {
+  override readonly name = 'UnprovenSnapshot';
+}
+
 /** Bytes of the file handed to the stream at once: a slice's work is bounded by its inflation bound. */
 const SLICE_BYTES = 4 * 1024;
 /** Work between two turns of the event loop. */
@@ -80,7 +85,7 @@ export class SnapshotVerifier {
     });
   }
 
-  /** Pass 1 over the next chunk of the file (in order; `final` with the last). Throws SnapshotError. */
+  /** Pass 1 over the next chunk of the file (in order; `final` with the last). Throws SnapshotError, or UnprovenSnapshot at the end. */
   async push(chunk: Uint8Array, final: boolean): Promise<void> {
     this.chunks.push(chunk);
     await feed(this.stream, [chunk], final, this.pacer);
@@ -90,7 +95,7 @@ export class SnapshotVerifier {
       throw new SnapshotError(`snapshot hash ${hash} does not match the expected ${this.expected.hash}`);
     const root = bytesToHex(this.frontier.root());
     if (root !== this.expected.stateRoot)
-      throw new SnapshotError(
+      throw new UnprovenSnapshot(
         `restored state root ${root} differs from block ${this.expected.height}'s state_root ${this.expected.stateRoot}`,
       );
     this.done = true;

@@ -24,7 +24,7 @@ import {
 import type { ChainStore } from '../store/chainStore.js';
 import type { Logger } from '../util/logger.js';
 import { PeerStanding } from './peerStanding.js';
-import { SnapshotVerifier } from './snapshotRestore.js';
+import { SnapshotVerifier, UnprovenSnapshot } from './snapshotRestore.js';
 import {
   anchorProblem,
   restoredStateProblem,
@@ -194,10 +194,8 @@ export class StateSync {
       if (problem !== null) throw new Error(`snapshot ${h} not proven: ${problem}`);
       return anchor;
     } catch (e) {
-      if (e instanceof SnapshotError) {
-        const proof = /^restored state root /.test(e.message) ? 'not proven' : 'refused';
-        throw new Error(`snapshot ${h} ${proof}: ${e.message}`);
-      }
+      if (e instanceof UnprovenSnapshot) throw new Error(`snapshot ${h} not proven: ${e.message}`);
+      if (e instanceof SnapshotError) throw new Error(`snapshot ${h} refused: ${e.message}`);
       throw e;
     }
   }
