@@ -94,6 +94,8 @@ export const SUITES = {
       'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },
+      // New with issue 39 (2026-12-01): 22 s here beside two other files.
+      'node/dist/tests/system/stateSyncSister.test.js': { weight: HEAVY, seconds: 22 },
       'devnet/dist/tests/install/freshClone.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/archive/failedRun.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       // A stranger's archive refused (issue 39): one devnet saved, restored twice; 12 s alone here.
@@ -104,6 +106,8 @@ export const SUITES = {
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
       'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },
       'node/dist/tests/unit/consensus/syncLiars.test.js': { weight: HEAVY, seconds: 17 },
+      // New with issue 39 (2026-12-01): a 2,000,000-entry bomb written and refused, two 25,000-account chains.
+      'node/dist/tests/unit/consensus/stateSyncBounds.test.js': { weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/testkit/load.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
       'devnet/dist/tests/monitoring/dashboards.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },
       'devnet/dist/tests/scenario/steps.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },

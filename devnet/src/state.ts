@@ -4,6 +4,7 @@
  * again from them, deterministically.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import { BASE_PROTOCOL_VERSION } from '@chain-devnet/node/chain';
 import { DevnetError } from './errors.js';
 import type { Layout } from './layout.js';
 import type { RuntimeKind } from './runtime/runtime.js';
@@ -72,13 +73,26 @@ export async function readState(layout: Layout): Promise<DevnetState | null> {
   try {
     const s = JSON.parse(text) as DevnetState;
     if (s.version !== 1) throw new Error(`version ${String(s.version)} is not known`);
-    return s;
+    return withStoredDefaults(s);
   } catch (e) {
     throw new DevnetError(
       'NO_DEVNET',
       `${layout.stateFile} is unreadable (${(e as Error).message}): remove ${layout.home} by hand`,
     );
   }
+}
+
+/**
+ * A devnet.json as this version reads it. One written before `up` pinned the genesis protocol
+ * version has none in its manifest: its genesis was made at 1.0.0 (the generator's default then),
+ * and rebuilding it at today's default would give its added nodes another genesis.
+ */
+export function withStoredDefaults(s: DevnetState): DevnetState {
+  if (s.input.manifest.protocol_version !== undefined) return s;
+  return {
+    ...s,
+    input: { ...s.input, manifest: { ...s.input.manifest, protocol_version: BASE_PROTOCOL_VERSION } },
+  };
 }
 
 export async function requireState(layout: Layout): Promise<DevnetState> {

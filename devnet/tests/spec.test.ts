@@ -1,12 +1,12 @@
 /** The pure part of the devnet: manifest checks, flags over manifest, keys, ports and genesis from a seed. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadGenesis, parseAmount } from '@chain-devnet/node/chain';
+import { loadGenesis, NEWEST_PROTOCOL_VERSION, parseAmount } from '@chain-devnet/node/chain';
 import { generateNetwork } from '@chain-devnet/node/testnet';
 import type { Devnet } from '../src/devnet.js';
 import { DevnetError } from '../src/errors.js';
 import { keyOf } from '../src/operations/tx.js';
-import { checkManifest, parseManifestText } from '../src/spec/manifest.js';
+import { checkManifest, type Manifest, parseManifestText } from '../src/spec/manifest.js';
 import {
   buildNetworkSpec,
   isServiceAccount,
@@ -15,6 +15,8 @@ import {
   senderAccounts,
 } from '../src/spec/networkSpec.js';
 import { allPorts, monitoringPorts, nodePorts, uiPort } from '../src/spec/ports.js';
+import { pinProtocolVersion } from '../src/spec/protocolVersion.js';
+import { withStoredDefaults } from '../src/state.js';
 import { panelInfo } from '../src/ui/poller.js';
 
 const T = 1_790_000_000;
@@ -246,6 +248,50 @@ describe('network spec', () => {
     );
     assert.deepEqual(s.accounts, net.accounts);
     assert.deepEqual(s.genesis, net.genesis);
+  });
+});
+
+describe('the genesis protocol version (protocol_version)', () => {
+  const versionOf = (manifest: Manifest) =>
+    buildNetworkSpec({ manifest, genesisTime: T }).genesis.protocol_version;
+
+  test('the newest this checkout runs by default; 1.0.0 when a genesis validator runs another version; the manifest’s when given', () => {
+    assert.equal(versionOf({}), NEWEST_PROTOCOL_VERSION);
+    assert.equal(versionOf({ validators: [{}, { version: 'checkout' }] }), NEWEST_PROTOCOL_VERSION);
+    for (const version of ['git:main', 'path:/elsewhere', 'image:chain-node:old'])
+      assert.equal(versionOf({ validators: [{}, { version }] }), '1.0.0', version);
+    assert.equal(versionOf({ protocol_version: '1.0.0' }), '1.0.0');
+    assert.equal(versionOf({ protocol_version: '1.2.0', validators: [{ version: 'git:main' }] }), '1.2.0');
+    assert.deepEqual(pinProtocolVersion({ validators: 2 }), { validators: 2, protocol_version: '1.2.0' });
+  });
+
+  test('a protocol_version that is no version, or one this checkout does not run, is refused naming the field', () => {
+    assert.deepEqual(problemsOf({ protocol_version: '1.2' }), [
+      'protocol_version: "1.2" is not a protocol version MAJOR.MINOR.PATCH',
+    ]);
+    assert.throws(
+      () => versionOf({ protocol_version: '1.9.0' }),
+      (e: unknown) =>
+        e instanceof DevnetError &&
+        e.code === 'BAD_MANIFEST' &&
+        /^protocol_version 1\.9\.0: this checkout's chain-node runs protocol versions 1\.0\.0, 1\.1\.0, 1\.2\.0$/.test(
+          e.message,
+        ),
+    );
+  });
+
+  test('a devnet.json written before the version was pinned is read as the 1.0.0 it was made at', () => {
+    const stored = {
+      version: 1,
+      runtime: 'process',
+      input: { manifest: { validators: 2 }, genesisTime: T },
+      added: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      monitoring: { prometheus: null, grafana: null, notes: [] },
+    } as const;
+    assert.equal(withStoredDefaults(stored).input.manifest.protocol_version, '1.0.0');
+    const pinned = { ...stored, input: { ...stored.input, manifest: { protocol_version: '1.2.0' } } };
+    assert.equal(withStoredDefaults(pinned), pinned);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   buildBlock,
   type ChainState,
   coins,
+  type Genesis,
   type GenesisJson,
   loadGenesis,
   type MigrationRegistry,
@@ -19,8 +20,13 @@ import {
   type TxPayload,
   type TxType,
 } from '../src/chain/index.js';
-import { accountAddressOf, validatorAddressOf } from '../src/crypto/address.js';
-import { utf8Bytes } from '../src/crypto/hash.js';
+import {
+  ACCOUNT_PREFIX,
+  accountAddressOf,
+  encodeAddress,
+  validatorAddressOf,
+} from '../src/crypto/address.js';
+import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
 
@@ -66,18 +72,35 @@ export interface GenesisOptions {
   readonly params?: Record<string, unknown>;
   readonly upgrades?: GenesisJson['upgrades'];
   readonly commissionRate?: number;
+  /** The genesis protocol_version (default: none, which means 1.0.0). */
+  readonly protocolVersion?: string;
+  /** Default GENESIS_TIME; another time with the same keys makes a sister chain (another genesis hash). */
+  readonly genesisTime?: number;
+  /** This many more funded accounts, at addresses derived from their index (no key: a large state, fast). */
+  readonly manyAccounts?: number;
 }
+
+/** The address of funded account `i` of GenesisOptions.manyAccounts. */
+export const manyAccountsAddress = (i: number): string =>
+  encodeAddress(ACCOUNT_PREFIX, sha256(utf8Bytes(`many-accounts-${i}`)).subarray(0, 20));
 
 export function genesisJson(o: GenesisOptions = {}): GenesisJson {
   const validators = o.validators ?? ['val-0'];
   const json: GenesisJson = {
     network: 'devnet',
-    genesis_time: GENESIS_TIME,
+    genesis_time: o.genesisTime ?? GENESIS_TIME,
     params: { epoch_length: 10, activation_delay: 5, unbonding_blocks: 4, ...o.params },
-    accounts: Object.entries(o.accounts ?? { alice: coins(1_000_000) }).map(([label, wei]) => ({
-      address: key(label).account,
-      balance: wei.toString(),
-    })),
+    accounts: [
+      ...Object.entries(o.accounts ?? { alice: coins(1_000_000) }).map(([label, wei]) => ({
+        address: key(label).account,
+        balance: wei.toString(),
+      })),
+      // Balances that differ, as a real chain's do (they compress as a real state's).
+      ...Array.from({ length: o.manyAccounts ?? 0 }, (_, i) => ({
+        address: manyAccountsAddress(i),
+        balance: (BigInt(i + 1) * 7_919_000_000_003n).toString(),
+      })),
+    ],
     validators: validators.map((label) => ({
       pub_key: key(label).pubKey,
       stake: (o.stake ?? coins(1000)).toString(),
@@ -86,13 +109,19 @@ export function genesisJson(o: GenesisOptions = {}): GenesisJson {
     })),
   };
   if (o.upgrades) json.upgrades = o.upgrades;
+  if (o.protocolVersion !== undefined) json.protocol_version = o.protocolVersion;
   return json;
 }
 
-export function genesisState(o: GenesisOptions = {}): ChainState {
+/** The genesis of `o` loaded: its state, block 0 and hash. */
+export function genesisOf(o: GenesisOptions = {}): Genesis {
   const loaded = loadGenesis(genesisJson(o));
   if (!loaded.ok) throw new Error(`bad test genesis: ${loaded.problems.join('; ')}`);
-  return loaded.genesis.state;
+  return loaded.genesis;
+}
+
+export function genesisState(o: GenesisOptions = {}): ChainState {
+  return genesisOf(o).state;
 }
 
 export type TxFields = Partial<Omit<Tx, 'type' | 'pubKey' | 'signature' | 'from'>> & { payload?: TxPayload };
@@ -128,6 +157,8 @@ export class TestChain {
   readonly blocks: Block[] = [];
   readonly results: BlockResult[] = [];
   private readonly keys: Map<string, TestKey>;
+  /** The chain's block 0 hash, which the rules are given (ApplyOptions.genesisHash), as a node gives it. */
+  readonly genesisHash: string | undefined;
 
   constructor(
     genesis: ChainState | GenesisOptions = {},
@@ -137,6 +168,8 @@ export class TestChain {
     const isState = (g: ChainState | GenesisOptions): g is ChainState =>
       'accounts' in g && g.accounts instanceof Map;
     this.state = isState(genesis) ? genesis : genesisState(genesis);
+    this.genesisHash =
+      this.state.genesisHash ?? (this.state.height === 0 ? this.state.lastBlockHash : undefined);
     const labels = isState(genesis) ? [] : (genesis.validators ?? ['val-0']);
     this.keys = keysByValidator([...labels, ...extraKeyLabels]);
   }
@@ -156,15 +189,22 @@ export class TestChain {
       this.state,
       txs,
       { timestamp: this.state.lastTimestamp + 1, round, privateKey: k.privateKey },
-      { migrations: this.migrations },
+      this.applyOptions(),
     );
-    const checked = applyBlock(this.state, block, { migrations: this.migrations });
+    const checked = applyBlock(this.state, block, this.applyOptions());
     if (checked.state.lastBlockHash !== result.state.lastBlockHash)
       throw new Error('applyBlock disagrees with buildBlock');
     this.blocks.push(block);
     this.results.push(checked);
     this.state = checked.state;
     return checked;
+  }
+
+  private applyOptions() {
+    return {
+      migrations: this.migrations,
+      ...(this.genesisHash === undefined ? {} : { genesisHash: this.genesisHash }),
+    };
   }
 
   /** Produces empty blocks up to and including `height`. */

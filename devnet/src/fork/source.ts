@@ -11,6 +11,7 @@ import {
   RpcClient,
   RpcError,
   SnapshotSourceError,
+  type TrustedGenesis,
 } from '@chain-devnet/node/client';
 import { DevnetError } from '../errors.js';
 
@@ -78,23 +79,39 @@ export function forkUrl(raw: string, as: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** What a fork starts from: the source's verified state at its height, and what proves whose it is. */
+export interface ForkState {
+  readonly state: ChainState;
+  /** The snapshot content's hash. */
+  readonly hash: string;
+  readonly sourceHeight: number;
+  /** The genesis hash the state names (protocol 1.2.0 and later), or null: a state below it names none. */
+  readonly genesisHash: string | null;
+  /** The --fork-genesis file's genesis hash, which the state was held to; null without the file. */
+  readonly trustedGenesisHash: string | null;
+}
+
 /**
  * The source's verified state. `trustedGenesis`: the source's genesis file (parsed JSON), whose
- * validators then anchor the check; without it the validator set the state names is trusted.
+ * validators then anchor the check and whose hash the state must name (from protocol 1.2.0);
+ * without it the validator set the state names is trusted.
  */
-export async function fetchForkState(
-  target: ForkTarget,
-  trustedGenesis: unknown = null,
-): Promise<{ state: ChainState; hash: string; sourceHeight: number }> {
-  let trusted: ChainState | null = null;
+export async function fetchForkState(target: ForkTarget, trustedGenesis: unknown = null): Promise<ForkState> {
+  let trusted: TrustedGenesis | null = null;
   if (trustedGenesis !== null) {
     const g = loadGenesis(trustedGenesis);
     if (!g.ok) throw new DevnetError('BAD_FLAG', `--fork-genesis: not a genesis: ${g.problems.join('; ')}`);
-    trusted = g.genesis.state;
+    trusted = { state: g.genesis.state, hash: g.genesis.hash };
   }
   try {
     const v = await fetchVerifiedSnapshot(new RpcClient(target.url, 60_000), target.height, trusted);
-    return { state: v.state, hash: v.hash, sourceHeight: v.sourceHeight };
+    return {
+      state: v.state,
+      hash: v.hash,
+      sourceHeight: v.sourceHeight,
+      genesisHash: v.genesisHash,
+      trustedGenesisHash: trusted?.hash ?? null,
+    };
   } catch (e) {
     if (e instanceof SnapshotSourceError)
       throw new DevnetError('BAD_FORK', `--fork ${target.url}: refused: ${e.message}`);

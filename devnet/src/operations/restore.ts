@@ -32,7 +32,7 @@ import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import { pinManifestVersions } from '../spec/manifestVersions.js';
 import { buildNetworkSpec } from '../spec/networkSpec.js';
-import { type DevnetState, readState } from '../state.js';
+import { type DevnetState, readState, withStoredDefaults } from '../state.js';
 import { pinVersion } from '../versions/resolve.js';
 import { type UpResult, up } from './up.js';
 
@@ -71,7 +71,8 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   }
   const saved = checkArchivedState(o.from, raw);
   await checkWriteBound(a, home, o.maxBytes);
-  const state = await pinned(saved, home);
+  // One saved before up pinned the genesis protocol version: its genesis was made at 1.0.0.
+  const state = withStoredDefaults(await pinned(saved, home));
   o.progress(
     `restoring a devnet saved on ${a.manifest.runtime} by node ${a.manifest.node_version} at heights ${JSON.stringify(a.manifest.heights)}`,
   );

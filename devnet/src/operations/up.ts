@@ -15,6 +15,7 @@ import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { pinManifestVersions } from '../spec/manifestVersions.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
+import { pinProtocolVersion } from '../spec/protocolVersion.js';
 import { type DevnetState, readState, statusOf, writeState } from '../state.js';
 import { takeDown } from './down.js';
 import { forkOfManifest, prepareFork } from './fork.js';
@@ -92,9 +93,10 @@ export async function up(o: UpOptions): Promise<UpResult> {
   // A devnet lives here already: resumed when stopped, reported when running.
   const kept = await readState(new Layout(o.home));
   if (kept !== null) return resume(o, kept, began);
-  // Each version pinned (a ref's commit, an absolute path) and checked before anything is made.
-  const manifest = await pinManifestVersions(
-    mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags),
+  // Each version pinned (a ref's commit, an absolute path) and checked before anything is made,
+  // and the genesis protocol version written down (devnet.json keeps it as this checkout moves on).
+  const manifest = pinProtocolVersion(
+    await pinManifestVersions(mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags)),
   );
   // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
   const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });

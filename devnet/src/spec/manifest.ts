@@ -52,6 +52,11 @@ export interface Manifest {
   accounts?: ManifestAccount[];
   /** Genesis parameters (docs/RULES.md), e.g. { "unbonding_blocks": 10 }. */
   params?: Record<string, unknown>;
+  /**
+   * The protocol version the genesis starts at (spec/protocolVersion.ts): default the newest this
+   * checkout runs, or 1.0.0 when a genesis validator runs another version (git:, path:, image:).
+   */
+  protocol_version?: string;
   monitoring?: boolean;
   /** swarm: a registry the node image is pushed to and every machine pulls from. */
   registry?: string;
@@ -132,6 +137,7 @@ export const MANIFEST_SCHEMA = {
       },
     },
     params: { type: 'object' },
+    protocol_version: { type: 'string', pattern: SEMVER },
     monitoring: { type: 'boolean' },
     registry: { type: 'string', pattern: REGISTRY },
     engines: {
@@ -183,6 +189,8 @@ function describe(e: ErrorObject): string {
         return `upgrades["${e.instancePath.slice('/upgrades/'.length)}"]: ${JSON.stringify(e.data)} is not a version: use ${VERSION_FORMS}`;
       if (e.instancePath.endsWith('/version'))
         return `${field}: ${JSON.stringify(e.data)} is not a version: use ${VERSION_FORMS}`;
+      if (e.instancePath === '/protocol_version')
+        return `${field}: ${JSON.stringify(e.data)} is not a protocol version MAJOR.MINOR.PATCH`;
       return e.instancePath.endsWith('stake') || e.instancePath.endsWith('balance')
         ? `${field} must be an amount like 1000coin or wei digits`
         : e.instancePath.endsWith('private_key')

@@ -17,6 +17,7 @@ import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
 import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';
+import { genesisProtocolVersion } from './protocolVersion.js';
 
 export const DEFAULTS = {
   validators: 4,
@@ -173,6 +174,7 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     genesisTime: input.genesisTime,
     ...(m.chain_id === undefined ? {} : { chainId: m.chain_id }),
     params,
+    protocolVersion: genesisProtocolVersion(m),
   });
   const names = new Set<string>();
   for (const n of nodes) {

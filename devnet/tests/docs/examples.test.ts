@@ -26,10 +26,12 @@ import { type DocBlock, docBlocks, KINDS, PAGES } from './markdown.js';
  * 10 (the added validator is ACTIVE at the first boundary 10 blocks after its STAKE: within the
  * 40 blocks its example allows, ~10 s where the default 100-block delay took 44 s), and no
  * jailing for the validator its example kills for a while (its UNJAIL must be refused as not
- * jailed).
+ * jailed). At protocol 1.0.0, as SCENARIOS.md says for its upgradePlan example (a plan to 1.1.0):
+ * a devnet of this checkout starts at the newest version otherwise, and nothing is above it.
  */
 const FRAGMENTS_MANIFEST = {
   validators: 4,
+  protocol_version: '1.0.0',
   block_time: '400ms',
   epoch_length: 20,
   monitoring: false,

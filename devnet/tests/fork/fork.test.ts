@@ -7,16 +7,24 @@
  * are there, field by field, under the documented rule (docs/RULES.md, "A fork's genesis"), the
  * devnet's funded accounts are added, and the supply is accounted. A lying source (a proxy in
  * front of the real one rewriting one answer), a bad URL, an unreachable node and a height the
- * source does not keep are refused before anything of the fork is made, naming what is wrong.
+ * source does not keep are refused before anything of the fork is made, naming what is wrong. With
+ * --fork-genesis, the source's own genesis is proven by the genesis hash the state names, and a
+ * sister devnet's genesis (the same seed and keys, another genesis time) is refused (issue 39).
  */
 import assert from 'node:assert/strict';
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ChainState, decodeSnapshot, encodeSnapshot } from '@chain-devnet/node/chain';
+import {
+  type ChainState,
+  decodeSnapshot,
+  encodeSnapshot,
+  type GenesisJson,
+  loadGenesis,
+} from '@chain-devnet/node/chain';
 import { RpcClient } from '@chain-devnet/node/client';
 import { freeBasePort, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
@@ -364,6 +372,61 @@ describe('devnet up --fork', { timeout: 600_000 }, () => {
       await refusal(['--fork', `${noQuorum.url}@${height}`]),
       new RegExp(`snapshot ${height} is not proven: commit ${height + 1} refused`),
     );
+  });
+
+  test("--fork-genesis: the source's own genesis is proven by the genesis hash its state names; a sister devnet's (same seed, another genesis time) is refused", async () => {
+    const rpc = sourceUp.nodes[0]!.rpc;
+    const sourceGenesis = JSON.parse(
+      await readFile(join(dir, 'source', 'nodes', 'validator-0', 'genesis.json'), 'utf8'),
+    ) as GenesisJson;
+    const own = loadGenesis(sourceGenesis);
+    const sisterJson = { ...sourceGenesis, genesis_time: sourceGenesis.genesis_time - 3600 };
+    const sister = loadGenesis(sisterJson);
+    assert.ok(own.ok && sister.ok);
+    assert.equal(
+      sourceGenesis.protocol_version,
+      '1.2.0',
+      "the devnet's default: the state names its genesis",
+    );
+    const sisterFile = join(dir, 'sister-genesis.json');
+    await writeFile(sisterFile, JSON.stringify(sisterJson));
+    // The same validator keys signed the fork point: only the genesis hash in the state tells them apart.
+    assert.match(
+      await refusal(['--fork', rpc, '--fork-genesis', sisterFile]),
+      new RegExp(
+        `is not proven: the state at \\d+ names genesis ${own.genesis.hash}, not this chain's ${sister.genesis.hash}: a chain of another genesis`,
+      ),
+    );
+    const ownFile = join(dir, 'source-genesis.json');
+    await writeFile(ownFile, JSON.stringify(sourceGenesis));
+    const fork = home('fork-own-genesis');
+    const up = await devnetCli([
+      'up',
+      '--fork',
+      rpc,
+      '--fork-genesis',
+      ownFile,
+      '--seed',
+      'fork3',
+      '--validators',
+      '1',
+      '--runtime',
+      'process',
+      '--no-monitoring',
+      '--no-ui',
+      '--base-port',
+      String(await freeDevnetBase(1, false)),
+      '--home',
+      fork,
+    ]);
+    assert.equal(up.code, 0, up.stderr);
+    assert.match(
+      up.stderr,
+      new RegExp(
+        `fork: the state at height \\d+ names genesis ${own.genesis.hash}, the --fork-genesis file's`,
+      ),
+    );
+    await devnetCli(['down', '--home', fork]);
   });
 
   test('--fork-genesis: a genesis whose validators did not sign the fork point is refused; a missing file is named', async () => {

@@ -3,7 +3,8 @@
  * sign a plan to a version this build has no migration for until it is scheduled, another plan is
  * refused while it is pending, the plan is cancelled, and every node runs past its height (a
  * node that halted would fail the run's waits and invariants). And the add step's version: a node
- * joins on an older build of this repository (OLDER_COMMIT, from the build cache) and syncs.
+ * joins on an older build of this repository (OLDER_COMMIT, from the build cache) and syncs, on a
+ * devnet at protocol 1.0.0, the only one that build runs (this checkout's devnets start at 1.2.0).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -58,7 +59,7 @@ describe('the upgradePlan step on the process runtime', () => {
     await writeFile(
       file,
       `name: add-on-version
-manifest: { validators: 3, block_time: 400ms, monitoring: false }
+manifest: { validators: 3, block_time: 400ms, monitoring: false, protocol_version: 1.0.0 }
 steps:
   - add: { name: old-joiner, version: "git:${OLDER_COMMIT}" }
   - expect: { synced: { within: { blocks: 20 } } }

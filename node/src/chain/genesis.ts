@@ -152,6 +152,8 @@ export function loadGenesis(
     nextUnbondingSeq: unbonding.length,
     upgradeSignals: new Map(),
     totals: { genesisSupply: supply, minted: 0n, burned: 0n, treasury: treasury ?? 0n },
+    // Block 1 names it (block/genesisName.ts): block 0's hash covers this state's root.
+    genesisHash: null,
   };
   const header: BlockHeader = {
     chainId: params.chainId,

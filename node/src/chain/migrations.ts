@@ -3,6 +3,8 @@
  * one protocol version to the next (docs/RULES.md, "Migrations of this build"). A node halts at a
  * plan whose target no path through these reaches (block/compatibility.ts).
  */
+import { supportedVersions } from './block/compatibility.js';
+import { GENESIS_NAMED_FROM, nameGenesis } from './block/genesisName.js';
 import type { Migration, MigrationRegistry } from './block/upgrades.js';
 
 /** Protocol 1.1.0's default commission rate of a validator that states none: 5%. */
@@ -20,4 +22,17 @@ export const MIGRATION_1_1_0: Migration = {
   },
 };
 
-export const MIGRATIONS: MigrationRegistry = [MIGRATION_1_1_0];
+/**
+ * 1.1.0 -> 1.2.0: the state names its genesis (block/genesisName.ts): the entry `c/` holds the
+ * hash of the chain's block 0, given by the node, from the plan's block on.
+ */
+export const MIGRATION_1_2_0: Migration = {
+  from: '1.1.0',
+  to: GENESIS_NAMED_FROM,
+  migrate: (d, input) => nameGenesis(d, input.genesisHash),
+};
+
+export const MIGRATIONS: MigrationRegistry = [MIGRATION_1_1_0, MIGRATION_1_2_0];
+
+/** The newest protocol version this build runs: what a network it generates starts at by default. */
+export const NEWEST_PROTOCOL_VERSION = supportedVersions(MIGRATIONS).at(-1)!;

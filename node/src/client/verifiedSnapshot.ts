@@ -5,10 +5,15 @@
  * it is trusted only once the checks of a state-syncing joiner hold (consensus/snapshotTrust.ts):
  * its state root is block h's `state_root`, its last block hash is block h's, commit h holds only
  * valid precommits, block h+1 follows block h and its commit is signed by more than 2/3 of the
- * active set of the state at h (and more than 1/3 of the `trusted` set, when one is given).
+ * active set of the state at h; and, when the source's genesis is given, more than 1/3 of its
+ * validators signed block h+1 and the state names that genesis (from protocol 1.2.0: a state below
+ * it names none, which the answer says, since a sister chain of the same keys would pass too).
  */
 import { blockFromJson, type ChainState, decodeSnapshot } from '../chain/index.js';
-import { snapshotTrustProblem } from '../consensus/snapshotTrust.js';
+import { snapshotTrustProblem, type TrustedGenesis } from '../consensus/snapshotTrust.js';
+
+export type { TrustedGenesis };
+
 import { commitFromJson } from '../p2p/messages.js';
 import type { RpcClient } from './rpcClient.js';
 
@@ -22,6 +27,11 @@ export interface VerifiedSnapshot {
   readonly blockHash: string;
   /** The source's height when asked (at least height + 1). */
   readonly sourceHeight: number;
+  /**
+   * The genesis hash the state names (protocol 1.2.0 and later; with a trusted genesis, that one's),
+   * or null: a state below 1.2.0 names none, and nothing proves which genesis it is of.
+   */
+  readonly genesisHash: string | null;
 }
 
 /** Why a source's snapshot is not used: `what` names the step (a field, a check) that failed. */
@@ -53,13 +63,13 @@ export function chooseSnapshotHeight(
 
 /**
  * Fetches and verifies the source's snapshot at `height` (or its newest usable one). `trusted`:
- * a state whose active validators anchor the check (the source's genesis); without one, the
- * validator set the snapshot itself names is taken on the source's word.
+ * the source's genesis, whose validators anchor the check and whose hash the state must name;
+ * without one, the validator set the snapshot itself names is taken on the source's word.
  */
 export async function fetchVerifiedSnapshot(
   client: RpcClient,
   height: number | null,
-  trusted: ChainState | null = null,
+  trusted: TrustedGenesis | null = null,
 ): Promise<VerifiedSnapshot> {
   const status = await client.status();
   const kept = (await client.snapshots()).snapshots;
@@ -91,7 +101,7 @@ export async function fetchVerifiedSnapshot(
   if (!next.ok) throw new SnapshotSourceError(`block ${h + 1}: ${next.reason}`);
   if (typeof commit === 'string') throw new SnapshotSourceError(`commit ${h}: ${commit}`);
   if (typeof nextCommit === 'string') throw new SnapshotSourceError(`commit ${h + 1}: ${nextCommit}`);
-  const problem = snapshotTrustProblem(trusted ?? state, {
+  const problem = snapshotTrustProblem(trusted, {
     state,
     block: block.block,
     commit,
@@ -99,5 +109,12 @@ export async function fetchVerifiedSnapshot(
     nextCommit,
   });
   if (problem !== null) throw new SnapshotSourceError(`snapshot ${h} is not proven: ${problem}`);
-  return { state, height: h, hash: listed.hash, blockHash: state.lastBlockHash, sourceHeight: status.height };
+  return {
+    state,
+    height: h,
+    hash: listed.hash,
+    blockHash: state.lastBlockHash,
+    sourceHeight: status.height,
+    genesisHash: state.genesisHash,
+  };
 }

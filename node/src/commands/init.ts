@@ -24,6 +24,8 @@ export interface InitOptions {
   readonly seed: string | null;
   readonly force: boolean;
   readonly genesisTime: number;
+  /** The genesis protocol_version; null: the newest this build runs (testnet/network.ts). */
+  readonly protocolVersion: string | null;
 }
 
 export interface InitResult {
@@ -52,6 +54,7 @@ export async function initHome(o: InitOptions): Promise<InitResult> {
     basePort: 0,
     genesisTime: o.genesisTime,
     params,
+    ...(o.protocolVersion === null ? {} : { protocolVersion: o.protocolVersion }),
   });
   const validator = net.nodes[0]!.key;
   const accounts = net.accounts.map((a) => ({ ...a.key, balance: a.balance.toString() }));

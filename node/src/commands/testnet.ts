@@ -29,6 +29,8 @@ export interface TestnetOptions {
   readonly accounts: number;
   readonly genesisTime: number;
   readonly extraParams?: Record<string, unknown>;
+  /** The genesis protocol_version; default the newest this build runs (testnet/network.ts). */
+  readonly protocolVersion?: string;
   /**
    * Container layout (docker-compose): every node listens on 0.0.0.0 with RPC 8000 and p2p
    * 9000 in its own container, and finds its peers by name (/dns4/validator-j/tcp/9000).
@@ -60,6 +62,7 @@ export async function writeTestnet(
     basePort: o.basePort,
     genesisTime: o.genesisTime,
     params,
+    ...(o.protocolVersion === undefined ? {} : { protocolVersion: o.protocolVersion }),
   });
   const addressing: Addressing = o.containers
     ? { containers: true, dnsName: (name) => name }

@@ -1,14 +1,17 @@
 /**
- * State sync, the joiner's side (docs/PROTOCOL.md, "Snapshot protocol"; docs/CONSENSUS.md, "State
- * sync: what a joiner trusts"): a node whose store is empty asks its peers for their snapshot
- * offers, takes the highest, fetches blocks h and h+1 with their commits over block sync, then
- * the snapshot's chunks, and checks everything before it writes anything: the sizes against the
- * offer, the content's SHA-256 against the offer's hash, and the restored state against block h
- * and the commit of block h+1 (snapshotTrust.ts). A peer that fails any of it is scored down
- * (PeerStanding) and the next offer is tried. Only a verified state is written to the store, in
- * one batch; block sync then fetches the heights after it.
+ * State sync, the joiner's side (docs/PROTOCOL.md, "State sync"; docs/CONSENSUS.md, "State sync:
+ * what a joiner trusts"): a node whose store is empty asks its peers for their snapshot offers and
+ * tries them highest first, one peer's offer at a time. For an offer at h it fetches blocks h and
+ * h+1 with their commits and checks them against the genesis before anything else (anchorProblem:
+ * no chunk is asked for blocks that fail); then the chunks, each read into the content's hash and
+ * state root as it arrives (snapshotRestore.ts), the whole offer within a deadline of a minimum
+ * rate, so a slow peer holds the joiner for its allowance, not for hours; only a proven content is
+ * built into a state, which must then pass the state's checks (restoredStateProblem). A peer that
+ * fails any of it is scored down (PeerStanding) and the next offer is tried. Only a verified state
+ * is written to the store, in one batch; block sync then fetches the heights after it. Every timer
+ * and clock read goes through the ticker.
  */
-import { decodeSnapshot, fullStateDiff, type Genesis, SnapshotError } from '../chain/index.js';
+import { blockHash, fullStateDiff, type Genesis, maxEntriesAt, SnapshotError } from '../chain/index.js';
 import { decodeBlocksResponse, encodeJson } from '../p2p/messages.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import { SNAPSHOT_PROTOCOL, SYNC_PROTOCOL } from '../p2p/protocol.js';
@@ -16,13 +19,19 @@ import {
   decodeChunk,
   decodeOffers,
   encodeSnapshotRequest,
-  SNAPSHOT_CHUNK_BYTES,
   type SnapshotOffer,
 } from '../p2p/snapshotMessages.js';
 import type { ChainStore } from '../store/chainStore.js';
 import type { Logger } from '../util/logger.js';
 import { PeerStanding } from './peerStanding.js';
-import { type SnapshotAnchor, snapshotTrustProblem } from './snapshotTrust.js';
+import { SnapshotVerifier, UnprovenSnapshot } from './snapshotRestore.js';
+import {
+  anchorProblem,
+  restoredStateProblem,
+  type SnapshotAnchor,
+  type SnapshotBlocks,
+} from './snapshotTrust.js';
+import { realTicker, type Ticker } from './ticker.js';
 
 export interface StateSyncOptions {
   /** Bound of an offers request. */
@@ -35,6 +44,12 @@ export interface StateSyncOptions {
   readonly waitPeersMs: number;
   /** Rounds of offers before falling back to block sync from genesis. */
   readonly rounds: number;
+  /**
+   * A whole offer's deadline is `offerGraceMs + size / minBytesPerSecond`, from its first chunk
+   * request: a peer serving more slowly than that is cut off and scored down.
+   */
+  readonly offerGraceMs: number;
+  readonly minBytesPerSecond: number;
 }
 
 export const DEFAULT_STATE_SYNC_OPTIONS: StateSyncOptions = {
@@ -43,15 +58,15 @@ export const DEFAULT_STATE_SYNC_OPTIONS: StateSyncOptions = {
   blocksMs: 8000,
   waitPeersMs: 30_000,
   rounds: 5,
+  offerGraceMs: 10_000,
+  minBytesPerSecond: 1024 * 1024,
 };
 
 /** A peer that cannot serve block h+1 yet (its newest snapshot is its head): no fault of its own. */
 class NotYet extends Error {}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export class StateSync {
-  readonly standing = new PeerStanding();
+  readonly standing: PeerStanding;
 
   constructor(
     private readonly network: P2PNetwork,
@@ -59,15 +74,17 @@ export class StateSync {
     private readonly genesis: Genesis,
     private readonly logger: Logger,
     private readonly options: StateSyncOptions = DEFAULT_STATE_SYNC_OPTIONS,
-  ) {}
+    private readonly ticker: Ticker = realTicker(),
+  ) {
+    this.standing = new PeerStanding(() => ticker.now());
+  }
 
   /** Restores a verified snapshot into the (empty) store: its height, or null when none could be. */
   async run(): Promise<number | null> {
     for (let round = 0; round < this.options.rounds; round++) {
-      if (round > 0) await sleep(1000);
+      if (round > 0) await this.sleep(1000);
       await this.waitForPeers();
-      const candidates = await this.offers();
-      for (const { peer, offer } of candidates) {
+      for (const { peer, offer } of await this.offers()) {
         if (!this.standing.usable(peer)) continue;
         try {
           const anchor = await this.fetch(peer, offer);
@@ -100,9 +117,13 @@ export class StateSync {
     return null;
   }
 
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.ticker.schedule('statesync/sleep', ms, resolve));
+  }
+
   private async waitForPeers(): Promise<void> {
-    const until = Date.now() + this.options.waitPeersMs;
-    while (this.network.connectedPeers().length === 0 && Date.now() < until) await sleep(200);
+    const until = this.ticker.now() + this.options.waitPeersMs;
+    while (this.network.connectedPeers().length === 0 && this.ticker.now() < until) await this.sleep(200);
   }
 
   /** Every usable peer's offers, highest height first. */
@@ -129,9 +150,8 @@ export class StateSync {
     return answers.flat().sort((a, b) => b.offer.height - a.offer.height);
   }
 
-  /** Blocks h and h+1, then the chunks; throws unless all of it is proven (snapshotTrust.ts). */
-  private async fetch(peer: string, offer: SnapshotOffer): Promise<SnapshotAnchor> {
-    const h = offer.height;
+  /** Blocks h and h+1 with their commits, checked against the genesis: before any chunk is asked for. */
+  private async anchorBlocks(peer: string, h: number): Promise<SnapshotBlocks> {
     const blocks = decodeBlocksResponse(
       await this.network.request(
         peer,
@@ -145,32 +165,85 @@ export class StateSync {
     if (atH === undefined || atH.block.header.height !== h)
       throw new Error(`offered ${h} without block ${h}`);
     if (next === undefined) throw new NotYet();
-    const file = new Uint8Array(offer.size);
-    for (let i = 0; i < offer.chunks; i++) {
-      const chunk = decodeChunk(
-        await this.network.request(
-          peer,
-          SNAPSHOT_PROTOCOL,
-          encodeSnapshotRequest({ type: 'chunk', height: h, index: i }),
-          this.options.chunkMs,
-        ),
-        offer,
-        i,
-      );
-      if (typeof chunk === 'string') throw new Error(`chunk ${i} of ${h}: ${chunk}`);
-      file.set(chunk, i * SNAPSHOT_CHUNK_BYTES);
-    }
-    let state: SnapshotAnchor['state'];
+    const anchor = { block: atH.block, commit: atH.commit, next: next.block, nextCommit: next.commit };
+    const problem = anchorProblem(this.genesis, h, anchor);
+    if (problem !== null) throw new Error(`snapshot ${h} not proven: ${problem}`);
+    return anchor;
+  }
+
+  /** An offer proven whole: throws unless all of it holds (snapshotRestore.ts, snapshotTrust.ts). */
+  private async fetch(peer: string, offer: SnapshotOffer): Promise<SnapshotAnchor> {
+    const h = offer.height;
+    const blocks = await this.anchorBlocks(peer, h);
+    const verifier = new SnapshotVerifier(
+      {
+        height: h,
+        hash: offer.hash,
+        size: offer.size,
+        chainId: this.genesis.state.params.chainId,
+        lastBlockHash: blockHash(blocks.block.header),
+        stateRoot: blocks.block.header.stateRoot,
+        maxEntries: maxEntriesAt(this.genesis.state, h),
+      },
+      this.ticker,
+    );
     try {
-      state = decodeSnapshot(file, offer.hash).state;
+      await this.download(peer, offer, (chunk, last) => verifier.push(chunk, last));
+      const anchor = { ...blocks, state: await verifier.state(), root: verifier.root };
+      const problem = restoredStateProblem(this.genesis, anchor);
+      if (problem !== null) throw new Error(`snapshot ${h} not proven: ${problem}`);
+      return anchor;
     } catch (e) {
+      if (e instanceof UnprovenSnapshot) throw new Error(`snapshot ${h} not proven: ${e.message}`);
       if (e instanceof SnapshotError) throw new Error(`snapshot ${h} refused: ${e.message}`);
       throw e;
     }
-    if (state.height !== h) throw new Error(`snapshot offered at ${h} is of height ${state.height}`);
-    const anchor = { state, block: atH.block, commit: atH.commit, next: next.block, nextCommit: next.commit };
-    const problem = snapshotTrustProblem(this.genesis.state, anchor);
-    if (problem !== null) throw new Error(`snapshot ${h} not proven: ${problem}`);
-    return anchor;
+  }
+
+  /**
+   * Every chunk of the offer from `peer`, in order, each handed to `take`, within the offer's
+   * deadline (a minimum rate): each request may take what is left of it, at most chunkMs. Only the
+   * time spent waiting for the peer counts: the joiner's own work on a chunk is not the peer's.
+   */
+  private async download(
+    peer: string,
+    offer: SnapshotOffer,
+    take: (chunk: Uint8Array, last: boolean) => Promise<void>,
+  ): Promise<void> {
+    const { offerGraceMs, minBytesPerSecond, chunkMs } = this.options;
+    const allowanceMs = offerGraceMs + (offer.size * 1000) / minBytesPerSecond;
+    let waitedMs = 0;
+    let received = 0;
+    const slow = () =>
+      new Error(
+        `slower than ${minBytesPerSecond} bytes/s: ${received} of ${offer.size} bytes in ${Math.round(waitedMs)} ms ` +
+          `(an offer of ${offer.size} bytes may take ${Math.round(allowanceMs)} ms)`,
+      );
+    for (let i = 0; i < offer.chunks; i++) {
+      const leftMs = allowanceMs - waitedMs;
+      if (leftMs <= 0) throw slow();
+      const bound = Math.min(chunkMs, Math.ceil(leftMs));
+      const asked = this.ticker.now();
+      let answer: Uint8Array;
+      try {
+        answer = await this.network.request(
+          peer,
+          SNAPSHOT_PROTOCOL,
+          encodeSnapshotRequest({ type: 'chunk', height: offer.height, index: i }),
+          bound,
+        );
+      } catch (e) {
+        const tookMs = this.ticker.now() - asked;
+        waitedMs += tookMs;
+        // Its whole bound, which was what was left of the offer's deadline: the peer is too slow.
+        if (bound < chunkMs && tookMs >= bound) throw slow();
+        throw e;
+      }
+      waitedMs += this.ticker.now() - asked;
+      const chunk = decodeChunk(answer, offer, i);
+      if (typeof chunk === 'string') throw new Error(`chunk ${i} of ${offer.height}: ${chunk}`);
+      received += chunk.length;
+      await take(chunk, i === offer.chunks - 1);
+    }
   }
 }

@@ -20,7 +20,7 @@ import { ConsensusDriver } from '../consensus/driver.js';
 import { serveLaggards } from '../consensus/haltLinger.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { serveSnapshots } from '../consensus/snapshotServer.js';
-import { StateSync } from '../consensus/stateSync.js';
+import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../consensus/stateSync.js';
 import { BlockSync } from '../consensus/sync.js';
 import { realTicker } from '../consensus/ticker.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
@@ -145,7 +145,7 @@ export async function startNode(
     logger.info('RPC listening', { url: `http://${config.host}:${port}` });
     let network: P2PNetwork | null = null;
     if (config.p2p) {
-      network = await startNetwork(config, logger, nodeVersion);
+      network = await startNetwork(config, logger, nodeVersion, genesis.hash);
       const net = network;
       parts.defer('p2p', () => net.stop());
       logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
@@ -159,6 +159,8 @@ export async function startNode(
         store,
         genesis,
         logger.child({ part: 'statesync' }),
+        DEFAULT_STATE_SYNC_OPTIONS,
+        realTicker(now),
       ).run();
       metrics.stateSyncHeight.set(restored ?? 0);
     } else if (synced !== null) metrics.stateSyncHeight.set(synced);
@@ -250,7 +252,12 @@ export async function startNode(
   }
 }
 
-async function startNetwork(config: NodeConfig, logger: Logger, nodeVersion: string): Promise<P2PNetwork> {
+async function startNetwork(
+  config: NodeConfig,
+  logger: Logger,
+  nodeVersion: string,
+  genesisHash: string,
+): Promise<P2PNetwork> {
   try {
     return await P2PNetwork.start({
       privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
@@ -260,6 +267,7 @@ async function startNetwork(config: NodeConfig, logger: Logger, nodeVersion: str
       bootstrap: config.bootstrap,
       logger: logger.child({ part: 'p2p' }),
       nodeVersion,
+      genesisHash,
     });
   } catch (e) {
     const m = (e as Error).message;

@@ -29,7 +29,7 @@ import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNo
 import type { PeerKey } from './peerKey.js';
 import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
 import { MAX_MESSAGE_BYTES, P2P_VERSION } from './protocol.js';
-import { agentVersion, incompatibility } from './versionCheck.js';
+import { agentVersion, handshakeRefusal } from './versionCheck.js';
 
 /** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
 const JOIN_STREAM_WAIT_MS = 3000;
@@ -52,6 +52,11 @@ export interface NetworkOptions {
   readonly nodeVersion?: string;
   /** The p2p protocol version it announces (default P2P_VERSION; tests speak another). */
   readonly p2pVersion?: string;
+  /**
+   * The hash of the node's genesis, announced to peers; a peer announcing another is refused
+   * (versionCheck.ts). Absent: none announced or checked (a tool, a test peer).
+   */
+  readonly genesisHash?: string;
 }
 
 export class P2PNetwork {
@@ -65,7 +70,7 @@ export class P2PNetwork {
   private refusal: PeerRefusal = REFUSE_NONE;
   /** TEST ONLY: the split publish fault injection armed (--byzantine); null on an honest node. */
   private splitPublish: SplitPublish | null = null;
-  /** Peers refused for an incompatible p2p version, with the reason (versionCheck.ts). */
+  /** Peers refused at the handshake (an incompatible p2p version, another genesis), with the reason (versionCheck.ts). */
   private readonly incompatible = new Map<string, string>();
 
   private constructor(
@@ -74,6 +79,7 @@ export class P2PNetwork {
     /** The bootstrap peers, parsed once: their addresses and peer ids. */
     private readonly bootstrapPeers: readonly { addr: Multiaddr; id: string }[],
     private readonly p2pVersion: string,
+    private readonly genesisHash: string | null,
   ) {
     this.redial = new BootstrapRedial(bootstrapPeers, {
       dial: (addr, signal) => node.dial(addr, { signal }).then(() => undefined),
@@ -111,9 +117,10 @@ export class P2PNetwork {
     const denied = async (peer: { toString(): string }) =>
       (net?.refuses(peer.toString()) || net?.incompatible.has(peer.toString())) ?? false;
     const p2pVersion = o.p2pVersion ?? P2P_VERSION;
-    const agent = agentVersion(o.nodeVersion ?? NODE_VERSION, p2pVersion);
+    const genesisHash = o.genesisHash ?? null;
+    const agent = agentVersion(o.nodeVersion ?? NODE_VERSION, p2pVersion, genesisHash);
     const node = await createLibp2pNode({ ...o, agentVersion: agent }, announce, denied);
-    net = new P2PNetwork(node, o.logger, bootstrapPeers, p2pVersion);
+    net = new P2PNetwork(node, o.logger, bootstrapPeers, p2pVersion, genesisHash);
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     if (!staggerTableRefresh(node.services.dht))
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
@@ -153,14 +160,14 @@ export class P2PNetwork {
     });
     this.node.addEventListener('peer:identify', (e) => {
       const peer = e.detail.peerId.toString();
-      const reason = incompatibility(e.detail.agentVersion, this.p2pVersion);
-      if (reason === null || this.incompatible.has(peer)) return;
+      const refusal = handshakeRefusal(e.detail.agentVersion, this.p2pVersion, this.genesisHash);
+      if (refusal === null || this.incompatible.has(peer)) return;
       if (this.incompatible.size >= 1000) this.incompatible.delete(this.incompatible.keys().next().value!);
-      this.incompatible.set(peer, reason);
-      this.logger.warn('peer refused: incompatible p2p protocol version', {
+      this.incompatible.set(peer, refusal.reason);
+      this.logger.warn(refusal.message, {
         peer,
         agent_version: (e.detail.agentVersion ?? '').slice(0, 100),
-        reason,
+        reason: refusal.reason,
       });
       void this.node.hangUp(e.detail.peerId).catch(() => undefined);
     });
@@ -313,7 +320,7 @@ export class P2PNetwork {
     });
   }
 
-  /** Peers refused for an incompatible p2p protocol version, with the reason. */
+  /** Peers refused at the handshake (an incompatible p2p protocol version, another genesis), with the reason. */
   incompatiblePeers(): ReadonlyMap<string, string> {
     return this.incompatible;
   }

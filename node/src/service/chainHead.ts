@@ -11,6 +11,7 @@ export class NotReadyError extends Error {
 export class ChainHead {
   private current: ChainState | null = null;
   private counts: Readonly<Record<string, number>> = {};
+  private genesis: string | null = null;
 
   get ready(): boolean {
     return this.current !== null;
@@ -25,6 +26,18 @@ export class ChainHead {
   /** Transactions per type in the chain so far (stored with each block). */
   get txCounts(): Readonly<Record<string, number>> {
     return this.counts;
+  }
+
+  /** The hash of the chain's block 0 (the rules need it: ApplyOptions.genesisHash); throws until open. */
+  get genesisHash(): string {
+    if (this.genesis === null) throw new NotReadyError('Node not initialized');
+    return this.genesis;
+  }
+
+  /** The chain opened: its genesis hash, its last committed state. */
+  open(genesisHash: string, state: ChainState, txCounts: Readonly<Record<string, number>>): void {
+    this.genesis = genesisHash;
+    this.set(state, txCounts);
   }
 
   set(state: ChainState, txCounts: Readonly<Record<string, number>>): void {

@@ -18,6 +18,7 @@ export function validateBlock(deps: ExecutionDeps, head: ChainHead, block: Block
   const chainId = state.params.chainId;
   return applyBlock(state, block, {
     migrations: deps.migrations,
+    genesisHash: head.genesisHash,
     isSignatureValid: deps.signatures.predicateFor(
       block.txs.map((tx) => ({ tx, hash: txHash(tx, chainId) })),
       chainId,
@@ -38,6 +39,6 @@ export function buildProposal(
     state,
     deps.mempool.select(state, state.params.blockGasLimit),
     { timestamp, round, privateKey },
-    { migrations: deps.migrations, isSignatureValid: deps.signatures.isValid },
+    { migrations: deps.migrations, genesisHash: head.genesisHash, isSignatureValid: deps.signatures.isValid },
   );
 }

@@ -31,7 +31,7 @@ export async function openChain(
   // The kept evidence counts in chain_equivocations_total, as after the restart it was seen in.
   for (const e of deps.evidence.list()) deps.metrics.equivocations.inc({ validator: e.validator });
   await deps.snapshots.repair(state);
-  head.set(state, txCounts);
+  head.open(genesis.hash, state, txCounts);
   gauges.refresh(state, txCounts);
   logger.info('chain state loaded', { height: state.height, last_hash: state.lastBlockHash });
 }

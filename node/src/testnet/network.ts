@@ -8,9 +8,17 @@
  * default), developer account i as account-i, a named extra account as account:NAME. A node's
  * peer key is derived from the seed and its name (nodePeerKey), so peer ids are known before any
  * node starts. Genesis: the funded accounts, then each validator's own account with 10,000 coins
- * for its fees (UNJAIL, UPDATE_VALIDATOR…), and the validators with their stake.
+ * for its fees (UNJAIL, UPDATE_VALIDATOR…), and the validators with their stake. The genesis starts
+ * at the newest protocol version this build runs unless told another (docs/RULES.md, "Migrations of
+ * this build"): from 1.2.0 on, the chain's state names its genesis.
  */
-import { coins, type GenesisJson, NETWORK_PARAMS, type NetworkId } from '../chain/index.js';
+import {
+  coins,
+  type GenesisJson,
+  NETWORK_PARAMS,
+  NEWEST_PROTOCOL_VERSION,
+  type NetworkId,
+} from '../chain/index.js';
 import { hexToBytes } from '../crypto/hex.js';
 import { privateKeyFromSeed } from '../crypto/keys.js';
 import { type KeyFile, keyFileOf } from '../home/keyFile.js';
@@ -54,6 +62,8 @@ export interface NetworkOptions {
   readonly chainId?: string;
   /** Genesis parameters by their genesis names (docs/RULES.md), e.g. { block_time_ms: 500 }. */
   readonly params?: Readonly<Record<string, unknown>>;
+  /** The genesis protocol_version; default NEWEST_PROTOCOL_VERSION (a network with older builds needs 1.0.0). */
+  readonly protocolVersion?: string;
 }
 
 export interface NetworkNode extends NodePorts {
@@ -131,6 +141,7 @@ export function generateNetwork(o: NetworkOptions): Network {
     network,
     ...(o.chainId === undefined ? {} : { chain_id: o.chainId }),
     genesis_time: o.genesisTime,
+    protocol_version: o.protocolVersion ?? NEWEST_PROTOCOL_VERSION,
     params: { ...o.params },
     accounts: [
       ...accounts.map((a) => ({ address: a.key.address, balance: a.balance.toString() })),

@@ -4,10 +4,10 @@
  * Waits are bounded and on chain progress; every process is killed by `stopAll()`.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BlockHeaderJson } from '../../src/chain/index.js';
+import { BASE_PROTOCOL_VERSION, type BlockHeaderJson, type GenesisJson } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { type TestnetNode, writeTestnet } from '../../src/commands/testnet.js';
 import { START_GRACE_MS } from '../../src/consensus/types.js';
@@ -45,11 +45,16 @@ export class Cluster {
     }));
   }
 
+  /**
+   * `protocolVersion`: the genesis's; default the newest this build runs, or 1.0.0 when the nodes
+   * run another build (`program`), which may run nothing newer (as the devnet decides).
+   */
   static async create(
     validators: number,
     blockTimeMs: number,
     params: Record<string, unknown> = {},
     program: string = CHAIN_NODE,
+    protocolVersion: string | undefined = program === CHAIN_NODE ? undefined : BASE_PROTOCOL_VERSION,
   ): Promise<Cluster> {
     const dir = await mkdtemp(join(tmpdir(), 'chain-cluster-'));
     const { nodes } = await writeTestnet({
@@ -63,6 +68,7 @@ export class Cluster {
       accounts: 40,
       genesisTime: Math.floor(Date.now() / 1000),
       extraParams: params,
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
     });
     return new Cluster(dir, nodes, blockTimeMs, program);
   }
@@ -118,6 +124,35 @@ export class Cluster {
       private_key: string;
     }[];
     return accounts.map((a) => hexToBytes(a.private_key));
+  }
+
+  /**
+   * A chain-node that joins by state sync (node.json `state_sync: true`) from a home of its own,
+   * `<dir>/<name>`, with `genesis` (default: the cluster's), its RPC on `port`, p2p on `p2pPort`,
+   * dialling `bootstrap`; its output also in `<dir>/<name>.log`.
+   */
+  async startJoiner(o: {
+    readonly port: number;
+    readonly p2pPort: number;
+    readonly bootstrap: readonly string[];
+    readonly genesis?: GenesisJson;
+    readonly name?: string;
+  }): Promise<Program> {
+    const name = o.name ?? 'joiner';
+    const home = join(this.dir, name);
+    await mkdir(home, { recursive: true });
+    const genesis =
+      o.genesis ?? JSON.parse(await readFile(join(this.nodes[0]!.home, 'genesis.json'), 'utf8'));
+    await writeFile(join(home, 'genesis.json'), JSON.stringify(genesis));
+    await writeFile(
+      join(home, 'node.json'),
+      JSON.stringify({ port: o.port, p2p_port: o.p2pPort, bootstrap: o.bootstrap, state_sync: true }),
+    );
+    return startProgram({
+      args: [this.nodeProgram, 'start', '--home', home],
+      name,
+      logFile: join(this.dir, `${name}.log`),
+    });
   }
 
   /**

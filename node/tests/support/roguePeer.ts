@@ -19,7 +19,7 @@ import type { P2PNetwork } from '../../src/p2p/network.js';
 import { SYNC_PROTOCOL } from '../../src/p2p/protocol.js';
 import type { ChainService } from '../../src/service/chainService.js';
 import { key } from '../fixtures.js';
-import { type SnapshotLie, serveLyingSnapshots } from './rogueSnapshots.js';
+import { type SnapshotLie, type SnapshotLieOptions, serveLyingSnapshots } from './rogueSnapshots.js';
 import { addressOf, type PeerOptions, startNetwork } from './syncPeers.js';
 
 export interface Lies {
@@ -31,6 +31,8 @@ export interface Lies {
   readonly forgeCommit?: (commit: Commit) => Commit;
   /** Serves /chain/snapshot/1.0.0 from its chain's snapshots with this lie. */
   readonly snapshot?: SnapshotLie;
+  /** The lie's sizes (a bomb's entries, a slow chunk's delay). */
+  readonly snapshotLie?: SnapshotLieOptions;
 }
 
 export class RoguePeer {
@@ -70,7 +72,7 @@ export class RoguePeer {
       });
     });
     if (lies.snapshot !== undefined)
-      await serveLyingSnapshots(network, source, lies.snapshot, rogue.chunkRequests);
+      await serveLyingSnapshots(network, source, lies.snapshot, rogue.chunkRequests, lies.snapshotLie);
     return rogue;
   }
 

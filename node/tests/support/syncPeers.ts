@@ -31,6 +31,20 @@ export async function startNetwork(o: PeerOptions): Promise<P2PNetwork> {
   });
 }
 
+/** A network of `o` (its bootstrap a node's multiaddr), once it is connected to that node, `peerId`. */
+export async function startNetworkConnectedTo(o: PeerOptions, peerId: string): Promise<P2PNetwork> {
+  const network = await startNetwork(o);
+  try {
+    await waitFor(`${o.name} connected to ${peerId}`, 15_000, async () =>
+      network.connectedPeers().includes(peerId) ? true : null,
+    );
+  } catch (e) {
+    await network.stop();
+    throw e;
+  }
+  return network;
+}
+
 /** The address another peer dials to reach `network` listening on `port`. */
 export function addressOf(network: P2PNetwork, port: number): string {
   return `/ip4/127.0.0.1/tcp/${port}/p2p/${network.peerId}`;

@@ -21,7 +21,8 @@ describe('an upgrade with two real builds: 2 validators on the old one, 2 on thi
   let c: Cluster;
   before(async () => {
     old = await olderBuild();
-    c = await Cluster.create(4, 400);
+    // Protocol 1.0.0 explicitly: the old build runs nothing newer (this build's default is its newest).
+    c = await Cluster.create(4, 400, {}, undefined, '1.0.0');
   });
   after(async () => {
     await c?.stopAll();

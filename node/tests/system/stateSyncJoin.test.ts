@@ -7,16 +7,13 @@
  * /validators and balances as the validators do.
  */
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { freeBasePort, type Program, startProgram, waitFor } from '../../src/harness/index.js';
+import { freeBasePort, type Program, waitFor } from '../../src/harness/index.js';
 import type { P2PNetwork } from '../../src/p2p/network.js';
 import { Cluster } from '../support/cluster.js';
-import { CHAIN_NODE } from '../support/processes.js';
 import { serveCorruptingProxy } from '../support/rogueSnapshots.js';
-import { addressOf, startNetwork } from '../support/syncPeers.js';
+import { addressOf, startNetworkConnectedTo } from '../support/syncPeers.js';
 
 const BLOCK_MS = 100;
 const INTERVAL = 20;
@@ -43,32 +40,15 @@ describe('a late joiner by state sync among real nodes', { timeout: 300_000 }, (
 
   it('restores a verified snapshot, not the rogue corrupt one, and has no block below it', async () => {
     const base = await freeBasePort((b) => [b, b + 1, b + 2]);
-    rogue = await startNetwork({
-      name: 'snapshot-rogue',
-      port: base + 2,
-      bootstrap: [c.nodes[0]!.multiaddr],
-    });
-    const r = rogue;
-    await waitFor('the rogue connected to node 0', 15_000, async () =>
-      r.connectedPeers().includes(c.nodes[0]!.peerId) ? true : null,
+    rogue = await startNetworkConnectedTo(
+      { name: 'snapshot-rogue', port: base + 2, bootstrap: [c.nodes[0]!.multiaddr] },
+      c.nodes[0]!.peerId,
     );
     await serveCorruptingProxy(rogue, c.nodes[0]!.peerId, chunkRequests);
-    const home = join(c.dir, 'joiner');
-    await mkdir(home, { recursive: true });
-    await copyFile(join(c.nodes[0]!.home, 'genesis.json'), join(home, 'genesis.json'));
-    await writeFile(
-      join(home, 'node.json'),
-      JSON.stringify({
-        port: base,
-        p2p_port: base + 1,
-        bootstrap: [addressOf(rogue, base + 2), ...c.nodes.map((n) => n.multiaddr)],
-        state_sync: true,
-      }),
-    );
-    joiner = startProgram({
-      args: [CHAIN_NODE, 'start', '--home', home],
-      name: 'joiner',
-      logFile: join(c.dir, 'joiner.log'),
+    joiner = await c.startJoiner({
+      port: base,
+      p2pPort: base + 1,
+      bootstrap: [addressOf(rogue, base + 2), ...c.nodes.map((n) => n.multiaddr)],
     });
     client = new RpcClient(`http://127.0.0.1:${base}`, 5000);
     const j = joiner;

@@ -2,7 +2,8 @@
  * Upgrade plans on a running chain, with real chain-node processes over libp2p (issue 28): a plan
  * scheduled by the validators' transactions and cancelled before its height leaves every node
  * running past it; a plan to 1.1.0, which this build migrates to, is applied at its height and
- * the chain goes on with the migration's effect; a store past that upgrade is refused by the
+ * the chain goes on with the migration's effect; a plan to 1.2.0 is applied the same way, after which
+ * the state (a snapshot's content) names the chain's genesis hash; a store past those upgrades is refused by the
  * older build's registry (a downgrade); a plan to a version this build has no migration for halts every node at its
  * height, before signing anything there, with exit code 3 and the log line, and no node forks
  * (every store ends at the height before, with the same blocks), also a validator paused while
@@ -16,6 +17,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
+  decodeSnapshot,
+  loadGenesis,
   MIGRATIONS,
   parseSemVer,
   supportedVersions,
@@ -47,7 +50,8 @@ function unsupportedVersion(): string {
 describe('upgrade plans on a running chain (4 validators, real processes)', () => {
   let c: Cluster;
   before(async () => {
-    c = await Cluster.create(4, BLOCK_MS);
+    // Protocol 1.0.0 explicitly (the generator's default is the newest): the plans to 1.1.0 and 1.2.0 run here.
+    c = await Cluster.create(4, BLOCK_MS, { snapshot_interval: 10 }, undefined, '1.0.0');
     c.startAll();
     await c.waitForHeight(2);
   });
@@ -113,7 +117,7 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
     const before = await c.nodes[1]!.client.upgrades();
     assert.equal(before.protocol_version, '1.0.0');
     assert.equal(before.params.default_commission_rate, 0.1);
-    assert.deepEqual(before.supported_protocol_versions, ['1.0.0', '1.1.0']);
+    assert.deepEqual(before.supported_protocol_versions, ['1.0.0', '1.1.0', '1.2.0']);
     assert.equal(before.pending[0]?.supported, true);
     await c.waitForHeight(H + 3);
     for (const n of c.nodes) {
@@ -127,6 +131,28 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
     await c.assertAgreement(H + 3);
   });
 
+  it('a plan to 1.2.0: applied at its height on every node, whose state then names the genesis, and the chain goes on', async () => {
+    const H = (await c.height(0)) + 15;
+    for (const i of [0, 1, 2]) await signPlan('UPGRADE_PLAN', i, '1.2.0', H);
+    await c.waitForHeight(H + 3);
+    for (const n of c.nodes) {
+      const u = await n.client.upgrades();
+      assert.equal(u.protocol_version, '1.2.0', n.name);
+      assert.deepEqual(u.applied.at(-1), { target_version: '1.2.0', upgrade_height: H }, n.name);
+    }
+    await c.assertAgreement(H + 3);
+    // The migration wrote the genesis hash each node knows: in the state, so in its snapshots.
+    const loaded = loadGenesis(JSON.parse(await readFile(join(c.nodes[0]!.home, 'genesis.json'), 'utf8')));
+    assert.ok(loaded.ok);
+    const client = c.nodes[1]!.client;
+    const snapshot = await waitFor('a snapshot after the migration', 30_000, async () => {
+      const head = (await client.status()).height;
+      return (await client.snapshots()).snapshots.find((s) => s.height >= H && s.height <= head) ?? null;
+    });
+    const { state } = decodeSnapshot((await client.snapshotContent(snapshot.height)).file, snapshot.hash);
+    assert.equal(state.genesisHash, loaded.genesis.hash);
+  });
+
   it('a node whose registry stops at 1.0.0 (the older build) refuses the upgraded store at start: a downgrade, naming both versions', async () => {
     await c.stop(3);
     const config = { ...defaultConfig(c.nodes[3]!.home), port: 0, p2p: false };
@@ -137,7 +163,7 @@ describe('upgrade plans on a running chain (4 validators, real processes)', () =
         assert.equal(e.exitCode, VERSION_REFUSED_EXIT_CODE);
         assert.match(
           e.message,
-          /^a downgrade past the upgrade to 1\.1\.0 applied at height \d+ is refused: the stored state is at protocol version 1\.1\.0, and this node \(version 0\.1\.0\) runs protocol versions 1\.0\.0/,
+          /^a downgrade past the upgrade to 1\.2\.0 applied at height \d+ is refused: the stored state is at protocol version 1\.2\.0, and this node \(version 0\.1\.0\) runs protocol versions 1\.0\.0/,
         );
         return true;
       },

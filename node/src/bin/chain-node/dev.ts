@@ -39,6 +39,7 @@ export const devCommand = defineCommand({
         seed: v.seed,
         force: false,
         genesisTime: Math.floor(Date.now() / 1000),
+        protocolVersion: v['protocol-version'] ?? null,
       });
       process.stdout.write(`Initialized ${home} (seed ${v.seed}).\n`);
       printAccounts(result.accounts, home);

@@ -41,6 +41,7 @@ export const initCommand = defineCommand({
       seed: v.seed ?? null,
       force: v.force,
       genesisTime: Math.floor(Date.now() / 1000),
+      protocolVersion: v['protocol-version'] ?? null,
     });
     process.stdout.write(
       `Wrote ${result.genesisPath}\nValidator key ${result.keyPath} (${result.validator.validator_address})\n`,

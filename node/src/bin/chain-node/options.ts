@@ -3,6 +3,7 @@
  * genesis settings of init, dev and testnet, and everything `start` (and `dev`) runs a node with.
  */
 import { resolve } from 'node:path';
+import { MIGRATIONS, NEWEST_PROTOCOL_VERSION, supportedVersions } from '../../chain/index.js';
 import { choice, duration, flag, integer, list, text } from '../../cli/index.js';
 import { BYZANTINE_MODES } from '../../faults/equivocator.js';
 import { FAIL_POINTS } from '../../faults/failPoints.js';
@@ -20,6 +21,12 @@ export const homeOf = (home: string) => resolve(home);
 export const genesisOptions = {
   'epoch-length': integer('blocks per epoch written into the genesis', { min: 1, max: 1_000_000 }),
   accounts: integer('funded developer accounts, 1,000,000 coins each', { min: 0, max: 1000, default: 3 }),
+  'protocol-version': choice(
+    `the protocol version the genesis starts at (default ${NEWEST_PROTOCOL_VERSION}, the newest this ` +
+      'build runs; 1.0.0 for a network with nodes of a build older than upgrade plans)',
+    supportedVersions(MIGRATIONS),
+    { valueName: 'V' },
+  ),
 };
 
 /** How `start` (and `dev`) runs the node; flags override <home>/node.json. */

@@ -43,6 +43,7 @@ export const testnetCommand = defineCommand({
       epochLength: v['epoch-length'] ?? null,
       accounts: v.accounts,
       genesisTime: Math.floor(Date.now() / 1000),
+      ...(v['protocol-version'] === undefined ? {} : { protocolVersion: v['protocol-version'] }),
     });
     for (const n of nodes)
       process.stdout.write(

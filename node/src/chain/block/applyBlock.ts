@@ -2,7 +2,8 @@
  * The state transition: applyBlock(state, block) -> { state, outcomes }. Pure: the same state
  * and block always give the same result, and the input state is never modified.
  * Within a block, in this order:
- *   1. a protocol upgrade due at this height is applied;
+ *   1. a protocol upgrade due at this height is applied (and block 1 of a chain born at 1.2.0 or
+ *      later names its genesis: genesisName.ts);
  *   2. matured unbonding entries are paid back;
  *   3. proposer slots are counted (the round's proposer produced; rounds before it missed);
  *   4. transactions execute in block order (a failing one changes nothing);
@@ -22,6 +23,7 @@ import { type ChainState, epochOfBlock, type UnbondingEntry } from '../state/typ
 import { checkTxSignature } from '../tx/signing.js';
 import { BASE_GAS, type Tx } from '../tx/types.js';
 import { type EpochEvent, epochTransition } from './epoch.js';
+import { nameGenesisAtBlockOne } from './genesisName.js';
 import {
   type Block,
   type BlockHeader,
@@ -57,6 +59,11 @@ export interface BlockResult {
 export interface ApplyOptions {
   readonly migrations?: MigrationRegistry;
   /**
+   * The hash of the chain's block 0, which the migration to 1.2.0 writes into the state
+   * (genesisName.ts). The node always gives it; without it, that migration cannot run.
+   */
+  readonly genesisHash?: string;
+  /**
    * Signature check of one transaction; the node passes one that remembers answers by hash
    * (each signature is verified once per node). Defaults to a full check.
    */
@@ -84,7 +91,10 @@ function executeBody(
   opts: ApplyOptions,
 ): BodyResult {
   const d = new StateDraft(state);
-  const upgradedTo = applyDueUpgrade(d, at.height, opts.migrations ?? []);
+  const upgradedTo = applyDueUpgrade(d, at.height, opts.migrations ?? [], {
+    genesisHash: opts.genesisHash ?? null,
+  });
+  nameGenesisAtBlockOne(d, at.height);
   const released = releaseMatured(d, at.height);
 
   const active = activeValidators(state);

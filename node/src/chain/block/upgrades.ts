@@ -10,11 +10,17 @@ import { compareSemVer, parseSemVer } from '../semver.js';
 import type { StateDraft } from '../state/draft.js';
 import type { UpgradePlan } from '../state/types.js';
 
+/** What a migration may need beyond the state: values the node knows and gives the rules. */
+export interface MigrationInput {
+  /** The hash of the chain's block 0 (ApplyOptions.genesisHash); null when the caller gave none. */
+  readonly genesisHash: string | null;
+}
+
 export interface Migration {
   readonly from: string;
   readonly to: string;
   /** Rewrites the draft in place (params, accounts, validators…). Must be deterministic. */
-  readonly migrate: (d: StateDraft) => void;
+  readonly migrate: (d: StateDraft, input: MigrationInput) => void;
 }
 
 export type MigrationRegistry = readonly Migration[];
@@ -61,7 +67,12 @@ export function migrationPath(registry: MigrationRegistry, from: string, to: str
  * (or cancels) for this height or before: a plan not scheduled by its height expires, and the
  * cancel of one that is now applied is void (docs/RULES.md, "Upgrade plans").
  */
-export function applyDueUpgrade(d: StateDraft, height: number, registry: MigrationRegistry): string | null {
+export function applyDueUpgrade(
+  d: StateDraft,
+  height: number,
+  registry: MigrationRegistry,
+  input: MigrationInput = { genesisHash: null },
+): string | null {
   for (const [validator, signal] of d.upgradeSignals())
     if (signal.plan.upgradeHeight <= height) d.setUpgradeSignal(validator, null);
   const plan = d.upgrades.find((u) => u.upgradeHeight === height);
@@ -74,7 +85,7 @@ export function applyDueUpgrade(d: StateDraft, height: number, registry: Migrati
         'and this node has no migration for it: run a node version that supports it',
     );
   }
-  for (const step of path) step.migrate(d);
+  for (const step of path) step.migrate(d, input);
   d.protocolVersion = plan.targetVersion;
   return plan.targetVersion;
 }

@@ -40,6 +40,41 @@ export function merkleRootOfLeafHashes(hashes: readonly Uint8Array[]): Uint8Arra
   return rootOf(hashes, 0, hashes.length);
 }
 
+/**
+ * The same root over leaf hashes given one at a time, in O(log n) memory: the perfect subtrees of
+ * the leaves so far, largest first (a binary counter). RFC 6962 splits n leaves at the largest
+ * power of two below n, which is the first of these subtrees, so the root folds them from the right.
+ */
+export class MerkleFrontier {
+  private readonly subtrees: { size: number; hash: Uint8Array }[] = [];
+  private count = 0;
+
+  push(leaf: Uint8Array): void {
+    let node = { size: 1, hash: leaf };
+    for (
+      let top = this.subtrees.at(-1);
+      top !== undefined && top.size === node.size;
+      top = this.subtrees.at(-1)
+    ) {
+      this.subtrees.pop();
+      node = { size: node.size * 2, hash: innerHash(top.hash, node.hash) };
+    }
+    this.subtrees.push(node);
+    this.count++;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  root(): Uint8Array {
+    if (this.subtrees.length === 0) return sha256(new Uint8Array(0));
+    let acc = this.subtrees.at(-1)!.hash;
+    for (let i = this.subtrees.length - 2; i >= 0; i--) acc = innerHash(this.subtrees[i]!.hash, acc);
+    return acc;
+  }
+}
+
 export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   return merkleRootOfLeafHashes(leaves.map(leafHash));
 }

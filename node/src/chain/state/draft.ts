@@ -58,6 +58,7 @@ export class StateDraft {
   totals: Totals;
   unbonding: UnbondingEntry[];
   nextUnbondingSeq: number;
+  genesisHash: string | null;
   private readonly accounts: MapOverlay<string, Account>;
   private readonly validators: MapOverlay<string, Validator>;
   private readonly delegations: MapOverlay<string, ReadonlyMap<string, Delegation>>;
@@ -70,6 +71,7 @@ export class StateDraft {
     this.totals = base.totals;
     this.unbonding = [...base.unbonding];
     this.nextUnbondingSeq = base.nextUnbondingSeq;
+    this.genesisHash = base.genesisHash;
     this.accounts = new MapOverlay(base.accounts);
     this.validators = new MapOverlay(base.validators);
     this.delegations = new MapOverlay(base.delegations);
@@ -194,6 +196,7 @@ export class StateDraft {
       unbonding: this.unbonding,
       nextUnbondingSeq: this.nextUnbondingSeq,
       totals: this.totals,
+      genesisHash: this.genesisHash,
     };
   }
 }

@@ -2,20 +2,21 @@
  * The state as a sorted list of (key, value) entries: the one encoding behind both the state
  * root (a Merkle tree over the entries) and snapshots (the entries in a file). Keys:
  *   a/<coin address>                    account
+ *   c/                                   the chain's genesis hash (from protocol 1.2.0, height >= 1)
  *   d/<validator address>/<delegator>    delegation
  *   g/                                   globals (version, totals, unbonding counter, upgrades)
  *   p/                                   chain parameters
  *   s/<validator address>                upgrade signal (extension: only while one is pending)
  *   u/<seq, 16 hex digits>               unbonding entry
  *   v/<validator address>                validator
- * Entries sort by key bytes. docs/PROTOCOL.md gives every value's layout.
+ * Entries sort by key bytes. docs/PROTOCOL.md gives every value's layout; stateBuilder.ts reads
+ * them back.
  */
-import { DecodeError, Reader, Writer } from '../codec/encoding.js';
-import { readParams, writeParams } from './paramsCodec.js';
+import { Writer } from '../codec/encoding.js';
+import { writeParams } from './paramsCodec.js';
 import {
   type Account,
   type ChainState,
-  compareStrings,
   type Delegation,
   sortedKeys,
   type UnbondingEntry,
@@ -29,7 +30,8 @@ export interface StateEntry {
   readonly value: Uint8Array;
 }
 
-const STATUSES: readonly ValidatorStatus[] = ['INACTIVE', 'ACTIVE', 'JAILED', 'EJECTED'];
+/** A validator's status by its byte in `v/`. */
+export const STATUSES: readonly ValidatorStatus[] = ['INACTIVE', 'ACTIVE', 'JAILED', 'EJECTED'];
 
 export function encodeAccount(a: Account): Uint8Array {
   const w = new Writer().u256(a.balance).u64(a.nonce);
@@ -83,7 +85,13 @@ function encodeGlobals(s: ChainState): Uint8Array {
   return w.finish();
 }
 
-const SIGNAL_KINDS = ['plan', 'cancel'] as const;
+/** `c/`: the 32 bytes of the chain's block 0 hash. */
+export function encodeGenesisHash(hash: string): Uint8Array {
+  return new Writer().rawHex(hash, 32).finish();
+}
+
+/** An upgrade signal's kind by its byte in `s/`. */
+export const SIGNAL_KINDS = ['plan', 'cancel'] as const;
 
 export function encodeUpgradeSignal(s: UpgradeSignal): Uint8Array {
   return new Writer()
@@ -110,6 +118,8 @@ export function forEachEntry(
     const a = s.accounts.get(addr)!;
     visit(`a/${addr}`, a, () => encodeAccount(a));
   }
+  const genesis = s.genesisHash;
+  if (genesis !== null) visit('c/', null, () => encodeGenesisHash(genesis));
   for (const val of sortedKeys(s.delegations)) {
     const inner = s.delegations.get(val)!;
     for (const del of sortedKeys(inner)) {
@@ -139,120 +149,4 @@ export function stateEntries(s: ChainState): StateEntry[] {
   const out: StateEntry[] = [];
   forEachEntry(s, (key, _source, encode) => out.push({ key, value: encode() }));
   return out;
-}
-
-/** Where the state sits in the chain; carried beside the entries, outside the state root. */
-export interface ChainPosition {
-  readonly height: number;
-  readonly lastBlockHash: string;
-  readonly lastTimestamp: number;
-}
-
-/** Rebuilds a state from its entries; throws DecodeError on anything malformed or out of order. */
-export function stateFromEntries(entries: readonly StateEntry[], position: ChainPosition): ChainState {
-  const accounts = new Map<string, Account>();
-  const validators = new Map<string, Validator>();
-  const delegations = new Map<string, Map<string, Delegation>>();
-  const unbonding: UnbondingEntry[] = [];
-  const upgradeSignals = new Map<string, UpgradeSignal>();
-  let globals:
-    | Omit<
-        ChainState,
-        | 'params'
-        | 'accounts'
-        | 'validators'
-        | 'delegations'
-        | 'unbonding'
-        | 'upgradeSignals'
-        | keyof ChainPosition
-      >
-    | undefined;
-  let params: ChainState['params'] | undefined;
-  let previous: string | undefined;
-  for (const { key, value } of entries) {
-    if (previous !== undefined && compareStrings(previous, key) >= 0)
-      throw new DecodeError(`entry ${key} out of order`);
-    previous = key;
-    const r = new Reader(value);
-    const [kind, ...rest] = key.split('/');
-    if (kind === 'a' && rest.length === 1) {
-      const balance = r.u256();
-      const nonce = r.u64();
-      const history = new Map<number, bigint>();
-      for (let n = r.u32(), i = 0; i < n; i++) history.set(r.u64(), r.u256());
-      accounts.set(rest[0]!, { balance, nonce, rewardHistory: history });
-    } else if (kind === 'd' && rest.length === 2) {
-      const [validator, delegator] = rest as [string, string];
-      const d: Delegation = { validator, delegator, amount: r.u256(), createdHeight: r.u64() };
-      const inner = delegations.get(validator) ?? new Map<string, Delegation>();
-      inner.set(delegator, d);
-      delegations.set(validator, inner);
-    } else if (key === 'g/') {
-      const protocolVersion = r.str();
-      const totals = { genesisSupply: r.u256(), minted: r.u256(), burned: r.u256(), treasury: r.u256() };
-      const nextUnbondingSeq = r.u64();
-      const upgrades = [];
-      for (let n = r.u32(), i = 0; i < n; i++)
-        upgrades.push({ targetVersion: r.str(), upgradeHeight: r.u64() });
-      globals = { protocolVersion, totals, nextUnbondingSeq, upgrades };
-    } else if (key === 'p/') {
-      params = readParams(r);
-    } else if (kind === 's' && rest.length === 1) {
-      const signalKind = SIGNAL_KINDS[r.u8()];
-      if (signalKind === undefined) throw new DecodeError(`bad upgrade signal kind in ${key}`);
-      const plan = { targetVersion: r.str(), upgradeHeight: r.u64() };
-      upgradeSignals.set(rest[0]!, { kind: signalKind, plan, signedHeight: r.u64() });
-    } else if (kind === 'u' && rest.length === 1) {
-      const seq = Number.parseInt(rest[0]!, 16);
-      if (unbondingKey(seq) !== key) throw new DecodeError(`malformed key ${key}`);
-      unbonding.push({
-        seq,
-        delegator: r.str(),
-        validator: r.str(),
-        amount: r.u256(),
-        creationHeight: r.u64(),
-        completionHeight: r.u64(),
-      });
-    } else if (kind === 'v' && rest.length === 1) {
-      const pubKey = r.rawHex(33);
-      const operator = r.str();
-      const rewardAddress = r.str();
-      const name = r.str();
-      const commissionPpm = r.u32();
-      const stake = r.u256();
-      const totalDelegated = r.u256();
-      const status = STATUSES[r.u8()];
-      if (status === undefined) throw new DecodeError(`bad validator status in ${key}`);
-      validators.set(rest[0]!, {
-        address: rest[0]!,
-        pubKey,
-        operator,
-        rewardAddress,
-        name,
-        commissionPpm,
-        stake,
-        totalDelegated,
-        status,
-        jailCount: r.u32(),
-        registeredHeight: r.u64(),
-        slotsProduced: r.u64(),
-        slotsMissed: r.u64(),
-      });
-    } else {
-      throw new DecodeError(`unknown entry key ${key}`);
-    }
-    r.end();
-  }
-  if (globals === undefined || params === undefined) throw new DecodeError('state has no g/ or p/ entry');
-  unbonding.sort((x, y) => x.completionHeight - y.completionHeight || x.seq - y.seq);
-  return {
-    ...globals,
-    ...position,
-    params,
-    accounts,
-    validators,
-    delegations,
-    unbonding,
-    upgradeSignals,
-  };
 }

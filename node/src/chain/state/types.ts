@@ -98,6 +98,12 @@ export interface ChainState {
   readonly unbonding: readonly UnbondingEntry[];
   readonly nextUnbondingSeq: number;
   readonly totals: Totals;
+  /**
+   * The hash of the chain's block 0 (its genesis), the state entry `c/`: named from protocol
+   * 1.2.0 on by every state at height >= 1 (block/genesisName.ts), null below 1.2.0 and at height
+   * 0 (block 0's hash covers the genesis state's root, so that state cannot hold it).
+   */
+  readonly genesisHash: string | null;
 }
 
 export const EMPTY_ACCOUNT: Account = Object.freeze({ balance: 0n, nonce: 0, rewardHistory: new Map() });

@@ -181,6 +181,29 @@ describe('chain-node', () => {
     assert.match(unknown.stderr, /--byzantine must be one of equivocate, got lie/);
   });
 
+  it('init and testnet write the newest protocol version this build runs, or the one --protocol-version names', async () => {
+    const version = async (home: string) =>
+      (JSON.parse(await readFile(join(home, 'genesis.json'), 'utf8')) as { protocol_version: string })
+        .protocol_version;
+    assert.equal(await version(await initHome()), '1.2.0');
+    assert.equal(await version(await initHome(['--protocol-version', '1.0.0'])), '1.0.0');
+    const out = await mkdtemp(join(tmpdir(), 'chain-node-testnet-'));
+    const testnet = await chainNode([
+      'testnet',
+      '--validators',
+      '2',
+      '--output',
+      out,
+      '--protocol-version',
+      '1.1.0',
+    ]);
+    assert.equal(testnet.code, 0, testnet.stderr);
+    assert.equal(await version(join(out, 'validator-1')), '1.1.0');
+    const unknown = await chainNode(['init', '--home', out, '--protocol-version', '1.9.0']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /--protocol-version must be one of 1\.0\.0, 1\.1\.0, 1\.2\.0, got 1\.9\.0/);
+  });
+
   it('--fail-point is fault injection: refused without --fault-injection, and an unknown point is a usage error', async () => {
     const home = await initHome();
     const start = ['start', '--home', home, '--port', '0', '--p2p-port', '0', '--fail-point'];

@@ -1,16 +1,39 @@
 /**
  * This build's migrations (chain/migrations.ts; docs/RULES.md, "Migrations of this build"):
  * 1.0.0 -> 1.1.0 makes 5% the default commission rate of a new validator, at exactly the plan's
- * height; a validator registered before keeps its rate.
+ * height; a validator registered before keeps its rate. 1.1.0 -> 1.2.0 makes the state name its
+ * genesis (its cases: block/genesisName.test.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coins, MIGRATIONS, supportedVersions } from '../../../src/chain/index.js';
-import { key, TestChain, tx } from '../../fixtures.js';
+import {
+  coins,
+  loadGenesis,
+  MIGRATIONS,
+  NEWEST_PROTOCOL_VERSION,
+  supportedVersions,
+} from '../../../src/chain/index.js';
+import { genesisJson, key, TestChain, tx } from '../../fixtures.js';
 
 describe('the migrations of this build', () => {
-  it('run protocol versions 1.0.0 and 1.1.0', () => {
-    assert.deepEqual(supportedVersions(MIGRATIONS), ['1.0.0', '1.1.0']);
+  it('run protocol versions 1.0.0, 1.1.0 and 1.2.0, the newest 1.2.0', () => {
+    assert.deepEqual(supportedVersions(MIGRATIONS), ['1.0.0', '1.1.0', '1.2.0']);
+    assert.equal(NEWEST_PROTOCOL_VERSION, '1.2.0');
+  });
+
+  it('1.2.0: from the plan’s height on, the state names the genesis hash it was given', () => {
+    const g = genesisJson({
+      protocolVersion: '1.1.0',
+      upgrades: [{ target_version: '1.2.0', upgrade_height: 3 }],
+    });
+    const loaded = loadGenesis(g);
+    assert.ok(loaded.ok);
+    const c = new TestChain(loaded.genesis.state, MIGRATIONS, ['val-0']);
+    c.produceUntil(2);
+    assert.equal(c.state.genesisHash, null, 'before the height: as in 1.1.0');
+    c.produce();
+    assert.equal(c.state.protocolVersion, '1.2.0');
+    assert.equal(c.state.genesisHash, loaded.genesis.hash);
   });
 
   it('1.1.0: the default commission of a new validator is 5% from the plan’s height on', () => {

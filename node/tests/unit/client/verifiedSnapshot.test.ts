@@ -19,7 +19,7 @@ import {
   fetchVerifiedSnapshot,
   SnapshotSourceError,
 } from '../../../src/client/verifiedSnapshot.js';
-import { genesisState, key } from '../../fixtures.js';
+import { genesisOf, key } from '../../fixtures.js';
 import { type Harness, makeHarness } from '../../support/harness.js';
 
 /** A proxy to `target` whose answer to a path `rewrite` names is replaced (status 200). */
@@ -163,11 +163,11 @@ describe('snapshot content over the RPC, and its verification', () => {
   });
 
   it("the source's genesis as the anchor: its validators signed, so the snapshot is taken", async () => {
-    assert.equal((await fetchVerifiedSnapshot(new RpcClient(url, 5000), 20, genesisState())).height, 20);
+    assert.equal((await fetchVerifiedSnapshot(new RpcClient(url, 5000), 20, genesisOf())).height, 20);
   });
 
   it('a trusted genesis whose validators did not sign is refused', async () => {
-    const other = genesisState({ validators: ['someone-else'] });
+    const other = genesisOf({ validators: ['someone-else'] });
     await assert.rejects(
       fetchVerifiedSnapshot(new RpcClient(url, 5000), 20, other),
       /snapshot 20 is not proven: .*(chain|genesis validators)/,

@@ -1,78 +1,41 @@
 /**
  * State sync over real libp2p and real level stores (issue 27): a joiner with an empty store asks
  * a rogue peer for its snapshot and is served a corrupt chunk, a missing chunk, bytes beyond the
- * offer's size or a forged state whose root is not the committed header's; each is caught before
- * anything is written, and the rogue's standing is lowered. With an honest peer joining after the
+ * offer's size, a forged state whose root is not the committed header's, or a forged commit (of
+ * block h+1: caught before any chunk is asked for, issue 39); each is caught before anything is
+ * written, and the rogue's standing is lowered. With an honest peer joining after the
  * rogue failed, the joiner restores the honest snapshot, block-syncs the heights after it and ends
  * at the chain's height and state root, with no block below the snapshot.
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { loadGenesis, stateRoot } from '../../../src/chain/index.js';
-import { serveSnapshots } from '../../../src/consensus/snapshotServer.js';
-import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../../../src/consensus/stateSync.js';
+import { stateRoot } from '../../../src/chain/index.js';
 import { BlockSync } from '../../../src/consensus/sync.js';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
+import { waitFor } from '../../../src/harness/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import { memoryLogger } from '../../../src/util/logger.js';
-import { genesisJson, key } from '../../fixtures.js';
-import { type Harness, makeHarness } from '../../support/harness.js';
-import { type Lies, RoguePeer, withInvalidSignature } from '../../support/roguePeer.js';
-import type { SnapshotLie } from '../../support/rogueSnapshots.js';
-import { addressOf, startNetwork } from '../../support/syncPeers.js';
+import { genesisOf, key } from '../../fixtures.js';
+import { type Lies, withInvalidSignature } from '../../support/roguePeer.js';
+import { stateSyncScene } from '../../support/stateSyncScene.js';
 
 /** Snapshots every 10 blocks (the fixtures' epoch length): the newest at 40, block 41 after it. */
 const BLOCKS = 45;
 
-const REASONS: Record<Exclude<SnapshotLie, 'honest'>, RegExp> = {
-  corrupt: /snapshot 40 refused: (corrupt gzip|snapshot hash)/,
+const REASONS = {
+  corrupt: /snapshot 40 refused: (corrupt gzip|snapshot hash|malformed snapshot)/,
   'missing-chunk': /chunk 0 of 40: peer says: no chunk 0/,
   oversized: /chunk 0 of 40: chunk 0 has \d+ bytes, not \d+/,
   'forged-state': /restored state root \w+ differs from block 40's state_root/,
-};
+} as const;
 
 describe('state sync against a rogue snapshot peer', { timeout: 120_000 }, () => {
   const stops: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   });
-  const loaded = loadGenesis(genesisJson());
-  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-  const genesis = loaded.genesis;
-
-  async function setUp(lies: Lies, rounds: number) {
-    const chain: Harness = await makeHarness();
-    stops.push(() => chain.close());
-    for (let i = 0; i < BLOCKS; i++) await chain.produce();
-    const base = await freeBasePort((b) => [b, b + 1, b + 2]);
-    const rogue = await RoguePeer.start(chain.service, lies, { name: 'rogue', port: base + 2 });
-    stops.push(() => rogue.stop());
-    const joiner = await makeHarness({}, {}, false);
-    stops.push(() => joiner.close());
-    const network = await startNetwork({ name: 'joiner', port: base, bootstrap: [rogue.address] });
-    stops.push(() => network.stop());
-    const logger = memoryLogger();
-    const stateSync = new StateSync(network, joiner.store, genesis, logger, {
-      ...DEFAULT_STATE_SYNC_OPTIONS,
-      rounds,
-    });
-    await waitFor('the joiner connected to the rogue', 15_000, async () =>
-      network.connectedPeers().includes(rogue.peerId) ? true : null,
-    );
-    /** An honest peer serving block sync and snapshots of the same chain, dialling the joiner. */
-    const joinHonest = async () => {
-      const honest = await startNetwork({
-        name: 'honest',
-        port: base + 1,
-        bootstrap: [addressOf(network, base)],
-      });
-      stops.push(() => honest.stop());
-      await new BlockSync(chain.service, honest, createMetrics(), memoryLogger()).serve();
-      await serveSnapshots(chain.service, honest);
-      return honest;
-    };
-    return { chain, rogue, joiner, network, stateSync, logger, joinHonest };
-  }
+  const genesis = genesisOf();
+  const setUp = (lies: Lies, rounds: number) =>
+    stateSyncScene({ lies, blocks: BLOCKS, options: { rounds }, track: (stop) => stops.push(stop) });
 
   for (const lie of Object.keys(REASONS) as (keyof typeof REASONS)[])
     it(`a rogue serving a snapshot with a lie (${lie}) is caught, scored down, and nothing is written`, async () => {
@@ -86,18 +49,22 @@ describe('state sync against a rogue snapshot peer', { timeout: 120_000 }, () =>
       assert.equal(await joiner.store.height(), null);
     });
 
-  it('a rogue serving a good snapshot with a forged commit of its height is caught', async () => {
-    const { rogue, joiner, stateSync } = await setUp(
-      { snapshot: 'honest', forgeCommit: withInvalidSignature },
-      1,
-    );
-    assert.equal(await stateSync.run(), null);
-    assert.match(
-      stateSync.standing.of(rogue.peerId)?.lastReason ?? '',
-      /commit 40: invalid precommit signature/,
-    );
-    assert.equal(await joiner.store.identity(), null, 'nothing written to the store');
-  });
+  // A forged commit of the snapshot's height is caught with the state; one of the block after it
+  // (checked against the genesis alone) before any chunk is asked for.
+  for (const [height, reason, chunks] of [
+    [40, /commit 40: invalid precommit signature/, 'some'],
+    [41, /snapshot 40 not proven: only 0 of 1 genesis validators signed block 41/, 'none'],
+  ] as const)
+    it(`a rogue serving a good snapshot with a forged commit of block ${height} is caught (${chunks} of its chunks asked for)`, async () => {
+      const { rogue, joiner, stateSync } = await setUp(
+        { snapshot: 'honest', forgeCommit: (c) => (c.height === height ? withInvalidSignature(c) : c) },
+        1,
+      );
+      assert.equal(await stateSync.run(), null);
+      assert.match(stateSync.standing.of(rogue.peerId)?.lastReason ?? '', reason);
+      assert.equal(rogue.chunkRequests.length > 0, chunks === 'some');
+      assert.equal(await joiner.store.identity(), null, 'nothing written to the store');
+    });
 
   it('after a rogue fails, the joiner restores from an honest peer and follows the chain to its head', async () => {
     const { chain, rogue, joiner, network, stateSync, logger, joinHonest } = await setUp(

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { privateKeyFromProtobuf } from '@libp2p/crypto/keys';
-import { coins, loadGenesis, NETWORK_PARAMS } from '../../../src/chain/index.js';
+import { coins, loadGenesis, NETWORK_PARAMS, NEWEST_PROTOCOL_VERSION } from '../../../src/chain/index.js';
 import { initHome } from '../../../src/commands/init.js';
 import { writeTestnet } from '../../../src/commands/testnet.js';
 import { peerIdOf } from '../../../src/p2p/peerKey.js';
@@ -46,6 +46,16 @@ describe('the network generator', () => {
         ['validator-2', 20_002, 21_002],
       ],
     );
+  });
+
+  it('starts the genesis at the newest protocol version this build runs, or at the one it is told', () => {
+    assert.equal(NEWEST_PROTOCOL_VERSION, '1.2.0');
+    assert.equal(generateNetwork(options).genesis.protocol_version, '1.2.0');
+    const older = generateNetwork({ ...options, protocolVersion: '1.0.0' });
+    assert.equal(older.genesis.protocol_version, '1.0.0');
+    const g = loadGenesis(older.genesis);
+    assert.ok(g.ok);
+    assert.equal(g.genesis.state.protocolVersion, '1.0.0');
   });
 
   it('makes a genesis the node accepts: accounts, validators with their stakes, their own accounts funded', () => {
@@ -151,11 +161,25 @@ describe('the network generator', () => {
         seed,
         force: false,
         genesisTime: T,
+        protocolVersion: null,
       });
     const seeded = await init('seeded', 'same');
     const net = generateNetwork({ ...options, validators: 1, basePort: 0, chainId: 'chain-devnet-1' });
     assert.deepEqual(seeded.validator, net.nodes[0]!.key);
     assert.deepEqual(await readJson(join(dir, 'seeded', 'genesis.json')), net.genesis);
+    const older = await initHome({
+      home: join(dir, 'older'),
+      network: 'devnet',
+      chainId: null,
+      blockTimeMs: 500,
+      epochLength: null,
+      accounts: 2,
+      seed: 'same',
+      force: false,
+      genesisTime: T,
+      protocolVersion: '1.0.0',
+    });
+    assert.equal((await readJson(older.genesisPath)).protocol_version, '1.0.0');
     const random = await init('random', null);
     assert.notEqual(random.validator.private_key, seeded.validator.private_key);
     assert.match(random.validator.private_key, /^[0-9a-f]{64}$/);

@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { leafHash, merkleRoot, merkleRootOfLeafHashes } from '../../../../src/chain/codec/merkle.js';
+import {
+  leafHash,
+  MerkleFrontier,
+  merkleRoot,
+  merkleRootOfLeafHashes,
+} from '../../../../src/chain/codec/merkle.js';
 import { bytesToHex, hexToBytes } from '../../../../src/crypto/hex.js';
 
 describe('merkleRoot (RFC 6962, SHA-256)', () => {
@@ -99,6 +104,18 @@ describe('merkleRoot (RFC 6962, SHA-256)', () => {
     for (let n = 0; n <= leaves.length; n++) {
       const some = leaves.slice(0, n);
       assert.deepEqual(merkleRootOfLeafHashes(some.map(leafHash)), merkleRoot(some));
+    }
+  });
+
+  it('one leaf at a time (MerkleFrontier, O(log n) memory) gives the same root for every count', () => {
+    const hashes: Uint8Array[] = [];
+    const frontier = new MerkleFrontier();
+    for (let n = 0; n <= 130; n++) {
+      assert.equal(bytesToHex(frontier.root()), bytesToHex(merkleRootOfLeafHashes(hashes)), `${n} leaves`);
+      assert.equal(frontier.size, n);
+      const next = leafHash(new Uint8Array([n, n >> 8]));
+      hashes.push(next);
+      frontier.push(next);
     }
   });
 });
