@@ -1,6 +1,6 @@
 /**
  * `devnet upgrade` onto a version that refuses the node's store (issue 39), on the process runtime
- * with real builds: three validators on this checkout move the chain to protocol 1.1.0 (a plan
+ * with real builds: three validators on this checkout, at protocol 1.0.0, move the chain to 1.1.0 (a plan
  * it has the migration for); the harness's older build (OLDER_COMMIT) runs only 1.0.0, so on
  * that store it exits with code 4 at once. The command sees the exit at once (it waited about
  * 37 s and said TIMEOUT), names the node, both versions, the exit code and the node's reason, and
@@ -56,7 +56,8 @@ describe('devnet upgrade onto a version that refuses the store', { timeout: 20 *
     dir = await mkdtemp(join(tmpdir(), 'devnet-refused-upgrade-'));
     home = join(dir, 'home');
     older = await olderBuild();
-    await upWithVersions(dir, home, 'process', [{}, {}, {}]);
+    // At 1.0.0, the older build's version (this checkout's genesis would start at 1.2.0).
+    await upWithVersions(dir, home, 'process', [{}, {}, {}], { protocol_version: '1.0.0' });
   });
   after(async () => {
     await devnetCli(['down', '--home', home]);
@@ -131,8 +132,9 @@ describe('devnet upgrade onto a version that refuses the store', { timeout: 20 *
   });
 
   test('a halt shows its exit code 3 in status; a halted node upgraded onto the refusing version is left stopped, as it was', async () => {
-    // This checkout has no migration to 1.2.0: every node halts at the plan's height.
-    const height = await plan('1.2.0');
+    // This checkout has no migration to 1.3.0 (its newest protocol version is 1.2.0): every node
+    // halts at the plan's height.
+    const height = await plan('1.3.0');
     await waitFor(`every node halted at ${height} (exit code 3)`, 120_000, async () => {
       const s = await status();
       return s.nodes.every((n) => n.state === 'stopped' && n.exitCode === 3) ? s : null;
