@@ -26,9 +26,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { COIN, type RuntimeKind, slowdown, Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { waitFor } from '@chain-devnet/kit/wait';
+import { OLDER_COMMIT } from '@chain-devnet/node/builds';
 import { UPGRADE_HALT_EXIT_CODE } from '@chain-devnet/node/chain';
 import type { UpgradesAnswer } from '@chain-devnet/node/client';
-import { OLDER_COMMIT, waitFor } from '@chain-devnet/node/harness';
 import { E2E_LOGS_DIR } from './manifest.js';
 
 /** The older build: the last commit of issue 28's node side without a migration (node 0.1.0). */

@@ -21,7 +21,7 @@
  * time (blocks of 250-500 ms): the e2e suite's files two at a time kept the 2 cores 26 % busy
  * (median of 5 s samples, 2026-11-28), hence three.
  * A file not listed here is a light one (weight 1, a few seconds) of the kind its folder says
- * (`roots`): node's tests never reach the engine; a devnet or e2e file is taken to use it unless
+ * (`roots`): the kit's and node's tests never reach the engine; a devnet or e2e file is taken to use it unless
  * listed with kind none.
  */
 
@@ -40,7 +40,7 @@ const STRICT = 6;
  */
 export const SUITES = {
   unit: {
-    roots: { 'node/dist/tests': 'none', 'devnet/dist/tests': 'docker' },
+    roots: { 'kit/dist/tests': 'none', 'node/dist/tests': 'none', 'devnet/dist/tests': 'docker' },
     files: {
       // The swarm files' times have no swarm's making in them (the runner makes one for all, 17.7 s
       // once): timed through the runner, the five alone here at load 2-12 (2026-11-27, issue 29).
@@ -60,7 +60,7 @@ export const SUITES = {
       // loaded machine with the git build cache warm; a cold cache adds about 35 s to the first
       // test that needs the one older build (OLDER_COMMIT; the others wait for it: docs/BENCHMARKS.md).
       'devnet/dist/tests/fork/fork.test.js': { kind: 'docker', weight: HEAVY, seconds: 47 },
-      'node/dist/tests/unit/harness/gitBuild.test.js': { weight: HEAVY, seconds: 40 },
+      'node/dist/tests/unit/builds/gitBuild.test.js': { weight: HEAVY, seconds: 40 },
       'devnet/dist/tests/versions/dockerVersion.test.js': { kind: 'docker', weight: HEAVY, seconds: 33 },
       // With devnet add --version (2026-11-27): 39 s alone here.
       'devnet/dist/tests/versions/processUpgrade.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },

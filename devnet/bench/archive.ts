@@ -15,8 +15,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
-import { parseBenchArgs, waitFor } from '@chain-devnet/node/harness';
 import { readArchive } from '../src/archive/read.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';

@@ -10,8 +10,8 @@
  *   npm run build && node devnet/dist/bench/load.js [--rounds 3] [--seconds 20] [--rate 8] [--accounts 4] [--windows 1,8] [--before FILE] [--block-time 400ms] [--validators 4]
  */
 import { resolve } from 'node:path';
-import { parseBenchArgs } from '@chain-devnet/node/harness';
-import { median } from '@chain-devnet/node/util';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
 import {
   Load,
   type LoadOptions,

@@ -13,8 +13,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBenchArgs, pause } from '@chain-devnet/node/harness';
-import { median } from '@chain-devnet/node/util';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
+import { pause } from '@chain-devnet/kit/wait';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { StatusJson } from '../src/jsonShapes.js';

@@ -24,9 +24,10 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median, parseDuration } from '@chain-devnet/kit/values';
+import { waitForOrNull } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
-import { parseBenchArgs, waitForOrNull } from '@chain-devnet/node/harness';
-import { median, parseDuration } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import type { UpJson } from '../src/jsonShapes.js';
 import { buildLabel, buildsOf, cleanUpOnStop, devnetOf } from './builds.js';

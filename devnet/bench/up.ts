@@ -19,8 +19,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBenchArgs } from '@chain-devnet/node/harness';
-import { median } from '@chain-devnet/node/util';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
 import { Layout } from '../src/layout.js';

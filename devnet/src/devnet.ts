@@ -4,8 +4,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { portFree } from '@chain-devnet/kit/ports';
 import { RpcClient } from '@chain-devnet/node/client';
-import { portFree } from '@chain-devnet/node/harness';
 import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { DevnetError } from './errors.js';
 import { type Fork, forkedSpec, withGenesis } from './fork/spec.js';

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TimeoutError, waitFor } from '@chain-devnet/node/harness';
+import { TimeoutError, waitFor } from '@chain-devnet/kit/wait';
 import { MarketClient } from '@chain-devnet/node/market';
 import type { Devnet } from './devnet.js';
 import { DevnetError } from './errors.js';

@@ -19,7 +19,7 @@
  * ends at once naming the node and its reason, instead of running out its bound and saying only
  * TIMEOUT (issue 39).
  */
-import { TimeoutError, waitFor } from '@chain-devnet/node/harness';
+import { TimeoutError, waitFor } from '@chain-devnet/kit/wait';
 import { DevnetError } from './errors.js';
 
 export const FIRST_ANSWER_WAIT_MS = 1_000;

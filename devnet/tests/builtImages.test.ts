@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import { docker } from '../src/runtime/docker/engine.js';
 import { buildFromFolder, removeOlderBuiltImages } from '../src/runtime/docker/images.js';
 import { dockerSkip } from './dockerEngine.js';

@@ -6,8 +6,8 @@
  * only checked to have gone on from where they were.
  */
 import assert from 'node:assert/strict';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { RpcClient } from '@chain-devnet/node/client';
-import { waitFor } from '@chain-devnet/node/harness';
 
 export interface ChainPicture {
   readonly height: number;

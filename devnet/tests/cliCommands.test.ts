@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { commandHelp, programHelp } from '@chain-devnet/node/cli';
+import { commandHelp, programHelp } from '@chain-devnet/kit/cli';
 import { DEVNET } from '../src/cli/program.js';
 import { devnetCli } from '../src/harness/cli.js';
 import type { ErrorJson } from '../src/jsonShapes.js';

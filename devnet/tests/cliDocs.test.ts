@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { undeclaredOptionsIn } from '@chain-devnet/node/cli';
+import { undeclaredOptionsIn } from '@chain-devnet/kit/cli';
 import { DEVNET } from '../src/cli/program.js';
 import { repoPath } from '../src/repo.js';
 

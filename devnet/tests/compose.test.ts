@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { findOnPath, type RunResult, runProgram } from '@chain-devnet/node/harness';
+import { findOnPath, type RunResult, runProgram } from '@chain-devnet/kit/process';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../src/compose/compose.js';
 import { repoPath } from '../src/repo.js';
 import { CHAIN_NODE_JS } from '../src/runtime/process/programs.js';

@@ -15,13 +15,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runProgram } from '@chain-devnet/node/harness';
+import { runProgram } from '@chain-devnet/kit/process';
 import { repoRoot } from '../src/repo.js';
 import { cleanEnv, NPM_INSTALL, run } from './install/npm.js';
 import { writeScratchProject } from './install/scratchProject.js';
 
 const ROOT = repoRoot();
-const PACKAGES = ['node', 'devnet'] as const;
+const PACKAGES = ['kit', 'node', 'devnet'] as const;
 
 /** Every file of `dir` below it, as relative paths. */
 function filesBelow(dir: string): string[] {

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { findOnPath, runProgram } from '@chain-devnet/node/harness';
+import { findOnPath, runProgram } from '@chain-devnet/kit/process';
 import { peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';

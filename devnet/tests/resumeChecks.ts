@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
-import { pause, waitFor } from '@chain-devnet/node/harness';
 import { devnetJson } from '../src/harness/cli.js';
 import type { NodeOpJson, StatusJson } from '../src/jsonShapes.js';
 import { assertHeld, chainPicture, roundsAfter } from './chainPicture.js';

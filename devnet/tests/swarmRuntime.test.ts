@@ -13,8 +13,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { NETWORK_PARAMS } from '@chain-devnet/node/chain';
-import { waitFor } from '@chain-devnet/node/harness';
 import type Docker from 'dockerode';
 import { onTestSwarm } from '../src/harness/onTestSwarm.js';
 import type { StatusJson } from '../src/jsonShapes.js';

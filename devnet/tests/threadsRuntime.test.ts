@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { processesMentioning, waitFor } from '@chain-devnet/node/harness';
+import { processesMentioning } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { StatusJson, UpJson } from '../src/jsonShapes.js';
 import { runtimeSuite } from './runtimeSuite.js';
 

@@ -15,8 +15,8 @@ import {
   type Testnet,
   Wallet,
 } from '@chain-devnet/devnet/testkit';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { BlockAnswer } from '@chain-devnet/node/client';
-import { waitFor } from '@chain-devnet/node/harness';
 import type { Scenario } from './scenario.js';
 
 /** Outcome of included transactions by node and hash (final once in a block). */

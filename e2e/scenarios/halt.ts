@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { recover, Wallet } from '@chain-devnet/devnet/testkit';
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import type { Scenario } from './scenario.js';
 
 export const halt: Scenario = {

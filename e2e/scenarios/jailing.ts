@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { blockReward, feeOf, mulPpm, type Testnet } from '@chain-devnet/devnet/testkit';
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { Scenario } from './scenario.js';
 
 /** total_burned of every named node's /metrics equals the model's at the height scraped. */

@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { COIN, feeOf, Wallet } from '@chain-devnet/devnet/testkit';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { computeRoot } from '@chain-devnet/node/chain';
-import { waitFor } from '@chain-devnet/node/harness';
 import {
   fundedRequest,
   MarketClient,

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { pause } from '@chain-devnet/kit/wait';
 import { RpcError, type SnapshotAnswer, type SnapshotListItem } from '@chain-devnet/node/client';
-import { pause } from '@chain-devnet/node/harness';
 import type { Scenario } from './scenario.js';
 
 export const snapshots: Scenario = {

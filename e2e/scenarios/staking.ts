@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { COIN, Wallet } from '@chain-devnet/devnet/testkit';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
-import { waitFor } from '@chain-devnet/node/harness';
 import type { Scenario } from './scenario.js';
 
 export const staking: Scenario = {

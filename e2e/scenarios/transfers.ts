@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { COIN, feeOf, Wallet } from '@chain-devnet/devnet/testkit';
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { Scenario } from './scenario.js';
 
 export const transfers: Scenario = {

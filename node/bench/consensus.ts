@@ -22,14 +22,15 @@ import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
+import { waitForOrNull } from '@chain-devnet/kit/wait';
 import { checkTxSignature, MAX_TXS_PER_BATCH, type Tx, txHash, txToJson } from '../src/chain/index.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
-import { parseBenchArgs, waitForOrNull } from '../src/harness/index.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../src/mempool/mempool.js';
 import { installVerifierFromEnvironment } from '../src/mempool/verifierChoice.js';
 import type { BlockAnswer, StatusAnswer, SubmitAnswer } from '../src/rpc/answers.js';
-import { median } from '../src/util/index.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';
 
 const { values } = parseBenchArgs({

@@ -10,12 +10,12 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
 import type { Proposal, Vote } from '../src/chain/index.js';
 import { EquivocationDetector } from '../src/consensus/equivocationDetector.js';
 import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
-import { parseBenchArgs } from '../src/harness/index.js';
-import { median } from '../src/util/median.js';
 import { key } from '../tests/fixtures.js';
 
 const { values } = parseBenchArgs({

@@ -19,19 +19,16 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import {
-  freeBasePort,
-  NODE_V8_FLAGS,
-  parseBenchArgs,
-  pause,
-  THREAD_YOUNG_GENERATION_MB,
-} from '../src/harness/index.js';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { median, parseDuration } from '@chain-devnet/kit/values';
+import { pause } from '@chain-devnet/kit/wait';
+import { NODE_V8_FLAGS, THREAD_YOUNG_GENERATION_MB } from '../src/builds/index.js';
 import { P2PNetwork } from '../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../src/p2p/peerKey.js';
 import { TOPIC_BLOCKS, TOPIC_TXS, TOPIC_VOTES } from '../src/p2p/protocol.js';
 import { dialedIndexes } from '../src/testnet/topology.js';
-import { median, parseDuration } from '../src/util/index.js';
-import { createLogger } from '../src/util/logger.js';
 
 interface NodeData {
   readonly index: number;

@@ -15,16 +15,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
 import type { Tx } from '../src/chain/index.js';
 import { accountAddressOf } from '../src/crypto/address.js';
 import { utf8Bytes } from '../src/crypto/hash.js';
 import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
-import { parseBenchArgs } from '../src/harness/index.js';
 import { DEFAULT_RULES, DEFAULT_TRANSFER_FEE } from '../src/market/rules.js';
 import { MarketService } from '../src/market/service.js';
 import { MarketStore } from '../src/market/store.js';
 import type { Terms } from '../src/market/terms.js';
-import { median } from '../src/util/median.js';
 
 const { values } = parseBenchArgs({
   options: {

@@ -12,11 +12,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
 import { voteBytes } from '../src/chain/index.js';
 import { sha256 } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
 import { signDigestHex } from '../src/crypto/signature.js';
-import { parseBenchArgs } from '../src/harness/index.js';
 import { writePrivValidatorState } from '../src/home/privValidator.js';
 import { key } from '../tests/fixtures.js';
 import { Cluster, type ClusterNode } from '../tests/support/cluster.js';

@@ -9,13 +9,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { startProgram, stopAllPrograms } from '@chain-devnet/kit/process';
+import { median } from '@chain-devnet/kit/values';
 import autocannon from 'autocannon';
 import { coins, type Tx, txHash, txToJson } from '../src/chain/index.js';
 import { checkTxSignature } from '../src/chain/tx/signing.js';
 import { buildTx } from '../src/client/txBuilder.js';
 import { hexToBytes } from '../src/crypto/hex.js';
-import { parseBenchArgs, startProgram, stopAllPrograms } from '../src/harness/index.js';
-import { median } from '../src/util/median.js';
 import { chainNode, startNodeProcess } from '../tests/support/processes.js';
 
 const { values } = parseBenchArgs({

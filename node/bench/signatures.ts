@@ -13,6 +13,9 @@
  * from round to round.
  *   flock /tmp/bench.lock npm run bench:signatures [-- --rounds 7 --signatures 128]
  */
+
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
 import { signTx, type Tx, txHash } from '../src/chain/index.js';
 import { useVerifier } from '../src/crypto/activeVerifier.js';
 import { accountAddressOf } from '../src/crypto/address.js';
@@ -23,10 +26,8 @@ import { privateKeyFromSeed, publicKeyHexOf } from '../src/crypto/keys.js';
 import { nobleVerifier } from '../src/crypto/nobleVerifier.js';
 import { signDigest, verifyDigest, verifyDigestForKnownKey } from '../src/crypto/signature.js';
 import type { Verifier } from '../src/crypto/verifier.js';
-import { parseBenchArgs } from '../src/harness/index.js';
 import { SignatureCache } from '../src/mempool/signatureCache.js';
 import { installVerifierFromEnvironment, loadNativeVerifier } from '../src/mempool/verifierChoice.js';
-import { median } from '../src/util/median.js';
 
 const { values } = parseBenchArgs({
   options: { rounds: { type: 'string' }, signatures: { type: 'string' } },

@@ -12,15 +12,18 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { startProgram } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '../src/client/rpcClient.js';
 import { writeTestnet } from '../src/commands/testnet.js';
-import { freeBasePort, parseBenchArgs, startProgram, waitFor } from '../src/harness/index.js';
 import { readGenesisFile } from '../src/home/genesisFile.js';
 import { readKeyFile } from '../src/home/keyFile.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../src/mempool/mempool.js';
 import { openChainCore } from '../src/service/chainCore.js';
 import { networkPorts } from '../src/testnet/ports.js';
-import { createLogger } from '../src/util/logger.js';
 import { commitAsSoleValidator } from '../tests/support/harness.js';
 import { CHAIN_NODE } from '../tests/support/processes.js';
 

@@ -13,7 +13,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Compiled before the bundles are made (npm run build: tsc -b, then this).
-import { freeBasePort, NODE_V8_FLAGS, runProgram, startProgram, waitFor } from '../dist/src/harness/index.js';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { runProgram, startProgram } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
+import { NODE_V8_FLAGS } from '../dist/src/builds/index.js';
 import { networkPorts } from '../dist/src/testnet/index.js';
 
 const RUN_TIMEOUT_MS = 30_000;

@@ -1,8 +1,8 @@
 /**
  * The npm workspaces stay packages (docs/ARCHITECTURE.md, "Packages"): a file reaches another
  * package only by its name and through that package's `exports` (never `../../node/src/…`),
- * the node package imports neither the devnet nor the e2e suite (devnet depends on node, never
- * the reverse), every package a file imports is declared in its package.json (a shipped file's
+ * the layers go one way (the kit imports none of the others, the node only the kit, the devnet
+ * the node and the kit, the e2e suite all three), every package a file imports is declared in its package.json (a shipped file's
  * in `dependencies`), and no compiled file outlives its source (node --test would run a stale
  * test). Biome's noRestrictedImports catches the first mistake in an editor; this test is the
  * guard that sees all of them.
@@ -47,9 +47,10 @@ const PACKAGES: Pkg[] = (rootJson.workspaces ?? []).map((w) => ({
 const byName = new Map(PACKAGES.map((p) => [p.json.name, p]));
 /** Which workspace packages each may import: the layers, lowest first. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  '@chain-devnet/node': [],
-  '@chain-devnet/devnet': ['@chain-devnet/node'],
-  '@chain-devnet/e2e': ['@chain-devnet/node', '@chain-devnet/devnet'],
+  '@chain-devnet/kit': [],
+  '@chain-devnet/node': ['@chain-devnet/kit'],
+  '@chain-devnet/devnet': ['@chain-devnet/kit', '@chain-devnet/node'],
+  '@chain-devnet/e2e': ['@chain-devnet/kit', '@chain-devnet/node', '@chain-devnet/devnet'],
 };
 const BUILTIN = new Set(builtinModules);
 
@@ -114,10 +115,10 @@ export function importProblems(pkg: Pkg, file: string, spec: string): string[] {
 }
 
 describe('workspace packages', () => {
-  it('are the three packages, each with exports, and devnet and e2e depend on node', () => {
+  it('are the four packages, each with exports, the kit first', () => {
     assert.deepEqual(
       PACKAGES.map((p) => p.json.name),
-      ['@chain-devnet/node', '@chain-devnet/devnet', '@chain-devnet/e2e'],
+      ['@chain-devnet/kit', '@chain-devnet/node', '@chain-devnet/devnet', '@chain-devnet/e2e'],
     );
     for (const p of PACKAGES)
       assert.ok(Object.keys(p.json.exports ?? {}).length > 0, `${p.json.name} exports`);
@@ -137,6 +138,12 @@ describe('workspace packages', () => {
       importProblems(node, join(node.dir, 'src', 'a.ts'), '@chain-devnet/devnet').join(),
       /may not import/,
     );
+    const kit = byName.get('@chain-devnet/kit')!;
+    assert.match(
+      importProblems(kit, join(kit.dir, 'src', 'a.ts'), '@chain-devnet/node/chain').join(),
+      /may not import/,
+    );
+    assert.deepEqual(importProblems(node, join(node.dir, 'src', 'a.ts'), '@chain-devnet/kit/wait'), []);
     assert.match(importProblems(devnet, file, 'left-pad').join(), /not in the dependencies/);
     assert.match(
       importProblems(node, join(node.dir, 'src', 'a.ts'), 'fast-check').join(),

@@ -10,7 +10,7 @@
  */
 import { stat, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { formatBytes } from '@chain-devnet/node/util';
+import { formatBytes } from '@chain-devnet/kit/values';
 import { archiveError } from './format.js';
 import type { Archive } from './read.js';
 

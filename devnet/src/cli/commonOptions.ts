@@ -1,5 +1,5 @@
 /** The options of every command that works on a devnet: which one (--home), and --json output. */
-import { flag, text } from '@chain-devnet/node/cli';
+import { flag, text } from '@chain-devnet/kit/cli';
 
 export const homeOption = text("the devnet's folder (default ./.devnet, or $DEVNET_HOME)", {
   valueName: 'DIR',

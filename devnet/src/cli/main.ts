@@ -5,7 +5,7 @@
  * says what to do; a node that does not answer, or refuses, is named with its URL; any other
  * error is reported as an internal one, without a stack trace unless DEVNET_DEBUG is set. With --json the error is one object (jsonShapes.ts, ErrorJson).
  */
-import { describeUsageError, runCommandLine, UsageError } from '@chain-devnet/node/cli';
+import { describeUsageError, runCommandLine, UsageError } from '@chain-devnet/kit/cli';
 import type { RpcAnswerTooLargeError, RpcError, RpcUnreachableError } from '@chain-devnet/node/client';
 import { DevnetError } from '../errors.js';
 import type { ErrorJson } from '../jsonShapes.js';

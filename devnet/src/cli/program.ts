@@ -1,5 +1,5 @@
 /** The devnet program: its commands, one declaration each in commands/ (a table tests read too). */
-import type { Command, Program } from '@chain-devnet/node/cli';
+import type { Command, Program } from '@chain-devnet/kit/cli';
 import { addCommand } from './commands/add.js';
 import { composeCommand } from './commands/compose.js';
 import { downCommand } from './commands/down.js';

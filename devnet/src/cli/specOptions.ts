@@ -1,5 +1,5 @@
 /** The options that describe a devnet (up, k8s), and what they become in the manifest's terms. */
-import { flag, integer, text, type Values } from '@chain-devnet/node/cli';
+import { flag, integer, text, type Values } from '@chain-devnet/kit/cli';
 import type { SpecFlags } from '../spec/networkSpec.js';
 
 export const specOptions = {

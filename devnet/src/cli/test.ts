@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { choice, defineCommand, flag, text, type Values } from '@chain-devnet/node/cli';
+import { choice, defineCommand, flag, text, type Values } from '@chain-devnet/kit/cli';
 import { stringify as toYaml } from 'yaml';
 import { DevnetError } from '../errors.js';
 import { batchSeeds, generateScenario } from '../scenario/generate.js';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunResult, runProgram, runProgramSync } from '@chain-devnet/node/harness';
+import { type RunResult, runProgram, runProgramSync } from '@chain-devnet/kit/process';
 
 /** The bundled CLI: from this module's compiled file, devnet/dist/src/harness/cli.js. */
 export const DEVNET_BIN = fileURLToPath(new URL('../../bundle/devnet.mjs', import.meta.url));

@@ -1,5 +1,5 @@
 /** A free --base-port for a devnet: every port of its plan (nodes, p2p, monitoring, panel, market) free now. */
-import { freeBasePort } from '@chain-devnet/node/harness';
+import { freeBasePort } from '@chain-devnet/kit/ports';
 import { allPorts } from '../spec/ports.js';
 
 export function freeDevnetBase(nodes: number, monitoring = true, market = false): Promise<number> {

@@ -17,7 +17,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProgram, waitFor } from '@chain-devnet/node/harness';
+import { runProgram } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { cleanSharedSwarm, SHARED_SWARM_ENV, sharedSwarm, sharedSwarmMachines } from './sharedSwarm.js';
 import {
   docker,

@@ -3,7 +3,7 @@
  * for what also runs in signal and exit handlers; this machine's swarm state; and the removal of
  * the services on a test swarm with what their tasks left on this machine.
  */
-import { type RunResult, runProgram, runProgramSyncResult } from '@chain-devnet/node/harness';
+import { type RunResult, runProgram, runProgramSyncResult } from '@chain-devnet/kit/process';
 
 /** Marks the test swarm's worker containers, and (on the manager's swarm node) a swarm it made. */
 export const TEST_SWARM_LABEL = 'io.chain-devnet.test-swarm';

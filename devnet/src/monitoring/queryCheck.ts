@@ -4,7 +4,7 @@
  * through /api/v1/query (an instant query at "now"); `label_values` variables through
  * /api/v1/label/<label>/values, as Grafana does.
  */
-import { waitForOrNull } from '@chain-devnet/node/harness';
+import { waitForOrNull } from '@chain-devnet/kit/wait';
 import { type DashboardQuery, queryName } from './dashboards.js';
 import { prometheusApi as api, type PromSample } from './prometheusApi.js';
 

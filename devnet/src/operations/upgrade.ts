@@ -6,7 +6,7 @@
  * one node after another, each back before the next goes down, so the chain never loses more
  * than one validator's power to the upgrade.
  */
-import { TimeoutError, waitFor } from '@chain-devnet/node/harness';
+import { TimeoutError, waitFor } from '@chain-devnet/kit/wait';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { Progress } from '../runtime/runtime.js';

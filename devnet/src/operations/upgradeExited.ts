@@ -6,8 +6,9 @@
  * the store (exit code 4) waited out the progress bound, about 37 s, said only TIMEOUT, and left
  * the node stopped on a version it cannot run.
  */
+
+import { waitFor } from '@chain-devnet/kit/wait';
 import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '@chain-devnet/node/chain';
-import { waitFor } from '@chain-devnet/node/harness';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import { lastWords } from '../runtime/nodeLog.js';

@@ -13,15 +13,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DetachedProgram, procState } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { JsonHttpClient } from '@chain-devnet/node/client';
-import {
-  procState,
-  readPid,
-  removePidFile,
-  spawnDetached,
-  stopProcess,
-  waitFor,
-} from '@chain-devnet/node/harness';
 import type { Devnet } from '../devnet.js';
 import { DevnetError } from '../errors.js';
 import type { Layout } from '../layout.js';
@@ -29,20 +23,28 @@ import { devnetProgram } from '../repo.js';
 import { SECRET_HEADER } from './header.js';
 import { ensureSecret, readSecret } from './secret.js';
 
-const pidFile = (layout: Layout) => join(layout.uiDir, 'panel.pid');
 export const panelLogFile = (layout: Layout) => join(layout.uiDir, 'panel.log');
 /** On the panel's command line: what ties a pid to this devnet's panel (pids are reused). */
 const marker = (layout: Layout) => `ui --serve --home ${layout.home}`;
+
+/** The panel's process, by its files. */
+const panel = (layout: Layout) =>
+  new DetachedProgram({
+    what: 'panel',
+    command: process.execPath,
+    args: [devnetProgram(), 'ui', '--serve', '--home', layout.home],
+    pidFile: join(layout.uiDir, 'panel.pid'),
+    logFile: panelLogFile(layout),
+    marker: marker(layout),
+  });
 
 /** The panel's address; with the secret, the link that opens it (the secret in the fragment). */
 export function panelUrl(port: number, secret: string | null = null): string {
   return `http://127.0.0.1:${port}/${secret === null ? '' : `#secret=${secret}`}`;
 }
 
-export async function panelPid(layout: Layout): Promise<number | null> {
-  const pid = await readPid(pidFile(layout));
-  if (pid === null) return null;
-  return (await procState(pid, marker(layout))) === 'absent' ? null : pid;
+export function panelPid(layout: Layout): Promise<number | null> {
+  return panel(layout).pid();
 }
 
 /** Whether the panel answers with this devnet's secret (a panel of another devnet on the port does not). */
@@ -61,15 +63,7 @@ async function answers(port: number, secret: string): Promise<boolean> {
 export async function startPanel(d: Devnet, timeoutMs = 20_000): Promise<string> {
   const secret = await ensureSecret(d.layout);
   const port = d.spec.uiPort;
-  let pid = await panelPid(d.layout);
-  if (pid === null)
-    pid = await spawnDetached({
-      command: process.execPath,
-      args: [devnetProgram(), 'ui', '--serve', '--home', d.layout.home],
-      logFile: panelLogFile(d.layout),
-      pidFile: pidFile(d.layout),
-    });
-  const started = pid;
+  const started = await panel(d.layout).start();
   try {
     await waitFor(`the panel to answer on 127.0.0.1:${port}`, timeoutMs, async () => {
       if ((await procState(started, marker(d.layout))) === 'absent') throw new Error('it exited');
@@ -90,11 +84,8 @@ export async function startPanel(d: Devnet, timeoutMs = 20_000): Promise<string>
 }
 
 /** Stops the panel if it runs; what was removed, for `devnet down`'s list. */
-export async function stopPanel(layout: Layout): Promise<string[]> {
-  const pid = await panelPid(layout);
-  if (pid !== null) await stopProcess(pid, marker(layout));
-  await removePidFile(pidFile(layout));
-  return pid === null ? [] : [`process panel (pid ${pid})`];
+export function stopPanel(layout: Layout): Promise<string[]> {
+  return panel(layout).stop();
 }
 
 /** The panel's state for `devnet status` and `devnet ui`. */

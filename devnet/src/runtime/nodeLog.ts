@@ -4,7 +4,7 @@
  * in it that says why the node stopped.
  */
 import { Writable } from 'node:stream';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from './runtime.js';
 
 /** A node's log so far: its last `tail` lines, or all of it. */
 export async function readLog(runtime: Runtime, name: string, tail: number | null = null): Promise<string> {

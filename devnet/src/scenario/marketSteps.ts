@@ -5,8 +5,9 @@
  * step (SUBMIT_RESULT, taskId and resultHash). Needs a devnet with the market (`market: true`).
  */
 
+import { parseDuration } from '@chain-devnet/kit/values';
+import { pause } from '@chain-devnet/kit/wait';
 import { parseAmount } from '@chain-devnet/node/chain';
-import { pause } from '@chain-devnet/node/harness';
 import {
   type ChallengeType,
   fundedRequest,
@@ -15,7 +16,6 @@ import {
   type Payload,
   type TaskStatus,
 } from '@chain-devnet/node/market';
-import { parseDuration } from '@chain-devnet/node/util';
 import type { Within } from '../testkit/bounds.js';
 import type { Testnet } from '../testkit/testnet/testnet.js';
 import type { Produced } from './refs.js';

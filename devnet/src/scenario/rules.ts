@@ -5,9 +5,10 @@
  * regular expressions that compile, metrics the node exports. Each rule sees a part the schema
  * accepted, so it trusts the part's types; every problem names its field path.
  */
+
+import { parseDuration } from '@chain-devnet/kit/values';
 import { parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { type ChallengeType, fieldRule, PAYLOAD_FIELDS, type Payload } from '@chain-devnet/node/market';
-import { parseDuration } from '@chain-devnet/node/util';
 import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { TX_FIELDS } from '../operations/tx.js';
 import { isName } from '../spec/names.js';

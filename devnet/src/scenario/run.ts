@@ -6,8 +6,8 @@
  * a failure, its step, node and height.
  */
 import { dirname, resolve } from 'node:path';
-import { pause } from '@chain-devnet/node/harness';
-import { parseDuration } from '@chain-devnet/node/util';
+import { parseDuration } from '@chain-devnet/kit/values';
+import { pause } from '@chain-devnet/kit/wait';
 import { ALL_NODES, NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import { TestkitError } from '../testkit/errors.js';

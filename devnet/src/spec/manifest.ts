@@ -4,9 +4,9 @@
  * problem names its field (`validators[1].stake`). Documented field by field in devnet/README.md.
  */
 
+import { parseDuration } from '@chain-devnet/kit/values';
 import { parseAmount } from '@chain-devnet/node/chain';
 import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet';
-import { parseDuration } from '@chain-devnet/node/util';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../errors.js';

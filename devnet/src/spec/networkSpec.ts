@@ -5,6 +5,8 @@
  * options and seed give the same keys and the same genesis (the genesis time is an input, read
  * from the clock by the caller).
  */
+
+import { parseDuration } from '@chain-devnet/kit/values';
 import { coins, type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import {
@@ -13,7 +15,6 @@ import {
   type NetworkAccount,
   type NetworkNode,
 } from '@chain-devnet/node/testnet';
-import { parseDuration } from '@chain-devnet/node/util';
 import { DevnetError } from '../errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
 import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';

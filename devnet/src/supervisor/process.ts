@@ -10,56 +10,38 @@
  * process table until this machine's init reaped it, 1.6 s after `down` here (issue 39).
  */
 import { join } from 'node:path';
-import {
-  procState,
-  readExitStatus,
-  readPid,
-  removePidFile,
-  spawnDetached,
-  stopProcess,
-  waitForOrNull,
-} from '@chain-devnet/node/harness';
+import { DetachedProgram } from '@chain-devnet/kit/process';
 import type { Layout } from '../layout.js';
 import { devnetProgram } from '../repo.js';
 
 const dir = (layout: Layout) => join(layout.home, 'supervisor');
-const pidFile = (layout: Layout) => join(dir(layout), 'supervisor.pid');
 export const supervisorLogFile = (layout: Layout) => join(dir(layout), 'supervisor.log');
-const exitFile = (layout: Layout) => join(dir(layout), 'supervisor.exit');
-/** On its command line: what ties a pid to this devnet's supervisor. */
-const marker = (layout: Layout) => `supervise --home ${layout.home}`;
 
-export async function supervisorPid(layout: Layout): Promise<number | null> {
-  const pid = await readPid(pidFile(layout));
-  if (pid === null) return null;
-  return (await procState(pid, marker(layout))) === 'absent' ? null : pid;
+/** The supervisor's process, by its files; a marker on its command line ties a pid to this devnet's. */
+const supervisor = (layout: Layout) =>
+  new DetachedProgram({
+    what: 'supervisor',
+    command: process.execPath,
+    args: [devnetProgram(), 'supervise', '--home', layout.home],
+    pidFile: join(dir(layout), 'supervisor.pid'),
+    logFile: supervisorLogFile(layout),
+    exitFile: join(dir(layout), 'supervisor.exit'),
+    marker: `supervise --home ${layout.home}`,
+  });
+
+export function supervisorPid(layout: Layout): Promise<number | null> {
+  return supervisor(layout).pid();
 }
 
 /** Starts the supervisor unless it runs. */
 export async function startSupervisor(layout: Layout): Promise<void> {
-  if ((await supervisorPid(layout)) !== null) return;
-  await spawnDetached({
-    command: process.execPath,
-    args: [devnetProgram(), 'supervise', '--home', layout.home],
-    logFile: supervisorLogFile(layout),
-    pidFile: pidFile(layout),
-    exitFile: exitFile(layout),
-  });
+  await supervisor(layout).start();
 }
 
 /**
  * Stops it if it runs, and returns once its waiter has written how it ended (so has reaped it);
  * what was stopped, for `devnet down`'s list.
  */
-export async function stopSupervisor(layout: Layout): Promise<string[]> {
-  const pid = await supervisorPid(layout);
-  if (pid !== null) {
-    await stopProcess(pid, marker(layout));
-    // Bounded: a supervisor started by an older devnet has no waiter, and no exit file comes.
-    await waitForOrNull('the supervisor to be reaped', 2_000, () => readExitStatus(exitFile(layout)), {
-      pollMs: 10,
-    });
-  }
-  await removePidFile(pidFile(layout));
-  return pid === null ? [] : [`process supervisor (pid ${pid})`];
+export function stopSupervisor(layout: Layout): Promise<string[]> {
+  return supervisor(layout).stop();
 }

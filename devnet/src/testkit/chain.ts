@@ -3,6 +3,8 @@
  * kept), block hashes, validators, consistent reads at a known height, /metrics, receipts. Every
  * check that spans nodes names the node and the height that failed.
  */
+
+import { waitFor } from '@chain-devnet/kit/wait';
 import {
   type BlockAnswer,
   type ReceiptAnswer,
@@ -11,7 +13,6 @@ import {
   type ValidatorAnswer,
   type ValidatorsAnswer,
 } from '@chain-devnet/node/client';
-import { waitFor } from '@chain-devnet/node/harness';
 import { Metrics } from './metrics.js';
 import { type ActiveSet, sortedSet } from './model/activeSet.js';
 import type { NetReads } from './net.js';

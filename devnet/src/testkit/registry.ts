@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stillRunning } from '@chain-devnet/node/harness';
+import { stillRunning } from '@chain-devnet/kit/process';
 import type { RuntimeKind } from '../runtime/runtime.js';
 
 export interface RunRecord {

@@ -8,7 +8,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HttpError } from '@chain-devnet/node/http';
+import { HttpError } from '@chain-devnet/kit/http';
 import { DevnetError } from '../errors.js';
 import { addNode } from '../operations/add.js';
 import { startAll, stopAll } from '../operations/lifecycle.js';

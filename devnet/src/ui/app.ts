@@ -18,7 +18,7 @@ import {
   HttpError,
   readBody,
   sendJson,
-} from '@chain-devnet/node/http';
+} from '@chain-devnet/kit/http';
 import { Router } from '@koa/router';
 import { Ajv, type ErrorObject } from 'ajv';
 import Koa from 'koa';

@@ -9,7 +9,7 @@
  *     devnet's secret in a header, which no form, link or image of another page can send;
  *   - no answer carries a CORS header, and the page may not be framed (clickjacking).
  */
-import { HttpError } from '@chain-devnet/node/http';
+import { HttpError } from '@chain-devnet/kit/http';
 import type Koa from 'koa';
 import { secretMatches } from '../panel/secret.js';
 import { SECRET_HEADER } from './shapes.js';

@@ -5,7 +5,7 @@
  * itself when its devnet is gone, so a devnet removed without `devnet down` leaves no panel behind.
  */
 import type { Server } from 'node:http';
-import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/node/http';
+import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
 import { DevnetError } from '../errors.js';
 import { ensureSecret } from '../panel/secret.js';
 import { PanelActions } from './actions.js';

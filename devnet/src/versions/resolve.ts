@@ -3,7 +3,7 @@
  * steps: `pinVersion` (cheap, at `up` and `upgrade`, before anything starts) checks it and
  * writes it so that it means the same later (a git ref as its commit, a path made absolute);
  * `nodeBuild` finds or makes the build (a git commit built once into the cache by the node
- * package's builder, @chain-devnet/node/harness gitBuild). An image is looked for by the runtime
+ * package's builder, @chain-devnet/node/builds gitBuild). An image is looked for by the runtime
  * that runs it (docker, swarm).
  */
 import { existsSync, realpathSync } from 'node:fs';
@@ -14,7 +14,7 @@ import {
   GitBuildError,
   gitBuild,
   resolveCommit,
-} from '@chain-devnet/node/harness';
+} from '@chain-devnet/node/builds';
 import { DevnetError } from '../errors.js';
 import { checkoutRoot } from '../repo.js';
 import { formatVersion, type NodeBuild, type Progress, parseVersion, type VersionSource } from './source.js';

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
-import { waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { SaveJson, StatusJson, TxJson, UpJson } from '../../src/jsonShapes.js';

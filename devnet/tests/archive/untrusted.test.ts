@@ -18,7 +18,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildCacheDir } from '@chain-devnet/node/harness';
+import { buildCacheDir } from '@chain-devnet/node/builds';
 import { devnetCli } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import { restore } from '../../src/operations/restore.js';

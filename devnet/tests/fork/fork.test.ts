@@ -18,6 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import {
   type ChainState,
   decodeSnapshot,
@@ -26,7 +28,6 @@ import {
   loadGenesis,
 } from '@chain-devnet/node/chain';
 import { RpcClient } from '@chain-devnet/node/client';
-import { freeBasePort, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { AddJson, StatusJson, UpJson } from '../../src/jsonShapes.js';

@@ -13,7 +13,7 @@ import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runProgram } from '@chain-devnet/node/harness';
+import { runProgram } from '@chain-devnet/kit/process';
 import { NOT_BUILT } from '@chain-devnet/node/launch';
 import { repoRoot } from '../../src/repo.js';
 import { cleanEnv, NPM_INSTALL, run } from './npm.js';

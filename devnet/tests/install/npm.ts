@@ -5,7 +5,7 @@
  * npm cache the outer install filled (installs prefer it to the registry: `--prefer-offline`).
  */
 import assert from 'node:assert/strict';
-import { type RunResult, runProgram } from '@chain-devnet/node/harness';
+import { type RunResult, runProgram } from '@chain-devnet/kit/process';
 
 /**
  * The environment of a program run in a test's folder: this one, without npm's own variables and

@@ -10,7 +10,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runProgram } from '@chain-devnet/node/harness';
+import { runProgram } from '@chain-devnet/kit/process';
 import { buildLockOf, buildOnce } from '../../src/runtime/docker/buildOnce.js';
 
 const MODULE = new URL('../../src/runtime/docker/buildOnce.js', import.meta.url).href;

@@ -13,7 +13,8 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pause, readExitStatus, waitFor } from '@chain-devnet/node/harness';
+import { readExitStatus } from '@chain-devnet/kit/process';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { DevnetError } from '../../src/errors.js';
 import { Layout } from '../../src/layout.js';
 import {

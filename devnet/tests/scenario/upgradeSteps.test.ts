@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OLDER_COMMIT } from '@chain-devnet/node/harness';
+import { OLDER_COMMIT } from '@chain-devnet/node/builds';
 import { devnetCli } from '../../src/harness/cli.js';
 
 const PLAN_AND_CANCEL = `name: plan-and-cancel

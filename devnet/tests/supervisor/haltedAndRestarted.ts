@@ -9,8 +9,9 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { waitFor } from '@chain-devnet/kit/wait';
+import { OLDER_COMMIT } from '@chain-devnet/node/builds';
 import { RpcClient } from '@chain-devnet/node/client';
-import { OLDER_COMMIT, waitFor } from '@chain-devnet/node/harness';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';

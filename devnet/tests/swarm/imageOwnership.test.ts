@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { runProgram } from '@chain-devnet/node/harness';
+import { runProgram } from '@chain-devnet/kit/process';
 import type Docker from 'dockerode';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { onTestSwarm } from '../../src/harness/onTestSwarm.js';

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProgram, startProgram } from '@chain-devnet/node/harness';
+import { runProgram, startProgram } from '@chain-devnet/kit/process';
 import { TEST_SWARM_LABEL, takeApartEarlierRun } from '../../src/harness/swarm.js';
 import { Layout } from '../../src/layout.js';
 

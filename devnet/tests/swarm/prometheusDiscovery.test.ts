@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { findOnPath, runProgram } from '@chain-devnet/node/harness';
+import { findOnPath, runProgram } from '@chain-devnet/kit/process';
 import { parse } from 'yaml';
 import { renderSwarmPrometheusConfig } from '../../src/monitoring/prometheusConfig.js';
 

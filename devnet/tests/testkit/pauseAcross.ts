@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import { MarketClient } from '@chain-devnet/node/market';
 import { expectTask, marketStep } from '../../src/scenario/marketSteps.js';
 import type { RuntimeChoice } from '../../src/spec/manifest.js';

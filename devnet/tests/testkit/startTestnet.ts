@@ -3,7 +3,7 @@
  * registry and log folder its environment names (TESTKIT_REGISTRY, TESTKIT_LOGS_DIR), prints
  * `READY <home>`, and waits to be signalled or killed (at most 120 s, then it stops by itself).
  */
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import { Testnet } from '../../src/testkit/index.js';
 
 const net = await Testnet.start({

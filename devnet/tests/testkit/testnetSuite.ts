@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { processesMentioning, waitFor } from '@chain-devnet/node/harness';
+import { processesMentioning } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { StepError, TestkitError, Testnet } from '../../src/testkit/index.js';
 

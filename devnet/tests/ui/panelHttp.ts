@@ -4,8 +4,8 @@
  * And a plain HTTP client that sends exactly the headers a test gives (Host and Origin too).
  */
 import { request as httpRequest } from 'node:http';
-import { freeBasePort } from '@chain-devnet/node/harness';
-import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/node/http';
+import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
+import { freeBasePort } from '@chain-devnet/kit/ports';
 import { DevnetError } from '../../src/errors.js';
 import { createPanelApp } from '../../src/ui/app.js';
 import { PageAssets } from '../../src/ui/assets.js';

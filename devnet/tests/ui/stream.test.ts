@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { EventHub, encodeEvent } from '../../src/ui/hub.js';
 import { Ring } from '../../src/ui/ring.js';
 import type { BlockRow, PanelEventName, PanelEvents, Sample } from '../../src/ui/shapes.js';

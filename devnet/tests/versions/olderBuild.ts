@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OLDER_COMMIT } from '@chain-devnet/node/harness';
+import { OLDER_COMMIT } from '@chain-devnet/node/builds';
 import { devnetCli } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { Manifest, ManifestValidator } from '../../src/spec/manifest.js';

@@ -1,6 +1,6 @@
 /** What the node's programs (chain-node, chain-market) share around their commands: logs and signals. */
-import { choice } from '../cli/index.js';
-import { createLogger, type LogFormat, type Logger } from '../util/logger.js';
+import { choice } from '@chain-devnet/kit/cli';
+import { createLogger, type LogFormat, type Logger } from '@chain-devnet/kit/log';
 
 const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 

@@ -10,8 +10,8 @@
  */
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pause } from '../harness/wait.js';
-import { parseJsonExact } from '../util/jsonParse.js';
+import { parseJsonExact } from '@chain-devnet/kit/values';
+import { pause } from '@chain-devnet/kit/wait';
 
 export class RpcError extends Error {
   override readonly name = 'RpcError';

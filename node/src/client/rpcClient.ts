@@ -6,8 +6,9 @@
  * Each answer is read up to its route's bound (ANSWER_BOUNDS), so that whatever answers at the
  * URL (a fork's source, a node of someone else's) cannot make a caller read without end.
  */
+
+import { TimeoutError, waitFor } from '@chain-devnet/kit/wait';
 import { MAX_SNAPSHOT_FILE_BYTES, type Tx, type TxJson, txToJson } from '../chain/index.js';
-import { TimeoutError, waitFor } from '../harness/wait.js';
 import type {
   BalanceAnswer,
   BlockAnswer,

@@ -3,9 +3,10 @@
  * what it verified, and shows each first authentic message to the equivocation detector; the
  * evidence it finds is kept and counted by the chain service and logged here.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import type { Equivocation, Validator } from '../chain/index.js';
 import type { ChainService } from '../service/chainService.js';
-import type { Logger } from '../util/logger.js';
 import { EquivocationDetector } from './equivocationDetector.js';
 import type { Message } from './message.js';
 import { checkProposal, proposalMemo } from './verdicts/proposal.js';

@@ -3,9 +3,10 @@
  * clock, and it executes on the last committed state. The execution result is kept by block hash,
  * so a decided block (or one this node built) is not executed again when it is committed.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import { type Block, BlockError, type BlockResult, blockHash } from '../chain/index.js';
 import type { ChainService } from '../service/chainService.js';
-import type { Logger } from '../util/logger.js';
 
 export class BlockValidity {
   private readonly results = new Map<string, BlockResult>();

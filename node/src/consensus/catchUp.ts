@@ -3,7 +3,7 @@
  * whether the height stalled or went silent, told when a message shows peers past this height.
  * It keeps the times those rules read; one sync run at a time (BlockSync's).
  */
-import type { Logger } from '../util/logger.js';
+import type { Logger } from '@chain-devnet/kit/log';
 import { behindGraceMs, onTick } from './catchUpPolicy.js';
 import type { BlockSync } from './sync.js';
 import type { Ticker } from './ticker.js';

@@ -1,9 +1,10 @@
 /** What the consensus driver is built with (main/node.ts): its options and the parts it runs on. */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import type { ChainState } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import type { ChainService } from '../service/chainService.js';
-import type { Logger } from '../util/logger.js';
 import type { Equivocator } from './equivocatorPort.js';
 import type { ConsensusSigner } from './signer.js';
 import type { BlockSync } from './sync.js';

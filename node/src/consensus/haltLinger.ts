@@ -7,7 +7,7 @@
  * sync until every connected peer says it has the halted node's height, or HALT_LINGER_MAX_MS
  * have passed (a peer that never answers costs the bound once, not forever).
  */
-import type { Logger } from '../util/logger.js';
+import type { Logger } from '@chain-devnet/kit/log';
 import type { Ticker } from './ticker.js';
 
 /** The longest a halted node waits for peers behind it before it exits. */

@@ -5,8 +5,8 @@
  * height entered late, which as proposer would delay this node's proposal.
  */
 
+import type { Logger } from '@chain-devnet/kit/log';
 import type { Proposal } from '../chain/index.js';
-import type { Logger } from '../util/logger.js';
 import type { HeightConsensus } from './heightConsensus.js';
 
 /** Entering a height this much later than the block time's pace is logged. */

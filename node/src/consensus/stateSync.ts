@@ -11,6 +11,8 @@
  * is written to the store, in one batch; block sync then fetches the heights after it. Every timer
  * and clock read goes through the ticker.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import { blockHash, fullStateDiff, type Genesis, maxEntriesAt, SnapshotError } from '../chain/index.js';
 import { decodeBlocksResponse, encodeJson } from '../p2p/messages.js';
 import type { P2PNetwork } from '../p2p/network.js';
@@ -22,7 +24,6 @@ import {
   type SnapshotOffer,
 } from '../p2p/snapshotMessages.js';
 import type { ChainStore } from '../store/chainStore.js';
-import type { Logger } from '../util/logger.js';
 import { PeerStanding } from './peerStanding.js';
 import { SnapshotVerifier, UnprovenSnapshot } from './snapshotRestore.js';
 import {

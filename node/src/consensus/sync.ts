@@ -7,6 +7,8 @@
  * it claimed and cannot serve, a block or commit refused) is left for the next candidate and
  * scored down (PeerStanding), so later runs skip it for a while.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import { BlockError, blockToJson } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import {
@@ -20,7 +22,6 @@ import {
 import type { P2PNetwork } from '../p2p/network.js';
 import { SYNC_PROTOCOL } from '../p2p/protocol.js';
 import type { ChainService } from '../service/chainService.js';
-import type { Logger } from '../util/logger.js';
 import { HeightPoll } from './heightPoll.js';
 import { PeerStanding } from './peerStanding.js';
 import { realTicker, type Ticker } from './ticker.js';

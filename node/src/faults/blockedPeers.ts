@@ -11,8 +11,8 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Logger } from '@chain-devnet/kit/log';
 import type { P2PNetwork } from '../p2p/network.js';
-import type { Logger } from '../util/logger.js';
 import { BLOCKED_PEERS_FILE, parseBlockedPeers } from './blockedPeersFile.js';
 
 /** How often the file's metadata is looked at (libuv's stat poll, off the JavaScript thread). */

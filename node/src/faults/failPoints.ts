@@ -2,8 +2,9 @@
  * TEST ONLY: the priv-validator's fail points (`--fail-point`), where the node kills itself for
  * the crash tests; honoured only with --fault-injection.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import type { PrivValidatorOptions } from '../home/privValidator.js';
-import type { Logger } from '../util/logger.js';
 import { StartupError } from '../util/startupError.js';
 import { killSelf } from './kill.js';
 

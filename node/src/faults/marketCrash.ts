@@ -4,7 +4,7 @@
  * market SIGKILLs itself right after that many payouts were received by the node: a crash in the
  * middle of paying (tests/system/marketCrash.test.ts).
  */
-import type { Logger } from '../util/logger.js';
+import type { Logger } from '@chain-devnet/kit/log';
 import { killSelf } from './kill.js';
 
 export const MARKET_CRASH_ENV = 'CHAIN_MARKET_CRASH_AFTER_SENDS';

@@ -6,9 +6,10 @@
  * per-peer streams (internals/libraryInternals.ts). Armed on the network by the composition root only
  * with --byzantine (faults/byzantine.ts).
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import type { GossipFrames } from '../internals/libraryInternals.js';
 import type { SplitPublish } from '../p2p/network.js';
-import type { Logger } from '../util/logger.js';
 
 export function splitPublisher(logger: Logger): (frames: GossipFrames) => SplitPublish {
   return (frames) => (topic, versions) => {

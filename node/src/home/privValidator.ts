@@ -19,6 +19,7 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Logger } from '@chain-devnet/kit/log';
 import { blockHash, verifyProposalSignature } from '../chain/index.js';
 import { CheckedSigner } from '../consensus/checkedSigner.js';
 import {
@@ -41,7 +42,6 @@ import { publicKeyHexOf } from '../crypto/keys.js';
 import { verifyDigest } from '../crypto/signature.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import { JsonFileError, readJsonFile } from '../util/jsonFile.js';
-import type { Logger } from '../util/logger.js';
 
 export const PRIV_VALIDATOR_STATE_FILE = 'priv_validator_state.json';
 export const LOCKED_BLOCK_FILE = 'priv_validator_locked_block.json';

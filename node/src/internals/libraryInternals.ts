@@ -1,8 +1,9 @@
 /**
- * The one file that reaches into libraries' internals: fields that are not in their documented
- * API (gossipsub's per-peer outbound streams, mesh and fanout; kad-dht's table refresher;
- * yamux's window updates; @koa/router's matched route) and gossipsub's wire frame written by
- * hand. p2p/ and http/ use them only through here. Each use is pinned by tests/unit/internals/libraryInternals.test.ts against
+ * The one file of the node that reaches into libraries' internals: fields that are not in their
+ * documented API (gossipsub's per-peer outbound streams, mesh and fanout; kad-dht's table
+ * refresher; yamux's window updates) and gossipsub's wire frame written by hand. p2p/ uses them
+ * only through here (the kit's HTTP edge has its one, @koa/router's matched route:
+ * kit/src/http/routerInternals.ts). Each use is pinned by tests/unit/internals/libraryInternals.test.ts against
  * the versions below: an upgrade of any of these libraries fails that test with a message naming
  * what to check, rather than breaking the node quietly.
  */
@@ -10,14 +11,12 @@ import type { GossipSub } from '@chainsafe/libp2p-gossipsub';
 import { RPC } from '@chainsafe/libp2p-gossipsub/message';
 import type { yamux } from '@chainsafe/libp2p-yamux';
 import { StreamState, type YamuxStream } from '@chainsafe/libp2p-yamux/stream';
-import type Koa from 'koa';
 
 /** The versions whose internals this file was written against (node/package.json pins them exactly). */
 export const PINNED_VERSIONS = {
   '@chainsafe/libp2p-gossipsub': '14.1.2',
   '@chainsafe/libp2p-yamux': '7.0.4',
   '@libp2p/kad-dht': '15.1.11',
-  '@koa/router': '15.7.0',
 } as const;
 
 /** Whether gossipsub has its outbound stream to `peer` open (what it sends on a stream not yet there is dropped). */
@@ -63,11 +62,6 @@ export function setTableRefreshInterval(dht: unknown, ms: number): boolean {
   if (typeof refresh?.refreshInterval !== 'number') return false;
   refresh.refreshInterval = ms;
   return true;
-}
-
-/** The route @koa/router matched for this request (its pattern, e.g. `/block/:height`); undefined when none did. */
-export function matchedRoute(ctx: Koa.Context): string | undefined {
-  return (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
 }
 
 type YamuxFactory = ReturnType<typeof yamux>;

@@ -1,10 +1,10 @@
 /** The node's settings, from flags (bin/chain-node.ts) or from tests, with the documented defaults. */
 import { join } from 'node:path';
+import { DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
+import type { LogFormat } from '@chain-devnet/kit/log';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import type { FailPoint } from '../faults/failPoints.js';
-import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
 import { DEFAULT_MEMPOOL_OPTIONS, type MempoolOptions } from '../mempool/mempool.js';
-import type { LogFormat } from '../util/logger.js';
 
 export interface NodeConfig {
   /** Data folder: store, snapshots, keys, genesis. */

@@ -8,6 +8,8 @@
 
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
+import type { Logger } from '@chain-devnet/kit/log';
 import {
   MIGRATIONS,
   type MigrationRegistry,
@@ -32,8 +34,6 @@ import { splitPublisher } from '../faults/splitPublish.js';
 import { readGenesisFile } from '../home/genesisFile.js';
 import { readKeyFile } from '../home/keyFile.js';
 import { openPrivValidator, PrivValidatorError } from '../home/privValidator.js';
-import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
-import { createRpcServer } from '../http/server.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import { P2PNetwork } from '../p2p/network.js';
 import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
@@ -42,7 +42,6 @@ import { createRpcApp } from '../rpc/app.js';
 import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
-import type { Logger } from '../util/logger.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { StartupError } from '../util/startupError.js';
 import { CloserStack } from './closers.js';

@@ -5,6 +5,8 @@
  * logs the one line a supervisor waits for and settles `halted`; the composition root then stops
  * the node and chain-node exits with UPGRADE_HALT_EXIT_CODE.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import {
   type ChainState,
   describeHalt,
@@ -12,7 +14,6 @@ import {
   type UpgradeHalt,
   upgradeHaltAt,
 } from '../chain/index.js';
-import type { Logger } from '../util/logger.js';
 
 export class UpgradeGuard {
   readonly halted: Promise<UpgradeHalt>;

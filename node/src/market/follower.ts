@@ -7,10 +7,11 @@
  * (instant finality), so nothing is ever undone; a failed fetch is tried again at the next poll,
  * from the same block.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import { blockFromJson, txHash } from '../chain/index.js';
 import type { RpcClient } from '../client/rpcClient.js';
 import { RpcError } from '../client/rpcClient.js';
-import type { Logger } from '../util/logger.js';
 import type { FollowedBlock, FollowedTx, MarketService } from './service.js';
 
 export interface FollowerOptions {

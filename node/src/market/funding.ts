@@ -6,10 +6,11 @@
  * when the bound runs out the POST is answered 503 and the client sends the same request again,
  * which finds the same task (its id comes from the payment) and never pays twice.
  */
+
+import { withDeadline } from '@chain-devnet/kit/values';
+import { pause } from '@chain-devnet/kit/wait';
 import { checkTxSignature, type Tx, txFromJson } from '../chain/index.js';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
-import { pause } from '../harness/wait.js';
-import { withDeadline } from '../util/deadline.js';
 import type { MarketService } from './service.js';
 import { fundingMemo, type Terms } from './terms.js';
 import type { TaskRecord } from './types.js';

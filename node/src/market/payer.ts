@@ -11,9 +11,10 @@
  * Test-only crash point: with `crashAfterSends` set, the process SIGKILLs itself right after
  * that many payouts were received by the node (faults/marketCrash.ts).
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { crashIfDue } from '../faults/marketCrash.js';
-import type { Logger } from '../util/logger.js';
 import type { MarketService } from './service.js';
 import type { PayoutRecord } from './types.js';
 

@@ -10,13 +10,13 @@
  * worker would run the model, the training, the render, the generator.
  */
 
+import type { Logger } from '@chain-devnet/kit/log';
+import { pause } from '@chain-devnet/kit/wait';
 import { Writer } from '../chain/codec/encoding.js';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
 import { sha256 } from '../crypto/hash.js';
 import { bytesToHex } from '../crypto/hex.js';
-import { pause } from '../harness/wait.js';
-import type { Logger } from '../util/logger.js';
 import type { TaskAnswer } from './answers.js';
 import type { MarketClient } from './client.js';
 import { termsBytes } from './terms.js';

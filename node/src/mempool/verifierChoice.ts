@@ -6,13 +6,13 @@
  * outside node/src/crypto because that folder is pure: no require, no environment, no logging.
  */
 import { createRequire } from 'node:module';
+import { createLogger } from '@chain-devnet/kit/log';
 import { useVerifier } from '../crypto/activeVerifier.js';
 import { bytesEqual, hexToBytes } from '../crypto/hex.js';
 import { nativeVerifier, type Secp256k1Binding } from '../crypto/nativeVerifier.js';
 import { nobleVerifier } from '../crypto/nobleVerifier.js';
 import { checkSignature } from '../crypto/signatureForm.js';
 import type { Verifier } from '../crypto/verifier.js';
-import { createLogger } from '../util/logger.js';
 
 export const VERIFIER_ENV = 'CHAIN_NODE_VERIFIER';
 const REQUESTS = ['auto', 'noble', 'native'] as const;

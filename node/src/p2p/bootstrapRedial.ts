@@ -6,8 +6,9 @@
  * minutes later dialled every missing peer of every node at once, and those handshakes cost
  * slots; a peer that restarted was not dialled again by the nodes it did not list itself.
  */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import type { Multiaddr } from '@multiformats/multiaddr';
-import type { Logger } from '../util/logger.js';
 
 /**
  * How often a node dials the bootstrap peers it has lost (plus up to half again, at random), and

@@ -9,6 +9,8 @@
  * dropped as a duplicate and a re-sent message with new bytes is not.
  */
 import './polyfill.js';
+import type { Logger } from '@chain-devnet/kit/log';
+import { withDeadline } from '@chain-devnet/kit/values';
 import type { GossipsubMessage } from '@chainsafe/libp2p-gossipsub';
 import type { Libp2p, Stream, TopicValidatorResult } from '@libp2p/interface';
 import { peerIdFromString } from '@libp2p/peer-id';
@@ -21,8 +23,6 @@ import {
   hasOutboundStream,
   meshSize,
 } from '../internals/libraryInternals.js';
-import { withDeadline } from '../util/deadline.js';
-import type { Logger } from '../util/logger.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { BootstrapRedial } from './bootstrapRedial.js';
 import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNode.js';

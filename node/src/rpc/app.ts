@@ -5,17 +5,22 @@
  * metrics, routes, then 404/405 as JSON. Every error body is {"detail": "..."}.
  */
 import { METHODS } from 'node:http';
+import {
+  DEFAULT_RPC_OPTIONS,
+  edgeMiddleware,
+  HttpError,
+  parseJson,
+  readBody,
+  sendJson,
+  silenceKoa,
+} from '@chain-devnet/kit/http';
+import type { Logger } from '@chain-devnet/kit/log';
 import { Router, type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { MAX_SNAPSHOT_FILE_BYTES, MAX_TXS_BATCH_BYTES } from '../chain/index.js';
 import { ACCOUNT_PREFIX, isAddress } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
-import { parseJson, readBody } from '../http/body.js';
-import { edgeMiddleware, sendJson, silenceKoa } from '../http/edge.js';
-import { HttpError } from '../http/httpError.js';
-import { DEFAULT_RPC_OPTIONS } from '../http/options.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import type { Logger } from '../util/logger.js';
 import type { SnapshotsAnswer, SubmitAnswer } from './answers.js';
 import type { RpcBackend, SubmitOutcome } from './backend.js';
 import { invalidTx, notInitialized } from './refusals.js';

@@ -5,13 +5,13 @@
  * the composition root (main/node.ts) and for tests that drive a real core without the network.
  */
 import { join } from 'node:path';
+import type { Logger } from '@chain-devnet/kit/log';
 import type { MigrationRegistry } from '../chain/index.js';
 import { Mempool, type MempoolOptions } from '../mempool/mempool.js';
 import { SignatureCache } from '../mempool/signatureCache.js';
 import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
 import { ChainStore } from '../store/chainStore.js';
 import { EvidenceStore } from '../store/evidenceStore.js';
-import type { Logger } from '../util/logger.js';
 import { ChainService } from './chainService.js';
 import { SnapshotManager } from './snapshotManager.js';
 

@@ -1,11 +1,12 @@
 /** What the chain service is built from (chainCore.ts builds them once); each part takes what it uses. */
+
+import type { Logger } from '@chain-devnet/kit/log';
 import type { MigrationRegistry } from '../chain/index.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { SignatureCache } from '../mempool/signatureCache.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { ChainStore } from '../store/chainStore.js';
 import type { EvidenceStore } from '../store/evidenceStore.js';
-import type { Logger } from '../util/logger.js';
 import type { SnapshotManager } from './snapshotManager.js';
 
 export interface ChainServiceDeps {

@@ -6,11 +6,11 @@
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Logger } from '@chain-devnet/kit/log';
 import { type ChainState, decodeSnapshot, encodeSnapshot, isSnapshotHeight } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { SnapshotRecord } from '../rpc/backend.js';
 import type { ChainStore } from '../store/chainStore.js';
-import type { Logger } from '../util/logger.js';
 
 export class SnapshotManager {
   constructor(

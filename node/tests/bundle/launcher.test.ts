@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { NODE_V8_FLAGS, type RunResult, runProgram } from '../../src/harness/index.js';
+import { type RunResult, runProgram } from '@chain-devnet/kit/process';
+import { NODE_V8_FLAGS } from '../../src/builds/index.js';
 
 /** Runs a launcher as a person runs a program; it must succeed. */
 async function run(...args: string[]): Promise<RunResult> {

@@ -7,17 +7,19 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { type Program, startProgram } from '@chain-devnet/kit/process';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { BASE_PROTOCOL_VERSION, type BlockHeaderJson, type GenesisJson } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { type TestnetNode, writeTestnet } from '../../src/commands/testnet.js';
 import { START_GRACE_MS } from '../../src/consensus/types.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
-import { freeBasePort, type Program, pause, startProgram, waitFor } from '../../src/harness/index.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import { TOPIC_BLOCKS, TOPIC_TXS, TOPIC_VOTES } from '../../src/p2p/protocol.js';
 import { networkPorts } from '../../src/testnet/ports.js';
-import { createLogger } from '../../src/util/logger.js';
 import { CHAIN_NODE } from './processes.js';
 
 export interface ClusterNode extends TestnetNode {

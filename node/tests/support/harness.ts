@@ -8,10 +8,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRpcServer, DEFAULT_RPC_OPTIONS, type RpcOptions } from '@chain-devnet/kit/http';
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { parseJsonExact } from '@chain-devnet/kit/values';
 import inject from 'light-my-request';
 import { type Block, type BlockResult, blockHash, loadGenesis, signVote } from '../../src/chain/index.js';
-import { DEFAULT_RPC_OPTIONS, type RpcOptions } from '../../src/http/options.js';
-import { createRpcServer } from '../../src/http/server.js';
 import { DEFAULT_MEMPOOL_OPTIONS, type MempoolOptions } from '../../src/mempool/mempool.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { createRpcApp } from '../../src/rpc/app.js';
@@ -19,8 +20,6 @@ import type { RpcBackend } from '../../src/rpc/backend.js';
 import { openChainCore } from '../../src/service/chainCore.js';
 import type { ChainService } from '../../src/service/chainService.js';
 import type { ChainStore } from '../../src/store/chainStore.js';
-import { parseJsonExact } from '../../src/util/jsonParse.js';
-import { memoryLogger } from '../../src/util/logger.js';
 import { GENESIS_TIME, type GenesisOptions, genesisJson, key } from '../fixtures.js';
 
 export interface Response {

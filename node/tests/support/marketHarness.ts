@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import { coins, type Tx } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { buildTx } from '../../src/client/txBuilder.js';
@@ -24,7 +25,6 @@ import { DEFAULT_RULES, DEFAULT_TRANSFER_FEE, type MarketRules } from '../../src
 import { MarketService } from '../../src/market/service.js';
 import { MarketStore } from '../../src/market/store.js';
 import { createMarketMetrics } from '../../src/metrics/market.js';
-import { memoryLogger } from '../../src/util/logger.js';
 import { key, type TestKey } from '../fixtures.js';
 import { type Harness, injectInto, makeHarness, type Response } from './harness.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPILED_CHAIN_NODE, gitBuild, OLDER_COMMIT } from '../../src/harness/index.js';
+import { COMPILED_CHAIN_NODE, gitBuild, OLDER_COMMIT } from '../../src/builds/index.js';
 
 /** This checkout: this file runs from node/dist/tests/support/. */
 export const CHECKOUT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');

@@ -7,8 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Program, runProgram, startProgram, stopAllPrograms } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { type Program, runProgram, startProgram, stopAllPrograms, waitFor } from '../../src/harness/index.js';
 
 export const CHAIN_NODE = new URL('../../src/bin/chain-node.js', import.meta.url).pathname;
 

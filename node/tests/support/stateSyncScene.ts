@@ -6,6 +6,9 @@
  * highest and tried first. Everything it starts is handed to `track` to be stopped.
  */
 
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { serveSnapshots } from '../../src/consensus/snapshotServer.js';
 import {
   DEFAULT_STATE_SYNC_OPTIONS,
@@ -13,10 +16,8 @@ import {
   type StateSyncOptions,
 } from '../../src/consensus/stateSync.js';
 import { BlockSync } from '../../src/consensus/sync.js';
-import { freeBasePort, waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import type { P2PNetwork } from '../../src/p2p/network.js';
-import { memoryLogger } from '../../src/util/logger.js';
 import { type GenesisOptions, genesisOf } from '../fixtures.js';
 import { type Harness, makeHarness } from './harness.js';
 import { type Lies, RoguePeer } from './roguePeer.js';

@@ -3,14 +3,15 @@
  * a peer serving a chain with the node's BlockSync, and a node that is behind (a test node core
  * with its RPC, on a network of its own). The lying end is roguePeer.ts.
  */
+
+import { createLogger } from '@chain-devnet/kit/log';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { BlockSync } from '../../src/consensus/sync.js';
 import { utf8Bytes } from '../../src/crypto/hash.js';
-import { waitFor } from '../../src/harness/index.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import type { ChainService } from '../../src/service/chainService.js';
-import { createLogger } from '../../src/util/logger.js';
 import { type Harness, makeHarness } from './harness.js';
 
 export interface PeerOptions {

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { signVote } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
-import { pause, waitFor } from '../../src/harness/index.js';
 import { encodeVote } from '../../src/p2p/messages.js';
 import { TOPIC_BLOCKS, TOPIC_TXS, TOPIC_VOTES } from '../../src/p2p/protocol.js';
 import { key } from '../fixtures.js';

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { blockFromJson, blockHash, coins } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
-import { pause, waitFor } from '../../src/harness/index.js';
 import { PRIV_VALIDATOR_STATE_FILE, PROPOSAL_FILE } from '../../src/home/privValidator.js';
 import {
   cleanup,

@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { type Tx, txHash, txToJson } from '../../src/chain/index.js';
 import { RpcError } from '../../src/client/rpcClient.js';
 import { buildTx } from '../../src/client/txBuilder.js';
-import { waitFor } from '../../src/harness/index.js';
 import { encodeJson } from '../../src/p2p/messages.js';
 import { TOPIC_TXS } from '../../src/p2p/protocol.js';
 import type { SubmitAnswer } from '../../src/rpc/answers.js';

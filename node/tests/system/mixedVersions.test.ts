@@ -9,9 +9,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { runProgram } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
-import { runProgram, waitFor } from '../../src/harness/index.js';
 import { readKeyFile } from '../../src/home/keyFile.js';
 import { Cluster } from '../support/cluster.js';
 import { type OlderBuild, olderBuild } from '../support/olderBuild.js';

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { findOnPath, runProgram } from '@chain-devnet/kit/process';
 import { coins, txToJson } from '../../src/chain/index.js';
-import { findOnPath, runProgram } from '../../src/harness/index.js';
 import { SPECIFIED_NAME_LINTS } from '../../src/metrics/metrics.js';
 import { key, tx } from '../fixtures.js';
 import { type Harness, makeHarness } from '../support/harness.js';

@@ -11,14 +11,14 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
+import { createLogger } from '@chain-devnet/kit/log';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { Proposal } from '../../src/chain/index.js';
 import { type Equivocation, isProvenEquivocation, type Vote } from '../../src/chain/index.js';
-import { waitFor } from '../../src/harness/index.js';
 import { decodeProposal, decodeVote } from '../../src/p2p/messages.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../src/p2p/protocol.js';
-import { createLogger } from '../../src/util/logger.js';
 import { Cluster } from '../support/cluster.js';
 
 /** A peer that records every proposal and vote gossiped to it, and passes nothing on. */

@@ -8,8 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import type { Program } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { freeBasePort, type Program, waitFor } from '../../src/harness/index.js';
 import type { P2PNetwork } from '../../src/p2p/network.js';
 import { Cluster } from '../support/cluster.js';
 import { serveCorruptingProxy } from '../support/rogueSnapshots.js';

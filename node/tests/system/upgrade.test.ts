@@ -16,6 +16,8 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createLogger } from '@chain-devnet/kit/log';
+import { waitFor } from '@chain-devnet/kit/wait';
 import {
   decodeSnapshot,
   loadGenesis,
@@ -27,14 +29,12 @@ import {
   VERSION_REFUSED_EXIT_CODE,
 } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
-import { waitFor } from '../../src/harness/index.js';
 import { readKeyFile } from '../../src/home/keyFile.js';
 import { defaultConfig } from '../../src/main/config.js';
 import { StartupError, startNode } from '../../src/main/node.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import { ChainStore } from '../../src/store/chainStore.js';
-import { createLogger } from '../../src/util/logger.js';
 import { Cluster } from '../support/cluster.js';
 import { chainNode, cleanup, initHome } from '../support/processes.js';
 

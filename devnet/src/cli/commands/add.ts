@@ -1,5 +1,5 @@
 /** `devnet add`: a new node joins the running devnet (with --stake it becomes a validator). */
-import { defineCommand, flag, text } from '@chain-devnet/node/cli';
+import { defineCommand, flag, text } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { AddJson } from '../../jsonShapes.js';
 import { addNode } from '../../operations/add.js';

@@ -1,8 +1,8 @@
 /** `devnet compose`: docker-compose.yml and prometheus.yml for the same devnet under compose. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defineCommand, integer, text, valueOption } from '@chain-devnet/node/cli';
-import { parseDuration } from '@chain-devnet/node/util';
+import { defineCommand, integer, text, valueOption } from '@chain-devnet/kit/cli';
+import { parseDuration } from '@chain-devnet/kit/values';
 import { COMPOSE_DEFAULTS, renderCompose, renderComposePrometheus } from '../../compose/compose.js';
 import { out } from '../output.js';
 

@@ -1,5 +1,5 @@
 /** `devnet down`: stop and remove everything the devnet made. */
-import { defineCommand, flag } from '@chain-devnet/node/cli';
+import { defineCommand, flag } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { DownJson } from '../../jsonShapes.js';
 import { takeDown } from '../../operations/down.js';

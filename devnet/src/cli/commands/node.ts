@@ -2,7 +2,7 @@
  * `devnet stop|start|kill|pause|resume|restart|disconnect|connect NODE`: one command per operation.
  * `stop` and `start` without a node stop and start the whole devnet (operations/lifecycle.ts).
  */
-import { type Command, defineCommand } from '@chain-devnet/node/cli';
+import { type Command, defineCommand } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { NodeOpJson } from '../../jsonShapes.js';
 import { startAll, stopAll } from '../../operations/lifecycle.js';

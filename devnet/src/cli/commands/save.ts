@@ -1,5 +1,5 @@
 /** `devnet save FILE`: one archive of the whole devnet, which `devnet up --from FILE` restores. */
-import { defineCommand } from '@chain-devnet/node/cli';
+import { defineCommand } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { SaveJson } from '../../jsonShapes.js';
 import { save } from '../../operations/save.js';

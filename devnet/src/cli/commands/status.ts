@@ -1,5 +1,5 @@
 /** `devnet status`: every node's state as the runtime and its RPC see it, then the services. */
-import { defineCommand } from '@chain-devnet/node/cli';
+import { defineCommand } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { StatusJson } from '../../jsonShapes.js';
 import { marketStatus } from '../../market.js';

@@ -1,5 +1,5 @@
 /** `devnet supervise`: the auto-upgrade supervisor in the foreground (`up --auto-upgrade` runs it in the background). */
-import { defineCommand } from '@chain-devnet/node/cli';
+import { defineCommand } from '@chain-devnet/kit/cli';
 import { supervise } from '../../supervisor/loop.js';
 import { homeOf, homeOption } from '../commonOptions.js';
 

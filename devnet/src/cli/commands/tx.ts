@@ -1,6 +1,7 @@
 /** `devnet tx KIND`: sign a transaction with a devnet key, send it, and wait for its receipt. */
+
+import { commandHelp, defineCommand, flag, text } from '@chain-devnet/kit/cli';
 import type { TxType } from '@chain-devnet/node/chain';
-import { commandHelp, defineCommand, flag, text } from '@chain-devnet/node/cli';
 import { Devnet } from '../../devnet.js';
 import { DevnetError } from '../../errors.js';
 import type { TxJson } from '../../jsonShapes.js';

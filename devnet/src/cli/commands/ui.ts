@@ -1,5 +1,5 @@
 /** `devnet ui`: the panel's link (--start starts it again), or the panel itself in this process (--serve). */
-import { defineCommand, flag } from '@chain-devnet/node/cli';
+import { defineCommand, flag } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { UiJson } from '../../jsonShapes.js';
 import { panelState, startPanel } from '../../panel/process.js';

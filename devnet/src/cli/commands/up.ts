@@ -1,8 +1,8 @@
 /** `devnet up`: bring up N validators (+ monitoring) and wait for every node's first final block. */
 import { readFile } from 'node:fs/promises';
+import { choice, defineCommand, flag, integer, text } from '@chain-devnet/kit/cli';
+import { parseByteSize } from '@chain-devnet/kit/values';
 import { formatCoins } from '@chain-devnet/node/chain';
-import { choice, defineCommand, flag, integer, text } from '@chain-devnet/node/cli';
-import { parseByteSize } from '@chain-devnet/node/util';
 import { DevnetError } from '../../errors.js';
 import { parseForkTarget } from '../../fork/source.js';
 import type { UpJson } from '../../jsonShapes.js';

@@ -3,7 +3,7 @@
  *   plan --version V --height H, cancel     the chain's upgrade plans (upgradePlans.ts)
  *   NODE --to VERSION, --all --to VERSION   restart nodes on another version (upgradeNodes.ts)
  */
-import { defineCommand } from '@chain-devnet/node/cli';
+import { defineCommand } from '@chain-devnet/kit/cli';
 import { homeOption, jsonOption } from '../commonOptions.js';
 import { NODE_UPGRADE_DETAILS, NODE_UPGRADE_OPTIONS, upgradeNodes } from './upgradeNodes.js';
 import { PLAN_ACTIONS, PLAN_UPGRADE_DETAILS, PLAN_UPGRADE_OPTIONS, upgradePlans } from './upgradePlans.js';

@@ -3,7 +3,7 @@
  * options and what it does, kept apart so that the command (upgrade.ts) also holds the chain's
  * upgrade plans (`devnet upgrade plan|cancel`, issue 28's other half).
  */
-import { flag, text } from '@chain-devnet/node/cli';
+import { flag, text } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import { DevnetError } from '../../errors.js';
 import type { UpgradeJson } from '../../jsonShapes.js';

@@ -3,7 +3,7 @@
  * upgrade cancel`): its options and what it does, kept apart so that the command (upgrade.ts) also
  * holds the node-version branch (`devnet upgrade NODE --to VERSION`, `--all`, issue 28's other half).
  */
-import { integer, text } from '@chain-devnet/node/cli';
+import { integer, text } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet.js';
 import type { UpgradePlanJson } from '../../jsonShapes.js';
 import { signUpgrade } from '../../operations/upgradePlan.js';

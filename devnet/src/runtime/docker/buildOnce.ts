@@ -1,6 +1,6 @@
 /**
  * An image built once on this machine, however many devnets ask for it at once: the check that
- * it is there and its build run under one lock between processes (@chain-devnet/node/harness
+ * it is there and its build run under one lock between processes (@chain-devnet/kit/process
  * withFileLock, one per tag), and the check is made again once the lock is held. Without it, two
  * test files (or two people's devnets) that found the checkout's node image missing both built
  * it: the tag moved to the second build, so nodes started before ran another image id than those
@@ -9,7 +9,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withFileLock } from '@chain-devnet/node/harness';
+import { withFileLock } from '@chain-devnet/kit/process';
 
 /** An image build takes minutes on a cold cache; a waiter waits for that. */
 const BUILD_WAIT_MS = 15 * 60_000;

@@ -6,7 +6,7 @@
 import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runProgram } from '@chain-devnet/node/harness';
+import { runProgram } from '@chain-devnet/kit/process';
 import tar from 'tar-fs';
 import { DevnetError } from '../../errors.js';
 import type { Progress } from '../runtime.js';

@@ -6,7 +6,7 @@
  * its containers and the swarm runtime its services (devnetName: both resolve on the devnet's
  * network).
  */
-import { NODE_V8_FLAGS } from '@chain-devnet/node/harness';
+import { NODE_V8_FLAGS } from '@chain-devnet/node/builds';
 import { CONTAINER_PORTS } from '@chain-devnet/node/testnet';
 import type { Layout } from '../../layout.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';

@@ -6,8 +6,6 @@
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import {
-  NODE_ENV,
-  NODE_V8_FLAGS,
   procState,
   readExitStatus,
   readPid,
@@ -15,9 +13,9 @@ import {
   signal,
   spawnDetached,
   stopProcess,
-  waitFor,
-  waitForOrNull,
-} from '@chain-devnet/node/harness';
+} from '@chain-devnet/kit/process';
+import { waitFor, waitForOrNull } from '@chain-devnet/kit/wait';
+import { NODE_ENV, NODE_V8_FLAGS } from '@chain-devnet/node/builds';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';

@@ -4,7 +4,8 @@
  * this machine has them on PATH.
  */
 import { existsSync } from 'node:fs';
-import { chainNodeProgram, findOnPath, NODE_V8_FLAGS } from '@chain-devnet/node/harness';
+import { findOnPath } from '@chain-devnet/kit/process';
+import { chainNodeProgram, NODE_V8_FLAGS } from '@chain-devnet/node/builds';
 import { DevnetError } from '../../errors.js';
 import { nodePackagePath } from '../../repo.js';
 import type { NodeBuild, ServiceProgram } from '../runtime.js';

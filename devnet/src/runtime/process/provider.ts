@@ -3,7 +3,7 @@
  * services and monitors run from this machine's programs (programs.ts).
  */
 import { access } from 'node:fs/promises';
-import { spawnDetached } from '@chain-devnet/node/harness';
+import { spawnDetached } from '@chain-devnet/kit/process';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';
 import { localServiceUrl } from '../localEndpoint.js';

@@ -11,7 +11,7 @@
  * swarm-images.json), never remove an image another devnet holds, nor leave one nobody holds.
  */
 
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type Docker from 'dockerode';
 import { isConflict, isNotFound, orNull } from '../docker/engineErrors.js';
 

@@ -3,7 +3,7 @@
  * kill), and bringing a service with no running task up again. The swarm does all of it
  * asynchronously, so every step ends on what the manager shows, bounded.
  */
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type Docker from 'dockerode';
 import { DevnetError } from '../../errors.js';
 import { orNull } from '../docker/engineErrors.js';

@@ -5,7 +5,7 @@
  * be reached (a machine with no engine address) is said, not skipped silently.
  */
 import { rm } from 'node:fs/promises';
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type Docker from 'dockerode';
 import { isConflict, isNotFound, orNull } from '../docker/engineErrors.js';
 import { devnetFilter, LABEL_DEVNET } from '../docker/labels.js';

@@ -3,15 +3,9 @@
  * machine, its id in threads/host.pid and its output in threads/host.log, started when a node is
  * to start and none answers, stopped by `devnet down` (SIGTERM: it stops its nodes first).
  */
-import {
-  NODE_V8_FLAGS,
-  procState,
-  readPid,
-  removePidFile,
-  spawnDetached,
-  stopProcess,
-  waitFor,
-} from '@chain-devnet/node/harness';
+import { DetachedProgram } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
+import { NODE_V8_FLAGS } from '@chain-devnet/node/builds';
 import type { Layout } from '../../layout.js';
 import { devnetProgram } from '../../repo.js';
 import { ask, hostLogFile, hostMarker, hostPidFile, NoHost } from './control.js';
@@ -39,13 +33,20 @@ export function ensureHost(layout: Layout): Promise<void> {
   return s;
 }
 
-async function startHost(layout: Layout): Promise<void> {
-  await spawnDetached({
+/** The host's process, by its files. */
+const host = (layout: Layout) =>
+  new DetachedProgram({
+    what: 'threads host',
     command: process.execPath,
     args: [...NODE_V8_FLAGS, devnetProgram(), 'host', '--home', layout.home],
-    logFile: hostLogFile(layout),
     pidFile: hostPidFile(layout),
+    logFile: hostLogFile(layout),
+    marker: hostMarker(layout),
+    graceMs: HOST_GRACE_MS,
   });
+
+async function startHost(layout: Layout): Promise<void> {
+  await host(layout).start();
   await waitFor(
     `the threads host of ${layout.home} to listen (its log: ${hostLogFile(layout)})`,
     15_000,
@@ -59,10 +60,6 @@ async function startHost(layout: Layout): Promise<void> {
 }
 
 /** Stops the host if it runs, its nodes with it; what was stopped, for `devnet down`'s list. */
-export async function stopHost(layout: Layout): Promise<string[]> {
-  const pid = await readPid(hostPidFile(layout));
-  const alive = pid !== null && (await procState(pid, hostMarker(layout))) !== 'absent';
-  if (alive) await stopProcess(pid, hostMarker(layout), HOST_GRACE_MS);
-  await removePidFile(hostPidFile(layout));
-  return alive ? [`process threads host (pid ${pid})`] : [];
+export function stopHost(layout: Layout): Promise<string[]> {
+  return host(layout).stop();
 }

@@ -6,7 +6,7 @@
  * run/<name>.exit.
  */
 import type { Writable } from 'node:stream';
-import { readExitStatus } from '@chain-devnet/node/harness';
+import { readExitStatus } from '@chain-devnet/kit/process';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../errors.js';
 import type { Layout } from '../../layout.js';

@@ -18,7 +18,7 @@ import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
-import { THREAD_YOUNG_GENERATION_MB } from '@chain-devnet/node/harness';
+import { THREAD_YOUNG_GENERATION_MB } from '@chain-devnet/node/builds';
 import type { StartRequest, ThreadState } from './control.js';
 import { KILLED_STATUS, THREAD_PRELUDE, type ThreadData } from './nodeThread.js';
 

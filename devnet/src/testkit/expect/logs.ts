@@ -3,7 +3,7 @@
  * exactly, at most), since marks or since the start; and "no line matching X", over the log so
  * far or watched for a window from now.
  */
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';

@@ -4,7 +4,7 @@
  * end the wait at once. A failure names the first node whose check did not hold, its height, what
  * was expected (with the bound) and what its last probe found.
  */
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 

@@ -1,5 +1,5 @@
 /** Expectations on chain progress: a height reached, every node synced. */
-import { waitFor } from '@chain-devnet/node/harness';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 import { holds, untilEveryNode } from './poll.js';

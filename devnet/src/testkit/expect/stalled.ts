@@ -4,7 +4,7 @@
  * stalled chain has no block time to count in. A height whose votes were already on their way
  * when the partition came may still land: `within` lets the still window start that late.
  */
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';

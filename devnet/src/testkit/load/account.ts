@@ -15,9 +15,9 @@
  * however often it is sent again.
  */
 
+import { pause } from '@chain-devnet/kit/wait';
 import type { Tx } from '@chain-devnet/node/chain';
 import type { ReceiptAnswer } from '@chain-devnet/node/client';
-import { pause } from '@chain-devnet/node/harness';
 import type { NetContext } from '../context.js';
 import type { Wallet } from '../wallet.js';
 

@@ -2,7 +2,7 @@
  * The load's pace: one clock of send slots under the rate, shared by every account, and the end
  * of the load (stopped, its count sent, or its duration over).
  */
-import { pause } from '@chain-devnet/node/harness';
+import { pause } from '@chain-devnet/kit/wait';
 
 export class Pacing {
   readonly started = Date.now();

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { processStart } from '@chain-devnet/node/harness';
+import { processStart } from '@chain-devnet/kit/process';
 import { Devnet } from '../../devnet.js';
 import { freeDevnetBase } from '../../harness/ports.js';
 import { restore } from '../../operations/restore.js';

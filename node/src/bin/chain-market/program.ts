@@ -1,5 +1,5 @@
 /** The chain-market program: its commands, one declaration each (a table tests read too). */
-import type { Program } from '../../cli/index.js';
+import type { Program } from '@chain-devnet/kit/cli';
 import { startCommand } from './start.js';
 import { workerCommand } from './worker.js';
 

@@ -1,7 +1,7 @@
 /** `chain-market start`: the task market beside a node (docs/MARKET.md), until SIGTERM or SIGINT. */
 import { resolve } from 'node:path';
+import { defineCommand, duration, integer, text, valueOption } from '@chain-devnet/kit/cli';
 import { parseAmount } from '../../chain/index.js';
-import { defineCommand, duration, integer, text, valueOption } from '../../cli/index.js';
 import { marketCrashAfterSends } from '../../faults/marketCrash.js';
 import { DEFAULT_TRANSFER_FEE, startMarket } from '../../market/process.js';
 import { DEFAULT_RULES } from '../../market/rules.js';

@@ -3,7 +3,7 @@
  * result and commits it with SUBMIT_RESULT, until SIGTERM or SIGINT.
  */
 import { resolve } from 'node:path';
-import { defineCommand, duration, text } from '../../cli/index.js';
+import { defineCommand, duration, text } from '@chain-devnet/kit/cli';
 import { RpcClient } from '../../client/rpcClient.js';
 import { readKeyFile } from '../../home/keyFile.js';
 import { MarketClient } from '../../market/client.js';

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineCommand, text } from '../../cli/index.js';
+import { defineCommand, text } from '@chain-devnet/kit/cli';
 import { initHome } from '../../commands/init.js';
 import { logFormatOption } from '../common.js';
 import { printAccounts } from './init.js';

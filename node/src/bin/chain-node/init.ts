@@ -1,7 +1,7 @@
 /** `chain-node init`: a one-validator genesis, its keys and funded developer accounts in --home. */
 import { join } from 'node:path';
+import { choice, defineCommand, duration, flag, text } from '@chain-devnet/kit/cli';
 import { NETWORK_IDS } from '../../chain/index.js';
-import { choice, defineCommand, duration, flag, text } from '../../cli/index.js';
 import { initHome } from '../../commands/init.js';
 import { genesisOptions, homeOf, homeOption } from './options.js';
 

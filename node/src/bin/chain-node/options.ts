@@ -3,8 +3,8 @@
  * genesis settings of init, dev and testnet, and everything `start` (and `dev`) runs a node with.
  */
 import { resolve } from 'node:path';
+import { choice, duration, flag, integer, list, text } from '@chain-devnet/kit/cli';
 import { MIGRATIONS, NEWEST_PROTOCOL_VERSION, supportedVersions } from '../../chain/index.js';
-import { choice, duration, flag, integer, list, text } from '../../cli/index.js';
 import { BYZANTINE_MODES } from '../../faults/equivocator.js';
 import { FAIL_POINTS } from '../../faults/failPoints.js';
 import { defaultConfig } from '../../main/config.js';

@@ -1,5 +1,5 @@
 /** The chain-node program: its commands, one declaration each (a table tests read too). */
-import type { Program } from '../../cli/index.js';
+import type { Program } from '@chain-devnet/kit/cli';
 import { devCommand } from './dev.js';
 import { initCommand } from './init.js';
 import { startCommand } from './start.js';

@@ -1,12 +1,12 @@
 /** `chain-node start`: run the node of --home until SIGTERM or SIGINT (the default command). */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { defineCommand, type Values } from '@chain-devnet/kit/cli';
+import type { LogFormat } from '@chain-devnet/kit/log';
 import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '../../chain/index.js';
-import { defineCommand, type Values } from '../../cli/index.js';
 import { readNodeFile } from '../../home/nodeFile.js';
 import { defaultConfig, type NodeConfig } from '../../main/config.js';
 import { startNode } from '../../main/node.js';
-import type { LogFormat } from '../../util/logger.js';
 import { logFormatOption, processLogger, untilSignal } from '../common.js';
 import { homeOf, homeOption, START_DETAILS, startOptions } from './options.js';
 

@@ -1,7 +1,7 @@
 /** `chain-node testnet`: the homes of an N-validator network in --output (start each validator-i). */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defineCommand, duration, flag, integer, text } from '../../cli/index.js';
+import { defineCommand, duration, flag, integer, text } from '@chain-devnet/kit/cli';
 import { writeTestnet } from '../../commands/testnet.js';
 import { genesisOptions } from './options.js';
 

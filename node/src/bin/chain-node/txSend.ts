@@ -1,5 +1,5 @@
 /** `chain-node tx send`: sign a transfer with a key of --home, send it, and wait for its receipt. */
-import { defineCommand, flag, text } from '../../cli/index.js';
+import { defineCommand, flag, text } from '@chain-devnet/kit/cli';
 import { sendTransfer } from '../../commands/txCommand.js';
 import { homeOf, homeOption } from './options.js';
 

@@ -7,16 +7,22 @@
  * the market's own store.
  */
 import { METHODS } from 'node:http';
+import {
+  DEFAULT_RPC_OPTIONS,
+  edgeMiddleware,
+  HttpError,
+  parseJson,
+  type RpcOptions,
+  readBody,
+  sendJson,
+  silenceKoa,
+} from '@chain-devnet/kit/http';
+import type { Logger } from '@chain-devnet/kit/log';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { RpcClient } from '../../client/rpcClient.js';
 import { ACCOUNT_PREFIX, isAddress } from '../../crypto/address.js';
-import { parseJson, readBody } from '../../http/body.js';
-import { edgeMiddleware, sendJson, silenceKoa } from '../../http/edge.js';
-import { HttpError } from '../../http/httpError.js';
-import { DEFAULT_RPC_OPTIONS, type RpcOptions } from '../../http/options.js';
 import type { MarketMetrics } from '../../metrics/market.js';
-import type { Logger } from '../../util/logger.js';
 import type { ClaimAnswer, CreateTaskAnswer, FailAnswer, MarketInfoAnswer } from '../answers.js';
 import type { ChallengeType, Payload } from '../challenges.js';
 import { type Statement, statementProblem, type WorkerSignature } from '../claims.js';

@@ -4,8 +4,9 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { startProgram } from '@chain-devnet/kit/process';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '../../../src/client/rpcClient.js';
-import { startProgram, waitFor } from '../../../src/harness/index.js';
 import {
   CHAIN_NODE,
   chainNode,

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import type { Proposal } from '../../../src/chain/index.js';
 import {
   activeValidators,
@@ -28,7 +29,6 @@ import { createMetrics } from '../../../src/metrics/metrics.js';
 import { decodeJson, encodeProposal, encodeVote } from '../../../src/p2p/messages.js';
 import type { P2PNetwork, Verdict } from '../../../src/p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../../src/p2p/protocol.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { key, type TestKey } from '../../fixtures.js';
 import { type Harness, makeHarness } from '../../support/harness.js';
 

@@ -9,11 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { stateRoot } from '../../../src/chain/index.js';
 import { BlockSync } from '../../../src/consensus/sync.js';
-import { waitFor } from '../../../src/harness/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { genesisOf, key } from '../../fixtures.js';
 import { type Lies, withInvalidSignature } from '../../support/roguePeer.js';
 import { stateSyncScene } from '../../support/stateSyncScene.js';

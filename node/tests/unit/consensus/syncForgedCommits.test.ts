@@ -8,11 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { activeValidators, type Commit, verifyVote } from '../../../src/chain/index.js';
 import { BlockSync } from '../../../src/consensus/sync.js';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { type Harness, makeHarness } from '../../support/harness.js';
 import {
   RoguePeer,

@@ -8,11 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { BlockSync, DEFAULT_SYNC_TIMEOUTS } from '../../../src/consensus/sync.js';
 import { ManualTicker } from '../../../src/consensus/ticker.js';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { type Harness, makeHarness } from '../../support/harness.js';
 import { type Lies, RoguePeer, withRepeatedSigner } from '../../support/roguePeer.js';
 import { behindNode, honestPeerJoining } from '../../support/syncPeers.js';

@@ -9,11 +9,11 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { watchBlockedPeers } from '../../../src/faults/blockedPeers.js';
 import { BLOCKED_PEERS_FILE } from '../../../src/faults/blockedPeersFile.js';
-import { pause, waitFor } from '../../../src/harness/index.js';
 import type { PeerRefusal } from '../../../src/p2p/peerRefusal.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 
 describe('blocked_peers.json followed by a node', () => {
   let dir: string;

@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
+import { createLogger, memoryLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { defaultConfig } from '../../../src/main/config.js';
 import { type RunningNode, startNode } from '../../../src/main/node.js';
 import { encodeJson } from '../../../src/p2p/messages.js';
@@ -18,7 +20,6 @@ import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
 import { SYNC_PROTOCOL } from '../../../src/p2p/protocol.js';
 import { networkPorts } from '../../../src/testnet/ports.js';
-import { createLogger, memoryLogger } from '../../../src/util/logger.js';
 import { cleanup, initHome } from '../../support/processes.js';
 
 after(cleanup);

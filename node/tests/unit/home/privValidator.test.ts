@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import {
   activeValidators,
   type Block,
@@ -30,7 +31,6 @@ import {
   readPrivValidatorState,
 } from '../../../src/home/privValidator.js';
 import { createMetrics, type NodeMetrics } from '../../../src/metrics/metrics.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { genesisState, key } from '../../fixtures.js';
 
 const CHAIN = 'chain-devnet-1';

@@ -9,32 +9,29 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { type GossipSub, gossipsub } from '@chainsafe/libp2p-gossipsub';
 import { RPC } from '@chainsafe/libp2p-gossipsub/message';
 import { yamux } from '@chainsafe/libp2p-yamux';
-import { Router } from '@koa/router';
 import { identify } from '@libp2p/identify';
 import { kadDHT } from '@libp2p/kad-dht';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
-import Koa from 'koa';
 import { createLibp2p } from 'libp2p';
-import inject from 'light-my-request';
 import { splitPublisher } from '../../../src/faults/splitPublish.js';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
 import {
   forgetFanout,
   gossipFrames,
   halfWindowUpdates,
   hasOutboundStream,
-  matchedRoute,
   meshSize,
   PINNED_VERSIONS,
   setTableRefreshInterval,
 } from '../../../src/internals/libraryInternals.js';
 import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
-import { createLogger } from '../../../src/util/logger.js';
 
 /** The version of `name` as installed (the nearest node_modules up from this file). */
 function installedVersion(name: string): string {
@@ -183,23 +180,6 @@ describe('library internals (src/internals/libraryInternals.ts)', () => {
     assert.equal(setTableRefreshInterval(node.services.dht, 123_456), true, `kad-dht: ${WHAT_TO_CHECK}`);
     const dht = node.services.dht as unknown as { routingTableRefresh: { refreshInterval: number } };
     assert.equal(dht.routingTableRefresh.refreshInterval, 123_456);
-  });
-
-  it("@koa/router leaves the route it matched on the context (the RPC's duration metric is labelled by it)", async () => {
-    const app = new Koa();
-    const router = new Router();
-    const seen: (string | undefined)[] = [];
-    app.use(async (ctx, next) => {
-      await next();
-      seen.push(matchedRoute(ctx));
-    });
-    router.get('/block/:height', (ctx) => {
-      ctx.body = 'ok';
-    });
-    app.use(router.routes());
-    await inject(app.callback(), { url: '/block/7' });
-    await inject(app.callback(), { url: '/nowhere' });
-    assert.deepEqual(seen, ['/block/:height', undefined], `@koa/router: ${WHAT_TO_CHECK}`);
   });
 
   describe("yamux's window updates, sent once half the window is read (halfWindowUpdates)", () => {

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import {
   BURN_ADDRESS,
   coins,
@@ -22,7 +23,6 @@ import { signStatement } from '../../../src/market/claims.js';
 import { MarketClient } from '../../../src/market/client.js';
 import { splitReward } from '../../../src/market/split.js';
 import { sampleResultHash, workTask, worthClaiming } from '../../../src/market/worker.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { key } from '../../fixtures.js';
 import {
   balanceOf,

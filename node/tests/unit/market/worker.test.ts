@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '../../../src/client/rpcClient.js';
-import { waitFor } from '../../../src/harness/wait.js';
 import { MarketClient } from '../../../src/market/client.js';
 import { type HeldTasks, runWorker, sampleResultHash, workTask } from '../../../src/market/worker.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import {
   CHAIN,
   type MarketHarness,

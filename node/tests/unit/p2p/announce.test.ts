@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { freeBasePort } from '../../../src/harness/index.js';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
 import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
-import { createLogger } from '../../../src/util/logger.js';
 
 describe('P2PNetwork announce addresses', () => {
   const running: P2PNetwork[] = [];

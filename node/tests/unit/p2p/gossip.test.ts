@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freeBasePort, pause, waitFor } from '../../../src/harness/index.js';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
 import { TOPIC_VOTES } from '../../../src/p2p/protocol.js';
-import { createLogger } from '../../../src/util/logger.js';
 
 const N = 16;
 

@@ -4,10 +4,11 @@
  * can bring the two back together; libp2p's bootstrap dials once, at start.
  */
 import { after, describe, it } from 'node:test';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
-import { createLogger } from '../../../src/util/logger.js';
 
 describe('P2PNetwork bootstrap peers', () => {
   const running: P2PNetwork[] = [];

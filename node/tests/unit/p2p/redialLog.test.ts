@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import { multiaddr } from '@multiformats/multiaddr';
 import { BootstrapRedial } from '../../../src/p2p/bootstrapRedial.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 
 const PEER = {
   addr: multiaddr('/ip4/127.0.0.1/tcp/9/p2p/12D3KooWEmFKNnk2jATeR97ME2sYYt46dEmTsFmakqYtXMkkq8CL'),

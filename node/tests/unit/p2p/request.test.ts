@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freeBasePort, waitFor } from '../../../src/harness/index.js';
+import { createLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { waitFor } from '@chain-devnet/kit/wait';
 import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
-import { createLogger } from '../../../src/util/logger.js';
 
 const HANG = '/test/hang/1.0.0';
 const ECHO = '/test/echo/1.0.0';

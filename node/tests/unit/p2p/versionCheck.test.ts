@@ -7,7 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { freeBasePort, pause, waitFor } from '../../../src/harness/index.js';
+import { type LogFields, memoryLogger } from '@chain-devnet/kit/log';
+import { freeBasePort } from '@chain-devnet/kit/ports';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import { P2PNetwork } from '../../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../../src/p2p/peerKey.js';
 import { P2P_VERSION, TOPIC_BLOCKS } from '../../../src/p2p/protocol.js';
@@ -17,7 +19,6 @@ import {
   incompatibility,
   otherGenesis,
 } from '../../../src/p2p/versionCheck.js';
-import { type LogFields, memoryLogger } from '../../../src/util/logger.js';
 
 describe('p2p protocol versions', () => {
   it('the topics and protocol ids carry the p2p version, 1.0.0', () => {

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import { RpcClient, RpcError } from '../../../src/client/rpcClient.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import { createRpcApp } from '../../../src/rpc/app.js';
 import type { RpcBackend } from '../../../src/rpc/backend.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { type Harness, injectInto, makeHarness } from '../../support/harness.js';
 
 /** The node's RPC app whose first snapshot file read waits until `open()`. */

@@ -1,8 +1,8 @@
 /** Receipts for every fate: failed at execution, expiry racing a commit, and bad addresses on every delegator route. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createLogger } from '@chain-devnet/kit/log';
 import { blockHash, buildBlock, coins, signVote, txToJson } from '../../../src/chain/index.js';
-import { createLogger } from '../../../src/util/logger.js';
 import { key, tx } from '../../fixtures.js';
 import { makeHarness, produceAsSoleValidator } from '../../support/harness.js';
 

@@ -12,13 +12,13 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { memoryLogger } from '@chain-devnet/kit/log';
 import { Level } from 'level';
 import { type BlockJson, loadGenesis, stateFromEntries, stateRoot } from '../../../src/chain/index.js';
 import { encodeAccount } from '../../../src/chain/state/entries.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../../../src/mempool/mempool.js';
 import { openChainCore } from '../../../src/service/chainCore.js';
 import { storedChain } from '../../../src/testnet/storedChain.js';
-import { memoryLogger } from '../../../src/util/logger.js';
 import { genesisJson, key } from '../../fixtures.js';
 import { makeHarness } from '../../support/harness.js';
 
