@@ -12,7 +12,7 @@
  * deadlines, claims and completions are judged by the chain, never by this machine's clock.
  */
 import { type Tx, txHash, txToJson } from '../chain/index.js';
-import { applyFollowedBlock, type FollowedBlock } from './block.js';
+import { applyFollowedBlock, type FollowedBlock } from './block/block.js';
 import type { Payload } from './challenges.js';
 import { type ListFilter, listPrefix, recount, summaryOf, type TaskSummary } from './listing.js';
 import { LiveTasks, retirable } from './live.js';
@@ -26,7 +26,7 @@ import { addPaid, paidOf } from './tallies.js';
 import { type Terms, taskIdOf } from './terms.js';
 import type { DepositRecord, PayoutRecord, TaskRecord } from './types.js';
 
-export type { FollowedBlock, FollowedTx } from './block.js';
+export type { FollowedBlock, FollowedTx } from './block/block.js';
 
 export type IntakeResult =
   | { readonly kind: 'task'; readonly task: TaskRecord; readonly created: boolean }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { signTx, type Tx, txHash } from '../../../src/chain/index.js';
-import { MAX_PLANS_PER_BLOCK } from '../../../src/market/block.js';
+import { MAX_PLANS_PER_BLOCK } from '../../../src/market/block/block.js';
 import { DEFAULT_RULES } from '../../../src/market/rules.js';
 import { MarketService } from '../../../src/market/service.js';
 import { MarketStore } from '../../../src/market/store.js';
