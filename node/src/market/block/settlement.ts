@@ -9,9 +9,9 @@ import { settle } from '../settle.js';
 import { claimLapsed, lapse } from '../squatting.js';
 import type { Books } from '../store.js';
 import { isLive } from '../types.js';
-import type { BlockContext, FollowedBlock } from './block.js';
 import type { BlockDraft } from './draft.js';
 import type { Warn } from './txs.js';
+import type { BlockContext, FollowedBlock } from './types.js';
 
 /**
  * Plans signed in one block at the most: signing is most of a settlement's cost (about half a

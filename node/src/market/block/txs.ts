@@ -7,8 +7,8 @@
  */
 import { resign } from '../payouts.js';
 import type { DepositRecord, TaskRecord } from '../types.js';
-import type { FollowedBlock, FollowedTx } from './block.js';
 import { BlockDraft } from './draft.js';
+import type { FollowedBlock, FollowedTx } from './types.js';
 
 export type Warn = (msg: string, fields: Record<string, unknown>) => void;
 
