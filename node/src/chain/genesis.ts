@@ -76,33 +76,24 @@ export interface Genesis {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Checks a genesis document and builds its state and block 0, or lists every problem found. */
-export function loadGenesis(
-  json: unknown,
-): { ok: true; genesis: Genesis } | { ok: false; problems: string[] } {
-  const problems: string[] = [];
-  if (!isObject(json)) return { ok: false, problems: ['genesis must be a JSON object'] };
-  const known = new Set([
-    'network',
-    'chain_id',
-    'genesis_time',
-    'protocol_version',
-    'params',
-    'accounts',
-    'validators',
-    'treasury',
-    'upgrades',
-    'retired_validators',
-    'delegations',
-    'unbonding',
-  ]);
-  for (const k of Object.keys(json)) if (!known.has(k)) problems.push(`${k} is not a genesis field`);
+const GENESIS_FIELDS = new Set([
+  'network',
+  'chain_id',
+  'genesis_time',
+  'protocol_version',
+  'params',
+  'accounts',
+  'validators',
+  'treasury',
+  'upgrades',
+  'retired_validators',
+  'delegations',
+  'unbonding',
+]);
 
-  const network = json.network;
-  if (typeof network !== 'string' || !(NETWORK_IDS as readonly string[]).includes(network)) {
-    return { ok: false, problems: [...problems, `network must be one of ${NETWORK_IDS.join(', ')}`] };
-  }
-  let params = NETWORK_PARAMS[network as NetworkId];
+/** The chain-wide fields: the network's parameters with chain_id and params over them, the time and the protocol version. */
+function parseChainFields(json: Record<string, unknown>, network: NetworkId, problems: string[]) {
+  let params = NETWORK_PARAMS[network];
   if (json.chain_id !== undefined) {
     if (typeof json.chain_id !== 'string') problems.push('chain_id must be a string');
     else params = { ...params, chainId: json.chain_id };
@@ -113,14 +104,22 @@ export function loadGenesis(
     else params = p;
   }
   problems.push(...checkParams(params));
-
   const genesisTime = json.genesis_time;
   if (typeof genesisTime !== 'number' || !Number.isSafeInteger(genesisTime) || genesisTime < 0)
     problems.push('genesis_time must be Unix seconds (a non-negative integer)');
   const version = json.protocol_version ?? DEFAULT_PROTOCOL_VERSION;
   if (typeof version !== 'string' || parseSemVer(version) === null)
     problems.push('protocol_version must be MAJOR.MINOR.PATCH');
+  return { params, genesisTime: genesisTime as number, version: version as string };
+}
 
+/** What the genesis holds: accounts, validators (active and retired), delegations, unbonding, treasury, plans. */
+function parseHoldings(
+  json: Record<string, unknown>,
+  params: ChainParams,
+  version: string,
+  problems: string[],
+) {
   const accounts = parseAccounts(json.accounts ?? [], problems);
   const validators = parseValidators(json.validators, params, problems);
   parseRetiredValidators(json.retired_validators, params, validators, problems);
@@ -135,50 +134,64 @@ export function loadGenesis(
   for (const a of accounts.values()) supply += a.balance;
   for (const v of validators.values()) supply += v.stake + v.totalDelegated;
   for (const u of unbonding) supply += u.amount;
+  return { accounts, validators, delegations, unbonding, treasury: treasury ?? 0n, upgrades, supply };
+}
 
-  if (problems.length > 0) return { ok: false, problems };
-
-  const state: ChainState = {
-    params,
-    protocolVersion: version as string,
-    upgrades,
-    height: 0,
-    lastBlockHash: '',
-    lastTimestamp: genesisTime as number,
-    accounts,
-    validators,
-    delegations,
-    unbonding,
-    nextUnbondingSeq: unbonding.length,
-    upgradeSignals: new Map(),
-    totals: { genesisSupply: supply, minted: 0n, burned: 0n, treasury: treasury ?? 0n },
-    // Block 1 names it (block/genesisName.ts): block 0's hash covers this state's root.
-    genesisHash: null,
-  };
+/** Block 0: no proposer, no signature, the empty roots, the genesis state's root; its hash names the chain. */
+function genesisBlock(state: ChainState, genesisTime: number): Block {
   const header: BlockHeader = {
-    chainId: params.chainId,
+    chainId: state.params.chainId,
     height: 0,
     round: 0,
     prevHash: ZERO_HASH,
-    timestamp: genesisTime as number,
+    timestamp: genesisTime,
     proposerAddress: '',
     pubKey: '',
-    txRoot: txRoot([], params.chainId),
+    txRoot: txRoot([], state.params.chainId),
     computeRoot: computeRoot([]),
     stateRoot: stateRoot(state),
     gasUsed: 0,
-    gasLimit: params.blockGasLimit,
+    gasLimit: state.params.blockGasLimit,
     signature: '',
   };
-  const hash = blockHash(header);
+  return { header, txs: [] };
+}
+
+/** Checks a genesis document and builds its state and block 0, or lists every problem found. */
+export function loadGenesis(
+  json: unknown,
+): { ok: true; genesis: Genesis } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  if (!isObject(json)) return { ok: false, problems: ['genesis must be a JSON object'] };
+  for (const k of Object.keys(json)) if (!GENESIS_FIELDS.has(k)) problems.push(`${k} is not a genesis field`);
+  const network = json.network;
+  if (typeof network !== 'string' || !(NETWORK_IDS as readonly string[]).includes(network))
+    return { ok: false, problems: [...problems, `network must be one of ${NETWORK_IDS.join(', ')}`] };
+  const { params, genesisTime, version } = parseChainFields(json, network as NetworkId, problems);
+  const h = parseHoldings(json, params, version, problems);
+  if (problems.length > 0) return { ok: false, problems };
+  const state: ChainState = {
+    params,
+    protocolVersion: version,
+    upgrades: h.upgrades,
+    height: 0,
+    lastBlockHash: '',
+    lastTimestamp: genesisTime,
+    accounts: h.accounts,
+    validators: h.validators,
+    delegations: h.delegations,
+    unbonding: h.unbonding,
+    nextUnbondingSeq: h.unbonding.length,
+    upgradeSignals: new Map(),
+    totals: { genesisSupply: h.supply, minted: 0n, burned: 0n, treasury: h.treasury },
+    // Block 1 names it (block/genesisName.ts): block 0's hash covers this state's root.
+    genesisHash: null,
+  };
+  const block = genesisBlock(state, genesisTime);
+  const hash = blockHash(block.header);
   return {
     ok: true,
-    genesis: {
-      network: network as NetworkId,
-      state: { ...state, lastBlockHash: hash },
-      block: { header, txs: [] },
-      hash,
-    },
+    genesis: { network: network as NetworkId, state: { ...state, lastBlockHash: hash }, block, hash },
   };
 }
 
