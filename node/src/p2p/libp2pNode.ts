@@ -63,6 +63,64 @@ export function staggerTableRefresh(dht: unknown): boolean {
   return setTableRefreshInterval(dht, jittered(DHT_PERIOD_MS, 0.5));
 }
 
+/**
+ * Gossipsub's options, each chosen for a devnet of validators on one machine (the reasons below);
+ * a fresh object for every node (the threads runtime runs many in one process).
+ */
+const gossipsubOptions = (): Parameters<typeof gossipsub>[0] => ({
+  globalSignaturePolicy: 'StrictNoSign',
+  // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
+  msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
+  // The id's string, gossipsub's key for it in its caches (never sent): its default, base64
+  // by multiformats in JS, was 1.5% of a 21-validator node's busy time at 1 s blocks
+  // (docs/BENCHMARKS.md); Node's own encoder does the same in native code.
+  msgIdToStrFn: (id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('base64'),
+  allowPublishToZeroTopicPeers: true,
+  // A node publishes to its mesh (at least D peers), not to every peer: with 21
+  // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node
+  // more often than the mesh alone, and every copy is decrypted, decoded and hashed; on 2
+  // cores at 1 s blocks those copies were the difference between keeping up and missing
+  // slots (docs/BENCHMARKS.md). With at most D peers, as in a 4-validator network,
+  // every peer still receives each message straight from its publisher.
+  floodPublish: false,
+  // A smaller mesh than gossipsub's default (D 6, up to 12): each mesh peer forwards a
+  // message it has not seen from us, so a node reads about as many copies of every vote
+  // as it has mesh peers. 3–6 peers keep a 21-validator network within 3 hops and every
+  // node on several paths, with about half the copies.
+  D: 4,
+  Dlo: 3,
+  Dhi: 6,
+  Dout: 2,
+  // Gossip beside the mesh: at each heartbeat a node tells some peers outside its mesh the
+  // ids of the messages it has seen (IHAVE), and they ask for those they lack (IWANT). It
+  // repairs a mesh that lost a message; here the mesh delivers every vote, the consensus
+  // re-sends while a height waits, and block sync serves a node that fell behind. With
+  // gossipsub's defaults (6 peers or a quarter of the others, every id in three heartbeats'
+  // IHAVEs, a heartbeat every 0.7 s as this node had it) each node sent every id to its
+  // non-mesh peers about 18 times, with 21 validators a tenth of the transport's CPU: 2
+  // peers, each id once, a heartbeat a second (gossipsub's and the spec's default) took the
+  // CPU of 21 validators' traffic alone from 0.75-0.81 to 0.66-0.69 cores
+  // (node/bench/gossipFloor.ts) and a 21-validator devnet's from 1.11 to 1.07 cores, 5 runs
+  // side by side (docs/BENCHMARKS.md, "The transport's floor"). A network of up to D + 1
+  // nodes has no peer outside the mesh: none of this changes it.
+  Dlazy: 2,
+  gossipFactor: 0.1,
+  mcacheGossip: 1,
+  heartbeatInterval: 1000,
+  emitSelf: false,
+  maxInboundDataLength: MAX_MESSAGE_BYTES,
+  // Verdicts are reported by `validate` below, which forwards a message to the mesh
+  // peers that did not already send it to us.
+  asyncValidation: true,
+  // Gossipsub's default peer score penalizes every peer when more than 10 share one IP
+  // address, by 5 × (surplus)²: with 21 validators of a devnet on 127.0.0.1 (or behind
+  // one NAT), each node scored all of its peers about -500, dropped every message they
+  // sent (graylist, -80), published to none (-50) and kept none in its mesh (< 0), and
+  // no block was ever decided. The penalty guards open networks against Sybil peers;
+  // here every gossip message carries a validator's signature, checked by the node.
+  scoreParams: { IPColocationFactorWeight: 0 },
+});
+
 export async function createLibp2pNode(
   o: {
     readonly privateKey: PeerKey;
@@ -102,59 +160,7 @@ export async function createLibp2pNode(
         querySelfInterval: jittered(DHT_PERIOD_MS, 0.5),
         peerInfoMapper: removePublicAddressesMapper,
       }) as never,
-      pubsub: gossipsub({
-        globalSignaturePolicy: 'StrictNoSign',
-        // Computed for every copy received (about three per transaction): OpenSSL's SHA-256.
-        msgIdFn: (m) => createHash('sha256').update(m.data).digest(),
-        // The id's string, gossipsub's key for it in its caches (never sent): its default, base64
-        // by multiformats in JS, was 1.5% of a 21-validator node's busy time at 1 s blocks
-        // (docs/BENCHMARKS.md); Node's own encoder does the same in native code.
-        msgIdToStrFn: (id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('base64'),
-        allowPublishToZeroTopicPeers: true,
-        // A node publishes to its mesh (at least D peers), not to every peer: with 21
-        // validators a vote sent to all 20 peers and then relayed by the mesh reaches each node
-        // more often than the mesh alone, and every copy is decrypted, decoded and hashed; on 2
-        // cores at 1 s blocks those copies were the difference between keeping up and missing
-        // slots (docs/BENCHMARKS.md). With at most D peers, as in a 4-validator network,
-        // every peer still receives each message straight from its publisher.
-        floodPublish: false,
-        // A smaller mesh than gossipsub's default (D 6, up to 12): each mesh peer forwards a
-        // message it has not seen from us, so a node reads about as many copies of every vote
-        // as it has mesh peers. 3–6 peers keep a 21-validator network within 3 hops and every
-        // node on several paths, with about half the copies.
-        D: 4,
-        Dlo: 3,
-        Dhi: 6,
-        Dout: 2,
-        // Gossip beside the mesh: at each heartbeat a node tells some peers outside its mesh the
-        // ids of the messages it has seen (IHAVE), and they ask for those they lack (IWANT). It
-        // repairs a mesh that lost a message; here the mesh delivers every vote, the consensus
-        // re-sends while a height waits, and block sync serves a node that fell behind. With
-        // gossipsub's defaults (6 peers or a quarter of the others, every id in three heartbeats'
-        // IHAVEs, a heartbeat every 0.7 s as this node had it) each node sent every id to its
-        // non-mesh peers about 18 times, with 21 validators a tenth of the transport's CPU: 2
-        // peers, each id once, a heartbeat a second (gossipsub's and the spec's default) took the
-        // CPU of 21 validators' traffic alone from 0.75-0.81 to 0.66-0.69 cores
-        // (node/bench/gossipFloor.ts) and a 21-validator devnet's from 1.11 to 1.07 cores, 5 runs
-        // side by side (docs/BENCHMARKS.md, "The transport's floor"). A network of up to D + 1
-        // nodes has no peer outside the mesh: none of this changes it.
-        Dlazy: 2,
-        gossipFactor: 0.1,
-        mcacheGossip: 1,
-        heartbeatInterval: 1000,
-        emitSelf: false,
-        maxInboundDataLength: MAX_MESSAGE_BYTES,
-        // Verdicts are reported by `validate` below, which forwards a message to the mesh
-        // peers that did not already send it to us.
-        asyncValidation: true,
-        // Gossipsub's default peer score penalizes every peer when more than 10 share one IP
-        // address, by 5 × (surplus)²: with 21 validators of a devnet on 127.0.0.1 (or behind
-        // one NAT), each node scored all of its peers about -500, dropped every message they
-        // sent (graylist, -80), published to none (-50) and kept none in its mesh (< 0), and
-        // no block was ever decided. The penalty guards open networks against Sybil peers;
-        // here every gossip message carries a validator's signature, checked by the node.
-        scoreParams: { IPColocationFactorWeight: 0 },
-      }),
+      pubsub: gossipsub(gossipsubOptions()),
     },
   });
   return node as unknown as Libp2p<Services>;
