@@ -14,10 +14,11 @@ import { RpcClient } from '../client/rpcClient.js';
 import { accountAddressOf } from '../crypto/address.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
 import { readKeyFile } from '../home/keyFile.js';
-import { createMarketMetrics } from '../metrics/market.js';
+import { createMarketMetrics, type MarketMetrics } from '../metrics/market.js';
 import { Follower } from './follower.js';
 import { createMarketApp, DEFAULT_MARKET_HTTP } from './http/app.js';
 import { Payer } from './payer.js';
+import type { EscrowSigner } from './payouts.js';
 import { DEFAULT_TRANSFER_FEE, type MarketRules } from './rules.js';
 import { MarketService } from './service.js';
 import { type Books, MarketStore } from './store.js';
@@ -66,6 +67,57 @@ async function booksNow(rpc: RpcClient, escrow: string, chainId: string): Promis
   });
 }
 
+/** The market's service over its store, its metrics counting what it pays; the store closed again if it cannot open. */
+async function openService(
+  c: MarketConfig,
+  store: MarketStore,
+  metrics: MarketMetrics,
+  escrow: EscrowSigner,
+  rpc: RpcClient,
+) {
+  try {
+    const service = await MarketService.open(
+      store,
+      escrow,
+      c.rules,
+      () => booksNow(rpc, escrow.address, escrow.chainId),
+      {
+        paid: (p) => {
+          metrics.payouts.inc({ share: p.share });
+          metrics.payoutWei.inc({ share: p.share }, Number(p.amount));
+        },
+        warn: (msg, fields) => c.logger.warn(msg, fields),
+      },
+    );
+    for (const [share, { count, wei }] of Object.entries(service.paid())) {
+      metrics.payouts.inc({ share }, count);
+      metrics.payoutWei.inc({ share }, Number(wei));
+    }
+    return service;
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}
+
+/** Why writes cannot be judged by the chain now (a 503's detail), or null. */
+const unavailability = (c: MarketConfig, follower: Follower) => (): string | null => {
+  if (!follower.reachable) return `Chain not reachable: the market cannot reach its node at ${c.rpcUrl}`;
+  if (follower.lag > c.maxLagBlocks)
+    return `Catching up with the chain: ${follower.lag} blocks behind its node`;
+  return null;
+};
+
+/** Listens on the configured host and port; the URL it answers on. */
+async function listen(server: Server, c: MarketConfig): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(c.port, c.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return `http://${address.address}:${address.port}`;
+}
+
 export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
   const log = c.logger;
   const privateKey = await readKeyFile(c.keyFile);
@@ -76,29 +128,7 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
   const store = await MarketStore.open(join(c.home, 'market-data'));
   const metrics = createMarketMetrics();
   const escrow = { address: escrowAddress, privateKey, chainId: status.chain_id, fee: c.fee };
-  let service: MarketService;
-  try {
-    service = await MarketService.open(
-      store,
-      escrow,
-      c.rules,
-      () => booksNow(rpc, escrowAddress, status.chain_id),
-      {
-        paid: (p) => {
-          metrics.payouts.inc({ share: p.share });
-          metrics.payoutWei.inc({ share: p.share }, Number(p.amount));
-        },
-        warn: (msg, fields) => log.warn(msg, fields),
-      },
-    );
-  } catch (e) {
-    await store.close();
-    throw e;
-  }
-  for (const [share, { count, wei }] of Object.entries(service.paid())) {
-    metrics.payouts.inc({ share }, count);
-    metrics.payoutWei.inc({ share }, Number(wei));
-  }
+  const service = await openService(c, store, metrics, escrow, rpc);
 
   const crashAfterSends = status.network === 'devnet' ? c.crashAfterSends : null;
   if (c.crashAfterSends !== null && crashAfterSends === null)
@@ -116,19 +146,7 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
   });
 
   const app = createMarketApp(
-    {
-      service,
-      rpc,
-      metrics,
-      logger: log,
-      unavailable: () => {
-        if (!follower.reachable)
-          return `Chain not reachable: the market cannot reach its node at ${c.rpcUrl}`;
-        if (follower.lag > c.maxLagBlocks)
-          return `Catching up with the chain: ${follower.lag} blocks behind its node`;
-        return null;
-      },
-    },
+    { service, rpc, metrics, logger: log, unavailable: unavailability(c, follower) },
     { ...DEFAULT_MARKET_HTTP, fundingWaitMs: c.fundingWaitMs },
   );
   const server: Server = createRpcServer(app, DEFAULT_MARKET_HTTP);
@@ -137,12 +155,7 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
   follower.start();
   void payer.run();
   const resend = setInterval(() => void payer.run(), 1_000);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(c.port, c.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const url = `http://${address.address}:${address.port}`;
+  const url = await listen(server, c);
   log.info('market listening', { url, escrow: escrowAddress, chain_id: status.chain_id, node: c.rpcUrl });
 
   return {
