@@ -8,7 +8,7 @@
  * the rest is left unread: what a client reads is never the server's to size (issue 39: a source
  * streaming `/status` took `devnet up --fork` to 2.4 GB and a crash).
  */
-import { type ClientRequest, request as httpRequest } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { parseJsonExact } from '@chain-devnet/kit/values';
 import { pause } from '@chain-devnet/kit/wait';
@@ -170,6 +170,53 @@ export interface AnswerHeaders {
  * as Node's documentation advises (`request.reusedSocket`); a reset of a new connection, or after
  * an answer began, is still an error.
  */
+type Answer = { status: number; bytes: Uint8Array; headers: AnswerHeaders };
+
+/** The request's headers: the caller's, and a JSON body's type and length. */
+function requestHeaders(extra: Readonly<Record<string, string>>, body: string | undefined) {
+  return body === undefined
+    ? extra
+    : { ...extra, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+}
+
+/** An answer's headers, read by name. */
+function headersOf(headers: IncomingMessage['headers']): AnswerHeaders {
+  return {
+    get: (name) => {
+      const v = headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
+}
+
+/** An answer's bytes, at most `maxBytes` of them (a longer one fails as soon as it is). */
+function readAnswer(
+  res: IncomingMessage,
+  maxBytes: number,
+  tooLong: () => Error,
+  unreachable: (e: Error) => Error,
+  fail: (e: Error) => void,
+  done: (a: Answer) => void,
+): void {
+  if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
+  const parts: Buffer[] = [];
+  let length = 0;
+  res.on('data', (part: Buffer) => {
+    length += part.length;
+    if (length > maxBytes) fail(tooLong());
+    else parts.push(part);
+  });
+  res.on('error', (e) => fail(unreachable(e)));
+  res.on('aborted', () => fail(unreachable(new Error('the answer was cut off'))));
+  res.on('end', () =>
+    done({
+      status: res.statusCode ?? 0,
+      bytes: new Uint8Array(Buffer.concat(parts, length)),
+      headers: headersOf(res.headers),
+    }),
+  );
+}
+
 function exchange(
   url: string,
   method: string,
@@ -177,7 +224,7 @@ function exchange(
   body: string | undefined,
   timeoutMs: number,
   maxBytes: number,
-): Promise<{ status: number; bytes: Uint8Array; headers: AnswerHeaders }> {
+): Promise<Answer> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -191,57 +238,25 @@ function exchange(
       req.destroy();
       reject(e);
     };
+    const done = (a: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(a);
+    };
     const unreachable = (e: Error) =>
       new RpcUnreachableError(url, (e as NodeJS.ErrnoException).code ?? e.message, e);
+    const tooLong = () => new RpcAnswerTooLargeError(url, maxBytes);
     const timer = setTimeout(
       () => fail(unreachable(new Error(`no answer within ${timeoutMs} ms`))),
       timeoutMs,
     );
     const send = () =>
-      request(
-        target,
-        {
-          method,
-          headers:
-            body === undefined
-              ? extraHeaders
-              : {
-                  ...extraHeaders,
-                  'content-type': 'application/json',
-                  'content-length': Buffer.byteLength(body),
-                },
-        },
-        (res) => {
-          answered = true;
-          const tooLong = () => new RpcAnswerTooLargeError(url, maxBytes);
-          if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
-          const parts: Buffer[] = [];
-          let length = 0;
-          res.on('data', (part: Buffer) => {
-            length += part.length;
-            if (length > maxBytes) fail(tooLong());
-            else parts.push(part);
-          });
-          res.on('error', (e) => fail(unreachable(e)));
-          res.on('aborted', () => fail(unreachable(new Error('the answer was cut off'))));
-          res.on('end', () => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            const headers = res.headers;
-            resolve({
-              status: res.statusCode ?? 0,
-              bytes: new Uint8Array(Buffer.concat(parts, length)),
-              headers: {
-                get: (name) => {
-                  const v = headers[name.toLowerCase()];
-                  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-                },
-              },
-            });
-          });
-        },
-      );
+      request(target, { method, headers: requestHeaders(extraHeaders, body) }, (res) => {
+        answered = true;
+        readAnswer(res, maxBytes, tooLong, unreachable, fail, done);
+      });
+    // A reset of a kept connection before any answer: sent once more on a new one (above).
     const sent = (r: ClientRequest): ClientRequest => {
       r.on('error', (e: NodeJS.ErrnoException) => {
         if (
