@@ -17,7 +17,7 @@ import { parseBenchArgs, pause } from '@chain-devnet/node/harness';
 import { median } from '@chain-devnet/node/util';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
-import type { StatusJson } from '../src/jsonShapes.js';
+import type { StatusJson } from '../src/json/jsonShapes.js';
 
 const { values } = parseBenchArgs({
   options: {

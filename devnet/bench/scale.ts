@@ -28,7 +28,7 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { parseBenchArgs, waitForOrNull } from '@chain-devnet/node/harness';
 import { median, parseDuration } from '@chain-devnet/node/util';
 import { freeDevnetBase } from '../src/harness/ports.js';
-import type { UpJson } from '../src/jsonShapes.js';
+import type { UpJson } from '../src/json/jsonShapes.js';
 import { buildLabel, buildsOf, cleanUpOnStop, devnetOf } from './builds.js';
 import { pidOf, procMemory } from './procMemory.js';
 

@@ -4,22 +4,22 @@
  * part-way, everything already started is torn down again (no half devnet is left behind).
  */
 import { readFile } from 'node:fs/promises';
-import { checkPortsFree, Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import { Layout } from '../base/layout.js';
+import { checkPortsFree, Devnet } from '../devnet/devnet.js';
 import type { ForkTarget } from '../fork/source.js';
 import type { Fork } from '../fork/spec.js';
-import { Layout } from '../layout.js';
-import { marketUrl } from '../market.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { pinManifestVersions } from '../spec/manifestVersions.js';
 import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
 import { pinProtocolVersion } from '../spec/protocolVersion.js';
-import { type DevnetState, readState, statusOf, writeState } from '../state.js';
+import { type DevnetState, readState, statusOf, writeState } from '../state/devnetState.js';
 import { takeDown } from './down.js';
 import { forkOfManifest, prepareFork } from './fork.js';
 import { startEverything } from './lifecycle.js';
+import { marketUrl } from './market.js';
 
 export interface UpOptions {
   readonly home: string;

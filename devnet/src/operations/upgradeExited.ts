@@ -8,8 +8,8 @@
  */
 import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '@chain-devnet/node/chain';
 import { waitFor } from '@chain-devnet/node/harness';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { lastWords } from '../runtime/nodeLog.js';
 import type { NodeRunState } from '../runtime/runtime.js';
 

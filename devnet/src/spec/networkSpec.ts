@@ -14,7 +14,7 @@ import {
   type NetworkNode,
 } from '@chain-devnet/node/testnet';
 import { parseDuration } from '@chain-devnet/node/util';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
 import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';
 import { genesisProtocolVersion } from './protocolVersion.js';

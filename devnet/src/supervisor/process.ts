@@ -19,8 +19,8 @@ import {
   stopProcess,
   waitForOrNull,
 } from '@chain-devnet/node/harness';
-import type { Layout } from '../layout.js';
-import { devnetProgram } from '../repo.js';
+import type { Layout } from '../base/layout.js';
+import { devnetProgram } from '../base/repo.js';
 
 const dir = (layout: Layout) => join(layout.home, 'supervisor');
 const pidFile = (layout: Layout) => join(dir(layout), 'supervisor.pid');

@@ -11,10 +11,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RpcClient } from '@chain-devnet/node/client';
 import { OLDER_COMMIT, waitFor } from '@chain-devnet/node/harness';
+import { Layout } from '../../src/base/layout.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
+import type { StatusJson, UpgradePlanJson } from '../../src/json/jsonShapes.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { supervisorLogFile } from '../../src/supervisor/process.js';
 

@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
 import { readPid, waitFor } from '@chain-devnet/node/harness';
+import { Layout } from '../../src/base/layout.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
-import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
+import type { StatusJson, UpgradePlanJson } from '../../src/json/jsonShapes.js';
 import { OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 const REFUSAL =

@@ -19,8 +19,8 @@ import {
   waitForOrNull,
 } from '@chain-devnet/node/harness';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
-import { DevnetError } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 import { isMonitor, monitorHome } from '../../monitoring/monitorHome.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { keepEarlierRun } from '../earlierRuns.js';

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { chainNodeProgram, findOnPath, NODE_V8_FLAGS } from '@chain-devnet/node/harness';
-import { DevnetError } from '../../errors.js';
-import { nodePackagePath } from '../../repo.js';
+import { DevnetError } from '../../base/errors.js';
+import { nodePackagePath } from '../../base/repo.js';
 import type { NodeBuild, ServiceProgram } from '../runtime.js';
 
 /** The compiled node (the tests run it; npm run build makes it). */

@@ -12,8 +12,8 @@ import {
   stopProcess,
   waitFor,
 } from '@chain-devnet/node/harness';
-import type { Layout } from '../../layout.js';
-import { devnetProgram } from '../../repo.js';
+import type { Layout } from '../../base/layout.js';
+import { devnetProgram } from '../../base/repo.js';
 import { ask, hostLogFile, hostMarker, hostPidFile, NoHost } from './control.js';
 
 /** The host stops its nodes on SIGTERM, each within its own grace (thread.ts): more than one's. */
