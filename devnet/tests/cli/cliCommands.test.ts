@@ -11,6 +11,15 @@ import { devnetCli } from '../../src/harness/cli.js';
 import type { ErrorJson } from '../../src/json/jsonShapes.js';
 
 describe('every devnet command is declared once', () => {
+  test('the table names each command once (devnet help listed upgrade twice)', () => {
+    const names = DEVNET.commands.map((c) => c.name);
+    assert.deepEqual(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      [],
+      'commands the table names more than once',
+    );
+  });
+
   test('devnet --help is generated from the table and names every command', async () => {
     const r = await devnetCli(['--help']);
     assert.equal(r.code, 0, r.stderr);
