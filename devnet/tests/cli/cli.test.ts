@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { ErrorJson, StatusJson } from '../../src/json/jsonShapes.js';
+import { NODE_OPS } from '../../src/operations/nodeOp.js';
 
 describe('devnet command line', () => {
   let dir = '';
@@ -28,14 +29,7 @@ describe('devnet command line', () => {
       'status',
       'logs',
       'add',
-      'stop',
-      'start',
-      'kill',
-      'pause',
-      'resume',
-      'restart',
-      'disconnect',
-      'connect',
+      ...NODE_OPS,
       'tx',
       'down',
       'compose',
