@@ -1,17 +1,17 @@
 /**
- * A devnet: its spec, its state file and its runtime, and the operations the commands use (up,
- * add, node faults, status, down). It reaches nodes only through their RPC and the runtime.
+ * A devnet: its spec, its state file (devnet.json) and its runtime, made once per command and
+ * handed to every operation (up, add, node faults, status, upgrade, down). It reaches nodes only
+ * through their RPC and the runtime. Beside it, what it composes: a node's status (probe.ts), the
+ * nodes added later (addedNodes.ts), the version and build each node runs (builds.ts), a new
+ * devnet's home (newHome.ts), the wait for heights (readiness.ts).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RpcClient } from '@chain-devnet/node/client';
-import { portFree } from '@chain-devnet/node/harness';
-import { networkNode, peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
+import { peerKeyOf, peersOf, privateKeyOf, writeNodeHome } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
 import { Layout } from '../base/layout.js';
-import { isName } from '../base/names.js';
-import { type Fork, forkedSpec, withGenesis } from '../fork/spec.js';
-import { sampleOf } from '../monitoring/exposition.js';
+import { type Fork, forkedSpec } from '../fork/spec.js';
 import { BlockedPeers } from '../runtime/blockedPeers.js';
 import { whyEnded } from '../runtime/nodeLog.js';
 import type {
@@ -24,44 +24,39 @@ import type {
   RuntimeKind,
 } from '../runtime/runtime.js';
 import { createRuntime } from '../runtime/select.js';
-import type { Manifest } from '../spec/manifest.js';
-import {
-  buildNetworkSpec,
-  mergeFlags,
-  type NetworkSpec,
-  type NodeSpec,
-  type SpecFlags,
-} from '../spec/networkSpec.js';
-import { ALL_NODES, MAX_NODES } from '../spec/ports.js';
+import { buildNetworkSpec, type NetworkSpec, type NodeSpec, type SpecInput } from '../spec/networkSpec.js';
 import {
   type AddedNode,
   type DevnetState,
   type DevnetStatus,
-  readState,
   requireState,
   writeState,
 } from '../state/devnetState.js';
-import { reportedVersion } from '../versions/nodeVersion.js';
-import { nodeBuild, shortVersion } from '../versions/resolve.js';
-import { CHECKOUT_VERSION } from '../versions/source.js';
+import { type AddRequest, addedNodeSpecs, withAddedNode, withoutAddedNode } from './addedNodes.js';
+import { NodeBuilds, versionOf } from './builds.js';
+import { writeNewHome } from './newHome.js';
 import type { NodeProbe, NodeStatus } from './nodeStatus.js';
+import { probeNode } from './probe.js';
 import { waitForHeights } from './readiness.js';
 
-/** Fails with PORT_TAKEN naming the first port of the list that something already uses on 127.0.0.1. */
-export async function checkPortsFree(ports: readonly { port: number; what: string }[]): Promise<void> {
-  for (const { port, what } of ports) {
-    if (!(await portFree(port)))
-      throw new DevnetError(
-        'PORT_TAKEN',
-        `port ${port} (${what}) is already in use on 127.0.0.1: pass --base-port P to move the devnet, or stop what holds it (an old devnet: devnet down --home DIR)`,
-      );
-  }
+/**
+ * What `up` has made and checked before a new devnet's home is written, handed down so that
+ * nothing is made twice: the spec built once (a fork's genesis in it), the runtime made once (its
+ * capabilities already asked).
+ */
+export interface NewDevnet {
+  readonly layout: Layout;
+  /** The pinned manifest and the genesis time: what devnet.json records to rebuild the spec. */
+  readonly input: SpecInput;
+  readonly spec: NetworkSpec;
+  readonly runtime: Runtime;
+  readonly fork?: Fork;
 }
 
 export class Devnet {
   private peerCache: PeerInfo[] | null = null;
   private readonly endpoints = new Map<string, Promise<NodeEndpoint>>();
-  private readonly builds = new Map<string, Promise<NodeBuild>>();
+  private readonly builds: NodeBuilds;
   /** Where long steps (a git version's build) say what they do: stderr unless set. */
   progress: Progress = (line) => process.stderr.write(`${line}\n`);
   /** Disconnect, connect and partition, the same on every runtime. */
@@ -74,32 +69,42 @@ export class Devnet {
     readonly runtime: Runtime,
   ) {
     this.faults = new BlockedPeers(layout, runtime);
+    this.builds = new NodeBuilds(layout.home, () => this.progress);
   }
 
+  /** The devnet in `home`, rebuilt from its devnet.json (every command but `up` of a new one). */
   static async open(home: string): Promise<Devnet> {
     const layout = new Layout(home);
-    const state = await requireState(layout);
+    return Devnet.ofState(layout, await requireState(layout));
+  }
+
+  /** The devnet a devnet.json already read describes: its spec built and its runtime made, once. */
+  static async ofState(layout: Layout, state: DevnetState): Promise<Devnet> {
     const spec = await forkedSpec(layout, state, buildNetworkSpec(state.input));
     return new Devnet(layout, state, spec, await createRuntime(state.runtime, layout, state.input.manifest));
   }
 
+  /** A new devnet: its home written (newHome.ts) from what `up` built and checked. */
+  static async create(n: NewDevnet): Promise<Devnet> {
+    const state = await writeNewHome(n.layout, n.runtime.kind, n.input, n.spec, n.fork);
+    return new Devnet(n.layout, state, n.spec, n.runtime);
+  }
+
+  /** This stopped devnet on another runtime (up moves one it resumes), devnet.json saying so. */
+  async movedTo(kind: RuntimeKind): Promise<Devnet> {
+    const state = { ...this.state, runtime: kind };
+    await writeState(this.layout, state);
+    return new Devnet(
+      this.layout,
+      state,
+      this.spec,
+      await createRuntime(kind, this.layout, state.input.manifest),
+    );
+  }
+
   /** Every node: the genesis validators and the ones added later. */
   get nodes(): NodeSpec[] {
-    return [
-      ...this.spec.nodes,
-      ...this.state.added.map((a) => ({
-        ...networkNode(
-          this.spec.seed,
-          this.spec.basePort,
-          a.index,
-          a.name,
-          a.stake === null ? null : BigInt(a.stake),
-          false,
-        ),
-        byzantine: null,
-        stateSync: a.stateSync ?? false,
-      })),
-    ];
+    return [...this.spec.nodes, ...addedNodeSpecs(this.spec, this.state.added)];
   }
 
   node(name: string): NodeSpec {
@@ -156,28 +161,12 @@ export class Devnet {
 
   /** The version a node runs (pinned form): the last upgrade's, else the manifest's, else checkout. */
   versionOf(name: string): string {
-    const upgraded = this.state.versions?.[name];
-    if (upgraded !== undefined) return upgraded;
-    const listed = this.state.input.manifest.validators;
-    const i = this.spec.nodes.findIndex((n) => n.name === name);
-    return (i >= 0 && Array.isArray(listed) ? listed[i]?.version : undefined) ?? CHECKOUT_VERSION;
+    return versionOf(this.state, this.spec, name);
   }
 
   /** The chain-node of a version (pinned form), found or built once per command. */
   build(version: string): Promise<NodeBuild> {
-    let b = this.builds.get(version);
-    if (b === undefined) {
-      b = nodeBuild(version, this.progress, { outside: this.layout.home });
-      b.catch(() => this.builds.delete(version));
-      this.builds.set(version, b);
-    }
-    return b;
-  }
-
-  /** Records the version a node runs now (devnet upgrade, the supervisor). */
-  async saveVersion(name: string, version: string): Promise<void> {
-    this.state = { ...this.state, versions: { ...this.state.versions, [name]: version } };
-    await writeState(this.layout, this.state);
+    return this.builds.build(version);
   }
 
   /** What starts a node: on its version unless another is given. */
@@ -222,179 +211,52 @@ export class Devnet {
 
   /** Every node's status with the /metrics text it came from (the panel charts the text too). */
   async probe(): Promise<NodeProbe[]> {
-    return Promise.all(this.nodes.map((n) => this.probeNode(n)));
+    return Promise.all(this.nodes.map((n) => probeNode(this, n)));
   }
 
-  private async probeNode(n: NodeSpec): Promise<NodeProbe> {
-    const handle = this.runtime.node(n.name);
-    const [state, disconnected, endpoint] = await Promise.all([
-      handle.state(),
-      this.faults.isDisconnected(n.name),
-      this.endpoint(n.name),
-    ]);
-    // Asked only of a node that is not running: the halt (3) and the refusal (4) are seen so.
-    const exitCode = state === 'stopped' || state === 'absent' ? await handle.exitCode() : null;
-    const client = new RpcClient(endpoint.rpc, 2_000);
-    const down: NodeProbe = {
-      status: {
-        name: n.name,
-        ...endpoint,
-        state,
-        exitCode,
-        disconnected,
-        up: false,
-        height: null,
-        lastHash: null,
-        peers: null,
-        round: null,
-        validatorStatus: null,
-        jailed: null,
-        version: shortVersion(this.versionOf(n.name)),
-        nodeVersion: null,
-      },
-      metrics: null,
-    };
-    if (state !== 'running') return down;
-    try {
-      const [status, validators, metrics, nodeVersion] = await Promise.all([
-        client.status(),
-        client.validators(),
-        client.metrics(),
-        reportedVersion(endpoint.rpc),
-      ]);
-      const me = validators.validators.find((v) => v.address === n.key.validator_address);
-      return {
-        status: {
-          ...down.status,
-          up: true,
-          height: status.height,
-          lastHash: status.last_hash,
-          peers: sampleOf(metrics, 'chain_p2p_peers'),
-          round: sampleOf(metrics, 'chain_consensus_round'),
-          validatorStatus: me?.status ?? null,
-          jailed: me?.is_jailed ?? null,
-          nodeVersion,
-        },
-        metrics,
-      };
-    } catch {
-      return down;
-    }
-  }
-
-  /**
-   * Records a node added to the running devnet (with the version it runs, pinned, when not the
-   * checkout's) and returns its spec.
-   */
-  async recordAdded(
-    name: string | undefined,
-    o: {
-      readonly stake: bigint | null;
-      readonly placement?: string | null;
-      readonly stateSync?: boolean;
-      readonly version?: string | null;
-    },
-  ): Promise<NodeSpec> {
-    const { stake, placement = null, stateSync = false, version = null } = o;
-    const index = this.nodes.length;
-    if (index >= MAX_NODES) throw new DevnetError('BAD_FLAG', `a devnet has at most ${MAX_NODES} nodes`);
-    const chosen = name ?? `validator-${index}`;
-    if (this.nodes.some((n) => n.name === chosen) || this.spec.accounts.some((a) => a.name === chosen))
-      throw new DevnetError('BAD_FLAG', `--name ${chosen}: that name is taken in this devnet`);
-    // `all` names every node where an operation has a whole-devnet form (devnet stop, start).
-    if (chosen === ALL_NODES)
-      throw new DevnetError('BAD_FLAG', `--name ${ALL_NODES}: that word means every node`);
-    if (!isName(chosen))
-      throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
-    const added: AddedNode = {
-      name: chosen,
-      index,
-      stake: stake === null ? null : stake.toString(),
-      ...(placement === null ? {} : { placement }),
-      ...(stateSync ? { stateSync } : {}),
-    };
-    this.state = {
-      ...this.state,
-      added: [...this.state.added, added],
-      ...(version === null ? {} : { versions: { ...this.state.versions, [chosen]: version } }),
-    };
-    this.peerCache = null;
-    await writeState(this.layout, this.state);
-    return this.node(chosen);
+  /** Records a node added to the running devnet (addedNodes.ts checks its name) and returns its spec. */
+  async recordAdded(name: string | undefined, o: AddRequest): Promise<NodeSpec> {
+    const added = withAddedNode(this.state, this.spec, this.nodes, name, o);
+    await this.saveState(added.state);
+    return this.node(added.name);
   }
 
   /** Forgets a node recorded by recordAdded whose start was refused before anything of it ran. */
   async forgetAdded(name: string): Promise<void> {
-    const { [name]: _, ...versions } = this.state.versions ?? {};
-    this.state = { ...this.state, added: this.state.added.filter((a) => a.name !== name), versions };
-    this.peerCache = null;
-    await writeState(this.layout, this.state);
+    await this.saveState(withoutAddedNode(this.state, name));
   }
 
   /** The nodes added to the devnet a restored archive was saved from, and their versions since (`up --from`). */
   async restoreAdded(added: readonly AddedNode[], versions?: DevnetState['versions']): Promise<void> {
-    this.state = { ...this.state, added: [...added], ...(versions === undefined ? {} : { versions }) };
-    this.peerCache = null;
-    await writeState(this.layout, this.state);
+    await this.saveState({
+      ...this.state,
+      added: [...added],
+      ...(versions === undefined ? {} : { versions }),
+    });
+  }
+
+  /** Records the version a node runs now (devnet upgrade, the supervisor). */
+  async saveVersion(name: string, version: string): Promise<void> {
+    await this.saveState({ ...this.state, versions: { ...this.state.versions, [name]: version } });
   }
 
   async saveMarketUrl(url: string): Promise<void> {
-    this.state = { ...this.state, market: url };
-    await writeState(this.layout, this.state);
+    await this.saveState({ ...this.state, market: url });
   }
 
   /** Records that the whole devnet is stopped or running (devnet.json's status). */
   async saveStatus(status: DevnetStatus): Promise<void> {
-    this.state = { ...this.state, status };
-    await writeState(this.layout, this.state);
+    await this.saveState({ ...this.state, status });
   }
 
   async saveMonitoring(m: DevnetState['monitoring']): Promise<void> {
-    this.state = { ...this.state, monitoring: m };
+    await this.saveState({ ...this.state, monitoring: m });
+  }
+
+  /** The state kept and written to devnet.json; the peer list is made again when the nodes changed. */
+  private async saveState(next: DevnetState): Promise<void> {
+    if (next.added !== this.state.added) this.peerCache = null;
+    this.state = next;
     await writeState(this.layout, this.state);
   }
-
-  static async create(
-    home: string,
-    runtimeKind: RuntimeKind,
-    manifest: Manifest,
-    genesisTime: number,
-    fork?: Fork,
-  ): Promise<Devnet> {
-    const layout = new Layout(home);
-    if ((await readState(layout)) !== null)
-      throw new DevnetError(
-        'ALREADY_UP',
-        `a devnet already lives in ${layout.home}: see devnet status, or devnet down first (or pass another --home)`,
-      );
-    const input = { manifest, genesisTime };
-    const own = buildNetworkSpec(input);
-    const spec = fork === undefined ? own : withGenesis(own, fork.genesis);
-    await mkdir(layout.home, { recursive: true });
-    if (fork !== undefined)
-      await writeFile(layout.forkGenesisFile, `${JSON.stringify(fork.genesis, null, 2)}\n`);
-    const state: DevnetState = {
-      version: 1,
-      runtime: runtimeKind,
-      input,
-      added: [],
-      createdAt: new Date().toISOString(),
-      monitoring: { prometheus: null, grafana: null, notes: [] },
-      status: 'running',
-      ...(fork === undefined ? {} : { fork: fork.record }),
-    };
-    await writeState(layout, state);
-    await writeFile(
-      layout.accountsFile,
-      `${JSON.stringify(
-        spec.accounts.map((a) => ({ name: a.name, ...a.key, balance: a.balance.toString() })),
-        null,
-        2,
-      )}\n`,
-      { mode: 0o600 },
-    );
-    return new Devnet(layout, state, spec, await createRuntime(runtimeKind, layout, manifest));
-  }
 }
-
-export { mergeFlags, type NodeProbe, type NodeStatus, type Progress, type SpecFlags };

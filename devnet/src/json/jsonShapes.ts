@@ -5,7 +5,7 @@
  */
 
 import type { DevnetErrorCode } from '../base/errors.js';
-import type { NodeStatus } from '../devnet/devnet.js';
+import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { AddResult } from '../operations/add.js';
 import type { MarketStatus } from '../operations/market.js';
 import type { TxOutcome } from '../operations/tx.js';

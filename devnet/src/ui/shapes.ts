@@ -6,7 +6,7 @@
  * private key: the panel never sends one.
  */
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
-import type { NodeStatus } from '../devnet/devnet.js';
+import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { AddJson, NodeOpJson, SaveJson, TxJson } from '../json/jsonShapes.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
 

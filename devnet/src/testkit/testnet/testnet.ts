@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import type { ChainParams, TxType } from '@chain-devnet/node/chain';
-import type { Devnet, NodeStatus } from '../../devnet/devnet.js';
+import type { Devnet } from '../../devnet/devnet.js';
+import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import { type AddResult, addNode } from '../../operations/add.js';
 import { startAll, stopAll } from '../../operations/lifecycle.js';
 import { marketUrl } from '../../operations/market.js';

@@ -3,7 +3,7 @@
  * and version (as the devnet runs it, and as the node reports it: devnet status's VERSION), and the operations that make sense in its state (the same as `devnet kill NODE` …).
  * Rows are updated in place, so a button keeps the keyboard focus while the numbers change.
  */
-import type { NodeStatus } from '../../devnet/devnet.js';
+import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import type { NodeOp } from '../../operations/nodeOp.js';
 import { byId, h, setText } from './dom.js';
 import { shortHash } from './format.js';
