@@ -22,7 +22,7 @@ import { readArchive } from '../src/archive/read.js';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
 import { startTestSwarm, type TestSwarm } from '../src/harness/swarm.js';
-import type { SaveJson, UpJson } from '../src/jsonShapes.js';
+import type { SaveJson, UpJson } from '../src/json/jsonShapes.js';
 
 const { values } = parseBenchArgs({
   options: {

@@ -18,7 +18,7 @@ import { median } from '@chain-devnet/kit/values';
 import { pause } from '@chain-devnet/kit/wait';
 import { devnetCli, devnetJson } from '../src/harness/cli.js';
 import { freeDevnetBase } from '../src/harness/ports.js';
-import type { StatusJson } from '../src/jsonShapes.js';
+import type { StatusJson } from '../src/json/jsonShapes.js';
 
 const { values } = parseBenchArgs({
   options: {

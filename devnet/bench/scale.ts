@@ -29,7 +29,7 @@ import { median, parseDuration } from '@chain-devnet/kit/values';
 import { waitForOrNull } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
 import { freeDevnetBase } from '../src/harness/ports.js';
-import type { UpJson } from '../src/jsonShapes.js';
+import type { UpJson } from '../src/json/jsonShapes.js';
 import { buildLabel, buildsOf, cleanUpOnStop, devnetOf } from './builds.js';
 import { pidOf, procMemory } from './procMemory.js';
 

@@ -10,4 +10,4 @@ export * from './harness/docker.js';
 export * from './harness/onTestSwarm.js';
 export * from './harness/ports.js';
 export * from './harness/swarm.js';
-export type * from './jsonShapes.js';
+export type * from './json/jsonShapes.js';

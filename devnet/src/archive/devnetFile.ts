@@ -7,11 +7,11 @@
  * mean on this machine what a manifest's would) is versions.ts's.
  */
 import { Ajv, type ErrorObject } from 'ajv';
+import { NAME_PATTERN } from '../base/names.js';
 import { checkManifest, fieldOf } from '../spec/manifest.js';
-import { NAME_PATTERN } from '../spec/names.js';
 import { buildNetworkSpec } from '../spec/networkSpec.js';
 import { ALL_NODES, MAX_NODES } from '../spec/ports.js';
-import type { DevnetState } from '../state.js';
+import type { DevnetState } from '../state/devnetState.js';
 import { VERSION_PATTERN } from '../versions/source.js';
 import { archiveError } from './format.js';
 

@@ -5,8 +5,8 @@
  * paths an archive may hold.
  */
 import { createRequire } from 'node:module';
-import { DevnetError } from '../errors.js';
-import { isName } from '../spec/names.js';
+import { DevnetError } from '../base/errors.js';
+import { isName } from '../base/names.js';
 
 /** The version of the node package this devnet runs (what a saved archive records). */
 export const NODE_VERSION: string = (

@@ -16,7 +16,7 @@ import { type Readable, Transform, type TransformCallback, Writable } from 'node
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tarStream from 'tar-stream';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import {
   type ArchiveFile,
   type ArchiveManifest,

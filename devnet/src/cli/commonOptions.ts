@@ -5,7 +5,9 @@ export const homeOption = text("the devnet's folder (default ./.devnet, or $DEVN
   valueName: 'DIR',
 });
 
-export const jsonOption = flag('print the result as one JSON object (its shape: devnet/src/jsonShapes.ts)');
+export const jsonOption = flag(
+  'print the result as one JSON object (its shape: devnet/src/json/jsonShapes.ts)',
+);
 
 /** --home, else $DEVNET_HOME, else ./.devnet. */
 export function homeOf(home: string | undefined): string {

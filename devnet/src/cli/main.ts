@@ -7,8 +7,8 @@
  */
 import { describeUsageError, runCommandLine, UsageError } from '@chain-devnet/kit/cli';
 import type { RpcAnswerTooLargeError, RpcError, RpcUnreachableError } from '@chain-devnet/node/client';
-import { DevnetError } from '../errors.js';
-import type { ErrorJson } from '../jsonShapes.js';
+import { DevnetError } from '../base/errors.js';
+import type { ErrorJson } from '../json/jsonShapes.js';
 import { printJson } from './output.js';
 import { DEVNET } from './program.js';
 

@@ -1,6 +1,6 @@
 /** How devnet's commands print: lines for people on stdout, progress on stderr, --json as one object. */
-import type { Devnet } from '../devnet.js';
-import type { AccountJson } from '../jsonShapes.js';
+import type { Devnet } from '../devnet/devnet.js';
+import type { AccountJson } from '../json/jsonShapes.js';
 import { isServiceAccount } from '../spec/networkSpec.js';
 
 export const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -26,7 +26,6 @@ const COMMANDS: readonly Command[] = [
   superviseCommand,
   hostCommand,
   txCommand,
-  upgradeCommand,
   uiCommand,
   saveCommand,
   downCommand,

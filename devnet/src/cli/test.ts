@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { choice, defineCommand, flag, text, type Values } from '@chain-devnet/kit/cli';
 import { stringify as toYaml } from 'yaml';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { batchSeeds, generateScenario } from '../scenario/generate.js';
 import { junitXml } from '../scenario/junit.js';
 import { loadScenarioFile } from '../scenario/parse.js';

@@ -13,9 +13,9 @@ import {
   SnapshotSourceError,
   type TrustedGenesis,
 } from '@chain-devnet/node/client';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 
-export type { ForkRecord } from '../state.js';
+export type { ForkRecord } from '../state/devnetState.js';
 
 export interface ForkTarget {
   /** The source node's RPC, e.g. http://127.0.0.1:8000 (no trailing slash). */

@@ -2,10 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GenesisJson } from '@chain-devnet/node/chain';
-import { DevnetError } from '../errors.js';
-import type { Layout } from '../layout.js';
+import { DevnetError } from '../base/errors.js';
+import type { Layout } from '../base/layout.js';
 import type { NetworkSpec } from '../spec/networkSpec.js';
-import type { DevnetState, ForkRecord } from '../state.js';
+import type { DevnetState, ForkRecord } from '../state/devnetState.js';
 
 /** A fork as a devnet is made from it: its record (devnet.json's `fork`) and its genesis. */
 export interface Fork {

@@ -1,6 +1,6 @@
 /**
  * The preamble of every test file on the test swarm (swarm.ts), once: the swarm runtime's tests
- * (devnet/tests/swarmRuntime.test.ts, swarm/imageOwnership.test.ts) and the e2e files on swarm.
+ * (devnet/tests/runtime/swarm/swarmRuntime.test.ts, swarm/imageOwnership.test.ts) and the e2e files on swarm.
  * A swarm of this machine's engine (the manager) and engines in containers (the workers), made
  * here and taken apart after the file, also when a test fails or the run is interrupted
  * (startTestSwarm's own handlers); under the test runner, the one it made for all its swarm files

@@ -6,12 +6,12 @@
  * a ConfigMap with its node.json and a Secret with its keys; one ConfigMap with the genesis; with
  * monitoring, Prometheus (a Deployment, a Service, its configuration in a ConfigMap) scraping every
  * node by its Service name. Pure: the node files come in as bytes; the caller writes the text.
- * Checked offline against Kubernetes' own schemas in devnet/tests/k8s.test.ts; never applied to a
+ * Checked offline against Kubernetes' own schemas in devnet/tests/k8s/k8s.test.ts; never applied to a
  * live cluster here (none can run on these machines).
  */
 import { CONTAINER_PORTS } from '@chain-devnet/node/testnet';
 import { stringify } from 'yaml';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { renderPrometheusConfig } from '../monitoring/prometheusConfig.js';
 import { CONTAINER_HOME } from '../runtime/nodeCommand.js';
 

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dashboardsPath } from '../repo.js';
+import { dashboardsPath } from '../base/repo.js';
 
 /** dashboards/json as this package carries it (the build's copy, also where the package is installed). */
 export function dashboardsDir(): string {

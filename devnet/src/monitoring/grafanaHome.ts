@@ -5,7 +5,7 @@
  */
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dashboardsPath } from '../repo.js';
+import { dashboardsPath } from '../base/repo.js';
 
 /** Writes the provisioning and the dashboards into `dir`, where Grafana finds them at `seenAs`. */
 export async function writeGrafanaHome(dir: string, seenAs: string): Promise<void> {

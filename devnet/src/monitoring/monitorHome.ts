@@ -1,6 +1,6 @@
 /** The monitors' names (the services' names they run as) and their homes under the devnet's monitoring/ folder. */
 import { join } from 'node:path';
-import type { Layout } from '../layout.js';
+import type { Layout } from '../base/layout.js';
 
 export const MONITORS = ['prometheus', 'grafana'] as const;
 export type Monitor = (typeof MONITORS)[number];

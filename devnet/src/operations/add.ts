@@ -7,8 +7,8 @@
  * path, an image: the manifest's forms, versions/source.ts) instead of the checkout's.
  */
 import { coins, parseAmount } from '@chain-devnet/node/chain';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
 import { pinVersion } from '../versions/resolve.js';
 import { CHECKOUT_VERSION } from '../versions/source.js';

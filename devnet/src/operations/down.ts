@@ -3,10 +3,10 @@
  * on every runtime, outside the runtime's view; it would otherwise see its devnet vanish under
  * it), then everything the runtime made for the devnet.
  */
-import type { Layout } from '../layout.js';
+import type { Layout } from '../base/layout.js';
 import { stopPanel } from '../panel/process.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { readState, writeState } from '../state.js';
+import { readState, writeState } from '../state/devnetState.js';
 import { stopSupervisor } from '../supervisor/process.js';
 
 /** What was removed, a line each. Files kept: devnet.json says `stopped`, so `up` resumes it. */

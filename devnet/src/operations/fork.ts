@@ -4,7 +4,7 @@
  * checked by the node's own genesis rules, before anything of the devnet is written or started.
  */
 import { loadGenesis } from '@chain-devnet/node/chain';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { forkChainId, forkGenesis, forkSupply } from '../fork/genesis.js';
 import { type ForkState, type ForkTarget, fetchForkState, forkUrl } from '../fork/source.js';
 import type { Fork } from '../fork/spec.js';

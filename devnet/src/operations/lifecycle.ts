@@ -6,12 +6,12 @@
  * on the same runtime, every node at once, each resuming the height it was in from its
  * priv-validator state (docs/RULES.md, "Across a pause").
  */
-import type { Devnet } from '../devnet.js';
-import { MARKET_SERVICE, startMarketServices, WORKER_SERVICE } from '../market.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { MONITORS } from '../monitoring/monitorHome.js';
 import { panelUrl, startPanel, stopPanel } from '../panel/process.js';
 import type { MonitoringEndpoints, Progress } from '../runtime/runtime.js';
 import { startSupervisor, stopSupervisor, supervisorLogFile } from '../supervisor/process.js';
+import { MARKET_SERVICE, startMarketServices, WORKER_SERVICE } from './market.js';
 import { startMonitoring } from './monitors.js';
 
 export interface Started {

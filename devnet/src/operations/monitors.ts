@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Layout } from '../layout.js';
+import type { Layout } from '../base/layout.js';
 import { writeGrafanaHome } from '../monitoring/grafanaHome.js';
 import { monitorHome } from '../monitoring/monitorHome.js';
 import {

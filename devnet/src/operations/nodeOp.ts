@@ -3,7 +3,7 @@
  * connect NODE`, and the testkit's node handles): each through the node's handle of the devnet's
  * runtime, disconnect and connect through the faults written once for every runtime.
  */
-import type { Devnet } from '../devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
 
 export const NODE_OPS = [
   'stop',

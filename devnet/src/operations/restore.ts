@@ -24,16 +24,16 @@ import { archiveError } from '../archive/format.js';
 import { type Archive, extractArchive, readArchive, readArchiveFile } from '../archive/read.js';
 import { checkWriteBound } from '../archive/restoreBounds.js';
 import { checkRestoredHomes } from '../archive/restoredHomes.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import { Layout } from '../base/layout.js';
 import { withGenesis } from '../fork/spec.js';
-import { Layout } from '../layout.js';
-import { MARKET_SERVICE, WORKER_SERVICE } from '../market.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import { pinManifestVersions } from '../spec/manifestVersions.js';
 import { buildNetworkSpec } from '../spec/networkSpec.js';
-import { type DevnetState, readState, withStoredDefaults } from '../state.js';
+import { type DevnetState, readState, withStoredDefaults } from '../state/devnetState.js';
 import { pinVersion } from '../versions/resolve.js';
+import { MARKET_SERVICE, WORKER_SERVICE } from './market.js';
 import { type UpResult, up } from './up.js';
 
 export interface RestoreOptions {

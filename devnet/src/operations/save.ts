@@ -15,10 +15,10 @@ import { join, relative } from 'node:path';
 import { BLOCKED_PEERS_FILE, storedHeight } from '@chain-devnet/node/testnet';
 import type { ArchiveManifest } from '../archive/format.js';
 import { type SourceFile, writeArchive } from '../archive/write.js';
-import type { Devnet } from '../devnet.js';
-import { MARKET_SERVICE, WORKER_SERVICE } from '../market.js';
+import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
 import { anyRunning, restartAfterCopy, stopForCopy } from './lifecycle.js';
+import { MARKET_SERVICE, WORKER_SERVICE } from './market.js';
 
 /** Written again by every start (the peers' addresses differ by runtime and base port). */
 const NOT_SAVED = new Set(['node.json', BLOCKED_PEERS_FILE]);

@@ -16,8 +16,8 @@ import {
 import type { ReceiptAnswer, RpcClient } from '@chain-devnet/node/client';
 import { buildTx } from '@chain-devnet/node/client';
 import { ACCOUNT_PREFIX, hexToBytes, isAddress, isHex, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { isServiceAccount, senderAccounts } from '../spec/networkSpec.js';
 
 export interface TxOptions {

@@ -1,25 +1,30 @@
 /**
- * `devnet up`: on a home with a devnet, that devnet resumed (or reported, when it runs); otherwise the spec from manifest and flags, runtime chosen, homes written, every node started
- * at once, monitoring and the panel started, and a wait until every node has a final block. On a failure
- * part-way, everything already started is torn down again (no half devnet is left behind).
+ * `devnet up`: on a home with a devnet, that devnet resumed or reported (resume, below); otherwise a
+ * new one, each thing made once and handed down (docs/ARCHITECTURE.md, "The way of a manifest
+ * through devnet up"): the manifest pinned, the spec built from it, a fork's genesis fetched and
+ * verified, the runtime chosen and made; every refusal before anything is written; then the
+ * home written, every node started at once, monitoring and the panel started, and a wait until
+ * every node has a final block. On a failure part-way, everything already started is torn down
+ * again (no half devnet is left behind).
  */
 import { readFile } from 'node:fs/promises';
-import { checkPortsFree, Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { portFree } from '@chain-devnet/kit/ports';
+import { DevnetError } from '../base/errors.js';
+import { Layout } from '../base/layout.js';
+import { Devnet } from '../devnet/devnet.js';
 import type { ForkTarget } from '../fork/source.js';
-import type { Fork } from '../fork/spec.js';
-import { Layout } from '../layout.js';
-import { marketUrl } from '../market.js';
+import { type Fork, withGenesis } from '../fork/spec.js';
 import type { MonitoringEndpoints, Progress, RuntimeKind } from '../runtime/runtime.js';
 import { createRuntime, resolveRuntime } from '../runtime/select.js';
 import { type Manifest, parseManifestText } from '../spec/manifest.js';
 import { pinManifestVersions } from '../spec/manifestVersions.js';
-import { buildNetworkSpec, mergeFlags, type SpecFlags } from '../spec/networkSpec.js';
+import { buildNetworkSpec, mergeFlags, type NetworkSpec, type SpecFlags } from '../spec/networkSpec.js';
 import { pinProtocolVersion } from '../spec/protocolVersion.js';
-import { type DevnetState, readState, statusOf, writeState } from '../state.js';
+import { type DevnetState, readState, statusOf } from '../state/devnetState.js';
 import { takeDown } from './down.js';
 import { forkOfManifest, prepareFork } from './fork.js';
 import { startEverything } from './lifecycle.js';
+import { marketUrl } from './market.js';
 
 export interface UpOptions {
   readonly home: string;
@@ -88,30 +93,9 @@ function refuseSwarmSettings(m: Manifest, kind: RuntimeKind): void {
     );
 }
 
-export async function up(o: UpOptions): Promise<UpResult> {
-  const began = Date.now();
-  // A devnet lives here already: resumed when stopped, reported when running.
-  const kept = await readState(new Layout(o.home));
-  if (kept !== null) return resume(o, kept, began);
-  // Each version pinned (a ref's commit, an absolute path) and checked before anything is made,
-  // and the genesis protocol version written down (devnet.json keeps it as this checkout moves on).
-  const manifest = pinProtocolVersion(
-    await pinManifestVersions(mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags)),
-  );
-  // Checked before anything is written or started: a bad manifest or a taken port costs nothing.
-  const spec = buildNetworkSpec({ manifest, genesisTime: o.genesisTime });
-  // Fetched and verified before anything is written or started: a lying source costs nothing.
-  const target = o.forked === undefined ? (o.fork ?? forkOfManifest(manifest)) : undefined;
-  const fork =
-    target === undefined
-      ? o.forked
-      : await prepareFork(target, o.forkTrust ?? null, spec, manifest, o.progress);
-  const { kind, why } = await resolveRuntime(spec.runtime);
-  o.progress(`runtime: ${kind} (${why})`);
-  // Asked of a runtime not yet used (its constructor touches nothing): refused before anything is made.
-  if (!(await createRuntime(kind, new Layout(o.home), manifest)).capabilities().machines)
-    refuseSwarmSettings(manifest, kind);
-  await checkPortsFree([
+/** Every port the spec gives the devnet on 127.0.0.1: the nodes', the monitors', the market's, the panel's. */
+function portsOf(spec: NetworkSpec): { port: number; what: string }[] {
+  return [
     ...spec.nodes.flatMap((n) => [
       { port: n.rpcPort, what: `${n.name} RPC` },
       { port: n.p2pPort, what: `${n.name} p2p` },
@@ -124,8 +108,55 @@ export async function up(o: UpOptions): Promise<UpResult> {
       : []),
     ...(spec.marketPort === null ? [] : [{ port: spec.marketPort, what: 'task market' }]),
     ...(spec.ui ? [{ port: spec.uiPort, what: 'the panel' }] : []),
-  ]);
-  const devnet = await Devnet.create(o.home, kind, manifest, o.genesisTime, fork);
+  ];
+}
+
+/** Fails with PORT_TAKEN naming the first port of the list that something already uses on 127.0.0.1. */
+async function refusePortsTaken(ports: readonly { port: number; what: string }[]): Promise<void> {
+  for (const { port, what } of ports) {
+    if (!(await portFree(port)))
+      throw new DevnetError(
+        'PORT_TAKEN',
+        `port ${port} (${what}) is already in use on 127.0.0.1: pass --base-port P to move the devnet, or stop what holds it (an old devnet: devnet down --home DIR)`,
+      );
+  }
+}
+
+export async function up(o: UpOptions): Promise<UpResult> {
+  const began = Date.now();
+  const layout = new Layout(o.home);
+  // A devnet lives here already: resumed when stopped, reported when running.
+  const kept = await readState(layout);
+  if (kept !== null) return resume(o, layout, kept, began);
+  // Each version pinned (a ref's commit, an absolute path) and checked before anything is made,
+  // and the genesis protocol version written down (devnet.json keeps it as this checkout moves on).
+  const manifest = pinProtocolVersion(
+    await pinManifestVersions(mergeFlags(o.manifest ?? (await loadManifest(o.manifestPath)), o.flags)),
+  );
+  const input = { manifest, genesisTime: o.genesisTime };
+  // Built once, here, and handed down: a bad manifest is refused before anything is written.
+  const own = buildNetworkSpec(input);
+  // Fetched and verified before anything is written or started: a lying source costs nothing.
+  const target = o.forked === undefined ? (o.fork ?? forkOfManifest(manifest)) : undefined;
+  const fork =
+    target === undefined
+      ? o.forked
+      : await prepareFork(target, o.forkTrust ?? null, own, manifest, o.progress);
+  const spec = fork === undefined ? own : withGenesis(own, fork.genesis);
+  const { kind, why } = await resolveRuntime(spec.runtime);
+  o.progress(`runtime: ${kind} (${why})`);
+  // Made once (a runtime's constructor touches nothing), asked what it can do, and handed down.
+  const runtime = await createRuntime(kind, layout, manifest);
+  if (!runtime.capabilities().machines) refuseSwarmSettings(manifest, kind);
+  await refusePortsTaken(portsOf(spec));
+  // The first write: everything above refuses before it.
+  const devnet = await Devnet.create({
+    layout,
+    input,
+    spec,
+    runtime,
+    ...(fork === undefined ? {} : { fork }),
+  });
   try {
     await o.fill?.(devnet);
     await devnet.runtime.prepare(o.progress);
@@ -170,13 +201,12 @@ async function moveRuntime(d: Devnet, kind: RuntimeKind, progress: Progress): Pr
   progress(
     `moving the devnet from ${d.state.runtime} to ${kind}${kind === 'docker' ? ': node homes go into volumes' : ''}`,
   );
-  await writeState(d.layout, { ...d.state, runtime: kind });
-  return Devnet.open(d.layout.home);
+  return d.movedTo(kind);
 }
 
-/** `up` on a home with a devnet: a running one is reported as it is; a stopped or kept one is started again. */
-async function resume(o: UpOptions, kept: DevnetState, began: number): Promise<UpResult> {
-  let devnet = await Devnet.open(o.home);
+/** `up` on a home with a devnet (its devnet.json `kept`, read by up): reported when it runs, else started again. */
+async function resume(o: UpOptions, layout: Layout, kept: DevnetState, began: number): Promise<UpResult> {
+  let devnet = await Devnet.ofState(layout, kept);
   if (statusOf(kept) === 'running' && (await anyNodeUp(devnet)))
     return {
       devnet,

@@ -7,8 +7,8 @@
  * than one validator's power to the upgrade.
  */
 import { TimeoutError, waitFor } from '@chain-devnet/kit/wait';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
 import { pinVersion } from '../versions/resolve.js';
 import { NodeExited, undoUpgrade } from './upgradeExited.js';

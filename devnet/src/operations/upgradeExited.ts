@@ -9,8 +9,8 @@
 
 import { waitFor } from '@chain-devnet/kit/wait';
 import { UPGRADE_HALT_EXIT_CODE, VERSION_REFUSED_EXIT_CODE } from '@chain-devnet/node/chain';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { lastWords } from '../runtime/nodeLog.js';
 import type { NodeRunState } from '../runtime/runtime.js';
 

@@ -5,8 +5,8 @@
  * path (operations/tx.ts), until the node's GET /upgrades shows it scheduled (or cancelled).
  */
 import type { UpgradesAnswer } from '@chain-devnet/node/client';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { sendTx, type TxOutcome } from './tx.js';
 
 export interface UpgradePlanResult {

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { DetachedProgram, procState } from '@chain-devnet/kit/process';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { JsonHttpClient } from '@chain-devnet/node/client';
-import type { Devnet } from '../devnet.js';
-import { DevnetError } from '../errors.js';
-import type { Layout } from '../layout.js';
-import { devnetProgram } from '../repo.js';
+import { DevnetError } from '../base/errors.js';
+import type { Layout } from '../base/layout.js';
+import { devnetProgram } from '../base/repo.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { SECRET_HEADER } from './header.js';
 import { ensureSecret, readSecret } from './secret.js';
 

@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Layout } from '../layout.js';
+import type { Layout } from '../base/layout.js';
 
 const SECRET_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 

@@ -12,8 +12,8 @@
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCKED_PEERS_FILE, writeBlockedPeers } from '@chain-devnet/node/testnet';
-import { DevnetError } from '../errors.js';
-import type { Layout } from '../layout.js';
+import { DevnetError } from '../base/errors.js';
+import type { Layout } from '../base/layout.js';
 import { type Groups, refusedBy } from './partition.js';
 import type { NodeHandle, PeerInfo } from './runtime.js';
 

@@ -4,9 +4,9 @@
  * ever asked for (--runtime swarm): the engine must be a swarm manager. The packages installed
  * outside this repository run processes only (repo.ts, imageCheckout).
  */
-import { DevnetError } from '../errors.js';
-import type { Layout } from '../layout.js';
-import { checkoutRoot, imageCheckout } from '../repo.js';
+import { DevnetError } from '../base/errors.js';
+import type { Layout } from '../base/layout.js';
+import { checkoutRoot, imageCheckout } from '../base/repo.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import { ProcessRuntime } from './process/provider.js';
 import type { Runtime, RuntimeKind } from './runtime.js';

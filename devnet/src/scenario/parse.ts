@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { swarmSettings } from '../operations/up.js';
 import { checkManifest, type Manifest, parseManifestText, type RuntimeChoice } from '../spec/manifest.js';
 import { stepLabel } from './label.js';

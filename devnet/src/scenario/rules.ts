@@ -9,9 +9,9 @@
 import { parseDuration } from '@chain-devnet/kit/values';
 import { parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { type ChallengeType, fieldRule, PAYLOAD_FIELDS, type Payload } from '@chain-devnet/node/market';
+import { isName } from '../base/names.js';
 import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { TX_FIELDS } from '../operations/tx.js';
-import { isName } from '../spec/names.js';
 import { MAX_NODES } from '../spec/ports.js';
 import type { MarketStep } from './marketSteps.js';
 

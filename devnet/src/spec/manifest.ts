@@ -9,9 +9,9 @@ import { parseAmount } from '@chain-devnet/node/chain';
 import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
+import { NAME_PATTERN } from '../base/names.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
-import { NAME_PATTERN } from './names.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'threads', 'swarm'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];

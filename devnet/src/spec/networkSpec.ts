@@ -15,7 +15,7 @@ import {
   type NetworkAccount,
   type NetworkNode,
 } from '@chain-devnet/node/testnet';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
 import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';
 import { genesisProtocolVersion } from './protocolVersion.js';

@@ -13,7 +13,7 @@ import {
   NEWEST_PROTOCOL_VERSION,
   supportedVersions,
 } from '@chain-devnet/node/chain';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { CHECKOUT_VERSION } from '../versions/source.js';
 import type { Manifest } from './manifest.js';
 

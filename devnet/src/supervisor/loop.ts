@@ -9,8 +9,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UPGRADE_HALT_EXIT_CODE } from '@chain-devnet/node/chain';
-import { Devnet } from '../devnet.js';
-import { statusOf } from '../state.js';
+import { Devnet } from '../devnet/devnet.js';
+import { statusOf } from '../state/devnetState.js';
 import { readUpgrades } from '../versions/nodeVersion.js';
 import { type KnownPlan, planHaltedFor, plansIn } from './plans.js';
 

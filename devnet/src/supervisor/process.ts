@@ -11,8 +11,8 @@
  */
 import { join } from 'node:path';
 import { DetachedProgram } from '@chain-devnet/kit/process';
-import type { Layout } from '../layout.js';
-import { devnetProgram } from '../repo.js';
+import type { Layout } from '../base/layout.js';
+import { devnetProgram } from '../base/repo.js';
 
 const dir = (layout: Layout) => join(layout.home, 'supervisor');
 export const supervisorLogFile = (layout: Layout) => join(dir(layout), 'supervisor.log');

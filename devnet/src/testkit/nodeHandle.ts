@@ -5,7 +5,7 @@
  * An operation the runtime refuses fails naming the step, the node and its height.
  */
 import type { RpcClient, StatusAnswer } from '@chain-devnet/node/client';
-import type { Devnet } from '../devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { type Upgraded, upgrade } from '../operations/upgrade.js';
 import type { NodeRunState } from '../runtime/runtime.js';

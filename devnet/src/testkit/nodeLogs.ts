@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Devnet } from '../devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
 import { readLog } from '../runtime/nodeLog.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { splitLines } from './logs.js';

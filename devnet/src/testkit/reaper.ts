@@ -6,8 +6,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Devnet } from '../devnet.js';
-import { Layout } from '../layout.js';
+import { Layout } from '../base/layout.js';
+import { Devnet } from '../devnet/devnet.js';
 import { takeDown } from '../operations/down.js';
 import { createRuntime } from '../runtime/select.js';
 import { keepLogs, stamp } from './nodeLogs.js';

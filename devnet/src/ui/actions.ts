@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '@chain-devnet/kit/http';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { addNode } from '../operations/add.js';
 import { startAll, stopAll } from '../operations/lifecycle.js';
 import { ALL_NODES, NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';

@@ -22,7 +22,7 @@ import {
 import { Router } from '@koa/router';
 import { Ajv, type ErrorObject } from 'ajv';
 import Koa from 'koa';
-import { DevnetError, type DevnetErrorCode } from '../errors.js';
+import { DevnetError, type DevnetErrorCode } from '../base/errors.js';
 import { isDevnetOp, isNodeOp, type PanelActions } from './actions.js';
 import type { PageAssets } from './assets.js';
 import { guard } from './guard.js';

@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DevnetError } from '../errors.js';
-import { devnetPackagePath } from '../repo.js';
+import { DevnetError } from '../base/errors.js';
+import { devnetPackagePath } from '../base/repo.js';
 
 export interface PageAsset {
   readonly path: string;

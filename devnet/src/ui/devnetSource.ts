@@ -5,8 +5,8 @@
  * removed) the devnet is too, and the panel stops.
  */
 import { stat } from 'node:fs/promises';
-import { Devnet } from '../devnet.js';
-import { Layout } from '../layout.js';
+import { Layout } from '../base/layout.js';
+import { Devnet } from '../devnet/devnet.js';
 
 export class DevnetSource {
   private devnet: Devnet;

@@ -7,7 +7,8 @@
  * nodes see one poller.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Devnet, NodeProbe } from '../devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
+import type { NodeProbe } from '../devnet/nodeStatus.js';
 import { senderAccounts } from '../spec/networkSpec.js';
 import { blockRow, proposerOrder } from './blocks.js';
 import type { DevnetSource } from './devnetSource.js';

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
-import { DevnetError } from '../errors.js';
+import { DevnetError } from '../base/errors.js';
 import { ensureSecret } from '../panel/secret.js';
 import { PanelActions } from './actions.js';
 import { createPanelApp } from './app.js';

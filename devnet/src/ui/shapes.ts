@@ -6,8 +6,8 @@
  * private key: the panel never sends one.
  */
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
-import type { NodeStatus } from '../devnet.js';
-import type { AddJson, NodeOpJson, SaveJson, TxJson } from '../jsonShapes.js';
+import type { NodeStatus } from '../devnet/nodeStatus.js';
+import type { AddJson, NodeOpJson, SaveJson, TxJson } from '../json/jsonShapes.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
 
 export { SECRET_HEADER } from '../panel/header.js';

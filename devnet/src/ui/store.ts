@@ -3,7 +3,7 @@
  * charts' samples of the last minutes, each node's last log lines and the last actions. Every
  * change is published to the pages as it is made; a page that connects gets `snapshot()`.
  */
-import type { NodeStatus } from '../devnet.js';
+import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { EventHub } from './hub.js';
 import { Ring } from './ring.js';
 import type { Activity, BlockRow, PanelInfo, PanelSnapshot, Sample, ValidatorRow } from './shapes.js';

@@ -15,8 +15,8 @@ import {
   gitBuild,
   resolveCommit,
 } from '@chain-devnet/node/builds';
-import { DevnetError } from '../errors.js';
-import { checkoutRoot } from '../repo.js';
+import { DevnetError } from '../base/errors.js';
+import { checkoutRoot } from '../base/repo.js';
 import { formatVersion, type NodeBuild, type Progress, parseVersion, type VersionSource } from './source.js';
 
 function requireCheckout(ref: string): string {

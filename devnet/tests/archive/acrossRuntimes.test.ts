@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { devnetCli } from '../../src/harness/cli.js';
-import type { SaveJson } from '../../src/jsonShapes.js';
-import { dockerSkip } from '../dockerEngine.js';
+import type { SaveJson } from '../../src/json/jsonShapes.js';
+import { dockerSkip } from '../support/dockerEngine.js';
 import { Crossing } from './crossing.js';
 
 const BLOCK_MS = 400;

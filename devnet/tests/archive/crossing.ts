@@ -10,7 +10,7 @@ import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { SaveJson, StatusJson, TxJson, UpJson } from '../../src/jsonShapes.js';
+import type { SaveJson, StatusJson, TxJson, UpJson } from '../../src/json/jsonShapes.js';
 
 export class Crossing {
   /** Each devnet's nodes' RPC by name, by home. */

@@ -14,7 +14,7 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { readArchive } from '../../src/archive/read.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { UpJson } from '../../src/jsonShapes.js';
+import type { UpJson } from '../../src/json/jsonShapes.js';
 
 describe('a failed scenario, reopened from the archive kept beside its logs', () => {
   let dir = '';

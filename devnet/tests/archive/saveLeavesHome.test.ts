@@ -15,8 +15,8 @@ import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { SaveJson, UpJson } from '../../src/jsonShapes.js';
-import { dockerSkip } from '../dockerEngine.js';
+import type { SaveJson, UpJson } from '../../src/json/jsonShapes.js';
+import { dockerSkip } from '../support/dockerEngine.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'devnet-save-home-'));
 const home = join(dir, 'home');

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { devnetCli } from '../../src/harness/cli.js';
-import type { SaveJson } from '../../src/jsonShapes.js';
-import type { SuiteDevnet } from '../runtimeSuite.js';
+import type { SaveJson } from '../../src/json/jsonShapes.js';
+import type { SuiteDevnet } from '../runtime/runtimeSuite.js';
 import { Crossing } from './crossing.js';
 
 export function swarmCrossing(

@@ -5,7 +5,7 @@
  * `net`), cli (command lines), json, output and text (what a program prints, a folder's layout).
  */
 import { readFile } from 'node:fs/promises';
-import { repoPath } from '../../src/repo.js';
+import { repoPath } from '../../src/base/repo.js';
 
 export const KINDS = ['scenario', 'steps', 'manifest', 'ts', 'cli', 'json', 'output', 'text'] as const;
 

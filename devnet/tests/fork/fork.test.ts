@@ -30,9 +30,9 @@ import {
 import { RpcClient } from '@chain-devnet/node/client';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { AddJson, StatusJson, UpJson } from '../../src/jsonShapes.js';
+import type { AddJson, StatusJson, UpJson } from '../../src/json/jsonShapes.js';
 import { buildNetworkSpec } from '../../src/spec/networkSpec.js';
-import { dockerSkip } from '../dockerEngine.js';
+import { dockerSkip } from '../support/dockerEngine.js';
 
 const EPOCH = 10;
 const dockerSkipped = await dockerSkip('the fork on docker');

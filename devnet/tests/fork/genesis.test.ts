@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type ChainState, coins, type GenesisJson, loadGenesis } from '@chain-devnet/node/chain';
 import { keyFromSeed } from '@chain-devnet/node/testnet';
-import { DevnetError } from '../../src/errors.js';
+import { DevnetError } from '../../src/base/errors.js';
 import { forkChainId, forkGenesis, forkSupply, heldBy } from '../../src/fork/genesis.js';
 import { parseForkTarget } from '../../src/fork/source.js';
 import { forkOfManifest } from '../../src/operations/fork.js';

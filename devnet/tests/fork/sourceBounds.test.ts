@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ANSWER_BOUNDS } from '@chain-devnet/node/client';
-import { DevnetError } from '../../src/errors.js';
+import { DevnetError } from '../../src/base/errors.js';
 import { fetchForkState } from '../../src/fork/source.js';
 import { devnetCli } from '../../src/harness/cli.js';
-import type { ErrorJson } from '../../src/jsonShapes.js';
+import type { ErrorJson } from '../../src/json/jsonShapes.js';
 
 /** What the source gives: GB of `/status`, or a fine status and a `/snapshots` that says it is 3 GB. */
 type Source = 'endless-status' | 'huge-snapshots';

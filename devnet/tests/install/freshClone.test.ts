@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runProgram } from '@chain-devnet/kit/process';
 import { NOT_BUILT } from '@chain-devnet/node/launch';
-import { repoRoot } from '../../src/repo.js';
+import { repoRoot } from '../../src/base/repo.js';
 import { cleanEnv, NPM_INSTALL, run } from './npm.js';
 
 const COMMANDS = [

@@ -16,10 +16,10 @@ import { coins } from '@chain-devnet/node/chain';
 import { RpcClient } from '@chain-devnet/node/client';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { fundedRequest, MarketClient, sampleResultHash } from '@chain-devnet/node/market';
+import { Layout } from '../../src/base/layout.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
+import type { StatusJson, UpJson } from '../../src/json/jsonShapes.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { allPorts } from '../../src/spec/ports.js';
 

@@ -16,9 +16,10 @@ import { buildTx, RpcClient, RpcError } from '@chain-devnet/node/client';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { createMarketMetrics, fundedRequest, MarketClient } from '@chain-devnet/node/market';
 import { createMetrics } from '@chain-devnet/node/metrics';
+import { repoRoot } from '../../src/base/repo.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { UpJson } from '../../src/jsonShapes.js';
+import type { UpJson } from '../../src/json/jsonShapes.js';
 import {
   type DashboardQuery,
   dashboardQueries,
@@ -32,7 +33,6 @@ import {
 } from '../../src/monitoring/dashboards.js';
 import { durationMs, renderPrometheusConfig } from '../../src/monitoring/prometheusConfig.js';
 import { queriesWithoutData, waitForData } from '../../src/monitoring/queryCheck.js';
-import { repoRoot } from '../../src/repo.js';
 
 const DASHBOARD_UIDS = ['chain-node-health', 'chain-overview', 'chain-validators'];
 const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';

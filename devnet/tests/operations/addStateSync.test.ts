@@ -14,7 +14,7 @@ import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { AddJson, UpJson } from '../../src/jsonShapes.js';
+import type { AddJson, UpJson } from '../../src/json/jsonShapes.js';
 import { buildNetworkSpec, nodeStartFlags } from '../../src/spec/networkSpec.js';
 
 const INTERVAL = 10;

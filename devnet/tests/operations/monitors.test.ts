@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { Layout } from '../../src/layout.js';
+import { Layout } from '../../src/base/layout.js';
 import { startMonitoring } from '../../src/operations/monitors.js';
 import type {
   Capabilities,

@@ -14,7 +14,7 @@ import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';
+import type { StatusJson, UpgradePlanJson } from '../../src/json/jsonShapes.js';
 
 describe('devnet upgrade plan and cancel', { timeout: 10 * 60_000 }, () => {
   let dir = '';

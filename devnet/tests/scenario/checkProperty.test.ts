@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
-import { repoPath } from '../../src/repo.js';
+import { repoPath } from '../../src/base/repo.js';
 import { checkScenario, parseScenarioText } from '../../src/scenario/parse.js';
 import { SCENARIO_SCHEMA } from '../../src/scenario/schema.js';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { repoPath } from '../../src/base/repo.js';
 import { devnetCli } from '../../src/harness/cli.js';
-import { repoPath } from '../../src/repo.js';
 import { checkScenario, loadScenarioFile, parseScenarioText } from '../../src/scenario/parse.js';
 import { SCENARIO_SCHEMA } from '../../src/scenario/schema.js';
 

@@ -9,8 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { repoPath } from '../../src/base/repo.js';
 import { devnetCli } from '../../src/harness/cli.js';
-import { repoPath } from '../../src/repo.js';
 
 const HANDED_ON = `name: handed-on
 manifest: { validators: 4, block_time: 400ms, monitoring: false }

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { dockerLeftovers, dockerSkip } from '../dockerEngine.js';
+import { dockerLeftovers, dockerSkip } from '../support/dockerEngine.js';
 import { haltedAndRestarted } from './haltedAndRestarted.js';
 
 const skip = await dockerSkip('the auto-upgrade supervisor on docker');

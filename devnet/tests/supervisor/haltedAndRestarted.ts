@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { OLDER_COMMIT } from '@chain-devnet/node/builds';
 import { RpcClient } from '@chain-devnet/node/client';
+import { Layout } from '../../src/base/layout.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
+import type { StatusJson, UpgradePlanJson } from '../../src/json/jsonShapes.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { supervisorLogFile } from '../../src/supervisor/process.js';
 

@@ -13,7 +13,7 @@ import { MarketClient } from '@chain-devnet/node/market';
 import { expectTask, marketStep } from '../../src/scenario/marketSteps.js';
 import type { RuntimeChoice } from '../../src/spec/manifest.js';
 import { withTestnet } from '../../src/testkit/index.js';
-import { roundsAfter } from '../chainPicture.js';
+import { roundsAfter } from '../support/chainPicture.js';
 
 const BLOCK_MS = 300;
 const EPOCH = 10;

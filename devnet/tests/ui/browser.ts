@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { repoRoot } from '../../src/repo.js';
+import { repoRoot } from '../../src/base/repo.js';
 
 export const CHROMIUM = process.env.PANEL_CHROMIUM || '/usr/bin/chromium';
 

@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
 import { freeBasePort } from '@chain-devnet/kit/ports';
-import { DevnetError } from '../../src/errors.js';
+import { DevnetError } from '../../src/base/errors.js';
 import { createPanelApp } from '../../src/ui/app.js';
 import { PageAssets } from '../../src/ui/assets.js';
 import { EventHub, type HubOptions } from '../../src/ui/hub.js';

@@ -22,7 +22,7 @@ import { RpcClient } from '@chain-devnet/node/client';
 import type { Browser, Page } from 'playwright-core';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { StatusJson, UpJson } from '../../src/jsonShapes.js';
+import type { StatusJson, UpJson } from '../../src/json/jsonShapes.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import {
   artifactsDir,

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Layout } from '../../src/layout.js';
+import { Layout } from '../../src/base/layout.js';
 import { ensureSecret, readSecret, secretFile, secretMatches } from '../../src/panel/secret.js';
 import { SECRET, startTestPanel, type TestPanel, withSecret } from './panelHttp.js';
 

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RpcClient } from '@chain-devnet/node/client';
+import { Layout } from '../../src/base/layout.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
-import type { StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
+import type { StatusJson, UpgradeJson } from '../../src/json/jsonShapes.js';
 import { docker } from '../../src/runtime/docker/engine.js';
 import { VERSION_LABEL } from '../../src/runtime/docker/labels.js';
-import { dockerLeftovers, dockerSkip } from '../dockerEngine.js';
+import { dockerLeftovers, dockerSkip } from '../support/dockerEngine.js';
 import { OLDER_NODE_VERSION, OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 const skip = await dockerSkip('node versions on docker');

@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readPid, runProgram } from '@chain-devnet/kit/process';
 import { RpcClient } from '@chain-devnet/node/client';
+import { Layout } from '../../src/base/layout.js';
+import { nodePackagePath, repoRoot } from '../../src/base/repo.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
-import type { AddJson, StatusJson, UpgradeJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
-import { nodePackagePath, repoRoot } from '../../src/repo.js';
+import type { AddJson, StatusJson, UpgradeJson } from '../../src/json/jsonShapes.js';
 import { OLDER_NODE_VERSION, OLDER_SHOWN, OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 /** The node_version this checkout's nodes report: its node package's. */

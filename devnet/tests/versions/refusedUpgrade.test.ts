@@ -15,9 +15,9 @@ import { after, before, describe, test } from 'node:test';
 import { readPid } from '@chain-devnet/kit/process';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { RpcClient } from '@chain-devnet/node/client';
+import { Layout } from '../../src/base/layout.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
-import type { StatusJson, UpgradePlanJson } from '../../src/jsonShapes.js';
-import { Layout } from '../../src/layout.js';
+import type { StatusJson, UpgradePlanJson } from '../../src/json/jsonShapes.js';
 import { OLDER_VERSION, olderBuild, upWithVersions } from './olderBuild.js';
 
 const REFUSAL =

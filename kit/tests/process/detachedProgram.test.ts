@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DetachedProgram, procState } from '../../src/process/index.js';
+import { waitFor } from '../../src/wait/index.js';
 
 describe('a detached program, by its files', () => {
   let dir = '';
@@ -40,7 +41,8 @@ describe('a detached program, by its files', () => {
   it('starts once, is found again by its files, and is reaped when stop returns', async () => {
     const p = program('a');
     const pid = await p.start();
-    assert.equal(await p.pid(), pid);
+    // Its command line shows the marker once the waiter's shell has exec'd it (a moment, on a busy machine).
+    await waitFor('the program found by its pid file and marker', 10_000, async () => (await p.pid()) === pid);
     assert.equal(await program('a').start(), pid, 'a second start finds it running');
     assert.deepEqual(await p.stop(), [`process a (pid ${pid})`]);
     assert.equal(await procState(pid, 'detached-program-test-a'), 'absent', 'gone, not a zombie');

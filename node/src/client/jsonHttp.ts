@@ -8,7 +8,7 @@
  * the rest is left unread: what a client reads is never the server's to size (issue 39: a source
  * streaming `/status` took `devnet up --fork` to 2.4 GB and a crash).
  */
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { parseJsonExact } from '@chain-devnet/kit/values';
 import { pause } from '@chain-devnet/kit/wait';
@@ -198,7 +198,10 @@ function readAnswer(
   fail: (e: Error) => void,
   done: (a: Answer) => void,
 ): void {
-  if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) return fail(tooLong());
+  if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) {
+    fail(tooLong());
+    return;
+  }
   const parts: Buffer[] = [];
   let length = 0;
   res.on('data', (part: Buffer) => {

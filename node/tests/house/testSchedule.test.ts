@@ -6,6 +6,7 @@
  * being overtaken until the end are checked here, on made-up queues.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,6 +32,12 @@ interface Schedule {
 const { order, startable } = (await import(
   pathToFileURL(join(ROOT, '.ci', 'tests', 'schedule.mjs')).href
 )) as Schedule;
+const { SUITES } = (await import(pathToFileURL(join(ROOT, '.ci', 'tests', 'testGroups.mjs')).href)) as {
+  SUITES: Record<string, { files: Record<string, unknown> }>;
+};
+
+/** The source of a compiled test file: `<package>/dist/<path>.js` is `<package>/<path>.ts`. */
+const sourceOf = (compiled: string) => compiled.replace(/^(\w+)\/dist\//, '$1/').replace(/\.js$/, '.ts');
 
 const job = (file: string, kind: Job['kind'], weight = 2, seconds = 60): Job => ({
   file,
@@ -40,6 +47,21 @@ const job = (file: string, kind: Job['kind'], weight = 2, seconds = 60): Job => 
 });
 const files = (jobs: readonly Job[]) => jobs.map((j) => j.file);
 const runs = (j: Job, remaining = 30) => ({ job: j, remaining });
+
+describe('the test runner’s list of files (testGroups.mjs)', () => {
+  // A file moved or renamed without its entry would run as a light one of its folder's kind, unseen.
+  it('names only test files that exist', () => {
+    const listed = Object.values(SUITES).flatMap((s) => Object.keys(s.files));
+    assert.ok(listed.length > 20, `only ${listed.length} files listed`);
+    assert.deepEqual(
+      listed.filter((f) => !existsSync(join(ROOT, sourceOf(f)))),
+      [],
+      'listed files whose source is gone',
+    );
+    assert.equal(sourceOf('devnet/dist/tests/runtime/x.test.js'), 'devnet/tests/runtime/x.test.ts');
+    assert.equal(sourceOf('e2e/dist/swarm.test.js'), 'e2e/swarm.test.ts');
+  });
+});
 
 describe('the test runner’s schedule', () => {
   it('orders a swarm-alone file first, then the engine’s files, then the rest, the longest first', () => {

@@ -1,7 +1,7 @@
 /** `devnet add`: a new node joins the running devnet (with --stake it becomes a validator). */
 import { defineCommand, flag, text } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { AddJson } from '../../jsonShapes.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { AddJson } from '../../json/jsonShapes.js';
 import { addNode } from '../../operations/add.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson, progress } from '../output.js';

@@ -1,7 +1,7 @@
 /** `devnet down`: stop and remove everything the devnet made. */
 import { defineCommand, flag } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { DownJson } from '../../jsonShapes.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { DownJson } from '../../json/jsonShapes.js';
 import { takeDown } from '../../operations/down.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';

@@ -1,6 +1,6 @@
 /** `devnet host`: the threads runtime's host in the foreground (the runtime starts it in the background). */
 import { defineCommand } from '@chain-devnet/kit/cli';
-import { Layout } from '../../layout.js';
+import { Layout } from '../../base/layout.js';
 import { runHost } from '../../runtime/threads/host.js';
 import { homeOf, homeOption } from '../commonOptions.js';
 

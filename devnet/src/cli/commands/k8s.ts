@@ -1,6 +1,6 @@
 /** `devnet k8s`: Kubernetes manifests for the devnet `devnet up` would bring up with the same manifest and flags. */
 import { defineCommand, text } from '@chain-devnet/kit/cli';
-import { DevnetError } from '../../errors.js';
+import { DevnetError } from '../../base/errors.js';
 import { writeK8s } from '../../operations/k8s.js';
 import { out } from '../output.js';
 import { specFlagsOf, specOptions } from '../specOptions.js';

@@ -1,7 +1,7 @@
 /** `devnet logs`: a node's log, or the task market's, to stdout (-f: until interrupted). */
 import { defineCommand, flag, integer } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import { MARKET_SERVICE, WORKER_SERVICE } from '../../market.js';
+import { Devnet } from '../../devnet/devnet.js';
+import { MARKET_SERVICE, WORKER_SERVICE } from '../../operations/market.js';
 import { homeOf, homeOption } from '../commonOptions.js';
 
 export const logsCommand = defineCommand({

@@ -3,8 +3,8 @@
  * `stop` and `start` without a node stop and start the whole devnet (operations/lifecycle.ts).
  */
 import { type Command, defineCommand } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { NodeOpJson } from '../../jsonShapes.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { NodeOpJson } from '../../json/jsonShapes.js';
 import { startAll, stopAll } from '../../operations/lifecycle.js';
 import { NODE_OPS, type NodeOp, nodeOp } from '../../operations/nodeOp.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';

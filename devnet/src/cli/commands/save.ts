@@ -1,7 +1,7 @@
 /** `devnet save FILE`: one archive of the whole devnet, which `devnet up --from FILE` restores. */
 import { defineCommand } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { SaveJson } from '../../jsonShapes.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { SaveJson } from '../../json/jsonShapes.js';
 import { save } from '../../operations/save.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson, progress } from '../output.js';

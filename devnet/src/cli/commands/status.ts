@@ -1,10 +1,10 @@
 /** `devnet status`: every node's state as the runtime and its RPC see it, then the services. */
 import { defineCommand } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { StatusJson } from '../../jsonShapes.js';
-import { marketStatus } from '../../market.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { StatusJson } from '../../json/jsonShapes.js';
+import { marketStatus } from '../../operations/market.js';
 import { panelState } from '../../panel/process.js';
-import { statusOf } from '../../state.js';
+import { statusOf } from '../../state/devnetState.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { accountsJson, out, printJson } from '../output.js';
 

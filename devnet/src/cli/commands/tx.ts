@@ -2,9 +2,9 @@
 
 import { commandHelp, defineCommand, flag, text } from '@chain-devnet/kit/cli';
 import type { TxType } from '@chain-devnet/node/chain';
-import { Devnet } from '../../devnet.js';
-import { DevnetError } from '../../errors.js';
-import type { TxJson } from '../../jsonShapes.js';
+import { DevnetError } from '../../base/errors.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { TxJson } from '../../json/jsonShapes.js';
 import { describeOutcome, sendTx } from '../../operations/tx.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';

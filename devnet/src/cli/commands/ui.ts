@@ -1,7 +1,7 @@
 /** `devnet ui`: the panel's link (--start starts it again), or the panel itself in this process (--serve). */
 import { defineCommand, flag } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { UiJson } from '../../jsonShapes.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { UiJson } from '../../json/jsonShapes.js';
 import { panelState, startPanel } from '../../panel/process.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';

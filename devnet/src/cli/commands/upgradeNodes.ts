@@ -4,9 +4,9 @@
  * upgrade plans (`devnet upgrade plan|cancel`, issue 28's other half).
  */
 import { flag, text } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import { DevnetError } from '../../errors.js';
-import type { UpgradeJson } from '../../jsonShapes.js';
+import { DevnetError } from '../../base/errors.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { UpgradeJson } from '../../json/jsonShapes.js';
 import { upgrade } from '../../operations/upgrade.js';
 import { VERSION_FORMS } from '../../versions/source.js';
 import { homeOf } from '../commonOptions.js';

@@ -4,8 +4,8 @@
  * holds the node-version branch (`devnet upgrade NODE --to VERSION`, `--all`, issue 28's other half).
  */
 import { integer, text } from '@chain-devnet/kit/cli';
-import { Devnet } from '../../devnet.js';
-import type { UpgradePlanJson } from '../../jsonShapes.js';
+import { Devnet } from '../../devnet/devnet.js';
+import type { UpgradePlanJson } from '../../json/jsonShapes.js';
 import { signUpgrade } from '../../operations/upgradePlan.js';
 import { homeOf } from '../commonOptions.js';
 import { out, printJson, progress } from '../output.js';

@@ -5,8 +5,8 @@
  */
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
-import { DevnetError } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 import { CHECKOUT_VERSION } from '../../versions/source.js';
 import type { NodeBuild, Progress } from '../runtime.js';
 import { docker } from './engine.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runProgram } from '@chain-devnet/kit/process';
 import tar from 'tar-fs';
-import { DevnetError } from '../../errors.js';
+import { DevnetError } from '../../base/errors.js';
 import type { Progress } from '../runtime.js';
 import { buildOnce } from './buildOnce.js';
 import { docker } from './engine.js';

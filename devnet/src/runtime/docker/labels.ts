@@ -4,7 +4,7 @@
  * carries io.chain-devnet.devnet=<id> and io.chain-devnet.home=<home>; a node's things also
  * io.chain-devnet.node=<name>. Later commands and `down` find them by these labels.
  */
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 
 export const LABEL_DEVNET = 'io.chain-devnet.devnet';
 export const LABEL_HOME = 'io.chain-devnet.home';

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DevnetError } from '../../errors.js';
-import { checkoutRoot, imageCheckout } from '../../repo.js';
+import { DevnetError } from '../../base/errors.js';
+import { checkoutRoot, imageCheckout } from '../../base/repo.js';
 import type { Progress } from '../runtime.js';
 import { buildOnce } from './buildOnce.js';
 import {

@@ -7,7 +7,7 @@
  * `down` find it (teardown.ts).
  */
 
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import { localServiceUrl } from '../localEndpoint.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
 import type {

@@ -8,7 +8,7 @@
  */
 import { NODE_V8_FLAGS } from '@chain-devnet/node/builds';
 import { CONTAINER_PORTS } from '@chain-devnet/node/testnet';
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
 import type { Progress, ServiceProgram, ServiceReach } from '../runtime.js';
 import { devnetName } from './labels.js';

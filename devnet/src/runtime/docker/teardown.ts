@@ -1,7 +1,7 @@
 /** `devnet down` on the docker runtime: every container, network and (without --keep-data) volume with the devnet's label, then its home. */
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import { devnetFilter } from './labels.js';
 
 export async function teardownContainers(d: Docker, layout: Layout, keepData: boolean): Promise<string[]> {

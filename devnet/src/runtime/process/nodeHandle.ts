@@ -17,8 +17,8 @@ import {
 import { waitFor, waitForOrNull } from '@chain-devnet/kit/wait';
 import { NODE_ENV, NODE_V8_FLAGS } from '@chain-devnet/node/builds';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
-import { DevnetError } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 import { isMonitor, monitorHome } from '../../monitoring/monitorHome.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { keepEarlierRun } from '../earlierRuns.js';

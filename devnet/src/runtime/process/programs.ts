@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { findOnPath } from '@chain-devnet/kit/process';
 import { chainNodeProgram, NODE_V8_FLAGS } from '@chain-devnet/node/builds';
-import { DevnetError } from '../../errors.js';
-import { nodePackagePath } from '../../repo.js';
+import { DevnetError } from '../../base/errors.js';
+import { nodePackagePath } from '../../base/repo.js';
 import type { NodeBuild, ServiceProgram } from '../runtime.js';
 
 /** The compiled node (the tests run it; npm run build makes it). */

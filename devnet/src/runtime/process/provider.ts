@@ -4,8 +4,8 @@
  */
 import { access } from 'node:fs/promises';
 import { spawnDetached } from '@chain-devnet/kit/process';
-import { DevnetError } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 import { localServiceUrl } from '../localEndpoint.js';
 import type {
   Capabilities,

@@ -1,7 +1,7 @@
 /** `devnet down` on the process runtime: every process with a pid file (nodes, services, monitors) stopped, then the home removed. */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import { MONITORS } from '../../monitoring/monitorHome.js';
 import { stopAndReap } from './nodeHandle.js';
 

@@ -3,7 +3,7 @@
  * machine). As the manifest places it (`placement: NAME or ID`), else round robin by the node's
  * index over the machines that can run it, the manager first. Pure: the caller lists the machines.
  */
-import { DevnetError } from '../../errors.js';
+import { DevnetError } from '../../base/errors.js';
 import type { Machine } from './swarmEngines.js';
 
 export interface PlacementChoice {

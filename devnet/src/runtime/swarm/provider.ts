@@ -8,7 +8,7 @@
  * devnet reaches them. Everything carries the devnet's labels; `down` removes it (teardown.ts).
  */
 import type Docker from 'dockerode';
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import { isNotFound } from '../docker/engineErrors.js';
 import { LABEL_DEVNET, LABEL_NODE } from '../docker/labels.js';
 import { containerReach, programImage, SERVICE_USER } from '../docker/serviceInImage.js';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import type Docker from 'dockerode';
-import { DevnetError } from '../../errors.js';
+import { DevnetError } from '../../base/errors.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { NodeLaunch, Progress } from '../runtime.js';

@@ -4,8 +4,8 @@
  * per command, and finding a service, its tasks and the container of its running task again.
  */
 import type Docker from 'dockerode';
-import { DevnetError } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 import { CHECKOUT_VERSION } from '../../versions/source.js';
 import { imageOfBuild } from '../docker/containers.js';
 import { docker } from '../docker/engine.js';

@@ -12,7 +12,7 @@
  * that need its engine fail with a message that says how to give one.
  */
 import Docker from 'dockerode';
-import { DevnetError } from '../../errors.js';
+import { DevnetError } from '../../base/errors.js';
 import { docker } from '../docker/engine.js';
 
 export const ENGINE_LABEL = 'io.chain-devnet.engine';

@@ -5,7 +5,7 @@
  */
 import { waitFor } from '@chain-devnet/kit/wait';
 import type Docker from 'dockerode';
-import { DevnetError } from '../../errors.js';
+import { DevnetError } from '../../base/errors.js';
 import { orNull } from '../docker/engineErrors.js';
 import type { SwarmDevnet, TaskInfo } from './swarmDevnet.js';
 import { pinnedMachine } from './swarmVolumes.js';

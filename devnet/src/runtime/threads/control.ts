@@ -6,8 +6,8 @@
  */
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { DevnetError, type DevnetErrorCode } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError, type DevnetErrorCode } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 
 export const hostDir = (layout: Layout) => join(layout.home, 'threads');
 export const hostSocket = (layout: Layout) => join(hostDir(layout), 'host.sock');

@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import {
   badRequest,
   type HostAnswer,

@@ -6,8 +6,8 @@
 import { DetachedProgram } from '@chain-devnet/kit/process';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { NODE_V8_FLAGS } from '@chain-devnet/node/builds';
-import type { Layout } from '../../layout.js';
-import { devnetProgram } from '../../repo.js';
+import type { Layout } from '../../base/layout.js';
+import { devnetProgram } from '../../base/repo.js';
 import { ask, hostLogFile, hostMarker, hostPidFile, NoHost } from './control.js';
 
 /** The host stops its nodes on SIGTERM, each within its own grace (thread.ts): more than one's. */

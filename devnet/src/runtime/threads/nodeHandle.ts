@@ -8,8 +8,8 @@
 import type { Writable } from 'node:stream';
 import { readExitStatus } from '@chain-devnet/kit/process';
 import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
-import { DevnetError } from '../../errors.js';
-import type { Layout } from '../../layout.js';
+import { DevnetError } from '../../base/errors.js';
+import type { Layout } from '../../base/layout.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';

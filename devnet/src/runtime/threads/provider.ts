@@ -12,7 +12,7 @@
  * alike; and a node that brings its thread's process down (a native crash, running out of memory)
  * takes every node with it.
  */
-import type { Layout } from '../../layout.js';
+import type { Layout } from '../../base/layout.js';
 import { isServiceName } from '../process/nodeHandle.js';
 import { ProcessRuntime } from '../process/provider.js';
 import type {

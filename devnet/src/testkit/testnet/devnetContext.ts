@@ -1,6 +1,6 @@
 /** What the testkit's parts see of a devnet (NetContext): its nodes, genesis, accounts, runtime, logs. */
 import { hexToBytes } from '@chain-devnet/node/crypto';
-import type { Devnet } from '../../devnet.js';
+import type { Devnet } from '../../devnet/devnet.js';
 import { NetContext } from '../context.js';
 import type { DevAccount } from '../net.js';
 import { logLines } from '../nodeLogs.js';

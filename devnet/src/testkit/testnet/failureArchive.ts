@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import { readArchive } from '../../archive/read.js';
-import type { Devnet } from '../../devnet.js';
+import type { Devnet } from '../../devnet/devnet.js';
 import { save } from '../../operations/save.js';
 import type { Manifest } from '../../spec/manifest.js';
-import type { DevnetState } from '../../state.js';
+import type { DevnetState } from '../../state/devnetState.js';
 
 /** The archive's file name in a kept-logs folder. */
 export const FAILURE_ARCHIVE = 'devnet.tar.gz';

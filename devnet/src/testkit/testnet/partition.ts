@@ -3,7 +3,7 @@
  * known, none in two groups, and the nodes named in no group form one more group, so the
  * runtime is always given the whole network; then made, or ended, through the devnet's faults.
  */
-import type { Devnet } from '../../devnet.js';
+import type { Devnet } from '../../devnet/devnet.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
 

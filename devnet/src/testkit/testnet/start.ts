@@ -10,7 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { processStart } from '@chain-devnet/kit/process';
-import { Devnet } from '../../devnet.js';
+import { Devnet } from '../../devnet/devnet.js';
 import { freeDevnetBase } from '../../harness/ports.js';
 import { restore } from '../../operations/restore.js';
 import { loadManifest, up } from '../../operations/up.js';

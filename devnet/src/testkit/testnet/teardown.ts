@@ -4,7 +4,7 @@
  * testkit started it; an attached devnet is left as it was.
  */
 import { rm } from 'node:fs/promises';
-import type { Devnet } from '../../devnet.js';
+import type { Devnet } from '../../devnet/devnet.js';
 import { takeDown } from '../../operations/down.js';
 import { RunRegistry } from '../registry.js';
 import type { Run } from './options.js';

@@ -7,10 +7,11 @@
  */
 import { join } from 'node:path';
 import type { ChainParams, TxType } from '@chain-devnet/node/chain';
-import type { Devnet, NodeStatus } from '../../devnet.js';
-import { marketUrl } from '../../market.js';
+import type { Devnet } from '../../devnet/devnet.js';
+import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import { type AddResult, addNode } from '../../operations/add.js';
 import { startAll, stopAll } from '../../operations/lifecycle.js';
+import { marketUrl } from '../../operations/market.js';
 import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
 import { type SaveResult, save } from '../../operations/save.js';
 import { sendTx, type TxOutcome } from '../../operations/tx.js';

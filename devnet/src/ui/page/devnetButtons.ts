@@ -3,7 +3,7 @@
  * node runs, Start once none does. Each press goes to the panel's server, which runs the CLI's own
  * operation (operations/lifecycle.ts); the panel stays up while the devnet is stopped.
  */
-import type { NodeStatus } from '../../devnet.js';
+import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import { byId, h } from './dom.js';
 import type { Model } from './model.js';
 

@@ -2,7 +2,7 @@
  * The page's picture of the devnet: the snapshot the stream starts with, changed by each event
  * after it, bounded as the server's store is. Views subscribe to the parts they draw.
  */
-import type { NodeStatus } from '../../devnet.js';
+import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import type {
   Activity,
   BlockRow,

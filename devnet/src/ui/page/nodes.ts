@@ -3,7 +3,8 @@
  * and version (as the devnet runs it, and as the node reports it: devnet status's VERSION), and the operations that make sense in its state (the same as `devnet kill NODE` …).
  * Rows are updated in place, so a button keeps the keyboard focus while the numbers change.
  */
-import type { NodeStatus } from '../../devnet.js';
+import type { NodeStatus } from '../../devnet/nodeStatus.js';
+import type { NodeOp } from '../../operations/nodeOp.js';
 import { byId, h, setText } from './dom.js';
 import { shortHash } from './format.js';
 import type { Model } from './model.js';
@@ -16,17 +17,22 @@ export function runState(n: NodeStatus): string {
   return n.state === 'absent' ? 'stopped' : n.state;
 }
 
-/** The operations offered in each state, in the order of the buttons. */
-const OPS: readonly { op: string; label: string; when: (n: NodeStatus) => boolean }[] = [
-  { op: 'start', label: 'Start', when: (n) => n.state === 'stopped' || n.state === 'absent' },
-  { op: 'stop', label: 'Stop', when: (n) => n.state === 'running' || n.state === 'paused' },
-  { op: 'kill', label: 'Kill', when: (n) => n.state === 'running' || n.state === 'paused' },
-  { op: 'restart', label: 'Restart', when: (n) => n.state === 'running' },
-  { op: 'pause', label: 'Pause', when: (n) => n.state === 'running' },
-  { op: 'resume', label: 'Resume', when: (n) => n.state === 'paused' },
-  { op: 'disconnect', label: 'Disconnect', when: (n) => n.state === 'running' && !n.disconnected },
-  { op: 'connect', label: 'Connect', when: (n) => n.disconnected },
-];
+/**
+ * The button of each node operation (the devnet's one list, operations/nodeOp.ts: a Record, so an
+ * operation added there has no page until it has a button here) and the states it is offered in;
+ * the buttons stand in this order.
+ */
+const BUTTONS: Readonly<Record<NodeOp, { label: string; when: (n: NodeStatus) => boolean }>> = {
+  start: { label: 'Start', when: (n) => n.state === 'stopped' || n.state === 'absent' },
+  stop: { label: 'Stop', when: (n) => n.state === 'running' || n.state === 'paused' },
+  kill: { label: 'Kill', when: (n) => n.state === 'running' || n.state === 'paused' },
+  restart: { label: 'Restart', when: (n) => n.state === 'running' },
+  pause: { label: 'Pause', when: (n) => n.state === 'running' },
+  resume: { label: 'Resume', when: (n) => n.state === 'paused' },
+  disconnect: { label: 'Disconnect', when: (n) => n.state === 'running' && !n.disconnected },
+  connect: { label: 'Connect', when: (n) => n.disconnected },
+};
+const OPS = (Object.keys(BUTTONS) as NodeOp[]).map((op) => ({ op, ...BUTTONS[op] }));
 
 interface Row {
   readonly tr: HTMLTableRowElement;

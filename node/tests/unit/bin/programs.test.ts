@@ -19,6 +19,15 @@ for (const { program, file } of PROGRAMS)
   describe(program.name, () => {
     const run = (args: readonly string[]) => runProgram({ args: [file, ...args], timeoutMs: 30_000 });
 
+    it('its table names each command once', () => {
+      const names = program.commands.map((c) => c.name);
+      assert.deepEqual(
+        names.filter((n, i) => names.indexOf(n) !== i),
+        [],
+        'commands the table names more than once',
+      );
+    });
+
     it('--help is the program help generated from its table, naming every command', async () => {
       const r = await run(['--help']);
       assert.equal(r.code, 0, r.stderr);

@@ -1,7 +1,7 @@
 /**
  * The one network generator (testnet/network.ts): deterministic from the seed, and what
  * `chain-node testnet` and `chain-node init` write is exactly its network (the devnet's spec is
- * checked against it in devnet/tests/spec.test.ts).
+ * checked against it in devnet/tests/spec/spec.test.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
