@@ -9,6 +9,7 @@
 import { activeValidators, type Block, type Commit, type Validator } from '../chain/index.js';
 import type { Verdict } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
+import type { Cancel } from '../util/ticker.js';
 import { Authenticity } from './authenticity.js';
 import { BlockValidity } from './blockValidity.js';
 import { BEHIND_TIMER, CatchUp } from './catchUp.js';
@@ -20,7 +21,6 @@ import { NextHeightBuffer } from './nextHeightBuffer.js';
 import { Outbox } from './outbox.js';
 import { JOIN_TIMER, resendOnJoin, resendWhileQuiet } from './resend.js';
 import { SlotLog } from './slotLog.js';
-import type { Cancel } from './ticker.js';
 import type { ConsensusAction } from './types.js';
 import { placeHeight } from './verdicts/height.js';
 import { readProposal } from './verdicts/proposal.js';

@@ -25,7 +25,7 @@ import {
   snapshotState,
 } from '../chain/index.js';
 import { bytesToHex } from '../crypto/hex.js';
-import type { Ticker } from './ticker.js';
+import type { Ticker } from '../util/ticker.js';
 
 /** What the content must be: known from the offer and the checked blocks h and h+1, before any chunk. */
 export interface ExpectedSnapshot {

@@ -24,6 +24,7 @@ import {
   type SnapshotOffer,
 } from '../p2p/snapshotMessages.js';
 import type { ChainStore } from '../store/chainStore.js';
+import { realTicker, type Ticker } from '../util/ticker.js';
 import { PeerStanding } from './peerStanding.js';
 import { SnapshotVerifier, UnprovenSnapshot } from './snapshotRestore.js';
 import {
@@ -32,7 +33,6 @@ import {
   type SnapshotAnchor,
   type SnapshotBlocks,
 } from './snapshotTrust.js';
-import { realTicker, type Ticker } from './ticker.js';
 
 export interface StateSyncOptions {
   /** Bound of an offers request. */

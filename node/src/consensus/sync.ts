@@ -22,9 +22,9 @@ import {
 import type { P2PNetwork } from '../p2p/network.js';
 import { SYNC_PROTOCOL } from '../p2p/protocol.js';
 import type { ChainService } from '../service/chainService.js';
+import { realTicker, type Ticker } from '../util/ticker.js';
 import { HeightPoll } from './heightPoll.js';
 import { PeerStanding } from './peerStanding.js';
-import { realTicker, type Ticker } from './ticker.js';
 
 /** A sync run still going after this long is reported, with the step it is at. */
 const SLOW_RUN_MS = 10_000;

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { HALT_LINGER_MAX_MS, HALT_LINGER_POLL_MS, serveLaggards } from '../../../src/consensus/haltLinger.js';
-import { ManualTicker } from '../../../src/consensus/ticker.js';
+import { ManualTicker } from '../../../src/util/ticker.js';
 
 /** Runs `serveLaggards` to its end, moving the ticker one poll at a time; the polls it took. */
 async function run(

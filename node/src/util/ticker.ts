@@ -1,7 +1,9 @@
 /**
- * The one source of time for consensus (CometBFT's consensus/ticker.go): keyed one-shot timers,
- * repeating ones, and the clock. The driver keeps no timer of its own, so its tests drive time
- * with ManualTicker.advance instead of sleeping, and a run is the same every time.
+ * The one source of time for the node's timers (CometBFT's consensus/ticker.go): keyed one-shot
+ * timers, repeating ones, and the clock. The consensus driver, block sync, state sync and the
+ * halted node's linger keep no timer of their own, so their tests drive time with
+ * ManualTicker.advance instead of sleeping, and a run is the same every time. It lives among the
+ * utilities because every layer's timers go through it, not consensus's alone.
  *
  * Keys are paths: `cancel('height')` cancels `height` and every `height/…` timer, so all the
  * timers of a height go at once when the next height starts.

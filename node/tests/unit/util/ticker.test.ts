@@ -1,11 +1,11 @@
 /**
- * The consensus ticker (consensus/ticker.ts): the manual one fires what falls due in order, with
+ * The ticker (util/ticker.ts): the manual one fires what falls due in order, with
  * its clock at each timer's due time; a key holds one timer, and cancelling a key cancels the
  * timers under it. The real one is checked only for what needs no waiting (no timed assertions).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ManualTicker, realTicker } from '../../../src/consensus/ticker.js';
+import { ManualTicker, realTicker } from '../../../src/util/ticker.js';
 
 describe('ManualTicker', () => {
   it('fires due timers in order of due time, then of scheduling, with the clock at each due time', () => {
