@@ -6,8 +6,8 @@
 
 import type { Logger } from '@chain-devnet/kit/log';
 import type { Equivocation, Validator } from '../chain/index.js';
+import { EquivocationDetector } from '../evidence/equivocationDetector.js';
 import type { ChainService } from '../service/chainService.js';
-import { EquivocationDetector } from './equivocationDetector.js';
 import type { Message } from './message.js';
 import { checkProposal, proposalMemo } from './verdicts/proposal.js';
 import type { SignedVerdict } from './verdicts/signed.js';

@@ -3,7 +3,8 @@
  * second message of a (kind, height, round, validator) whose sign bytes differ from the first
  * one's is evidence (chain/block/evidence.ts). A re-sent identical message is not (`sent_at` is not
  * signed), nor are two signatures over the same bytes. Pure: the driver logs, counts and stores
- * what it returns.
+ * what it returns (the keeping is service/evidence.ts's and store/evidenceStore.ts's; the proof
+ * itself, which anyone can check, is chain/block/evidence.ts).
  *
  * The sign bytes are not built here (the driver has just built them to check the signature):
  * within one slot they differ exactly when the fields below differ, since the rest of them is

@@ -21,8 +21,8 @@ import {
   voteBytes,
   ZERO_HASH,
 } from '../../../src/chain/index.js';
-import { EquivocationDetector } from '../../../src/consensus/equivocationDetector.js';
 import { bytesToHex } from '../../../src/crypto/hex.js';
+import { EquivocationDetector } from '../../../src/evidence/equivocationDetector.js';
 import { ChainStore } from '../../../src/store/chainStore.js';
 import { EvidenceStore } from '../../../src/store/evidenceStore.js';
 import { key } from '../../fixtures.js';
