@@ -20,14 +20,14 @@ import {
   signVote,
   type Vote,
 } from '../../../src/chain/index.js';
-import { CheckedSigner } from '../../../src/consensus/checkedSigner.js';
 import { ConsensusDriver } from '../../../src/consensus/driver.js';
 import type { DriverDeps } from '../../../src/consensus/driverOptions.js';
-import { NEVER_SIGNED } from '../../../src/consensus/privValidatorState.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import { decodeJson, encodeProposal, encodeVote } from '../../../src/p2p/messages.js';
 import type { P2PNetwork, Verdict } from '../../../src/p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../../src/p2p/protocol.js';
+import { CheckedSigner } from '../../../src/privval/checkedSigner.js';
+import { NEVER_SIGNED } from '../../../src/privval/privValidatorState.js';
 import { ManualTicker } from '../../../src/util/ticker.js';
 import { key, type TestKey } from '../../fixtures.js';
 import { type Harness, makeHarness } from '../../support/harness.js';

@@ -8,7 +8,7 @@
  *
  * The proposal is kept for the same reason as the block (liveness): a proposer stopped after
  * signing its proposal may not sign another for that round, so without it a network stopped
- * mid-height lost that round on resuming (signer.ts, KeptProposal).
+ * mid-height lost that round on resuming (consensus/signer.ts, KeptProposal).
  *
  * The block is kept with the lock, with its polka, because the lock alone can stall a height for
  * good: a validator killed after precommitting B and before storing B resumes locked on B,
@@ -24,10 +24,10 @@
  *   - above: signed, and recorded before the signature is used.
  */
 import { blockFromJson, blockHash, blockToJson } from '../chain/index.js';
+import type { KeptProposal, LockedBlock, Resume, SignRequest } from '../consensus/signer.js';
+import type { Step } from '../consensus/types.js';
 import { isAddress, VALIDATOR_PREFIX } from '../crypto/address.js';
 import { isHex } from '../crypto/hex.js';
-import type { KeptProposal, LockedBlock, Resume, SignRequest } from './signer.js';
-import type { Step } from './types.js';
 
 export interface LastSigned {
   readonly height: number;

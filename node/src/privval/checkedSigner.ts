@@ -3,9 +3,12 @@
  * priv-validator state (privValidatorState.ts) and, when signed, the new state is made durable
  * by `persist` BEFORE the signature is returned, so no signature leaves the node unrecorded. A
  * restarted node reads the state back and cannot sign anything that conflicts with what it
- * signed before the crash, and finds the block it is locked on and the proposal it signed. No I/O of its own: `persist` is
- * the edge's (home/privValidator.ts).
+ * signed before the crash, and finds the block it is locked on and the proposal it signed. No
+ * I/O of its own: `persist` is the edge's (home/privValidator.ts), so this room (privval/) stays
+ * pure. It implements the signer the consensus core is given (consensus/signer.ts).
  */
+
+import type { ConsensusSigner, KeptProposal, LockedBlock, Resume, SignRequest } from '../consensus/signer.js';
 import { validatorAddressOf } from '../crypto/address.js';
 import { sha256 } from '../crypto/hash.js';
 import { bytesToHex } from '../crypto/hex.js';
@@ -20,7 +23,6 @@ import {
   type RefusalReason,
   resumeAt,
 } from './privValidatorState.js';
-import type { ConsensusSigner, KeptProposal, LockedBlock, Resume, SignRequest } from './signer.js';
 
 /** Why a signature was not given: the rules refused it, or its record could not be written. */
 export type SignRefusal = RefusalReason | 'unrecorded';
