@@ -4,16 +4,16 @@
  * gossip (outbox.ts), timers and commits. Every message gets its gossip verdict from the checks
  * in verdicts/ (why a message was refused is there), turned into the p2p layer's in one place
  * (`count`). A message for the next height gets its verdict when the node enters that height
- * (nextHeightBuffer.ts). When to fetch blocks by block sync instead is catchUpPolicy.ts.
+ * (nextHeightBuffer.ts). When to fetch blocks by block sync instead is sync/block/catchUpPolicy.ts.
  */
 import { activeValidators, type Block, type Commit, type Validator } from '../chain/index.js';
 import type { Verdict } from '../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
+import { BEHIND_TIMER, CatchUp } from '../sync/block/catchUp.js';
+import { STALL_CHECK_MS } from '../sync/block/catchUpPolicy.js';
 import type { Cancel } from '../util/ticker.js';
 import { Authenticity } from './authenticity.js';
 import { BlockValidity } from './blockValidity.js';
-import { BEHIND_TIMER, CatchUp } from './catchUp.js';
-import { STALL_CHECK_MS } from './catchUpPolicy.js';
 import type { DriverDeps, DriverOptions } from './driverOptions.js';
 import { HeightConsensus } from './heightConsensus.js';
 import { heightOf, type Message } from './message.js';

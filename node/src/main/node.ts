@@ -19,11 +19,7 @@ import {
   versionRefusal,
 } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver.js';
-import { serveLaggards } from '../consensus/haltLinger.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
-import { serveSnapshots } from '../consensus/snapshotServer.js';
-import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../consensus/stateSync.js';
-import { BlockSync } from '../consensus/sync.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';
 import { byzantineValidator } from '../faults/byzantine.js';
@@ -41,6 +37,10 @@ import { createRpcApp } from '../rpc/app.js';
 import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
+import { BlockSync } from '../sync/block/blockSync.js';
+import { serveLaggards } from '../sync/block/haltLinger.js';
+import { serveSnapshots } from '../sync/state/snapshotServer.js';
+import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../sync/state/stateSync.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { StartupError } from '../util/startupError.js';
 import { realTicker } from '../util/ticker.js';
@@ -59,7 +59,7 @@ export interface RunningNode {
   /**
    * Settles when the node has halted at a plan's height it has no migration for (it signed
    * nothing there) and its connected peers have the blocks up to its height, which it serves
-   * them meanwhile (bounded: consensus/haltLinger.ts); the caller stops it and exits with
+   * them meanwhile (bounded: sync/block/haltLinger.ts); the caller stops it and exits with
    * UPGRADE_HALT_EXIT_CODE. Never settles otherwise.
    */
   readonly halted: Promise<UpgradeHalt>;

@@ -11,17 +11,17 @@ import { afterEach, describe, it } from 'node:test';
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { freeBasePort } from '@chain-devnet/kit/ports';
 import { waitFor } from '@chain-devnet/kit/wait';
-import { activeValidators, type Commit, verifyVote } from '../../../src/chain/index.js';
-import { BlockSync } from '../../../src/consensus/sync.js';
-import { createMetrics } from '../../../src/metrics/metrics.js';
-import { type Harness, makeHarness } from '../../support/harness.js';
+import { activeValidators, type Commit, verifyVote } from '../../../../src/chain/index.js';
+import { createMetrics } from '../../../../src/metrics/metrics.js';
+import { BlockSync } from '../../../../src/sync/block/blockSync.js';
+import { type Harness, makeHarness } from '../../../support/harness.js';
 import {
   RoguePeer,
   withInvalidSignature,
   withRepeatedSigner,
   withUnknownSigner,
-} from '../../support/roguePeer.js';
-import { behindNode, honestPeerJoining } from '../../support/syncPeers.js';
+} from '../../../support/roguePeer.js';
+import { behindNode, honestPeerJoining } from '../../../support/syncPeers.js';
 
 const BLOCKS = 3;
 

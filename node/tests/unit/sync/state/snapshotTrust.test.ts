@@ -1,6 +1,6 @@
 /**
  * What a joiner (and a fork given the source's genesis) trusts of a snapshot
- * (consensus/snapshotTrust.ts; docs/CONSENSUS.md, "State sync: what a joiner trusts"), on chains of
+ * (sync/state/snapshotTrust.ts; docs/CONSENSUS.md, "State sync: what a joiner trusts"), on chains of
  * four validators built by the chain rules: a snapshot of this chain is taken; the genuine,
  * validly signed snapshot of a sister chain (the same keys and chain id, another genesis time, as
  * two devnets of one seed) is refused from protocol 1.2.0 on, by the genesis hash its state names,
@@ -10,14 +10,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { blockHash, type Commit, MIGRATIONS, signVote } from '../../../src/chain/index.js';
+import { blockHash, type Commit, MIGRATIONS, signVote } from '../../../../src/chain/index.js';
 import {
   anchorProblem,
   type SnapshotAnchor,
   snapshotTrustProblem,
   type TrustedGenesis,
-} from '../../../src/consensus/snapshotTrust.js';
-import { GENESIS_TIME, type GenesisOptions, genesisOf, key, TestChain } from '../../fixtures.js';
+} from '../../../../src/sync/state/snapshotTrust.js';
+import { GENESIS_TIME, type GenesisOptions, genesisOf, key, TestChain } from '../../../fixtures.js';
 
 const VALIDATORS = ['val-0', 'val-1', 'val-2', 'val-3'];
 const H = 6;

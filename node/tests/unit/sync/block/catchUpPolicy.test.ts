@@ -1,5 +1,5 @@
 /**
- * When a node catches up by block sync (consensus/catchUpPolicy.ts), each condition with its
+ * When a node catches up by block sync (sync/block/catchUpPolicy.ts), each condition with its
  * answer: a stalled height asks every peer, a silent undecided one asks a few (once a second),
  * and a message of the next height waits a grace time unless nothing of this height was heard.
  */
@@ -12,7 +12,7 @@ import {
   onTick,
   type Quiet,
   SILENCE_ASK_PEERS,
-} from '../../../src/consensus/catchUpPolicy.js';
+} from '../../../../src/sync/block/catchUpPolicy.js';
 
 const T = 1_000_000;
 const base: Quiet = { now: T, blockTimeMs: 500, lastProgressAt: T, askedAt: 0, deciding: true };

@@ -8,7 +8,7 @@
  * have passed (a peer that never answers costs the bound once, not forever).
  */
 import type { Logger } from '@chain-devnet/kit/log';
-import type { Ticker } from '../util/ticker.js';
+import type { Ticker } from '../../util/ticker.js';
 
 /** The longest a halted node waits for peers behind it before it exits. */
 export const HALT_LINGER_MAX_MS = 20_000;

@@ -11,12 +11,12 @@ import { afterEach, describe, it } from 'node:test';
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { freeBasePort } from '@chain-devnet/kit/ports';
 import { waitFor } from '@chain-devnet/kit/wait';
-import { BlockSync, DEFAULT_SYNC_TIMEOUTS } from '../../../src/consensus/sync.js';
-import { createMetrics } from '../../../src/metrics/metrics.js';
-import { ManualTicker } from '../../../src/util/ticker.js';
-import { type Harness, makeHarness } from '../../support/harness.js';
-import { type Lies, RoguePeer, withRepeatedSigner } from '../../support/roguePeer.js';
-import { behindNode, honestPeerJoining } from '../../support/syncPeers.js';
+import { createMetrics } from '../../../../src/metrics/metrics.js';
+import { BlockSync, DEFAULT_SYNC_TIMEOUTS } from '../../../../src/sync/block/blockSync.js';
+import { ManualTicker } from '../../../../src/util/ticker.js';
+import { type Harness, makeHarness } from '../../../support/harness.js';
+import { type Lies, RoguePeer, withRepeatedSigner } from '../../../support/roguePeer.js';
+import { behindNode, honestPeerJoining } from '../../../support/syncPeers.js';
 
 const HUGE = 10_000_000;
 

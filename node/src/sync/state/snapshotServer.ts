@@ -5,9 +5,9 @@
  * for one snapshot's chunks in a row.
  */
 
-import { encodeJson } from '../p2p/messages.js';
-import type { P2PNetwork } from '../p2p/network.js';
-import { SNAPSHOT_PROTOCOL } from '../p2p/protocol.js';
+import { encodeJson } from '../../p2p/messages.js';
+import type { P2PNetwork } from '../../p2p/network.js';
+import { SNAPSHOT_PROTOCOL } from '../../p2p/protocol.js';
 import {
   chunkCount,
   decodeSnapshotRequest,
@@ -16,8 +16,8 @@ import {
   MAX_SNAPSHOT_FILE_BYTES,
   MAX_SNAPSHOT_OFFERS,
   SNAPSHOT_CHUNK_BYTES,
-} from '../p2p/snapshotMessages.js';
-import type { ChainService } from '../service/chainService.js';
+} from '../../p2p/snapshotMessages.js';
+import type { ChainService } from '../../service/chainService.js';
 
 export async function serveSnapshots(service: ChainService, network: P2PNetwork): Promise<void> {
   let cached: { height: number; file: Uint8Array } | null = null;

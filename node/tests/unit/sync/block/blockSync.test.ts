@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { memoryLogger } from '@chain-devnet/kit/log';
-import { blockToJson } from '../../../src/chain/index.js';
-import { BlockSync } from '../../../src/consensus/sync.js';
-import { createMetrics } from '../../../src/metrics/metrics.js';
-import { commitToJson, decodeSyncRequest, encodeJson } from '../../../src/p2p/messages.js';
-import type { P2PNetwork } from '../../../src/p2p/network.js';
-import { type Harness, makeHarness } from '../../support/harness.js';
+import { blockToJson } from '../../../../src/chain/index.js';
+import { createMetrics } from '../../../../src/metrics/metrics.js';
+import { commitToJson, decodeSyncRequest, encodeJson } from '../../../../src/p2p/messages.js';
+import type { P2PNetwork } from '../../../../src/p2p/network.js';
+import { BlockSync } from '../../../../src/sync/block/blockSync.js';
+import { type Harness, makeHarness } from '../../../support/harness.js';
 
 describe('BlockSync', () => {
   const harnesses: Harness[] = [];

@@ -1,5 +1,5 @@
 /**
- * A halted node's wait for the peers behind it (consensus/haltLinger.ts), on a manual ticker:
+ * A halted node's wait for the peers behind it (sync/block/haltLinger.ts), on a manual ticker:
  * it ends as soon as every connected peer has its height, waits while one is behind, ends when
  * that peer leaves, and gives up after the bound naming the peers still behind.
  */
@@ -7,8 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
 import { memoryLogger } from '@chain-devnet/kit/log';
-import { HALT_LINGER_MAX_MS, HALT_LINGER_POLL_MS, serveLaggards } from '../../../src/consensus/haltLinger.js';
-import { ManualTicker } from '../../../src/util/ticker.js';
+import {
+  HALT_LINGER_MAX_MS,
+  HALT_LINGER_POLL_MS,
+  serveLaggards,
+} from '../../../../src/sync/block/haltLinger.js';
+import { ManualTicker } from '../../../../src/util/ticker.js';
 
 /** Runs `serveLaggards` to its end, moving the ticker one poll at a time; the polls it took. */
 async function run(

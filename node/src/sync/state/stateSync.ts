@@ -13,19 +13,19 @@
  */
 
 import type { Logger } from '@chain-devnet/kit/log';
-import { blockHash, fullStateDiff, type Genesis, maxEntriesAt, SnapshotError } from '../chain/index.js';
-import { decodeBlocksResponse, encodeJson } from '../p2p/messages.js';
-import type { P2PNetwork } from '../p2p/network.js';
-import { SNAPSHOT_PROTOCOL, SYNC_PROTOCOL } from '../p2p/protocol.js';
+import { blockHash, fullStateDiff, type Genesis, maxEntriesAt, SnapshotError } from '../../chain/index.js';
+import { decodeBlocksResponse, encodeJson } from '../../p2p/messages.js';
+import type { P2PNetwork } from '../../p2p/network.js';
+import { SNAPSHOT_PROTOCOL, SYNC_PROTOCOL } from '../../p2p/protocol.js';
 import {
   decodeChunk,
   decodeOffers,
   encodeSnapshotRequest,
   type SnapshotOffer,
-} from '../p2p/snapshotMessages.js';
-import type { ChainStore } from '../store/chainStore.js';
-import { realTicker, type Ticker } from '../util/ticker.js';
-import { PeerStanding } from './peerStanding.js';
+} from '../../p2p/snapshotMessages.js';
+import type { ChainStore } from '../../store/chainStore.js';
+import { realTicker, type Ticker } from '../../util/ticker.js';
+import { PeerStanding } from '../peerStanding.js';
 import { SnapshotVerifier, UnprovenSnapshot } from './snapshotRestore.js';
 import {
   anchorProblem,

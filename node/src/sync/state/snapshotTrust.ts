@@ -28,7 +28,7 @@ import {
   parseSemVer,
   stateRoot,
   verifyVote,
-} from '../chain/index.js';
+} from '../../chain/index.js';
 
 /** The chain's genesis, as the joiner's genesis file (or a fork's --fork-genesis) gives it. */
 export interface TrustedGenesis {

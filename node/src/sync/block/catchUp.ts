@@ -4,9 +4,9 @@
  * It keeps the times those rules read; one sync run at a time (BlockSync's).
  */
 import type { Logger } from '@chain-devnet/kit/log';
-import type { Ticker } from '../util/ticker.js';
+import type { Ticker } from '../../util/ticker.js';
+import type { BlockSync } from './blockSync.js';
 import { behindGraceMs, onTick } from './catchUpPolicy.js';
-import type { BlockSync } from './sync.js';
 
 /** The ticker key of the wait for this node's own decision (the driver cancels it when it stops). */
 export const BEHIND_TIMER = 'behind';

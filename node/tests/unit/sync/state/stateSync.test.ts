@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { waitFor } from '@chain-devnet/kit/wait';
-import { stateRoot } from '../../../src/chain/index.js';
-import { BlockSync } from '../../../src/consensus/sync.js';
-import { createMetrics } from '../../../src/metrics/metrics.js';
-import { genesisOf, key } from '../../fixtures.js';
-import { type Lies, withInvalidSignature } from '../../support/roguePeer.js';
-import { stateSyncScene } from '../../support/stateSyncScene.js';
+import { stateRoot } from '../../../../src/chain/index.js';
+import { createMetrics } from '../../../../src/metrics/metrics.js';
+import { BlockSync } from '../../../../src/sync/block/blockSync.js';
+import { genesisOf, key } from '../../../fixtures.js';
+import { type Lies, withInvalidSignature } from '../../../support/roguePeer.js';
+import { stateSyncScene } from '../../../support/stateSyncScene.js';
 
 /** Snapshots every 10 blocks (the fixtures' epoch length): the newest at 40, block 41 after it. */
 const BLOCKS = 45;

@@ -23,9 +23,9 @@ import {
   StateBuilder,
   snapshotLimits,
   snapshotState,
-} from '../chain/index.js';
-import { bytesToHex } from '../crypto/hex.js';
-import type { Ticker } from '../util/ticker.js';
+} from '../../chain/index.js';
+import { bytesToHex } from '../../crypto/hex.js';
+import type { Ticker } from '../../util/ticker.js';
 
 /** What the content must be: known from the offer and the checked blocks h and h+1, before any chunk. */
 export interface ExpectedSnapshot {

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it, type TestContext } from 'node:test';
-import { type Scene, stateSyncScene } from '../../support/stateSyncScene.js';
+import { type Scene, stateSyncScene } from '../../../support/stateSyncScene.js';
 
 /** The joiner's heap and buffers above what they were, at their peak, and the longest its event loop did not turn. */
 async function measured<T>(work: () => Promise<T>): Promise<{ result: T; peakMb: number; stallMs: number }> {

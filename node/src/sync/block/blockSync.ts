@@ -9,8 +9,8 @@
  */
 
 import type { Logger } from '@chain-devnet/kit/log';
-import { BlockError, blockToJson } from '../chain/index.js';
-import type { NodeMetrics } from '../metrics/metrics.js';
+import { BlockError, blockToJson } from '../../chain/index.js';
+import type { NodeMetrics } from '../../metrics/metrics.js';
 import {
   commitToJson,
   decodeBlocksResponse,
@@ -18,13 +18,13 @@ import {
   decodeSyncRequest,
   encodeJson,
   MAX_SYNC_BLOCKS,
-} from '../p2p/messages.js';
-import type { P2PNetwork } from '../p2p/network.js';
-import { SYNC_PROTOCOL } from '../p2p/protocol.js';
-import type { ChainService } from '../service/chainService.js';
-import { realTicker, type Ticker } from '../util/ticker.js';
+} from '../../p2p/messages.js';
+import type { P2PNetwork } from '../../p2p/network.js';
+import { SYNC_PROTOCOL } from '../../p2p/protocol.js';
+import type { ChainService } from '../../service/chainService.js';
+import { realTicker, type Ticker } from '../../util/ticker.js';
+import { PeerStanding } from '../peerStanding.js';
 import { HeightPoll } from './heightPoll.js';
-import { PeerStanding } from './peerStanding.js';
 
 /** A sync run still going after this long is reported, with the step it is at. */
 const SLOW_RUN_MS = 10_000;
