@@ -18,7 +18,7 @@ import {
   VERSION_REFUSED_EXIT_CODE,
   versionRefusal,
 } from '../chain/index.js';
-import { ConsensusDriver } from '../consensus/driver.js';
+import { ConsensusDriver } from '../consensus/driver/driver.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';

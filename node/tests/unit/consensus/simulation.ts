@@ -14,8 +14,8 @@ import {
   type ChainState,
   type Vote,
 } from '../../../src/chain/index.js';
+import { ResendSchedule } from '../../../src/consensus/driver/resend.js';
 import { HeightConsensus } from '../../../src/consensus/heightConsensus.js';
-import { ResendSchedule } from '../../../src/consensus/resend.js';
 import type { SignRequest } from '../../../src/consensus/signer.js';
 import { type ConsensusAction, DEFAULT_TIMEOUTS } from '../../../src/consensus/types.js';
 import { Equivocator } from '../../../src/faults/equivocator.js';

@@ -5,10 +5,10 @@
  * through the network are in faults/, armed only by the composition root; docs/CONSENSUS.md
  * "A Byzantine validator").
  */
-import type { Proposal, Vote } from '../chain/index.js';
-import { encodeProposal, encodeVote } from '../p2p/messages.js';
-import type { P2PNetwork } from '../p2p/network.js';
-import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
+import type { Proposal, Vote } from '../../chain/index.js';
+import { encodeProposal, encodeVote } from '../../p2p/messages.js';
+import type { P2PNetwork } from '../../p2p/network.js';
+import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../p2p/protocol.js';
 import type { DriverOptions } from './driverOptions.js';
 import type { Equivocator } from './equivocatorPort.js';
 

@@ -6,26 +6,26 @@
  * (`count`). A message for the next height gets its verdict when the node enters that height
  * (nextHeightBuffer.ts). When to fetch blocks by block sync instead is sync/block/catchUpPolicy.ts.
  */
-import { activeValidators, type Block, type Commit, type Validator } from '../chain/index.js';
-import type { Verdict } from '../p2p/network.js';
-import { TOPIC_BLOCKS, TOPIC_VOTES } from '../p2p/protocol.js';
-import { BEHIND_TIMER, CatchUp } from '../sync/block/catchUp.js';
-import { STALL_CHECK_MS } from '../sync/block/catchUpPolicy.js';
-import type { Cancel } from '../util/ticker.js';
+import { activeValidators, type Block, type Commit, type Validator } from '../../chain/index.js';
+import type { Verdict } from '../../p2p/network.js';
+import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../p2p/protocol.js';
+import { BEHIND_TIMER, CatchUp } from '../../sync/block/catchUp.js';
+import { STALL_CHECK_MS } from '../../sync/block/catchUpPolicy.js';
+import type { Cancel } from '../../util/ticker.js';
+import { HeightConsensus } from '../heightConsensus.js';
+import { heightOf, type Message } from '../message.js';
+import type { ConsensusAction } from '../types.js';
+import { placeHeight } from '../verdicts/height.js';
+import { readProposal } from '../verdicts/proposal.js';
+import { ACCEPT, type GossipVerdict, toGossip } from '../verdicts/verdict.js';
+import { readVote } from '../verdicts/vote.js';
 import { Authenticity } from './authenticity.js';
 import { BlockValidity } from './blockValidity.js';
 import type { DriverDeps, DriverOptions } from './driverOptions.js';
-import { HeightConsensus } from './heightConsensus.js';
-import { heightOf, type Message } from './message.js';
 import { NextHeightBuffer } from './nextHeightBuffer.js';
 import { Outbox } from './outbox.js';
 import { JOIN_TIMER, resendOnJoin, resendWhileQuiet } from './resend.js';
 import { SlotLog } from './slotLog.js';
-import type { ConsensusAction } from './types.js';
-import { placeHeight } from './verdicts/height.js';
-import { readProposal } from './verdicts/proposal.js';
-import { ACCEPT, type GossipVerdict, toGossip } from './verdicts/verdict.js';
-import { readVote } from './verdicts/vote.js';
 
 type Pending = GossipVerdict | Promise<GossipVerdict>;
 

@@ -5,10 +5,10 @@
  * nodes still wait out the block time, and the peers that reach the proposer only through such a
  * node would not see its proposal before their propose timeout.
  */
-import { activeValidators, type ChainState, type Validator } from '../chain/index.js';
-import { heightOf, type Message } from './message.js';
-import type { SignedVerdict } from './verdicts/signed.js';
-import { type GossipVerdict, ignore } from './verdicts/verdict.js';
+import { activeValidators, type ChainState, type Validator } from '../../chain/index.js';
+import { heightOf, type Message } from '../message.js';
+import type { SignedVerdict } from '../verdicts/signed.js';
+import { type GossipVerdict, ignore } from '../verdicts/verdict.js';
 
 const MAX_KEPT = 1000;
 

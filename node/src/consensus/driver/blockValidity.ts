@@ -5,8 +5,8 @@
  */
 
 import type { Logger } from '@chain-devnet/kit/log';
-import { type Block, BlockError, type BlockResult, blockHash } from '../chain/index.js';
-import type { ChainService } from '../service/chainService.js';
+import { type Block, BlockError, type BlockResult, blockHash } from '../../chain/index.js';
+import type { ChainService } from '../../service/chainService.js';
 
 export class BlockValidity {
   private readonly results = new Map<string, BlockResult>();

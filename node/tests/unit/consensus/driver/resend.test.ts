@@ -1,11 +1,11 @@
 /**
- * When a node re-sends its own messages (consensus/resend.ts): after a quiet period without a
+ * When a node re-sends its own messages (consensus/driver/resend.ts): after a quiet period without a
  * step of its own, then backing off while it keeps waiting, and from the start again once it
  * moves.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_QUIET_PERIODS, ResendSchedule } from '../../../src/consensus/resend.js';
+import { MAX_QUIET_PERIODS, ResendSchedule } from '../../../../src/consensus/driver/resend.js';
 
 /** The times in [0, until) at which `schedule` says to re-send, asked every `every` ms. */
 function resendTimes(

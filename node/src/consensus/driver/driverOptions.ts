@@ -1,15 +1,15 @@
 /** What the consensus driver is built with (main/node.ts): its options and the parts it runs on. */
 
 import type { Logger } from '@chain-devnet/kit/log';
-import type { ChainState } from '../chain/index.js';
-import type { NodeMetrics } from '../metrics/metrics.js';
-import type { P2PNetwork } from '../p2p/network.js';
-import type { ChainService } from '../service/chainService.js';
-import type { BlockSync } from '../sync/block/blockSync.js';
-import type { Ticker } from '../util/ticker.js';
+import type { ChainState } from '../../chain/index.js';
+import type { NodeMetrics } from '../../metrics/metrics.js';
+import type { P2PNetwork } from '../../p2p/network.js';
+import type { ChainService } from '../../service/chainService.js';
+import type { BlockSync } from '../../sync/block/blockSync.js';
+import type { Ticker } from '../../util/ticker.js';
+import type { ConsensusSigner } from '../signer.js';
+import type { Timeouts } from '../types.js';
 import type { Equivocator } from './equivocatorPort.js';
-import type { ConsensusSigner } from './signer.js';
-import type { Timeouts } from './types.js';
 
 export interface DriverOptions {
   /** The validator key, for the header signature of the blocks it builds; null for an observer. */

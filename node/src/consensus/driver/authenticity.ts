@@ -5,13 +5,13 @@
  */
 
 import type { Logger } from '@chain-devnet/kit/log';
-import type { Equivocation, Validator } from '../chain/index.js';
-import { EquivocationDetector } from '../evidence/equivocationDetector.js';
-import type { ChainService } from '../service/chainService.js';
-import type { Message } from './message.js';
-import { checkProposal, proposalMemo } from './verdicts/proposal.js';
-import type { SignedVerdict } from './verdicts/signed.js';
-import { checkVote, voteMemo } from './verdicts/vote.js';
+import type { Equivocation, Validator } from '../../chain/index.js';
+import { EquivocationDetector } from '../../evidence/equivocationDetector.js';
+import type { ChainService } from '../../service/chainService.js';
+import type { Message } from '../message.js';
+import { checkProposal, proposalMemo } from '../verdicts/proposal.js';
+import type { SignedVerdict } from '../verdicts/signed.js';
+import { checkVote, voteMemo } from '../verdicts/vote.js';
 
 /** Verified memos kept before the set starts over (a bound; forgetting costs a verification). */
 const MAX_VERIFIED = 50_000;

@@ -3,7 +3,7 @@
  * different version of each of its own messages. The test-only implementation lives with the
  * other faults (faults/equivocator.ts), so consensus never imports it.
  */
-import type { Proposal, Vote } from '../chain/index.js';
+import type { Proposal, Vote } from '../../chain/index.js';
 
 export interface Equivocator {
   /** The other vote for the same step. */

@@ -20,7 +20,7 @@
  * Pure (time comes in), so the consensus simulation follows the same rule as the driver; the
  * functions below run it, and the re-send to a joining peer, on the driver's ticker.
  */
-import type { Cancel, Ticker } from '../util/ticker.js';
+import type { Cancel, Ticker } from '../../util/ticker.js';
 
 /** The longest wait between two re-sends, in re-send periods (`quietMs`). */
 export const MAX_QUIET_PERIODS = 8;

@@ -6,8 +6,8 @@
  */
 
 import type { Logger } from '@chain-devnet/kit/log';
-import type { Proposal } from '../chain/index.js';
-import type { HeightConsensus } from './heightConsensus.js';
+import type { Proposal } from '../../chain/index.js';
+import type { HeightConsensus } from '../heightConsensus.js';
 
 /** Entering a height this much later than the block time's pace is logged. */
 const LATE_ENTRY_MS = 250;

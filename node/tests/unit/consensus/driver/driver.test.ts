@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { memoryLogger } from '@chain-devnet/kit/log';
-import type { Proposal } from '../../../src/chain/index.js';
+import type { Proposal } from '../../../../src/chain/index.js';
 import {
   activeValidators,
   type Block,
@@ -19,18 +19,18 @@ import {
   signProposal,
   signVote,
   type Vote,
-} from '../../../src/chain/index.js';
-import { ConsensusDriver } from '../../../src/consensus/driver.js';
-import type { DriverDeps } from '../../../src/consensus/driverOptions.js';
-import { createMetrics } from '../../../src/metrics/metrics.js';
-import { decodeJson, encodeProposal, encodeVote } from '../../../src/p2p/messages.js';
-import type { P2PNetwork, Verdict } from '../../../src/p2p/network.js';
-import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../../src/p2p/protocol.js';
-import { CheckedSigner } from '../../../src/privval/checkedSigner.js';
-import { NEVER_SIGNED } from '../../../src/privval/privValidatorState.js';
-import { ManualTicker } from '../../../src/util/ticker.js';
-import { key, type TestKey } from '../../fixtures.js';
-import { type Harness, makeHarness } from '../../support/harness.js';
+} from '../../../../src/chain/index.js';
+import { ConsensusDriver } from '../../../../src/consensus/driver/driver.js';
+import type { DriverDeps } from '../../../../src/consensus/driver/driverOptions.js';
+import { createMetrics } from '../../../../src/metrics/metrics.js';
+import { decodeJson, encodeProposal, encodeVote } from '../../../../src/p2p/messages.js';
+import type { P2PNetwork, Verdict } from '../../../../src/p2p/network.js';
+import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../../../src/p2p/protocol.js';
+import { CheckedSigner } from '../../../../src/privval/checkedSigner.js';
+import { NEVER_SIGNED } from '../../../../src/privval/privValidatorState.js';
+import { ManualTicker } from '../../../../src/util/ticker.js';
+import { key, type TestKey } from '../../../fixtures.js';
+import { type Harness, makeHarness } from '../../../support/harness.js';
 
 const LABELS = ['val-0', 'val-1', 'val-2', 'val-3'];
 const LONG = { propose: () => 60_000, prevote: () => 60_000, precommit: () => 60_000 };
