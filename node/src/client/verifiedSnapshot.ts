@@ -10,7 +10,7 @@
  * it names none, which the answer says, since a sister chain of the same keys would pass too).
  */
 import { blockFromJson, type ChainState, decodeSnapshot } from '../chain/index.js';
-import { snapshotTrustProblem, type TrustedGenesis } from '../sync/state/snapshotTrust.js';
+import { snapshotTrustProblem, type TrustedGenesis } from '../sync/index.js';
 
 export type { TrustedGenesis };
 

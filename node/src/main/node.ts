@@ -37,10 +37,13 @@ import { createRpcApp } from '../rpc/app.js';
 import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
-import { BlockSync } from '../sync/block/blockSync.js';
-import { serveLaggards } from '../sync/block/haltLinger.js';
-import { serveSnapshots } from '../sync/state/snapshotServer.js';
-import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../sync/state/stateSync.js';
+import {
+  BlockSync,
+  DEFAULT_STATE_SYNC_OPTIONS,
+  StateSync,
+  serveLaggards,
+  serveSnapshots,
+} from '../sync/index.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { StartupError } from '../util/startupError.js';
 import { realTicker } from '../util/ticker.js';

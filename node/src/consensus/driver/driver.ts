@@ -9,8 +9,7 @@
 import { activeValidators, type Block, type Commit, type Validator } from '../../chain/index.js';
 import type { Verdict } from '../../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../p2p/protocol.js';
-import { BEHIND_TIMER, CatchUp } from '../../sync/block/catchUp.js';
-import { STALL_CHECK_MS } from '../../sync/block/catchUpPolicy.js';
+import { BEHIND_TIMER, CatchUp, STALL_CHECK_MS } from '../../sync/index.js';
 import type { Cancel } from '../../util/ticker.js';
 import { HeightConsensus } from '../heightConsensus.js';
 import { heightOf, type Message } from '../message.js';

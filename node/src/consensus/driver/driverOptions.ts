@@ -5,7 +5,7 @@ import type { ChainState } from '../../chain/index.js';
 import type { NodeMetrics } from '../../metrics/metrics.js';
 import type { P2PNetwork } from '../../p2p/network.js';
 import type { ChainService } from '../../service/chainService.js';
-import type { BlockSync } from '../../sync/block/blockSync.js';
+import type { BlockSync } from '../../sync/index.js';
 import type { Ticker } from '../../util/ticker.js';
 import type { ConsensusSigner } from '../signer.js';
 import type { Timeouts } from '../types.js';
