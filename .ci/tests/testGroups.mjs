@@ -121,9 +121,9 @@ export const SUITES = {
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
       'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },
-      'node/dist/tests/unit/consensus/syncLiars.test.js': { weight: HEAVY, seconds: 17 },
+      'node/dist/tests/unit/sync/block/syncLiars.test.js': { weight: HEAVY, seconds: 17 },
       // New with issue 39 (2026-12-01): a 2,000,000-entry bomb written and refused, two 25,000-account chains.
-      'node/dist/tests/unit/consensus/stateSyncBounds.test.js': { weight: HEAVY, seconds: 30 },
+      'node/dist/tests/unit/sync/state/stateSyncBounds.test.js': { weight: HEAVY, seconds: 30 },
       'devnet/dist/tests/testkit/load.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
       'devnet/dist/tests/monitoring/dashboards.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },
       'devnet/dist/tests/scenario/steps.test.js': { kind: 'none', weight: HEAVY, seconds: 11 },

@@ -1,10 +1,11 @@
 /**
  * The equivocation detector on the gossip path (docs/BENCHMARKS.md, "Equivocation detector"): CPU
  * nanoseconds per observed message of this build's EquivocationDetector against another build's
- * (`--compare PATH`: its dist/src/consensus/equivocationDetector.js, e.g. main's), side by side in
- * one run, median over rounds, the builds' order alternating from round to round. The messages
- * are an honest network's: per height one proposal and every validator's prevote and precommit,
- * each a new slot (the driver shows the detector each authentic message once), then forgetBelow.
+ * (`--compare PATH`: its dist/src/evidence/equivocationDetector.js, e.g. main's; dist/src/consensus/
+ * in builds before issue 40 moved it), side by side in one run, median over rounds, the builds'
+ * order alternating from round to round. The messages are an honest network's: per height one
+ * proposal and every validator's prevote and precommit, each a new slot (the driver shows the
+ * detector each authentic message once), then forgetBelow.
  * The signatures are placeholders: the detector does not check them (the driver has).
  *   flock /tmp/bench.lock npm run bench:equivocation -- [--compare PATH] [--rounds 9] [--validators 21] [--heights 500]
  */
@@ -13,9 +14,9 @@ import { pathToFileURL } from 'node:url';
 import { parseBenchArgs } from '@chain-devnet/kit/cli';
 import { median } from '@chain-devnet/kit/values';
 import type { Proposal, Vote } from '../src/chain/index.js';
-import { EquivocationDetector } from '../src/consensus/equivocationDetector.js';
 import { sha256, utf8Bytes } from '../src/crypto/hash.js';
 import { bytesToHex } from '../src/crypto/hex.js';
+import { EquivocationDetector } from '../src/evidence/equivocationDetector.js';
 import { key } from '../tests/fixtures.js';
 
 const { values } = parseBenchArgs({

@@ -2,7 +2,7 @@
  * A node's state at a committed height, fetched over its RPC and verified before use (issue 27:
  * a devnet forked from a running network; docs/PROTOCOL.md, "Snapshot content"). The content is
  * the snapshot's gzip file (GET /snapshots/{h}/content, the one encoding state sync uses too);
- * it is trusted only once the checks of a state-syncing joiner hold (consensus/snapshotTrust.ts):
+ * it is trusted only once the checks of a state-syncing joiner hold (sync/state/snapshotTrust.ts):
  * its state root is block h's `state_root`, its last block hash is block h's, commit h holds only
  * valid precommits, block h+1 follows block h and its commit is signed by more than 2/3 of the
  * active set of the state at h; and, when the source's genesis is given, more than 1/3 of its
@@ -10,7 +10,7 @@
  * it names none, which the answer says, since a sister chain of the same keys would pass too).
  */
 import { blockFromJson, type ChainState, decodeSnapshot } from '../chain/index.js';
-import { snapshotTrustProblem, type TrustedGenesis } from '../consensus/snapshotTrust.js';
+import { snapshotTrustProblem, type TrustedGenesis } from '../sync/index.js';
 
 export type { TrustedGenesis };
 

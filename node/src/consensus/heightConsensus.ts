@@ -2,7 +2,7 @@
  * Tendermint consensus for one height (Buchman, Kwon, Milosevic, "The latest gossip on BFT
  * consensus", 2018, Algorithm 1), as a deterministic state machine: proposals, votes and
  * timeouts go in; broadcasts, timeouts to schedule and the decision come out. No clock, no
- * network: the driver (driver.ts) does the I/O. Inputs are already authenticated (signatures
+ * network: the driver (driver/driver.ts) does the I/O. Inputs are already authenticated (signatures
  * checked against the active set by the driver); this class checks who may send what.
  *
  * Safety rests on locking: a validator that precommitted a block in round r only prevotes a

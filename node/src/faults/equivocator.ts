@@ -10,7 +10,7 @@
 
 import type { Proposal } from '../chain/index.js';
 import { type Block, blockHash, signProposal, signVote, type Vote } from '../chain/index.js';
-import type { Equivocator as EquivocatorPort } from '../consensus/equivocatorPort.js';
+import type { Equivocator as EquivocatorPort } from '../consensus/driver/equivocatorPort.js';
 import type { ConsensusSigner, Resume, SignRequest } from '../consensus/signer.js';
 import { validatorAddressOf } from '../crypto/address.js';
 import { sha256, utf8Bytes } from '../crypto/hash.js';

@@ -21,11 +21,18 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import { blockHash, verifyProposalSignature } from '../chain/index.js';
-import { CheckedSigner } from '../consensus/checkedSigner.js';
+import { sha256 } from '../crypto/hash.js';
+import { hexToBytes } from '../crypto/hex.js';
+import { publicKeyHexOf } from '../crypto/keys.js';
+import { verifyDigest } from '../crypto/signature.js';
+import type { NodeMetrics } from '../metrics/metrics.js';
 import {
   blockOfLock,
+  CheckedSigner,
+  type KeptProposal,
   type LastSigned,
   type Lock,
+  type LockedBlock,
   lockedBlockFromJson,
   lockedBlockToJson,
   NEVER_SIGNED,
@@ -34,13 +41,7 @@ import {
   proposalToJson,
   stateFromJson,
   stateToJson,
-} from '../consensus/privValidatorState.js';
-import type { KeptProposal, LockedBlock } from '../consensus/signer.js';
-import { sha256 } from '../crypto/hash.js';
-import { hexToBytes } from '../crypto/hex.js';
-import { publicKeyHexOf } from '../crypto/keys.js';
-import { verifyDigest } from '../crypto/signature.js';
-import type { NodeMetrics } from '../metrics/metrics.js';
+} from '../privval/index.js';
 import { JsonFileError, readJsonFile } from '../util/jsonFile.js';
 
 export const PRIV_VALIDATOR_STATE_FILE = 'priv_validator_state.json';

@@ -25,7 +25,7 @@ export interface NodeConfig {
   readonly bootstrap: readonly string[];
   /**
    * With an empty store, join from a peer's verified snapshot instead of replaying every block
-   * (consensus/stateSync.ts); ignored when the store has a chain.
+   * (sync/state/stateSync.ts); ignored when the store has a chain.
    */
   readonly stateSync: boolean;
   /** Run without the peer-to-peer network (a one-node chain that talks to nobody). */

@@ -18,13 +18,8 @@ import {
   VERSION_REFUSED_EXIT_CODE,
   versionRefusal,
 } from '../chain/index.js';
-import { ConsensusDriver } from '../consensus/driver.js';
-import { serveLaggards } from '../consensus/haltLinger.js';
+import { ConsensusDriver } from '../consensus/driver/driver.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
-import { serveSnapshots } from '../consensus/snapshotServer.js';
-import { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from '../consensus/stateSync.js';
-import { BlockSync } from '../consensus/sync.js';
-import { realTicker } from '../consensus/ticker.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';
 import { byzantineValidator } from '../faults/byzantine.js';
@@ -42,8 +37,16 @@ import { createRpcApp } from '../rpc/app.js';
 import { openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { txsHandler, txsMessages } from '../service/txGossip.js';
+import {
+  BlockSync,
+  DEFAULT_STATE_SYNC_OPTIONS,
+  StateSync,
+  serveLaggards,
+  serveSnapshots,
+} from '../sync/index.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { StartupError } from '../util/startupError.js';
+import { realTicker } from '../util/ticker.js';
 import { CloserStack } from './closers.js';
 import type { NodeConfig } from './config.js';
 import { UpgradeGuard } from './upgradeGuard.js';
@@ -59,7 +62,7 @@ export interface RunningNode {
   /**
    * Settles when the node has halted at a plan's height it has no migration for (it signed
    * nothing there) and its connected peers have the blocks up to its height, which it serves
-   * them meanwhile (bounded: consensus/haltLinger.ts); the caller stops it and exits with
+   * them meanwhile (bounded: sync/block/haltLinger.ts); the caller stops it and exits with
    * UPGRADE_HALT_EXIT_CODE. Never settles otherwise.
    */
   readonly halted: Promise<UpgradeHalt>;

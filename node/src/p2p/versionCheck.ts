@@ -7,7 +7,7 @@
  * and would look like equivocation), with the reason. A peer that names no p2p version is left to
  * the protocol ids (its topics and streams carry theirs, and one of another version never meets
  * ours); one that names no genesis (an older build, a tool) is left alone too: what it serves is
- * still checked (state sync holds a snapshot to the genesis it names: consensus/snapshotTrust.ts).
+ * still checked (state sync holds a snapshot to the genesis it names: sync/state/snapshotTrust.ts).
  */
 import { parseSemVer } from '../chain/index.js';
 import { P2P_VERSION } from './protocol.js';

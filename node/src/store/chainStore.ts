@@ -111,7 +111,7 @@ export class ChainStore {
   /**
    * The first write of a data folder joined by state sync: identity, the block at the snapshot's
    * height with its commit, and the whole verified state after it, in one batch (the joiner
-   * writes nothing before the state is verified: consensus/snapshotTrust.ts). No block below it.
+   * writes nothing before the state is verified: sync/state/snapshotTrust.ts). No block below it.
    */
   initializeAt(
     identity: ChainIdentity,

@@ -1,8 +1,9 @@
 /**
  * The house rules of docs/ARCHITECTURE.md ("Guards"), checked on the sources of every package:
- * no import cycle between files (type-only imports included), none between folders, and no
- * source file over 400 lines unless its first line says why (it then starts with
- * `// long: <why>`, and the list below names it, so a new long file is a decision someone made).
+ * no import cycle between files (type-only imports included), none between folders, the node's
+ * rooms with a face (index.ts) reached only through it, and no source file over 400 lines unless
+ * its first line says why (it then starts with `// long: <why>`, and the list below names it, so
+ * a new long file is a decision someone made).
  * The guard is tested on graphs and files made to break each rule, so it cannot pass by looking
  * at nothing.
  */
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cycles, folderGraph, importGraph, relativeImports, sourceFiles } from './importGraph.js';
+import { cycles, folderGraph, importGraph, pastFace, relativeImports, sourceFiles } from './importGraph.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (node/dist/tests/house -> four levels up). */
@@ -22,6 +23,8 @@ const SOURCES = ['node/src', 'devnet/src', 'e2e'];
 const MAX_LINES = 400;
 /** Files allowed past MAX_LINES; each says why in its first line (`// long: …`). */
 const LONG_FILES: readonly string[] = [];
+/** The node's rooms that other rooms reach only through their index.ts (their tests import the files they test). */
+const FACES = ['node/src/sync', 'node/src/privval'];
 
 /** Lines as `wc -l` counts them (a final newline ends the last line, it starts none). */
 const lineCount = (path: string) => {
@@ -41,6 +44,11 @@ describe('house rules: cycles and file sizes', () => {
       assert.deepEqual(cycles(folderGraph(files, folder)), [], 'folders that import each other in a circle');
     });
   }
+
+  for (const room of FACES)
+    it(`${room}: other rooms import its index.ts, never a file behind it`, () => {
+      assert.deepEqual(pastFace(importGraph(ROOT, 'node/src'), room), [], 'imports past the face');
+    });
 
   it(`no source file over ${MAX_LINES} lines unless its first line says why`, () => {
     const long = SOURCES.flatMap((folder) => sourceFiles(join(ROOT, folder)))
@@ -87,6 +95,16 @@ describe('house rules: the guard itself', () => {
     assert.deepEqual(cycles(folderGraph(ring, 'src')), [['src/x', 'src/y']]);
     const loop = new Map([...ring, ['src/root.ts', ['src/x/a.ts']]]);
     assert.deepEqual(cycles(loop), [['src/root.ts', 'src/x/a.ts', 'src/x/deep/c.ts', 'src/y/b.ts']]);
+  });
+
+  it('sees an import past a face, and none through it or from inside', () => {
+    const graph = new Map([
+      ['src/a/x.ts', ['src/room/index.ts']],
+      ['src/b/y.ts', ['src/room/deep/z.ts']],
+      ['src/room/index.ts', ['src/room/deep/z.ts']],
+      ['src/room/deep/z.ts', []],
+    ]);
+    assert.deepEqual(pastFace(graph, 'src/room'), ['src/b/y.ts -> src/room/deep/z.ts']);
   });
 
   it('builds the graph from files on disk (a cycle made in a scratch folder is found)', () => {

@@ -76,6 +76,20 @@ export function folderGraph(files: Graph, base: string): Graph {
 }
 
 /**
+ * The imports, from files outside `room`, of a file of it other than its face (`room/index.ts`),
+ * each as `importer -> imported`: a room with a face is reached only through it, so that what is
+ * behind the face can move without its users noticing.
+ */
+export function pastFace(files: Graph, room: string): string[] {
+  const face = `${room}/index.ts`;
+  return [...files].flatMap(([from, targets]) =>
+    from.startsWith(`${room}/`)
+      ? []
+      : targets.filter((t) => t.startsWith(`${room}/`) && t !== face).map((t) => `${from} -> ${t}`),
+  );
+}
+
+/**
  * The strongly connected components of more than one node (or a node importing itself): each is
  * a set of files or folders that import each other in a circle. Tarjan's algorithm, iterative.
  */

@@ -9,15 +9,15 @@
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { freeBasePort } from '@chain-devnet/kit/ports';
 import { waitFor } from '@chain-devnet/kit/wait';
-import { serveSnapshots } from '../../src/consensus/snapshotServer.js';
+import { createMetrics } from '../../src/metrics/metrics.js';
+import type { P2PNetwork } from '../../src/p2p/network.js';
+import { BlockSync } from '../../src/sync/block/blockSync.js';
+import { serveSnapshots } from '../../src/sync/state/snapshotServer.js';
 import {
   DEFAULT_STATE_SYNC_OPTIONS,
   StateSync,
   type StateSyncOptions,
-} from '../../src/consensus/stateSync.js';
-import { BlockSync } from '../../src/consensus/sync.js';
-import { createMetrics } from '../../src/metrics/metrics.js';
-import type { P2PNetwork } from '../../src/p2p/network.js';
+} from '../../src/sync/state/stateSync.js';
 import { type GenesisOptions, genesisOf } from '../fixtures.js';
 import { type Harness, makeHarness } from './harness.js';
 import { type Lies, RoguePeer } from './roguePeer.js';

@@ -6,12 +6,12 @@
 
 import { createLogger } from '@chain-devnet/kit/log';
 import { waitFor } from '@chain-devnet/kit/wait';
-import { BlockSync } from '../../src/consensus/sync.js';
 import { utf8Bytes } from '../../src/crypto/hash.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { P2PNetwork } from '../../src/p2p/network.js';
 import { peerKeyFromSeed } from '../../src/p2p/peerKey.js';
 import type { ChainService } from '../../src/service/chainService.js';
+import { BlockSync } from '../../src/sync/block/blockSync.js';
 import { type Harness, makeHarness } from './harness.js';
 
 export interface PeerOptions {

@@ -2,7 +2,7 @@
  * Equivocation evidence: one validator's two different signed proposals, prevotes or precommits
  * for the same height and round, with its key: enough for anyone to check (isProvenEquivocation).
  * Its JSON is what GET /evidence serves and the store keeps (docs/PROTOCOL.md, "Evidence").
- * Consensus finds it (consensus/equivocationDetector.ts).
+ * The consensus driver finds it (evidence/equivocationDetector.ts).
  */
 import { bytesToHex } from '../../crypto/hex.js';
 import { proposalBytes, verifyProposalSignature, verifyVote, voteBytes } from './votes.js';

@@ -6,7 +6,7 @@
  * content beyond its bound (a gzip bomb), an entry that does not parse. Each entry goes to the
  * caller with its leaf data (str(key) bytes(value): its bytes in the content, which the state root
  * hashes), and the caller keeps what it needs: a state root, or a state. Pure and synchronous; the
- * caller paces the pieces (consensus/snapshotRestore.ts yields between them).
+ * caller paces the pieces (sync/state/snapshotRestore.ts yields between them).
  */
 import { Gunzip } from 'fflate';
 import { type Sha256Stream, sha256Stream } from '../../crypto/hash.js';

@@ -1,8 +1,8 @@
 /**
  * Where a message stands by its height, before anything else is checked: the height being decided
- * (checked now), the next one (kept until the node enters it: nextHeightBuffer.ts), or neither:
+ * (checked now), the next one (kept until the node enters it: driver/nextHeightBuffer.ts), or neither:
  * [IGNORE] stale, a height already committed here; [IGNORE] far ahead, this node is behind and
- * block sync fetches the blocks instead (catchUpPolicy.ts).
+ * block sync fetches the blocks instead (sync/block/catchUpPolicy.ts).
  */
 import { type GossipVerdict, ignore } from './verdict.js';
 

@@ -3,7 +3,7 @@
  * (p2p/messages.ts says why: a malformed block, a block hash that is not the header's…); then its
  * height (height.ts) and, at the height being decided or a next height whose validators are
  * known, its proposer and signature (signed.ts). Whether the block itself is valid is not a gossip
- * check: the core prevotes nil on an invalid one (blockValidity.ts), and it is passed on. Bytes
+ * check: the core prevotes nil on an invalid one (driver/blockValidity.ts), and it is passed on. Bytes
  * that are not JSON at all throw (p2p/messages.ts decodeJson), and the p2p layer rejects what a
  * handler throws.
  */

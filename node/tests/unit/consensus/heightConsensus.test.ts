@@ -10,11 +10,11 @@ import {
   signProposal,
   signVote,
 } from '../../../src/chain/index.js';
-import { CheckedSigner } from '../../../src/consensus/checkedSigner.js';
 import { HeightConsensus } from '../../../src/consensus/heightConsensus.js';
-import type { LastSigned } from '../../../src/consensus/privValidatorState.js';
-import { NEVER_SIGNED } from '../../../src/consensus/privValidatorState.js';
 import { DEFAULT_TIMEOUTS } from '../../../src/consensus/types.js';
+import { CheckedSigner } from '../../../src/privval/checkedSigner.js';
+import type { LastSigned } from '../../../src/privval/privValidatorState.js';
+import { NEVER_SIGNED } from '../../../src/privval/privValidatorState.js';
 import { genesisState, key, TestChain } from '../../fixtures.js';
 import { Simulation } from './simulation.js';
 

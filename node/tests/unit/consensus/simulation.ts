@@ -14,17 +14,17 @@ import {
   type ChainState,
   type Vote,
 } from '../../../src/chain/index.js';
-import { CheckedSigner } from '../../../src/consensus/checkedSigner.js';
+import { ResendSchedule } from '../../../src/consensus/driver/resend.js';
 import { HeightConsensus } from '../../../src/consensus/heightConsensus.js';
+import type { SignRequest } from '../../../src/consensus/signer.js';
+import { type ConsensusAction, DEFAULT_TIMEOUTS } from '../../../src/consensus/types.js';
+import { Equivocator } from '../../../src/faults/equivocator.js';
+import { CheckedSigner } from '../../../src/privval/checkedSigner.js';
 import {
   type LastSigned,
   NEVER_SIGNED,
   type PrivValidatorState,
-} from '../../../src/consensus/privValidatorState.js';
-import { ResendSchedule } from '../../../src/consensus/resend.js';
-import type { SignRequest } from '../../../src/consensus/signer.js';
-import { type ConsensusAction, DEFAULT_TIMEOUTS } from '../../../src/consensus/types.js';
-import { Equivocator } from '../../../src/faults/equivocator.js';
+} from '../../../src/privval/privValidatorState.js';
 import { key, type TestKey } from '../../fixtures.js';
 
 export interface Decision {
