@@ -19,7 +19,7 @@ import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
 import { agreement } from './scenarios/agreement.js';
 import { byzantine } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
-import { delegation } from './scenarios/delegation.js';
+import { delegation } from './scenarios/delegation/delegation.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
 import { marketScenario } from './scenarios/market.js';

@@ -5,7 +5,7 @@
  * paying the unjail fee (burned), and is active and proposing again. A second downtime costs 10%.
  */
 import assert from 'node:assert/strict';
-import { blockReward, feeOf, mulPpm, type Testnet } from '@chain-devnet/devnet/testkit';
+import { blockReward, feeOf, type ModelValidator, mulPpm, type Testnet } from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/kit/wait';
 import type { Scenario } from './scenario.js';
 
@@ -55,20 +55,48 @@ async function downtime(
   victim: string,
   jailCount: number,
 ): Promise<{ at: number; slash: bigint }> {
-  const { chain, model, params } = net;
-  const names = net.names();
-  const running = names.filter((n) => n !== victim);
-  await justAfterBoundary(net, names);
+  const { model, params } = net;
+  const running = net.names().filter((n) => n !== victim);
+  const { hStop, before } = await stoppedJustAfterBoundary(net, victim, running);
+  const at = await boundaryThatJails(net, victim, running, hStop, before.address);
+  const slash = mulPpm(before.stake, params.slashPpm[jailCount - 1]!);
+  const jailed = model.at(at).get(before.address)!;
+  assert.equal(jailed.stake, before.stake - slash, `the model's slash at ${at}`);
+  net.log(`${victim} stopped at ${hStop}, jailed at ${at}: slashed ${slash} wei (jail ${jailCount})`);
+  await jailedAndSlashedEverywhere(net, victim, running, { at, jailCount, stake: before.stake, slash });
+  await rotationWithout(net, victim, running, at, before.address);
+  return { at, slash };
+}
+
+/** `victim` stopped just after a boundary, ACTIVE there by the model; burned so far on every running node. */
+async function stoppedJustAfterBoundary(
+  net: Testnet,
+  victim: string,
+  running: readonly string[],
+): Promise<{ hStop: number; before: ModelValidator }> {
+  await justAfterBoundary(net, net.names());
   await net.node(victim).stop();
-  const hStop = await chain.maxHeight(running);
-  await model.syncTo(hStop);
-  const before = model.byName(victim, hStop);
+  const hStop = await net.chain.maxHeight(running);
+  await net.model.syncTo(hStop);
+  const before = net.model.byName(victim, hStop);
   assert.equal(before.status, 'ACTIVE', `${victim} at height ${hStop} before its downtime`);
   // Burned before the jailing, on every node (it changes only at the boundary here).
   await burnedMatches(net, running);
-  // The boundary where its uptime is below the minimum: the next one, or (if it proposed before
-  // stopping) the one after.
-  const address = before.address;
+  return { hStop, before };
+}
+
+/**
+ * The boundary where its uptime is below the minimum, by the model: the next one, or (if it
+ * proposed before stopping) the one after.
+ */
+async function boundaryThatJails(
+  net: Testnet,
+  victim: string,
+  running: readonly string[],
+  hStop: number,
+  address: string,
+): Promise<number> {
+  const { chain, model, params } = net;
   let at = 0;
   for (let b = net.boundaryFrom(hStop); at === 0; b += params.epochLength) {
     assert.ok(
@@ -81,10 +109,19 @@ async function downtime(
   }
   if (at !== net.boundaryFrom(hStop))
     net.log(`${victim} proposed enough before it stopped at ${hStop} to pass one boundary: jailed at ${at}`);
-  const slash = mulPpm(before.stake, params.slashPpm[jailCount - 1]!);
-  const jailed = model.at(at).get(address)!;
-  assert.equal(jailed.stake, before.stake - slash, `the model's slash at ${at}`);
-  net.log(`${victim} stopped at ${hStop}, jailed at ${at}: slashed ${slash} wei (jail ${jailCount})`);
+  return at;
+}
+
+/** On every running node at the jail height: JAILED, its power slashed; the slash burned. */
+async function jailedAndSlashedEverywhere(
+  net: Testnet,
+  victim: string,
+  running: readonly string[],
+  j: { at: number; jailCount: number; stake: bigint; slash: bigint },
+): Promise<void> {
+  const { chain, model, params } = net;
+  const { at, jailCount, slash } = j;
+  const slashPpm = params.slashPpm[jailCount - 1]!;
   for (const n of running) {
     const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, victim));
     const who = `${n} at height ${height}: ${victim}`;
@@ -93,21 +130,26 @@ async function downtime(
     assert.equal(v.is_jailed, true, `${who} is_jailed`);
     assert.equal(v.is_active, false, `${who} is_active`);
     assert.equal(v.jail_count, jailCount, `${who} jail_count`);
-    assert.equal(
-      BigInt(v.power),
-      before.stake - slash,
-      `${who} power after a ${params.slashPpm[jailCount - 1]! / 1e4}% slash`,
-    );
+    assert.equal(BigInt(v.power), j.stake - slash, `${who} power after a ${slashPpm / 1e4}% slash`);
     await model.compareWith(n);
   }
   await burnedMatches(net, running);
   assert.equal(model.burnedAfter(at) - model.burnedAfter(at - 1), slash, `burned at ${at} is the slash`);
-  // The rotation goes on without it, on every running node: two rotations of the smaller set.
+}
+
+/** The rotation goes on without it, on every running node: two rotations of the smaller set. */
+async function rotationWithout(
+  net: Testnet,
+  victim: string,
+  running: readonly string[],
+  at: number,
+  address: string,
+): Promise<void> {
+  const { model } = net;
   const n = model.setFor(at + 1).length;
   assert.ok(!model.setFor(at + 1).includes(address), `${victim} still in the schedule after ${at}`);
-  await chain.waitHeight(at + 2 * n, running);
-  await model.checkProposers(running, at - params.epochLength + 1, at + 2 * n);
-  return { at, slash };
+  await net.chain.waitHeight(at + 2 * n, running);
+  await model.checkProposers(running, at - net.params.epochLength + 1, at + 2 * n);
 }
 
 /** Starts `victim`, lets it sync, sends UNJAIL; checks the fee, the burn, and that it proposes again. */

@@ -6,182 +6,51 @@
 import assert from 'node:assert/strict';
 import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
 import { pause } from '@chain-devnet/kit/wait';
+import type { ChainParams } from '@chain-devnet/node/chain';
 import { RpcError, type SnapshotAnswer, type SnapshotListItem } from '@chain-devnet/node/client';
 import type { Scenario } from './scenario.js';
+
+/** Snapshot heights by the rules: every snapshot_interval blocks and every epoch boundary. */
+function snapshotHeights(p: ChainParams) {
+  const { epochLength: L, snapshotInterval: I, snapshotsKept: K } = p;
+  const isSnapshotHeight = (h: number) => h > 0 && (h % I === 0 || h % L === 0);
+  return {
+    /** The K newest snapshot heights at or below y, newest first. */
+    newest(y: number): number[] {
+      const out: number[] = [];
+      for (let h = y; h > 0 && out.length < K; h--) if (isSnapshotHeight(h)) out.push(h);
+      return out;
+    },
+    /** The next `count` snapshot heights after `from`. */
+    next(from: number, count: number): number[] {
+      const out: number[] = [];
+      for (let h = from + 1; out.length < count; h++) if (isSnapshotHeight(h)) out.push(h);
+      return out;
+    },
+  };
+}
+type SnapshotHeights = ReturnType<typeof snapshotHeights>;
+
+/** One node's list of snapshots and the detail of each it still served when asked. */
+interface Listed {
+  readonly list: readonly SnapshotListItem[];
+  readonly details: Map<number, SnapshotAnswer>;
+}
 
 export const snapshots: Scenario = {
   id: 7,
   title: 'snapshots: same height and hash on every node, details match the chain, only the last 10 kept',
   async run(net) {
-    const { chain, txs } = net;
-    const names = net.names();
-    const { epochLength: L, snapshotInterval: I, snapshotsKept: K } = net.params;
-    const isSnapshotHeight = (h: number) => h > 0 && (h % I === 0 || h % L === 0);
-    /** The K newest snapshot heights at or below y, newest first. */
-    const newest = (y: number) => {
-      const out: number[] = [];
-      for (let h = y; h > 0 && out.length < K; h--) if (isSnapshotHeight(h)) out.push(h);
-      return out;
-    };
-    const nextSnapshotHeights = (from: number, count: number) => {
-      const out: number[] = [];
-      for (let h = from + 1; out.length < count; h++) if (isSnapshotHeight(h)) out.push(h);
-      return out;
-    };
-
-    // The account count of the chain by height, from one node's /metrics, while the scenario runs.
-    const ref = names[0]!;
-    const accounts = new Map<number, number>();
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        try {
-          const { height, metrics } = await chain.metricsAt(ref);
-          accounts.set(height, metrics.get('chain_accounts_total')!);
-        } catch {
-          // a slow read: the next one
-        }
-        await pause(50);
-      }
-    })();
-
-    let hAccount = 0;
-    try {
-      const h0 = await net.synced();
-      // Two snapshot heights, a new account, two more: the account count changes in the window.
-      await chain.waitHeight(nextSnapshotHeights(h0, 2).at(-1)! + 1);
-      hAccount = await txs.fund(txs.faucet(), [Wallet.random('snapshot')], COIN, ref);
-      // Enough snapshot heights that the oldest were pruned.
-      const enough = Math.max(
-        nextSnapshotHeights(hAccount, 2).at(-1)!,
-        nextSnapshotHeights(0, K + 1).at(-1)!,
-      );
-      await chain.waitHeight(enough + 1);
-    } finally {
-      sampling = false;
-      await sampler;
-    }
-
-    const lists = new Map<string, readonly SnapshotListItem[]>();
-    const details = new Map<string, Map<number, SnapshotAnswer>>();
-    for (const n of names) {
-      const before = await chain.height(n);
-      const { snapshots: list } = await net.node(n).rpc.snapshots();
-      const after = await chain.height(n);
-      const heights = list.map((s) => s.height);
-      // The snapshot of a block is written just after the block is committed: one may be pending.
-      const ok = [];
-      for (let y = before - 1; y <= after; y++) ok.push(newest(y).join());
-      assert.ok(
-        ok.includes(heights.join()),
-        `${n} at height ${before}..${after}: /snapshots lists heights ${heights.join(', ')}, expected the ${K} newest snapshot heights: ${newest(before).join(', ')}`,
-      );
-      assert.equal(list.length, K, `${n} at height ${before}: ${list.length} snapshots kept, expected ${K}`);
-      lists.set(n, list);
-      // The details at once: the chain goes on and prunes the oldest every few blocks.
-      const got = new Map<number, SnapshotAnswer>();
-      await Promise.all(
-        list.map(async (x) => {
-          try {
-            got.set(x.height, await net.node(n).rpc.snapshot(x.height));
-          } catch (e) {
-            if (!(e instanceof RpcError && e.status === 404)) throw e;
-          }
-        }),
-      );
-      const gone = list.filter((x) => !got.has(x.height)).map((x) => x.height);
-      if (gone.length > 0) {
-        // Only pruned since the list was read: no longer listed, and the oldest ones.
-        const { snapshots: now } = await net.node(n).rpc.snapshots();
-        for (const h of gone)
-          assert.ok(
-            !now.some((x) => x.height === h),
-            `${n}: snapshot ${h} is listed but /snapshots/${h} answers 404`,
-          );
-        assert.deepEqual(
-          gone,
-          heights.slice(-gone.length),
-          `${n}: snapshots gone meanwhile are not the oldest`,
-        );
-      }
-      details.set(n, got);
-    }
-
-    // Same height, same hash, on every node.
-    const [first, ...rest] = names;
-    const byHeight = new Map(lists.get(first!)!.map((s) => [s.height, s]));
-    for (const n of rest)
-      for (const s of lists.get(n)!) {
-        const theirs = byHeight.get(s.height);
-        if (theirs === undefined) continue;
-        assert.equal(
-          s.hash,
-          theirs.hash,
-          `${n}: snapshot at height ${s.height} has hash ${s.hash}, ${first} has ${theirs.hash}`,
-        );
-        assert.equal(
-          s.timestamp,
-          theirs.timestamp,
-          `${n}: snapshot at height ${s.height}: timestamp differs from ${first}'s`,
-        );
-        assert.equal(
-          s.size_bytes,
-          theirs.size_bytes,
-          `${n}: snapshot at height ${s.height}: size differs from ${first}'s`,
-        );
-      }
-
-    // Details: what the list says, plus epoch, validator and account counts of the chain there.
-    const sampled = [...accounts.keys()].sort((a, b) => a - b);
-    const accountsAt = (h: number): number | null => {
-      if (accounts.has(h)) return accounts.get(h)!;
-      const below = sampled.filter((x) => x < h).at(-1);
-      const above = sampled.find((x) => x > h);
-      if (below === undefined || above === undefined) return null;
-      // Accounts are never removed: equal counts around h are the count at h.
-      return accounts.get(below) === accounts.get(above) ? accounts.get(below)! : null;
-    };
-    const accountChecked = new Set<number>();
-    await net.model.syncTo(Math.max(...[...lists.values()].flat().map((s) => s.height)));
-    for (const n of names)
-      for (const s of lists.get(n)!) {
-        const at = `${n}: snapshot at height ${s.height}`;
-        const d = details.get(n)!.get(s.height);
-        if (d === undefined) continue;
-        assert.deepEqual(
-          {
-            height: d.height,
-            timestamp: d.timestamp,
-            size_bytes: d.size_bytes,
-            hash: d.hash,
-            compressed: d.compressed,
-          },
-          s,
-          `${at}: the detail differs from the list`,
-        );
-        assert.equal(d.compressed, true, `${at}: compressed`);
-        assert.equal(
-          d.timestamp,
-          (await chain.block(n, s.height)).header.timestamp,
-          `${at}: timestamp vs its block`,
-        );
-        assert.equal(d.epoch, Math.floor(s.height / L), `${at}: epoch`);
-        assert.equal(d.validator_count, net.model.at(s.height).size, `${at}: validator_count`);
-        const acc = accountsAt(s.height);
-        if (acc !== null) {
-          assert.equal(d.account_count, acc, `${at}: account_count ${d.account_count}, the chain had ${acc}`);
-          accountChecked.add(s.height);
-        }
-      }
-    const checked = [...accountChecked];
-    assert.ok(
-      checked.some((h) => h < hAccount) && checked.some((h) => h >= hAccount),
-      `account_count checked at ${checked.join(', ') || 'no height'}: expected heights on both sides of the new account at ${hAccount}`,
-    );
-
+    const heights = snapshotHeights(net.params);
+    const { accounts, hAccount } = await snapshotsTakenAroundNewAccount(net, heights);
+    const listed = new Map<string, Listed>();
+    for (const n of net.names()) listed.set(n, await newestKeptAndServed(net, n, heights));
+    sameSnapshotsEverywhere(net.names(), listed);
+    await detailsMatchTheChain(net, listed, accounts, hAccount);
     // A pruned snapshot is gone everywhere.
-    const pruned = newest(Math.min(...lists.get(first!)!.map((s) => s.height)) - 1)[0]!;
-    for (const n of names)
+    const first = net.names()[0]!;
+    const pruned = heights.newest(Math.min(...listed.get(first)!.list.map((s) => s.height)) - 1)[0]!;
+    for (const n of net.names())
       await assert.rejects(
         net.node(n).rpc.snapshot(pruned),
         (e: Error) => /404/.test(e.message),
@@ -189,6 +58,184 @@ export const snapshots: Scenario = {
       );
   },
 };
+
+/**
+ * Two snapshot heights, a new account, then enough snapshot heights that the oldest were pruned;
+ * meanwhile the account count of the chain by height, from one node's /metrics.
+ */
+async function snapshotsTakenAroundNewAccount(
+  net: Testnet,
+  heights: SnapshotHeights,
+): Promise<{ accounts: Map<number, number>; hAccount: number }> {
+  const { chain, txs } = net;
+  const ref = net.names()[0]!;
+  const accounts = new Map<number, number>();
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      try {
+        const { height, metrics } = await chain.metricsAt(ref);
+        accounts.set(height, metrics.get('chain_accounts_total')!);
+      } catch {
+        // a slow read: the next one
+      }
+      await pause(50);
+    }
+  })();
+
+  let hAccount = 0;
+  try {
+    const h0 = await net.synced();
+    // Two snapshot heights, a new account, two more: the account count changes in the window.
+    await chain.waitHeight(heights.next(h0, 2).at(-1)! + 1);
+    hAccount = await txs.fund(txs.faucet(), [Wallet.random('snapshot')], COIN, ref);
+    // Enough snapshot heights that the oldest were pruned.
+    const enough = Math.max(
+      heights.next(hAccount, 2).at(-1)!,
+      heights.next(0, net.params.snapshotsKept + 1).at(-1)!,
+    );
+    await chain.waitHeight(enough + 1);
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+  return { accounts, hAccount };
+}
+
+/** `n` lists the newest snapshots_kept snapshot heights; the detail of each, read at once. */
+async function newestKeptAndServed(net: Testnet, n: string, heights: SnapshotHeights): Promise<Listed> {
+  const { chain } = net;
+  const K = net.params.snapshotsKept;
+  const before = await chain.height(n);
+  const { snapshots: list } = await net.node(n).rpc.snapshots();
+  const after = await chain.height(n);
+  const listedHeights = list.map((s) => s.height);
+  // The snapshot of a block is written just after the block is committed: one may be pending.
+  const ok = [];
+  for (let y = before - 1; y <= after; y++) ok.push(heights.newest(y).join());
+  assert.ok(
+    ok.includes(listedHeights.join()),
+    `${n} at height ${before}..${after}: /snapshots lists heights ${listedHeights.join(', ')}, expected the ${K} newest snapshot heights: ${heights.newest(before).join(', ')}`,
+  );
+  assert.equal(list.length, K, `${n} at height ${before}: ${list.length} snapshots kept, expected ${K}`);
+  // The details at once: the chain goes on and prunes the oldest every few blocks.
+  const details = new Map<number, SnapshotAnswer>();
+  await Promise.all(
+    list.map(async (x) => {
+      try {
+        details.set(x.height, await net.node(n).rpc.snapshot(x.height));
+      } catch (e) {
+        if (!(e instanceof RpcError && e.status === 404)) throw e;
+      }
+    }),
+  );
+  const gone = list.filter((x) => !details.has(x.height)).map((x) => x.height);
+  if (gone.length > 0) {
+    // Only pruned since the list was read: no longer listed, and the oldest ones.
+    const { snapshots: now } = await net.node(n).rpc.snapshots();
+    for (const h of gone)
+      assert.ok(
+        !now.some((x) => x.height === h),
+        `${n}: snapshot ${h} is listed but /snapshots/${h} answers 404`,
+      );
+    assert.deepEqual(
+      gone,
+      listedHeights.slice(-gone.length),
+      `${n}: snapshots gone meanwhile are not the oldest`,
+    );
+  }
+  return { list, details };
+}
+
+/** Same height, same hash (and timestamp and size), on every node. */
+function sameSnapshotsEverywhere(names: readonly string[], listed: ReadonlyMap<string, Listed>): void {
+  const [first, ...rest] = names;
+  const byHeight = new Map(listed.get(first!)!.list.map((s) => [s.height, s]));
+  for (const n of rest)
+    for (const s of listed.get(n)!.list) {
+      const theirs = byHeight.get(s.height);
+      if (theirs === undefined) continue;
+      assert.equal(
+        s.hash,
+        theirs.hash,
+        `${n}: snapshot at height ${s.height} has hash ${s.hash}, ${first} has ${theirs.hash}`,
+      );
+      assert.equal(
+        s.timestamp,
+        theirs.timestamp,
+        `${n}: snapshot at height ${s.height}: timestamp differs from ${first}'s`,
+      );
+      assert.equal(
+        s.size_bytes,
+        theirs.size_bytes,
+        `${n}: snapshot at height ${s.height}: size differs from ${first}'s`,
+      );
+    }
+}
+
+/** The account count at h from the samples, or null where they do not say. */
+function accountCountAt(
+  accounts: ReadonlyMap<number, number>,
+  sampled: readonly number[],
+  h: number,
+): number | null {
+  if (accounts.has(h)) return accounts.get(h)!;
+  const below = sampled.filter((x) => x < h).at(-1);
+  const above = sampled.find((x) => x > h);
+  if (below === undefined || above === undefined) return null;
+  // Accounts are never removed: equal counts around h are the count at h.
+  return accounts.get(below) === accounts.get(above) ? accounts.get(below)! : null;
+}
+
+/**
+ * Details: what the list says, plus epoch, validator and account counts of the chain there; the
+ * account count checked on both sides of the new account.
+ */
+async function detailsMatchTheChain(
+  net: Testnet,
+  listed: ReadonlyMap<string, Listed>,
+  accounts: ReadonlyMap<number, number>,
+  hAccount: number,
+): Promise<void> {
+  const sampled = [...accounts.keys()].sort((a, b) => a - b);
+  const accountChecked = new Set<number>();
+  await net.model.syncTo(Math.max(...[...listed.values()].flatMap((l) => l.list).map((s) => s.height)));
+  for (const n of net.names())
+    for (const s of listed.get(n)!.list) {
+      const at = `${n}: snapshot at height ${s.height}`;
+      const d = listed.get(n)!.details.get(s.height);
+      if (d === undefined) continue;
+      assert.deepEqual(
+        {
+          height: d.height,
+          timestamp: d.timestamp,
+          size_bytes: d.size_bytes,
+          hash: d.hash,
+          compressed: d.compressed,
+        },
+        s,
+        `${at}: the detail differs from the list`,
+      );
+      assert.equal(d.compressed, true, `${at}: compressed`);
+      assert.equal(
+        d.timestamp,
+        (await net.chain.block(n, s.height)).header.timestamp,
+        `${at}: timestamp vs its block`,
+      );
+      assert.equal(d.epoch, Math.floor(s.height / net.params.epochLength), `${at}: epoch`);
+      assert.equal(d.validator_count, net.model.at(s.height).size, `${at}: validator_count`);
+      const acc = accountCountAt(accounts, sampled, s.height);
+      if (acc !== null) {
+        assert.equal(d.account_count, acc, `${at}: account_count ${d.account_count}, the chain had ${acc}`);
+        accountChecked.add(s.height);
+      }
+    }
+  const checked = [...accountChecked];
+  assert.ok(
+    checked.some((h) => h < hAccount) && checked.some((h) => h >= hAccount),
+    `account_count checked at ${checked.join(', ') || 'no height'}: expected heights on both sides of the new account at ${hAccount}`,
+  );
+}
 
 /**
  * Every node lists the same snapshots (height and hash) over the heights all of them cover: also

@@ -5,156 +5,207 @@
  * rejected by every node.
  */
 import assert from 'node:assert/strict';
-import { COIN, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
 import type { Scenario } from './scenario.js';
+
+/** The validator `devnet add` made: its node, its address, its STAKE's height, the boundary it is due ACTIVE at. */
+interface Added {
+  readonly name: string;
+  readonly address: string;
+  readonly hStake: number;
+  readonly activation: number;
+}
 
 export const staking: Scenario = {
   id: 4,
   title: 'staking: an added node with the minimum stake becomes ACTIVE at the right boundary and proposes',
   async run(net) {
-    const { chain, txs, model } = net;
-    const p = net.params;
+    const { chain, model } = net;
     await model.syncTo(await net.synced());
     const nBefore = model.setFor(model.height + 1).length;
-
-    const added = await net.add({ stake: `${p.minStake}wei` });
-    const name = added.name;
-    const names = net.names();
-    assert.equal(
-      added.stake?.receipt?.status,
-      'confirmed',
-      `devnet add: STAKE ${JSON.stringify(added.stake)}`,
-    );
-    const hStake = added.stake!.receipt!.block_height!;
-    const stakeTx = await chain.block(names[0]!, hStake);
-    const tx = stakeTx.txs.find((t) => t.tx_hash === added.stake!.tx_hash) as unknown as
-      | { pub_key: string }
-      | undefined;
-    assert.ok(tx !== undefined, `block ${hStake} does not hold the STAKE of ${name}`);
-    const address = validatorAddressOf(tx.pub_key);
-    // The first boundary at least activation_delay blocks after the STAKE.
-    const L = p.epochLength;
-    const activation = Math.ceil((hStake + p.activationDelay) / L) * L;
-    net.log(`${name} staked ${p.minStake} wei at ${hStake}: due ACTIVE at the boundary ${activation}`);
-
-    // INACTIVE until the boundary, on every node (each read at a known height).
-    for (const n of names) {
-      const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
-      const want = height < activation ? 'INACTIVE' : 'ACTIVE';
-      assert.equal(v.status, want, `${n} at height ${height}: ${name} (activation due at ${activation})`);
-      assert.equal(v.address, address, `${n} at height ${height}: address of ${name}`);
-      assert.equal(BigInt(v.power), p.minStake, `${n} at height ${height}: power of ${name}`);
-      assert.ok(
-        height < activation,
-        `${n}: first read at ${height}, past the activation at ${activation}: INACTIVE not observed`,
-      );
-      assert.equal(v.is_active, false, `${n} at height ${height}: is_active of ${name}`);
-    }
+    const added = await addedWithMinimumStake(net);
+    await inactiveUntilTheBoundary(net, added);
     // It syncs, and agrees with the others.
     const top = await net.synced();
-    await chain.assertAgreement(names, Math.max(1, hStake - 5), top);
-
-    // The model (which applies the rules to the blocks) agrees on the boundary.
-    await chain.waitHeight(activation + 1);
-    await model.syncTo(activation);
-    assert.ok(
-      model.events.some((e) => e.kind === 'activated' && e.address === address && e.height === activation),
-      `the rules activate ${name} at ${model.events
-        .filter((e) => e.address === address)
-        .map((e) => `${e.kind}@${e.height}`)
-        .join(', ')}, not at ${activation}`,
-    );
-    for (const n of names) {
-      const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
-      assert.equal(v.status, 'ACTIVE', `${n} at height ${height}: ${name} after the boundary ${activation}`);
-      assert.equal(v.is_active, true, `${n} at height ${height}: is_active of ${name}`);
-      await model.compareWith(n);
-    }
-    // The rotation takes it in from the next block, and it proposes at its turn.
-    const set = model.setFor(activation + 1);
-    assert.equal(set.length, nBefore + 1, `active validators after ${activation}`);
-    const turn = await waitFor(
-      `${name} to propose a round-0 block at its turn after ${activation}`,
-      net.within(4 * set.length),
-      async () => {
-        const h = await chain.maxHeight();
-        for (let x = activation + 1; x <= h; x++) {
-          const b = await chain.block(names[0]!, x);
-          if (b.header.round === 0 && b.header.proposer_address === address) return x;
-        }
-        return null;
-      },
-    );
-    assert.equal(set[turn % set.length], address, `${name} proposed ${turn} out of turn`);
-    await chain.waitHeight(Math.max(turn, activation + 2 * set.length));
-    await model.checkProposers(names, hStake - 1, Math.max(turn, activation + 2 * set.length));
-    net.log(`${name} ACTIVE from ${activation + 1}, proposed block ${turn}`);
-
-    // Below the minimum stake: rejected by every node.
-    const small = Wallet.random('small-staker');
-    await txs.fund(txs.faucet(), [small], p.minStake + COIN, names[0]!);
-    const below = await txs.build(small, { type: 'STAKE', amount: p.minStake - 1n, nonce: 0 }, names[0]!);
-    for (const n of names) {
-      const at = `${n} at height ${await chain.height(n)}`;
-      const r = await txs.sendBuilt(below, n);
-      assert.equal(r.submit.status, 'rejected', `${at}: STAKE of min stake - 1 wei was ${r.submit.status}`);
-      assert.match(r.submit.error ?? '', /minimum stake/i, `${at}: why the small STAKE was rejected`);
-    }
-    await chain.waitBlocks(2);
-    for (const n of names) {
-      const { height, value } = await chain.consistent(n, () => chain.validators(n));
-      assert.ok(
-        !value.validators.some((v) => v.address === validatorAddressOf(below.pubKey)),
-        `${n} at height ${height}: the rejected staker is a validator`,
-      );
-    }
-
+    await chain.assertAgreement(net.names(), Math.max(1, added.hStake - 5), top);
+    await activeFromTheBoundary(net, added);
+    await proposesAtItsTurn(net, added, nBefore);
+    await stakeBelowMinimumRejected(net);
     // Back to the active set it found: the new validator UNSTAKEs everything, its stake unbonds,
     // and it is INACTIVE from the next boundary (its node runs on as a full node).
-    const un = await net.tx('UNSTAKE', { from: name, amount: `${p.minStake}wei` });
-    assert.equal(un.receipt?.status, 'confirmed', `UNSTAKE from ${name}: ${JSON.stringify(un)}`);
-    const hUnstake = await chain.confirmedEverywhere(un.tx_hash);
-    const operator = (await chain.validatorOf(names[0]!, name)).operator_address;
-    for (const n of names) {
-      const { height, value: u } = await chain.consistent(n, () => net.node(n).rpc.unbonding(operator));
-      const completion = hUnstake + p.unbondingBlocks;
-      assert.deepEqual(
-        u.unbonding_entries,
-        height < completion
-          ? [
-              {
-                validator: address,
-                amount: p.minStake.toString(),
-                creation_height: hUnstake,
-                completion_height: completion,
-                blocks_remaining: completion - height,
-              },
-            ]
-          : [],
-        `${n} at height ${height}: unbonding of ${name}'s stake`,
-      );
-    }
-    const deactivation = net.boundaryFrom(hUnstake);
-    await chain.waitHeight(deactivation + 1);
-    await model.syncTo(deactivation);
-    assert.ok(
-      model.events.some(
-        (e) => e.kind === 'deactivated' && e.address === address && e.height === deactivation,
-      ),
-      `the rules deactivate ${name} at ${deactivation} after its UNSTAKE at ${hUnstake}`,
-    );
-    for (const n of names) {
-      const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
-      assert.equal(
-        v.status,
-        'INACTIVE',
-        `${n} at height ${height}: ${name} after UNSTAKE and the boundary ${deactivation}`,
-      );
-      assert.equal(v.power, '0', `${n} at height ${height}: power of ${name} after UNSTAKE`);
-      await model.compareWith(n);
-    }
-    assert.equal(model.setFor(deactivation + 1).length, nBefore, `active validators after ${deactivation}`);
+    const hUnstake = await unstakedAndUnbonding(net, added);
+    await inactiveAfterUnstake(net, added, hUnstake, nBefore);
   },
 };
+
+/** `devnet add --stake <min stake>`: its STAKE confirmed, in its block; the boundary it is due ACTIVE at. */
+async function addedWithMinimumStake(net: Testnet): Promise<Added> {
+  const p = net.params;
+  const added = await net.add({ stake: `${p.minStake}wei` });
+  const name = added.name;
+  assert.equal(added.stake?.receipt?.status, 'confirmed', `devnet add: STAKE ${JSON.stringify(added.stake)}`);
+  const hStake = added.stake!.receipt!.block_height!;
+  const stakeTx = await net.chain.block(net.names()[0]!, hStake);
+  const tx = stakeTx.txs.find((t) => t.tx_hash === added.stake!.tx_hash) as unknown as
+    | { pub_key: string }
+    | undefined;
+  assert.ok(tx !== undefined, `block ${hStake} does not hold the STAKE of ${name}`);
+  const address = validatorAddressOf(tx.pub_key);
+  // The first boundary at least activation_delay blocks after the STAKE.
+  const L = p.epochLength;
+  const activation = Math.ceil((hStake + p.activationDelay) / L) * L;
+  net.log(`${name} staked ${p.minStake} wei at ${hStake}: due ACTIVE at the boundary ${activation}`);
+  return { name, address, hStake, activation };
+}
+
+/** INACTIVE until the boundary, on every node (each read at a known height). */
+async function inactiveUntilTheBoundary(net: Testnet, a: Added): Promise<void> {
+  const { chain } = net;
+  const { name, activation } = a;
+  for (const n of net.names()) {
+    const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
+    const want = height < activation ? 'INACTIVE' : 'ACTIVE';
+    assert.equal(v.status, want, `${n} at height ${height}: ${name} (activation due at ${activation})`);
+    assert.equal(v.address, a.address, `${n} at height ${height}: address of ${name}`);
+    assert.equal(BigInt(v.power), net.params.minStake, `${n} at height ${height}: power of ${name}`);
+    assert.ok(
+      height < activation,
+      `${n}: first read at ${height}, past the activation at ${activation}: INACTIVE not observed`,
+    );
+    assert.equal(v.is_active, false, `${n} at height ${height}: is_active of ${name}`);
+  }
+}
+
+/** The model (which applies the rules to the blocks) agrees on the boundary, and every node says ACTIVE after it. */
+async function activeFromTheBoundary(net: Testnet, a: Added): Promise<void> {
+  const { chain, model } = net;
+  const { name, address, activation } = a;
+  await chain.waitHeight(activation + 1);
+  await model.syncTo(activation);
+  assert.ok(
+    model.events.some((e) => e.kind === 'activated' && e.address === address && e.height === activation),
+    `the rules activate ${name} at ${model.events
+      .filter((e) => e.address === address)
+      .map((e) => `${e.kind}@${e.height}`)
+      .join(', ')}, not at ${activation}`,
+  );
+  for (const n of net.names()) {
+    const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
+    assert.equal(v.status, 'ACTIVE', `${n} at height ${height}: ${name} after the boundary ${activation}`);
+    assert.equal(v.is_active, true, `${n} at height ${height}: is_active of ${name}`);
+    await model.compareWith(n);
+  }
+}
+
+/** The rotation takes it in from the next block, and it proposes at its turn. */
+async function proposesAtItsTurn(net: Testnet, a: Added, nBefore: number): Promise<void> {
+  const { chain, model } = net;
+  const { name, address, activation } = a;
+  const names = net.names();
+  const set = model.setFor(activation + 1);
+  assert.equal(set.length, nBefore + 1, `active validators after ${activation}`);
+  const turn = await waitFor(
+    `${name} to propose a round-0 block at its turn after ${activation}`,
+    net.within(4 * set.length),
+    async () => {
+      const h = await chain.maxHeight();
+      for (let x = activation + 1; x <= h; x++) {
+        const b = await chain.block(names[0]!, x);
+        if (b.header.round === 0 && b.header.proposer_address === address) return x;
+      }
+      return null;
+    },
+  );
+  assert.equal(set[turn % set.length], address, `${name} proposed ${turn} out of turn`);
+  await chain.waitHeight(Math.max(turn, activation + 2 * set.length));
+  await model.checkProposers(names, a.hStake - 1, Math.max(turn, activation + 2 * set.length));
+  net.log(`${name} ACTIVE from ${activation + 1}, proposed block ${turn}`);
+}
+
+/** Below the minimum stake: rejected by every node, and no validator on any. */
+async function stakeBelowMinimumRejected(net: Testnet): Promise<void> {
+  const { chain, txs } = net;
+  const p = net.params;
+  const names = net.names();
+  const small = Wallet.random('small-staker');
+  await txs.fund(txs.faucet(), [small], p.minStake + COIN, names[0]!);
+  const below = await txs.build(small, { type: 'STAKE', amount: p.minStake - 1n, nonce: 0 }, names[0]!);
+  for (const n of names) {
+    const at = `${n} at height ${await chain.height(n)}`;
+    const r = await txs.sendBuilt(below, n);
+    assert.equal(r.submit.status, 'rejected', `${at}: STAKE of min stake - 1 wei was ${r.submit.status}`);
+    assert.match(r.submit.error ?? '', /minimum stake/i, `${at}: why the small STAKE was rejected`);
+  }
+  await chain.waitBlocks(2);
+  for (const n of names) {
+    const { height, value } = await chain.consistent(n, () => chain.validators(n));
+    assert.ok(
+      !value.validators.some((v) => v.address === validatorAddressOf(below.pubKey)),
+      `${n} at height ${height}: the rejected staker is a validator`,
+    );
+  }
+}
+
+/** The new validator UNSTAKEs everything; its stake unbonds, on every node. Returns the UNSTAKE's height. */
+async function unstakedAndUnbonding(net: Testnet, a: Added): Promise<number> {
+  const { chain } = net;
+  const { name, address } = a;
+  const p = net.params;
+  const names = net.names();
+  const un = await net.tx('UNSTAKE', { from: name, amount: `${p.minStake}wei` });
+  assert.equal(un.receipt?.status, 'confirmed', `UNSTAKE from ${name}: ${JSON.stringify(un)}`);
+  const hUnstake = await chain.confirmedEverywhere(un.tx_hash);
+  const operator = (await chain.validatorOf(names[0]!, name)).operator_address;
+  for (const n of names) {
+    const { height, value: u } = await chain.consistent(n, () => net.node(n).rpc.unbonding(operator));
+    const completion = hUnstake + p.unbondingBlocks;
+    assert.deepEqual(
+      u.unbonding_entries,
+      height < completion
+        ? [
+            {
+              validator: address,
+              amount: p.minStake.toString(),
+              creation_height: hUnstake,
+              completion_height: completion,
+              blocks_remaining: completion - height,
+            },
+          ]
+        : [],
+      `${n} at height ${height}: unbonding of ${name}'s stake`,
+    );
+  }
+  return hUnstake;
+}
+
+/** INACTIVE from the boundary after the UNSTAKE, by the rules and on every node: the active set as it was found. */
+async function inactiveAfterUnstake(
+  net: Testnet,
+  a: Added,
+  hUnstake: number,
+  nBefore: number,
+): Promise<void> {
+  const { chain, model } = net;
+  const { name, address } = a;
+  const names = net.names();
+  const deactivation = net.boundaryFrom(hUnstake);
+  await chain.waitHeight(deactivation + 1);
+  await model.syncTo(deactivation);
+  assert.ok(
+    model.events.some((e) => e.kind === 'deactivated' && e.address === address && e.height === deactivation),
+    `the rules deactivate ${name} at ${deactivation} after its UNSTAKE at ${hUnstake}`,
+  );
+  for (const n of names) {
+    const { height, value: v } = await chain.consistent(n, () => chain.validatorOf(n, name));
+    assert.equal(
+      v.status,
+      'INACTIVE',
+      `${n} at height ${height}: ${name} after UNSTAKE and the boundary ${deactivation}`,
+    );
+    assert.equal(v.power, '0', `${n} at height ${height}: power of ${name} after UNSTAKE`);
+    await model.compareWith(n);
+  }
+  assert.equal(model.setFor(deactivation + 1).length, nBefore, `active validators after ${deactivation}`);
+}
