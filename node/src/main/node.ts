@@ -1,55 +1,31 @@
 /**
- * The node's composition root: builds every part once, in dependency order, and pushes how to stop
- * each on one stack of closers (closers.ts) as it starts; stop() (or a failure half-way through
+ * The node's composition root: builds every part once, in dependency order (the parts in
+ * endpoints.ts and chainParts.ts), and pushes how to stop each on one stack of closers
+ * (closers.ts) as it starts; stop() (or a failure half-way through
  * the start) unwinds that stack in reverse. The RPC listens before the chain state is loaded, so
  * the data endpoints answer 503 "Node not initialized" during that window, as specified. The
  * test-only parts (faults/) are reached only through the flags that enable them.
  */
 
-import type { Server } from 'node:http';
-import { join } from 'node:path';
-import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
 import type { Logger } from '@chain-devnet/kit/log';
-import {
-  MIGRATIONS,
-  type MigrationRegistry,
-  type Tx,
-  type UpgradeHalt,
-  VERSION_REFUSED_EXIT_CODE,
-  versionRefusal,
-} from '../chain/index.js';
+import { MIGRATIONS, type MigrationRegistry, type UpgradeHalt } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
-import type { ConsensusSigner } from '../consensus/signer.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';
-import { byzantineValidator } from '../faults/byzantine.js';
-import type { Equivocator } from '../faults/equivocator.js';
-import { failPointOptions } from '../faults/failPoints.js';
-import { splitPublisher } from '../faults/splitPublish.js';
 import { readGenesisFile } from '../home/genesisFile.js';
 import { readKeyFile } from '../home/keyFile.js';
-import { openPrivValidator, PrivValidatorError } from '../home/privValidator.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
-import { P2PNetwork } from '../p2p/network.js';
-import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
-import { TOPIC_TXS } from '../p2p/protocol.js';
-import { createRpcApp } from '../rpc/app.js';
-import { openChainCore } from '../service/chainCore.js';
+import type { P2PNetwork } from '../p2p/network.js';
+import { type ChainCore, openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
-import { txsHandler, txsMessages } from '../service/txGossip.js';
-import {
-  BlockSync,
-  DEFAULT_STATE_SYNC_OPTIONS,
-  StateSync,
-  serveLaggards,
-  serveSnapshots,
-} from '../sync/index.js';
+import { type BlockSync, serveLaggards } from '../sync/index.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
-import { StartupError } from '../util/startupError.js';
 import { realTicker } from '../util/ticker.js';
+import { openChainState, openSigner, startGossip } from './chainParts.js';
 import { CloserStack } from './closers.js';
 import type { NodeConfig } from './config.js';
-import { UpgradeGuard } from './upgradeGuard.js';
+import { startNetwork, startRpc } from './endpoints.js';
+import type { UpgradeGuard } from './upgradeGuard.js';
 
 export { StartupError } from '../util/startupError.js';
 
@@ -69,24 +45,6 @@ export interface RunningNode {
   stop(): Promise<void>;
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(
-        new StartupError(
-          e.code === 'EADDRINUSE'
-            ? `RPC port ${port} on ${host} is already in use: stop what holds it or pass --port`
-            : `cannot listen on ${host}:${port}: ${e.message}`,
-        ),
-      ),
-    );
-    server.listen(port, host, () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? address.port : port);
-    });
-  });
-}
-
 export async function startNode(
   config: NodeConfig,
   logger: Logger,
@@ -96,107 +54,31 @@ export async function startNode(
     nodeVersion: NODE_VERSION,
   },
 ): Promise<RunningNode> {
-  const { migrations, nodeVersion } = build;
   const genesis = await readGenesisFile(config.genesisPath);
   const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
   const parts = new CloserStack();
-  const { store, metrics, service } = await openChainCore({
+  const core = await openChainCore({
     home: config.home,
     mempool: config.mempool,
     logger,
     now,
-    migrations,
-    nodeVersion,
+    migrations: build.migrations,
+    nodeVersion: build.nodeVersion,
   });
-  parts.defer('store', () => store.close());
+  parts.defer('store', () => core.store.close());
   try {
-    let signer: ConsensusSigner | null = null;
-    let equivocator: Equivocator | null = null;
-    try {
-      if (config.byzantine !== null) {
-        ({ signer, equivocator } = byzantineValidator(config.byzantine, genesis, privateKey, service));
-        logger.warn('BYZANTINE TEST MODE: this validator signs two versions of every proposal and vote', {
-          mode: config.byzantine,
-        });
-      } else if (privateKey !== null)
-        signer = await openPrivValidator(
-          config.home,
-          privateKey,
-          metrics,
-          logger.child({ part: 'privval' }),
-          failPointOptions(config.failPoint, config.faultInjection, logger),
-        );
-    } catch (e) {
-      throw e instanceof PrivValidatorError ? new StartupError(e.message) : e;
-    }
-
-    const rpcOptions = { ...DEFAULT_RPC_OPTIONS, maxBodyBytes: config.maxBodyBytes };
-    const server = createRpcServer(
-      createRpcApp(service, metrics, logger.child({ part: 'rpc' }), rpcOptions),
-      rpcOptions,
-    );
-    const port = await listen(server, config.port, config.host);
-    parts.defer(
-      'rpc',
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
-    logger.info('RPC listening', { url: `http://${config.host}:${port}` });
-    let network: P2PNetwork | null = null;
-    if (config.p2p) {
-      network = await startNetwork(config, logger, nodeVersion, genesis.hash);
-      const net = network;
-      parts.defer('p2p', () => net.stop());
-      logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
-    }
-    // State sync fills an empty store from a verified snapshot before the chain is opened; a store
-    // with a chain already goes on from its own height.
-    const synced = await store.stateSyncedFrom();
-    if (config.stateSync && network !== null && (await store.identity()) === null) {
-      const restored = await new StateSync(
-        network,
-        store,
-        genesis,
-        logger.child({ part: 'statesync' }),
-        DEFAULT_STATE_SYNC_OPTIONS,
-        realTicker(now),
-      ).run();
-      metrics.stateSyncHeight.set(restored ?? 0);
-    } else if (synced !== null) metrics.stateSyncHeight.set(synced);
-    await service.open(genesis);
-    const refusal = versionRefusal(service.state, migrations, nodeVersion);
-    if (refusal !== null) throw new StartupError(refusal, VERSION_REFUSED_EXIT_CODE);
-    const guard = new UpgradeGuard(migrations, nodeVersion, logger.child({ part: 'upgrade' }));
-    service.onCommit((_block, result) => guard.haltsBefore(result.state));
-
-    const blockTimeMs = config.blockTimeMs ?? genesis.state.params.blockTimeMs;
-    let sync: BlockSync | null = null;
-    if (network !== null) {
-      const net = network;
-      if (equivocator !== null) network.armSplitPublish(splitPublisher(logger.child({ part: 'p2p' })));
-      const gossipTxs = (txs: readonly Tx[]) => {
-        for (const message of txsMessages(txs)) void net.publish(TOPIC_TXS, message);
-      };
-      net.subscribe(
-        TOPIC_TXS,
-        txsHandler(service, gossipTxs, (verdict) =>
-          metrics.gossipMessages.inc({ topic: TOPIC_TXS, verdict }),
-        ),
-      );
-      service.onTxsAdmitted(gossipTxs);
-      sync = new BlockSync(service, network, metrics, logger.child({ part: 'sync' }));
-      await sync.serve();
-      await serveSnapshots(service, network);
-    }
+    const { service, metrics } = core;
+    const { signer, equivocator } = await openSigner(config, genesis, privateKey, core, logger);
+    const port = await startRpc(config, service, metrics, logger, parts);
+    const network = await startNetwork(config, logger, build.nodeVersion, genesis.hash, parts);
+    const guard = await openChainState(config, genesis, core, network, build, now, logger);
+    const sync = network === null ? null : await startGossip(network, core, equivocator, logger);
     const driver = new ConsensusDriver(
       {
         privateKey,
         signer,
         equivocator,
-        blockTimeMs,
+        blockTimeMs: config.blockTimeMs ?? genesis.state.params.blockTimeMs,
         timeouts: DEFAULT_TIMEOUTS,
         rebroadcastMs: 1000,
         maxClockDriftSec: 30,
@@ -224,59 +106,45 @@ export async function startNode(
         'blocked peers',
         await blockedPeersFault(config.home, network, config.faultInjection, logger),
       );
-
-    let stopping: Promise<void> | null = null;
-    const stop = () => {
-      stopping ??= (async () => {
-        logger.info('stopping');
-        await parts.close();
-        logger.info('stopped');
-      })();
-      return stopping;
-    };
-    const halted = guard.halted.then(async (halt) => {
-      if (sync !== null && network !== null && !stopping) {
-        const net = network;
-        const syncing = sync;
-        await serveLaggards(service.state.height, {
-          peers: () => (stopping ? [] : net.connectedPeers()),
-          peerHeight: (p) => syncing.peerHeight(p),
-          ticker: realTicker(now, { unref: true }),
-          logger: logger.child({ part: 'upgrade' }),
-        });
-      }
-      return halt;
-    });
-    return { service, metrics, network, port, halted, stop };
+    return running(core, network, sync, guard, port, parts, now, logger);
   } catch (e) {
     await parts.close();
     throw e;
   }
 }
 
-async function startNetwork(
-  config: NodeConfig,
+/**
+ * The running node: stop() unwinds the closers once; `halted` settles once a halt for an upgrade
+ * has served the connected peers the blocks up to its height (bounded: sync/block/haltLinger.ts).
+ */
+function running(
+  core: ChainCore,
+  network: P2PNetwork | null,
+  sync: BlockSync | null,
+  guard: UpgradeGuard,
+  port: number,
+  parts: CloserStack,
+  now: () => number,
   logger: Logger,
-  nodeVersion: string,
-  genesisHash: string,
-): Promise<P2PNetwork> {
-  try {
-    return await P2PNetwork.start({
-      privateKey: await loadOrCreatePeerKey(join(config.home, 'p2p_key')),
-      listenHost: config.p2pHost,
-      listenPort: config.p2pPort,
-      announce: config.p2pAnnounce,
-      bootstrap: config.bootstrap,
-      logger: logger.child({ part: 'p2p' }),
-      nodeVersion,
-      genesisHash,
-    });
-  } catch (e) {
-    const m = (e as Error).message;
-    throw new StartupError(
-      /EADDRINUSE/.test(m)
-        ? `p2p port ${config.p2pPort} is already in use: pass --p2p-port`
-        : `cannot start the p2p network: ${m}`,
-    );
-  }
+): RunningNode {
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info('stopping');
+      await parts.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+  const halted = guard.halted.then(async (halt) => {
+    if (sync !== null && network !== null && !stopping)
+      await serveLaggards(core.service.state.height, {
+        peers: () => (stopping ? [] : network.connectedPeers()),
+        peerHeight: (p) => sync.peerHeight(p),
+        ticker: realTicker(now, { unref: true }),
+        logger: logger.child({ part: 'upgrade' }),
+      });
+    return halt;
+  });
+  return { service: core.service, metrics: core.metrics, network, port, halted, stop };
 }
