@@ -117,6 +117,81 @@ const discard = () =>
 /** Where a checked file goes: a sink (a file in the home, memory, nowhere). */
 type SinkFor = (f: ArchiveFile) => Promise<Writable>;
 
+/** The first entry: manifest.json, read, checked, and its sizes against the bounds (the second pass: the same as the first's). */
+async function readManifest(
+  file: string,
+  h: tarStream.Headers,
+  body: Readable,
+  limits: ArchiveLimits,
+  expect: ArchiveManifest | null,
+): Promise<ArchiveManifest> {
+  if (h.name !== MANIFEST_ENTRY)
+    throw archiveError(file, `the first entry is ${h.name}, not ${MANIFEST_ENTRY}`);
+  const held = holder(file, MANIFEST_ENTRY, HELD_BYTES);
+  await pipeline(body, held.sink);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(held.body().toString('utf8'));
+  } catch {
+    throw archiveError(file, `${MANIFEST_ENTRY} is not JSON`);
+  }
+  const manifest = checkManifest(file, raw);
+  if (expect !== null && JSON.stringify(manifest) !== JSON.stringify(expect))
+    throw archiveError(file, `${MANIFEST_ENTRY} changed while the archive was read`);
+  for (const f of manifest.files)
+    if (f.size > limits.entryBytes)
+      throw archiveError(
+        file,
+        `${f.path} is ${f.size} bytes, more than the ${limits.entryBytes} a file may be`,
+      );
+  const total = manifest.files.reduce((n, f) => n + f.size, 0);
+  if (total > limits.totalBytes)
+    throw archiveError(
+      file,
+      `its files are ${total} bytes, more than the ${limits.totalBytes} an archive may hold`,
+    );
+  return manifest;
+}
+
+/** The listed files, each once, as they pass: an entry's type, path, listing, size and hash checked. */
+class EntryChecks {
+  readonly seen = new Set<string>();
+  private readonly listed: ReadonlyMap<string, ArchiveFile>;
+  constructor(
+    private readonly file: string,
+    manifest: ArchiveManifest,
+  ) {
+    this.listed = new Map(manifest.files.map((f) => [f.path, f]));
+  }
+
+  /** The listed file this entry is, or null for a directory (skipped); throws for anything else. */
+  expected(h: tarStream.Headers): ArchiveFile | null {
+    const { file } = this;
+    const type = h.type ?? 'file';
+    if (type === 'directory') return null;
+    if (type !== 'file') throw archiveError(file, `${h.name} is a ${type}: only regular files are allowed`);
+    const bad = pathProblem(h.name);
+    if (bad !== null) throw archiveError(file, `${h.name}: ${bad}`);
+    const want = this.listed.get(h.name);
+    if (want === undefined)
+      throw archiveError(file, `${h.name} is not listed in ${MANIFEST_ENTRY} (an extra file)`);
+    if (this.seen.has(h.name)) throw archiveError(file, `${h.name} appears twice`);
+    this.seen.add(h.name);
+    if (h.size !== want.size) throw tampered(file, h.name);
+    return want;
+  }
+
+  /** Throws naming the listed files no entry brought. */
+  allSeen(manifest: ArchiveManifest): void {
+    const missing = manifest.files.filter((f) => !this.seen.has(f.path)).map((f) => f.path);
+    if (missing.length > 0)
+      throw archiveError(
+        this.file,
+        `missing ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`,
+      );
+  }
+}
+
 /**
  * One pass over the archive: every check; each listed file's bytes into `sinkFor`. Returns the
  * manifest. `expect`: the manifest of a first pass (the second must read the same).
@@ -128,54 +203,19 @@ async function walk(
   expect: ArchiveManifest | null,
 ): Promise<ArchiveManifest> {
   let manifest: ArchiveManifest | null = null;
-  let listed = new Map<string, ArchiveFile>();
-  const seen = new Set<string>();
+  let checks: EntryChecks | null = null;
   const budget = new Budget(file, HELD_BYTES + TAR_OVERHEAD);
   const extract = tarStream.extract();
   const onEntry = async (h: tarStream.Headers, body: Readable): Promise<void> => {
-    const type = h.type ?? 'file';
-    if (manifest === null) {
-      if (h.name !== MANIFEST_ENTRY)
-        throw archiveError(file, `the first entry is ${h.name}, not ${MANIFEST_ENTRY}`);
-      const held = holder(file, MANIFEST_ENTRY, HELD_BYTES);
-      await pipeline(body, held.sink);
-      let raw: unknown;
-      try {
-        raw = JSON.parse(held.body().toString('utf8'));
-      } catch {
-        throw archiveError(file, `${MANIFEST_ENTRY} is not JSON`);
-      }
-      manifest = checkManifest(file, raw);
-      if (expect !== null && JSON.stringify(manifest) !== JSON.stringify(expect))
-        throw archiveError(file, `${MANIFEST_ENTRY} changed while the archive was read`);
-      listed = new Map(manifest.files.map((f) => [f.path, f]));
-      let total = 0;
-      for (const f of manifest.files) {
-        if (f.size > limits.entryBytes)
-          throw archiveError(
-            file,
-            `${f.path} is ${f.size} bytes, more than the ${limits.entryBytes} a file may be`,
-          );
-        total += f.size;
-      }
-      if (total > limits.totalBytes)
-        throw archiveError(
-          file,
-          `its files are ${total} bytes, more than the ${limits.totalBytes} an archive may hold`,
-        );
+    if (manifest === null || checks === null) {
+      manifest = await readManifest(file, h, body, limits, expect);
+      checks = new EntryChecks(file, manifest);
+      const total = manifest.files.reduce((n, f) => n + f.size, 0);
       budget.limit = budget.seen + total + (manifest.files.length + 1) * TAR_OVERHEAD;
       return;
     }
-    if (type === 'directory') return void body.resume();
-    if (type !== 'file') throw archiveError(file, `${h.name} is a ${type}: only regular files are allowed`);
-    const bad = pathProblem(h.name);
-    if (bad !== null) throw archiveError(file, `${h.name}: ${bad}`);
-    const want = listed.get(h.name);
-    if (want === undefined)
-      throw archiveError(file, `${h.name} is not listed in ${MANIFEST_ENTRY} (an extra file)`);
-    if (seen.has(h.name)) throw archiveError(file, `${h.name} appears twice`);
-    seen.add(h.name);
-    if (h.size !== want.size) throw tampered(file, h.name);
+    const want = checks.expected(h);
+    if (want === null) return void body.resume();
     const digest = new Digest(file, want);
     await pipeline(body, digest, await sinkFor(want));
     if (digest.bytes !== want.size || digest.hash.digest('hex') !== want.sha256) throw tampered(file, h.name);
@@ -197,13 +237,8 @@ async function walk(
     if (err.code === 'ENOENT') throw archiveError(file, 'no such file');
     throw archiveError(file, `truncated or corrupt (${err.message})`);
   }
-  if (manifest === null) throw archiveError(file, 'empty archive');
-  const missing = (manifest as ArchiveManifest).files.filter((f) => !seen.has(f.path)).map((f) => f.path);
-  if (missing.length > 0)
-    throw archiveError(
-      file,
-      `missing ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`,
-    );
+  if (manifest === null || checks === null) throw archiveError(file, 'empty archive');
+  (checks as EntryChecks).allSeen(manifest);
   return manifest;
 }
 
