@@ -42,7 +42,11 @@ describe('a detached program, by its files', () => {
     const p = program('a');
     const pid = await p.start();
     // Its command line shows the marker once the waiter's shell has exec'd it (a moment, on a busy machine).
-    await waitFor('the program found by its pid file and marker', 10_000, async () => (await p.pid()) === pid);
+    await waitFor(
+      'the program found by its pid file and marker',
+      10_000,
+      async () => (await p.pid()) === pid,
+    );
     assert.equal(await program('a').start(), pid, 'a second start finds it running');
     assert.deepEqual(await p.stop(), [`process a (pid ${pid})`]);
     assert.equal(await procState(pid, 'detached-program-test-a'), 'absent', 'gone, not a zombie');

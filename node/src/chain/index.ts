@@ -16,6 +16,7 @@ export * from './block/proposer.js';
 export * from './block/rewards.js';
 export * from './block/upgrades.js';
 export * from './block/votes.js';
+export { DecodeError, isWellFormed, Reader, Writer } from './codec/encoding.js';
 export * from './codec/merkle.js';
 export * from './codec/paramsJson.js';
 export * from './errors.js';

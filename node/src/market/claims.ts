@@ -12,7 +12,7 @@
  * A signature is accepted when the key it recovers is `pub_key` and `worker_address` is the
  * address of `pub_key`: nobody can claim, or fail, a task for another worker.
  */
-import { Writer } from '../chain/codec/encoding.js';
+import { Writer } from '../chain/index.js';
 import { accountAddressOf } from '../crypto/address.js';
 import { sha256 } from '../crypto/hash.js';
 import { publicKeyHexOf } from '../crypto/keys.js';

@@ -11,7 +11,7 @@
  *
  * The parts always sum to R. Pure.
  */
-import { BURN_ADDRESS, TREASURY_ADDRESS } from '../chain/reserved.js';
+import { BURN_ADDRESS, TREASURY_ADDRESS } from '../chain/index.js';
 
 export type Share = 'burn' | 'worker' | 'validator' | 'treasury' | 'refund';
 

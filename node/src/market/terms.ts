@@ -13,7 +13,7 @@
  * set of terms, and the task's id comes from that payment, so one payment makes one task however
  * often its POST is retried. Pure, like the chain's own encodings (same Writer).
  */
-import { Writer } from '../chain/codec/encoding.js';
+import { Writer } from '../chain/index.js';
 import { sha256, utf8Bytes } from '../crypto/hash.js';
 import { bytesToHex, hexToBytes } from '../crypto/hex.js';
 import { type ChallengeType, PAYLOAD_FIELDS, type Payload } from './challenges.js';

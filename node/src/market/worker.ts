@@ -12,7 +12,7 @@
 
 import type { Logger } from '@chain-devnet/kit/log';
 import { pause } from '@chain-devnet/kit/wait';
-import { Writer } from '../chain/codec/encoding.js';
+import { Writer } from '../chain/index.js';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
 import { sha256 } from '../crypto/hash.js';

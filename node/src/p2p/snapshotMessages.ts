@@ -5,7 +5,7 @@
  * far below MAX_MESSAGE_BYTES. Decoders check shape and bounds only; the joiner checks the bytes
  * against the offer (sizes, then the content's SHA-256, then the state root of a committed header).
  */
-import { MAX_SNAPSHOT_FILE_BYTES } from '../chain/state/snapshot.js';
+import { MAX_SNAPSHOT_FILE_BYTES } from '../chain/index.js';
 import { isHex } from '../crypto/hex.js';
 import { decodeJson, encodeJson } from './messages.js';
 

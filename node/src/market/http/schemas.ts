@@ -5,8 +5,7 @@
  * schema cannot (Bech32 checksums, points on the curve, the signature).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { isWellFormed } from '../../chain/codec/encoding.js';
-import { parseWei } from '../../chain/index.js';
+import { isWellFormed, parseWei } from '../../chain/index.js';
 import { txBodySchema } from '../../rpc/schemas.js';
 import {
   CHALLENGE_TYPES,
