@@ -4,7 +4,7 @@
  * failing test instead. The swarm files' preamble is the devnet package's onTestSwarm.
  */
 import { test } from 'node:test';
-import { dockerEngineAnswers, noDockerEngine } from '@chain-devnet/devnet';
+import { dockerEngineAnswers, noDockerEngine } from '@chain-devnet/devnet/harness';
 
 /** Declares a docker file's tests: `declare` gets the reason to skip (false: an engine answers). */
 export async function onDockerEngine(title: string, declare: (skip: string | false) => void): Promise<void> {

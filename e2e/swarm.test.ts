@@ -4,7 +4,7 @@
  * without one, a failure in CI). With E2E_DEVNET_HOME, the user's devnet instead, and no swarm is made.
  */
 
-import { onTestSwarm } from '@chain-devnet/devnet';
+import { onTestSwarm } from '@chain-devnet/devnet/harness';
 import { e2eSuite } from './suite.js';
 
 await onTestSwarm(

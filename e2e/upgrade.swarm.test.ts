@@ -3,7 +3,7 @@
  * swarm of three engines on this machine (the devnet package's onTestSwarm: made here and taken
  * apart afterwards; skipped saying why without one, a failure in CI).
  */
-import { onTestSwarm } from '@chain-devnet/devnet';
+import { onTestSwarm } from '@chain-devnet/devnet/harness';
 import { upgradeRehearsal } from './upgrade.js';
 
 // An upgrade updates the node's service (its image, on the machine that holds its volume): 1 s
