@@ -256,30 +256,22 @@ function onSharedSwarm(machines: readonly string[], o: TestSwarmOptions): TestSw
   return { ok: true, swarm: { machines, setupSeconds: 0, teardown: () => undefined } };
 }
 
-/**
- * Makes the swarm, or says why not (this machine's engine is in a swarm the tests did not make).
- * What a killed earlier run left is taken apart first. In a file the test runner runs on the swarm
- * it made for all its swarm files, that swarm instead (sharedSwarm.ts).
- */
-export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResult> {
-  const shared = o.shared === false ? null : sharedSwarmMachines();
-  if (shared !== null) return onSharedSwarm(shared, o);
-  const log = o.log ?? (() => undefined);
-  const started = Date.now();
-  const found = hostSwarm();
+/** Why this machine's engine cannot hold a test swarm now, or null: it is in none, or in one of the tests'. */
+function refusalOf(found: ReturnType<typeof hostSwarm>): string | null {
   if (found.state === 'active' && !found.marked)
-    return {
-      ok: false,
-      reason:
-        "this machine's Docker engine is already in a swarm that the tests did not make; they never change or leave it",
-    };
+    return "this machine's Docker engine is already in a swarm that the tests did not make; they never change or leave it";
   if (found.state !== 'inactive' && found.state !== 'active')
-    return { ok: false, reason: `this machine's Docker engine is in swarm state "${found.state}"` };
-  // docker_gwbridge is made by swarm init; it is removed at the end only if this run made it.
-  const gwbridgeBefore =
-    found.state === 'inactive' && (await docker(['network', 'inspect', 'docker_gwbridge'])).code === 0;
-  takeApartEarlierRun(log);
-  // Set just before swarm init: from then on a swarm this engine is in is this run's.
+    return `this machine's Docker engine is in swarm state "${found.state}"`;
+  return null;
+}
+
+/**
+ * The swarm's teardown, run once: on exit always, on SIGINT and SIGTERM unless `onSignals` is
+ * false (the signal then sent again, to end the process as it would have). `markMade` is called
+ * just before swarm init: from then on a swarm this engine is in is this run's. `release` is the
+ * made swarm's teardown: it runs the teardown and removes the handlers.
+ */
+function teardownOnce(gwbridgeBefore: boolean, log: (line: string) => void, onSignals: boolean) {
   let made = false;
   let done = false;
   const teardown = () => {
@@ -292,44 +284,84 @@ export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResu
     process.kill(process.pid, signal);
   };
   process.once('exit', teardown);
-  if (o.onSignals !== false) {
+  if (onSignals) {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   }
+  return {
+    markMade: () => {
+      made = true;
+    },
+    teardown,
+    release: () => {
+      teardown();
+      process.off('exit', teardown);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/**
+ * `count` worker engines started, this machine's engine the manager of a swarm marked as the
+ * tests', the workers joined, every machine ready; the manager's hostname and the workers.
+ */
+async function makeSwarm(
+  count: number,
+  markMade: () => void,
+): Promise<{ manager: string; workers: Worker[] }> {
+  await ensureEngineImage();
+  const suffix = String(process.pid);
+  const workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorker(i + 1, suffix)));
+  // The workers reach this machine's engine at their gateway on the default bridge.
+  const managerAddr = workers[0]!.gateway;
+  if (!/^\d+\.\d+\.\d+\.\d+$/.test(managerAddr))
+    throw new Error(`no bridge gateway address for the swarm's manager (got ${JSON.stringify(managerAddr)})`);
+  markMade();
+  await dockerOk([
+    'swarm',
+    'init',
+    '--advertise-addr',
+    managerAddr,
+    '--listen-addr',
+    `${managerAddr}:2377`,
+    // Each restart of a node leaves a finished task (and its container) behind: keep few.
+    '--task-history-limit',
+    '1',
+  ]);
+  // The mark by which a later run knows this swarm as a test swarm, should this run be killed.
+  const self = await dockerOk(['info', '--format', '{{.Swarm.NodeID}}']);
+  await dockerOk(['node', 'update', '--label-add', `${TEST_SWARM_LABEL}=true`, self]);
+  const token = await dockerOk(['swarm', 'join-token', '-q', 'worker']);
+  await Promise.all(workers.map((w) => joinSwarm(w, token)));
+  const manager = await dockerOk(['node', 'inspect', 'self', '--format', '{{.Description.Hostname}}']);
+  await waitFor(`${count + 1} swarm machines ready`, 60_000, async () => {
+    const states = lines(await dockerOk(['node', 'ls', '--format', '{{.Status}}']));
+    return states.length === count + 1 && states.every((s) => s === 'Ready');
+  });
+  return { manager, workers };
+}
+
+/**
+ * Makes the swarm, or says why not (this machine's engine is in a swarm the tests did not make).
+ * What a killed earlier run left is taken apart first. In a file the test runner runs on the swarm
+ * it made for all its swarm files, that swarm instead (sharedSwarm.ts).
+ */
+export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResult> {
+  const shared = o.shared === false ? null : sharedSwarmMachines();
+  if (shared !== null) return onSharedSwarm(shared, o);
+  const log = o.log ?? (() => undefined);
+  const started = Date.now();
+  const found = hostSwarm();
+  const refused = refusalOf(found);
+  if (refused !== null) return { ok: false, reason: refused };
+  // docker_gwbridge is made by swarm init; it is removed at the end only if this run made it.
+  const gwbridgeBefore =
+    found.state === 'inactive' && (await docker(['network', 'inspect', 'docker_gwbridge'])).code === 0;
+  takeApartEarlierRun(log);
+  const guard = teardownOnce(gwbridgeBefore, log, o.onSignals !== false);
   try {
-    await ensureEngineImage();
-    const suffix = String(process.pid);
-    const workers = await Promise.all(
-      Array.from({ length: o.workers }, (_, i) => startWorker(i + 1, suffix)),
-    );
-    // The workers reach this machine's engine at their gateway on the default bridge.
-    const managerAddr = workers[0]!.gateway;
-    if (!/^\d+\.\d+\.\d+\.\d+$/.test(managerAddr))
-      throw new Error(
-        `no bridge gateway address for the swarm's manager (got ${JSON.stringify(managerAddr)})`,
-      );
-    made = true;
-    await dockerOk([
-      'swarm',
-      'init',
-      '--advertise-addr',
-      managerAddr,
-      '--listen-addr',
-      `${managerAddr}:2377`,
-      // Each restart of a node leaves a finished task (and its container) behind: keep few.
-      '--task-history-limit',
-      '1',
-    ]);
-    // The mark by which a later run knows this swarm as a test swarm, should this run be killed.
-    const self = await dockerOk(['info', '--format', '{{.Swarm.NodeID}}']);
-    await dockerOk(['node', 'update', '--label-add', `${TEST_SWARM_LABEL}=true`, self]);
-    const token = await dockerOk(['swarm', 'join-token', '-q', 'worker']);
-    await Promise.all(workers.map((w) => joinSwarm(w, token)));
-    const manager = await dockerOk(['node', 'inspect', 'self', '--format', '{{.Description.Hostname}}']);
-    await waitFor(`${o.workers + 1} swarm machines ready`, 60_000, async () => {
-      const states = lines(await dockerOk(['node', 'ls', '--format', '{{.Status}}']));
-      return states.length === o.workers + 1 && states.every((s) => s === 'Ready');
-    });
+    const { manager, workers } = await makeSwarm(o.workers, guard.markMade);
     const setupSeconds = (Date.now() - started) / 1000;
     log(
       `test swarm: ${manager} (manager) and ${workers.map((w) => w.hostname).join(', ')}, made in ${setupSeconds.toFixed(1)} s`,
@@ -339,16 +371,11 @@ export async function startTestSwarm(o: TestSwarmOptions): Promise<TestSwarmResu
       swarm: {
         machines: [manager, ...workers.map((w) => w.hostname)],
         setupSeconds,
-        teardown: () => {
-          teardown();
-          process.off('exit', teardown);
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-        },
+        teardown: guard.release,
       },
     };
   } catch (e) {
-    teardown();
+    guard.teardown();
     throw e;
   }
 }

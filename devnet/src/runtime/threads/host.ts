@@ -2,8 +2,9 @@
  * The threads runtime's host: one detached process of the devnet (`devnet host --home H`, started
  * by the first node start) that runs every node of it as a worker thread (thread.ts), so that the
  * nodes share one Node binary, one libuv and one process's memory instead of one each. It answers
- * the commands' requests on its socket (control.ts) and goes away by itself once no node is left,
- * or on SIGTERM, after stopping every node as `devnet stop` would.
+ * the commands' requests on its socket (control.ts; each request to a node is hostNodes.ts's) and
+ * goes away by itself once no node is left, or on SIGTERM, after stopping every node as `devnet
+ * stop` would.
  */
 import { rmSync } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import {
   type StartRequest,
   socketPathOf,
 } from './control.js';
-import { NodeThread, ThreadFilesError } from './thread.js';
+import { HostNodes } from './hostNodes.js';
 
 /** A request is a line of JSON of a few hundred bytes; more is not one. */
 const REQUEST_MAX_BYTES = 64 * 1024;
@@ -26,6 +27,67 @@ const REQUEST_MAX_BYTES = 64 * 1024;
 const IDLE_MS = 2_000;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const OPS = new Set(['start', 'stop', 'kill', 'pause', 'resume', 'state']);
+
+/**
+ * When the host goes: once `end` is called (the caller's abort), or once it has had no node and
+ * no open connection for IDLE_MS.
+ */
+class Lifetime {
+  private connections = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Resolves when the host is to go. */
+  readonly over: Promise<void>;
+  /** Ends the host's life now (bound: it is handed to the abort signal as it is). */
+  readonly end: () => void;
+
+  constructor(private readonly nodes: HostNodes) {
+    let end: () => void = () => undefined;
+    // The executor runs at once: `end` is the promise's resolve before it is kept.
+    this.over = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    this.end = end;
+  }
+
+  /** A connection came: no countdown while a request may be on its way. */
+  opened(): void {
+    this.connections += 1;
+    clearTimeout(this.idleTimer);
+  }
+
+  closed(): void {
+    this.connections -= 1;
+    this.checkIdle();
+  }
+
+  /** Starts the countdown to the end when no node and no connection is left (and not while closing). */
+  checkIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.nodes.size > 0 || this.connections > 0 || this.nodes.closing) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.nodes.size === 0 && this.connections === 0) this.end();
+    }, IDLE_MS);
+  }
+}
+
+/** One connection: its request read to its end (at most REQUEST_MAX_BYTES), then answered in one line. */
+function serveConnection(socket: Socket, nodes: HostNodes, life: Lifetime): void {
+  life.opened();
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('error', () => undefined);
+  socket.on('data', (chunk: string) => {
+    text += chunk;
+    if (text.length > REQUEST_MAX_BYTES) socket.destroy();
+  });
+  socket.on('end', () => {
+    const request = readRequest(text);
+    void ('op' in request ? nodes.handle(request) : Promise.resolve(request))
+      .catch((e: Error): HostAnswer => ({ ok: false, code: 'RUNTIME', message: e.message }))
+      .then((answer) => socket.end(`${JSON.stringify(answer)}\n`));
+  });
+  socket.on('close', () => life.closed());
+}
 
 /** Runs the host until it has no node left (after one came) or `stop` aborts; false: another host runs. */
 export async function runHost(
@@ -38,104 +100,19 @@ export async function runHost(
   // host's spawner for its log, has the usual mode).
   await mkdir(hostDir(layout), { recursive: true });
   await chmod(hostDir(layout), 0o700);
-  const threads = new Map<string, NodeThread>();
-  /** Starts whose files are being made, by node name. */
-  const starting = new Map<string, Promise<HostAnswer>>();
-  let busy = 0;
-  let closing = false;
-  let idleTimer: NodeJS.Timeout | undefined;
-  let done: () => void = () => undefined;
-  const over = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-
-  const checkIdle = () => {
-    clearTimeout(idleTimer);
-    if (threads.size > 0 || busy > 0 || closing) return;
-    idleTimer = setTimeout(() => {
-      if (threads.size === 0 && busy === 0) done();
-    }, IDLE_MS);
-  };
-
-  /** A node's thread started, or the start refused with what is wrong (its files), nothing started. */
-  const startThread = async (r: StartRequest): Promise<HostAnswer> => {
-    let started: NodeThread;
-    try {
-      started = await NodeThread.create(r, log);
-    } catch (e) {
-      if (!(e instanceof ThreadFilesError)) throw e;
-      log(`${r.name}: not started: ${e.message}`);
-      return { ok: false, code: 'RUNTIME', message: e.message };
-    }
-    threads.set(r.name, started);
-    log(`${r.name}: started (${r.program})`);
-    void started.ended.then((status) => {
-      if (threads.get(r.name) === started) threads.delete(r.name);
-      log(`${r.name}: ended with ${status}`);
-      checkIdle();
-    });
-    await started.online();
-    return { ok: true, state: 'running' };
-  };
-
-  const handle = async (r: HostRequest): Promise<HostAnswer> => {
-    if (closing) return { ok: false, code: 'CLOSING', message: 'the host is going away' };
-    const t = threads.get(r.name);
-    if (r.op === 'start') {
-      if (t !== undefined) return { ok: true, state: t.state() };
-      // A second start while the first makes its files: the same answer.
-      const pending = starting.get(r.name);
-      if (pending !== undefined) return pending;
-      const answer = startThread(r).finally(() => starting.delete(r.name));
-      starting.set(r.name, answer);
-      return answer;
-    }
-    if (t === undefined) {
-      if (r.op === 'state' || r.op === 'stop') return { ok: true, state: 'stopped' };
-      return { ok: false, code: 'UNKNOWN_NODE', message: `${r.name} is not running: cannot ${r.op} it` };
-    }
-    if (r.op === 'state') return { ok: true, state: t.state() };
-    if (r.op === 'stop') await t.stop();
-    else if (r.op === 'kill') await t.end();
-    else if (r.op === 'pause') await t.pause();
-    else t.resume();
-    return { ok: true, state: r.op === 'pause' ? 'paused' : r.op === 'resume' ? 'running' : 'stopped' };
-  };
-
-  const serve = (socket: Socket) => {
-    busy += 1;
-    clearTimeout(idleTimer);
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.length > REQUEST_MAX_BYTES) socket.destroy();
-    });
-    socket.on('end', () => {
-      const request = readRequest(text);
-      void ('op' in request ? handle(request) : Promise.resolve(request))
-        .catch((e: Error): HostAnswer => ({ ok: false, code: 'RUNTIME', message: e.message }))
-        .then((answer) => socket.end(`${JSON.stringify(answer)}\n`));
-    });
-    socket.on('close', () => {
-      busy -= 1;
-      checkIdle();
-    });
-  };
+  const nodes: HostNodes = new HostNodes(log, () => life.checkIdle());
+  const life = new Lifetime(nodes);
 
   // Half-open: the answer is written after the request has ended (the client ends its side first).
-  const server = createServer({ allowHalfOpen: true }, serve);
+  const server = createServer({ allowHalfOpen: true }, (socket) => serveConnection(socket, nodes, life));
   if (!(await listenOn(server, path))) return false;
   await writeFile(hostPidFile(layout), `${process.pid}\n`);
   log(`host of ${layout.home} listening on ${path}`);
-  stop.addEventListener('abort', done, { once: true });
-  checkIdle();
-  await over;
+  stop.addEventListener('abort', life.end, { once: true });
+  life.checkIdle();
+  await life.over;
 
-  closing = true;
-  log(`stopping ${threads.size} node(s)`);
-  await Promise.all([...threads.values()].map((t) => t.stop()));
+  await nodes.close();
   server.close();
   rmSync(path, { force: true });
   await rm(hostPidFile(layout), { force: true });

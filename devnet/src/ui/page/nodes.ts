@@ -43,6 +43,82 @@ interface Row {
   readonly buttons: Map<string, HTMLButtonElement>;
 }
 
+/** One button per operation, in BUTTONS' order, each calling `act` with its operation. */
+function opButtons(
+  name: string,
+  act: (op: NodeOp) => void,
+): { actions: HTMLElement; buttons: Row['buttons'] } {
+  const buttons = new Map<string, HTMLButtonElement>();
+  const actions = h('td', { class: 'actions' });
+  for (const { op, label } of OPS) {
+    const b = h(
+      'button',
+      {
+        type: 'button',
+        class: `op op-${op}`,
+        'aria-label': `${op} ${name}`,
+        title: `devnet ${op} ${name}`,
+      },
+      label,
+    );
+    b.addEventListener('click', () => act(op));
+    buttons.set(op, b);
+    actions.append(b);
+  }
+  return { actions, buttons };
+}
+
+/** A node's row, its cells empty until drawn, its dot in the node's colour. */
+function newRow(n: NodeStatus, palette: Palette, act: (op: NodeOp) => void): Row {
+  // data-label: the column's name, shown beside the value where a narrow window stacks the cells.
+  const cell = (cls: string, label: string) => h('td', { class: cls, 'data-label': label });
+  const cells = {
+    state: h('span', { class: 'badge' }),
+    height: cell('num', 'height'),
+    hash: cell('mono', 'hash'),
+    peers: cell('num', 'peers'),
+    round: cell('num', 'round'),
+    validator: cell('', 'validator'),
+    version: cell('mono', 'version'),
+  };
+  const { actions, buttons } = opButtons(n.name, act);
+  const tr = h(
+    'tr',
+    { 'data-node': n.name },
+    h('th', { scope: 'row' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), n.name),
+    h('td', { class: 'state' }, cells.state),
+    cells.height,
+    cells.hash,
+    cells.peers,
+    cells.round,
+    cells.validator,
+    cells.version,
+    actions,
+  );
+  (tr.querySelector('.dot') as HTMLElement).style.background = palette.of(n.name);
+  return { tr, cells, buttons };
+}
+
+/** A row drawn from its node's status: the cells' text, the buttons its state offers, all off while one runs. */
+function drawRow(r: Row, n: NodeStatus, busy: boolean): void {
+  const state = runState(n);
+  setText(r.cells.state, state);
+  r.cells.state.className = `badge state-${state}`;
+  setText(r.cells.height, n.height === null ? '–' : String(n.height));
+  setText(r.cells.hash, shortHash(n.lastHash, 8));
+  r.cells.hash.title = n.lastHash ?? '';
+  setText(r.cells.peers, n.peers === null ? '–' : String(n.peers));
+  setText(r.cells.round, n.round === null ? '–' : String(n.round));
+  setText(r.cells.validator, n.validatorStatus ?? '–');
+  setText(r.cells.version, n.nodeVersion === null ? n.version : `${n.version} (${n.nodeVersion})`);
+  for (const { op, when } of OPS) {
+    const b = r.buttons.get(op)!;
+    b.hidden = !when(n);
+    b.disabled = busy;
+  }
+  r.tr.setAttribute('aria-busy', String(busy));
+}
+
 export function nodesView(
   model: Model,
   palette: Palette,
@@ -50,86 +126,29 @@ export function nodesView(
 ): void {
   const body = byId<HTMLTableSectionElement>('nodes-body');
   const rows = new Map<string, Row>();
+  /** The nodes an operation runs on now: their buttons are off until it ends. */
   const busy = new Set<string>();
+
+  const act = (node: string, op: NodeOp) => {
+    busy.add(node);
+    draw();
+    void run(node, op).finally(() => {
+      busy.delete(node);
+      draw();
+    });
+  };
 
   const rowOf = (n: NodeStatus): Row => {
     const existing = rows.get(n.name);
     if (existing !== undefined) return existing;
-    // data-label: the column's name, shown beside the value where a narrow window stacks the cells.
-    const cell = (cls: string, label: string) => h('td', { class: cls, 'data-label': label });
-    const cells = {
-      state: h('span', { class: 'badge' }),
-      height: cell('num', 'height'),
-      hash: cell('mono', 'hash'),
-      peers: cell('num', 'peers'),
-      round: cell('num', 'round'),
-      validator: cell('', 'validator'),
-      version: cell('mono', 'version'),
-    };
-    const buttons = new Map<string, HTMLButtonElement>();
-    const actions = h('td', { class: 'actions' });
-    for (const { op, label } of OPS) {
-      const b = h(
-        'button',
-        {
-          type: 'button',
-          class: `op op-${op}`,
-          'aria-label': `${op} ${n.name}`,
-          title: `devnet ${op} ${n.name}`,
-        },
-        label,
-      );
-      b.addEventListener('click', () => {
-        busy.add(n.name);
-        draw();
-        void run(n.name, op).finally(() => {
-          busy.delete(n.name);
-          draw();
-        });
-      });
-      buttons.set(op, b);
-      actions.append(b);
-    }
-    const tr = h(
-      'tr',
-      { 'data-node': n.name },
-      h('th', { scope: 'row' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), n.name),
-      h('td', { class: 'state' }, cells.state),
-      cells.height,
-      cells.hash,
-      cells.peers,
-      cells.round,
-      cells.validator,
-      cells.version,
-      actions,
-    );
-    (tr.querySelector('.dot') as HTMLElement).style.background = palette.of(n.name);
-    const row = { tr, cells, buttons };
+    const row = newRow(n, palette, (op) => act(n.name, op));
     rows.set(n.name, row);
-    body.append(tr);
+    body.append(row.tr);
     return row;
   };
 
   const draw = () => {
-    for (const n of model.nodes) {
-      const r = rowOf(n);
-      const state = runState(n);
-      setText(r.cells.state, state);
-      r.cells.state.className = `badge state-${state}`;
-      setText(r.cells.height, n.height === null ? '–' : String(n.height));
-      setText(r.cells.hash, shortHash(n.lastHash, 8));
-      r.cells.hash.title = n.lastHash ?? '';
-      setText(r.cells.peers, n.peers === null ? '–' : String(n.peers));
-      setText(r.cells.round, n.round === null ? '–' : String(n.round));
-      setText(r.cells.validator, n.validatorStatus ?? '–');
-      setText(r.cells.version, n.nodeVersion === null ? n.version : `${n.version} (${n.nodeVersion})`);
-      for (const { op, when } of OPS) {
-        const b = r.buttons.get(op)!;
-        b.hidden = !when(n);
-        b.disabled = busy.has(n.name);
-      }
-      r.tr.setAttribute('aria-busy', String(busy.has(n.name)));
-    }
+    for (const n of model.nodes) drawRow(rowOf(n), n, busy.has(n.name));
   };
   model.on('nodes', draw);
 }
