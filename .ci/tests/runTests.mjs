@@ -246,7 +246,14 @@ function failureExcerpt(output, max = 60) {
   const lines = output.trimEnd().split('\n');
   const at = lines.findIndex((l) => l.includes('failing tests:'));
   // Stack frames left out: the messages say what failed; the frames are in the output above.
-  const part = (at >= 0 ? lines.slice(at + 1) : lines.slice(-max)).filter((l) => !/^\s+at /.test(l));
+  let part = (at >= 0 ? lines.slice(at + 1) : lines.slice(-max)).filter((l) => !/^\s+at /.test(l));
+  // The file itself failed (its process ended non-zero, its tests passed or never ran): what it
+  // printed last says why (a CI run showed only 'test failed' for a file whose output it had).
+  if (at >= 0 && part.some((l) => l.includes("'test failed'"))) {
+    const summary = lines.findIndex((l) => /^ℹ tests \d+/.test(l));
+    const before = lines.slice(Math.max(0, (summary >= 0 ? summary : at) - 25), summary >= 0 ? summary : at);
+    part = [...part, "its last lines before the reporter's summary:", ...before];
+  }
   return part.length <= max
     ? part
     : [...part.slice(0, max), `… ${part.length - max} more lines above, under ▶`];
