@@ -34,6 +34,27 @@ export function forgetFanout(pubsub: GossipSub, topic: string): void {
   pubsub.fanout.delete(topic);
 }
 
+/**
+ * Keeps what peers for whom `deaf(peer)` holds send from reaching gossipsub's handling (TEST ONLY:
+ * one-way partitions, p2p/network.ts): their RPCs' messages and their IHAVE, IWANT and IDONTWANT
+ * gossip are dropped before gossipsub sees them, so a message first heard from such a peer is not
+ * marked seen and is taken when another peer sends it. Subscriptions, GRAFT and PRUNE still pass:
+ * the peers stay connected and meshed, as over a link that loses every message one way. Wraps
+ * gossipsub's handleReceivedRpc(from, rpc), the one place each received RPC goes through.
+ */
+export function dropReceivedFrom(pubsub: GossipSub, deaf: (peer: string) => boolean): void {
+  const inner = pubsub as unknown as {
+    handleReceivedRpc(from: { toString(): string }, rpc: RPC): Promise<void>;
+  };
+  const handle = inner.handleReceivedRpc.bind(pubsub);
+  inner.handleReceivedRpc = (from, rpc) => {
+    if (!deaf(from.toString())) return handle(from, rpc);
+    const heard: RPC = { ...rpc, messages: [] };
+    if (rpc.control !== undefined) heard.control = { ...rpc.control, ihave: [], iwant: [], idontwant: [] };
+    return handle(from, heard);
+  };
+}
+
 /** Sending one message to chosen peers, which gossipsub's API has no call for (fault injection only). */
 export interface GossipFrames {
   /** The peers subscribed to `topic`. */

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { createRpcServer, DEFAULT_RPC_OPTIONS } from '@chain-devnet/kit/http';
 import type { Logger } from '@chain-devnet/kit/log';
+import { netConditionsFault } from '../faults/netConditions.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import { P2PNetwork } from '../p2p/network.js';
 import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
@@ -69,6 +70,9 @@ export async function startNetwork(
   parts: CloserStack,
 ): Promise<P2PNetwork | null> {
   if (!config.p2p) return null;
+  // Before the network starts: the conditions in force from its first connection on.
+  const net = await netConditionsFault(config.home, config.faultInjection, logger);
+  parts.defer('net conditions', net.stop);
   let network: P2PNetwork;
   try {
     network = await P2PNetwork.start({
@@ -80,6 +84,7 @@ export async function startNetwork(
       logger: logger.child({ part: 'p2p' }),
       nodeVersion,
       genesisHash,
+      ...(net.shaping === null ? {} : { shaping: net.shaping }),
     });
   } catch (e) {
     const m = (e as Error).message;

@@ -18,6 +18,8 @@ import { createLibp2p } from 'libp2p';
 import { halfWindowUpdates, setTableRefreshInterval } from '../internals/libraryInternals.js';
 import type { PeerKey } from './peerKey.js';
 import { DHT_PROTOCOL, MAX_MESSAGE_BYTES } from './protocol.js';
+import type { LinkShaping } from './shaping/linkShaping.js';
+import { shapingEncrypter } from './shaping/shapingEncrypter.js';
 
 export type Services = { pubsub: GossipSub; identify: unknown; ping: unknown; dht: unknown };
 
@@ -129,6 +131,8 @@ export async function createLibp2pNode(
     readonly bootstrap: readonly string[];
     /** Identify's agent version (versionCheck.ts: carries the node's and the p2p versions). */
     readonly agentVersion: string;
+    /** TEST ONLY (fault injection): the shaping of its links (null: none, nothing in the path). */
+    readonly shaping?: LinkShaping | null;
   },
   announce: readonly string[],
   /** Whether a peer is refused (the connection gater). */
@@ -145,7 +149,7 @@ export async function createLibp2pNode(
     },
     addresses: { listen: [`/ip4/${o.listenHost}/tcp/${o.listenPort}`], announce: [...announce] },
     transports: [tcp()],
-    connectionEncrypters: [noise()],
+    connectionEncrypters: [o.shaping ? shapingEncrypter(noise(), o.shaping) : noise()],
     streamMuxers: [halfWindowUpdates(yamux())],
     peerDiscovery: o.bootstrap.length > 0 ? [bootstrap({ list: [...o.bootstrap], timeout: 100 })] : [],
     connectionManager: { maxConnections: 200 },

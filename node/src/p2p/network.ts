@@ -17,6 +17,7 @@ import { peerIdFromString } from '@libp2p/peer-id';
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import {
+  dropReceivedFrom,
   forgetFanout,
   type GossipFrames,
   gossipFrames,
@@ -29,10 +30,16 @@ import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNo
 import type { PeerKey } from './peerKey.js';
 import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
 import { MAX_MESSAGE_BYTES, P2P_VERSION } from './protocol.js';
+import type { LinkShaping } from './shaping/linkShaping.js';
 import { agentVersion, handshakeRefusal } from './versionCheck.js';
 
 /** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
 const JOIN_STREAM_WAIT_MS = 3000;
+
+/** Reads a stream to its end, keeping nothing. */
+async function drain(source: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of source);
+}
 
 export type Verdict = 'accept' | 'ignore' | 'reject';
 
@@ -57,6 +64,11 @@ export interface NetworkOptions {
    * (versionCheck.ts). Absent: none announced or checked (a tool, a test peer).
    */
   readonly genesisHash?: string;
+  /**
+   * TEST ONLY (fault injection): the shaping of its links and its one-way partitions
+   * (shaping/linkShaping.ts); absent: links as they are, nothing of it in the path.
+   */
+  readonly shaping?: LinkShaping;
 }
 
 export class P2PNetwork {
@@ -80,6 +92,7 @@ export class P2PNetwork {
     private readonly bootstrapPeers: readonly { addr: Multiaddr; id: string }[],
     private readonly p2pVersion: string,
     private readonly genesisHash: string | null,
+    private readonly shaping: LinkShaping | null,
   ) {
     this.redial = new BootstrapRedial(bootstrapPeers, {
       dial: (addr, signal) => node.dial(addr, { signal }).then(() => undefined),
@@ -120,7 +133,9 @@ export class P2PNetwork {
     const genesisHash = o.genesisHash ?? null;
     const agent = agentVersion(o.nodeVersion ?? NODE_VERSION, p2pVersion, genesisHash);
     const node = await createLibp2pNode({ ...o, agentVersion: agent }, announce, denied);
-    net = new P2PNetwork(node, o.logger, bootstrapPeers, p2pVersion, genesisHash);
+    net = new P2PNetwork(node, o.logger, bootstrapPeers, p2pVersion, genesisHash, o.shaping ?? null);
+    const shaping = o.shaping;
+    if (shaping !== undefined) dropReceivedFrom(node.services.pubsub, (peer) => shaping.deafTo(peer));
     net.node.services.pubsub.addEventListener('gossipsub:message', (e) => net.validate(e.detail));
     if (!staggerTableRefresh(node.services.dht))
       o.logger.warn('kad-dht has no refreshInterval to stagger: every node refreshes at the same moment');
@@ -279,9 +294,12 @@ export class P2PNetwork {
     handler: (request: Uint8Array, from: string) => Promise<Uint8Array>,
   ): Promise<void> {
     await this.node.handle(protocol, async ({ stream, connection }) => {
+      const from = connection.remotePeer.toString();
+      // A one-way partition keeps the peer's request from arriving: no answer, until it gives up.
+      if (this.deafTo(from)) return void (await drain(stream.source).catch(() => undefined));
       try {
         for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES })) {
-          const response = await handler(chunk.subarray(), connection.remotePeer.toString());
+          const response = await handler(chunk.subarray(), from);
           await stream.sink(lp.encode([response]));
           break;
         }
@@ -310,6 +328,8 @@ export class P2PNetwork {
           throw new Error(late);
         }
         await stream.sink(lp.encode([request]));
+        // A one-way partition loses the peer's answer: it went, and never arrives.
+        if (this.deafTo(peer)) await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
         for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
           return chunk.subarray();
         throw new Error('no response');
@@ -323,6 +343,11 @@ export class P2PNetwork {
   /** Peers refused at the handshake (an incompatible p2p protocol version, another genesis), with the reason. */
   incompatiblePeers(): ReadonlyMap<string, string> {
     return this.incompatible;
+  }
+
+  /** Whether a one-way partition keeps `peer`'s messages from this node (fault injection). */
+  private deafTo(peer: string): boolean {
+    return this.shaping?.deafTo(peer) ?? false;
   }
 
   /** Whether fault injection refuses `peer`. */

@@ -8,10 +8,19 @@
 // The fault injection's file of refused peers (disconnect, partition) and its two forms.
 export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../faults/blockedPeersFile.js';
 export { BYZANTINE_MODES, type ByzantineMode } from '../faults/equivocator.js';
+// The fault injection's file of link conditions and one-way partitions, and its form.
+export {
+  formatNetConditions,
+  NET_CONDITIONS_FILE,
+  NET_LIMITS,
+  type ParsedConditions,
+  parseNetConditions,
+} from '../faults/netConditionsFile.js';
 export type { KeyFile } from '../home/keyFile.js';
 export type { NodeFile } from '../home/nodeFile.js';
 export { peerIdOf } from '../p2p/peerKey.js';
 export { type PeerRefusal, refuses } from '../p2p/peerRefusal.js';
+export type { Direction, LinkRule, NetConditions } from '../p2p/shaping/conditions.js';
 export * from './homes.js';
 export * from './network.js';
 export * from './ports.js';

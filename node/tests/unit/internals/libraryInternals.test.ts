@@ -22,6 +22,7 @@ import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
 import { splitPublisher } from '../../../src/faults/splitPublish.js';
 import {
+  dropReceivedFrom,
   forgetFanout,
   gossipFrames,
   halfWindowUpdates,
@@ -154,6 +155,38 @@ describe('library internals (src/internals/libraryInternals.ts)', () => {
     pubsub.fanout.set('t', new Set(['a']));
     forgetFanout(pubsub, 't');
     assert.equal(pubsub.fanout.has('t'), false);
+  });
+
+  it("dropReceivedFrom wraps gossipsub's handleReceivedRpc: a deaf peer's messages and IHAVE/IWANT/IDONTWANT go, the rest passes", async () => {
+    const pubsub = await unstartedGossipsub();
+    const inner = pubsub as unknown as { handleReceivedRpc(from: unknown, rpc: RPC): Promise<void> };
+    assert.equal(
+      typeof inner.handleReceivedRpc,
+      'function',
+      `gossipsub.handleReceivedRpc is gone: ${WHAT_TO_CHECK}`,
+    );
+    const seen: RPC[] = [];
+    inner.handleReceivedRpc = async (_from, rpc) => void seen.push(rpc);
+    dropReceivedFrom(pubsub, (peer) => peer === 'deaf');
+    const rpc: RPC = {
+      subscriptions: [{ topic: 't', subscribe: true }],
+      messages: [{ topic: 't', data: new Uint8Array([1]) }],
+      control: {
+        ihave: [{ messageIDs: [] }],
+        iwant: [{ messageIDs: [] }],
+        graft: [{ topicID: 't' }],
+        prune: [],
+        idontwant: [],
+      },
+    };
+    await inner.handleReceivedRpc({ toString: () => 'deaf' }, rpc);
+    await inner.handleReceivedRpc({ toString: () => 'other' }, rpc);
+    assert.deepEqual(seen[0], {
+      ...rpc,
+      messages: [],
+      control: { ...rpc.control!, ihave: [], iwant: [], idontwant: [] },
+    });
+    assert.equal(seen[1], rpc, "another peer's RPC as it came");
   });
 
   it("a hand-written frame is gossipsub's own RPC of one unsigned message, pushed on the peer's stream", async () => {

@@ -1,0 +1,91 @@
+/**
+ * TEST ONLY (fault injection): <home>/net_conditions.json says how this node's p2p links are
+ * shaped and which peers' messages it does not receive (netConditionsFile.ts has its form; the
+ * devnet writes it). With --fault-injection the node's links pass through the shaping layer
+ * (p2p/shaping/), and the file is followed as blocked_peers.json is (a stat poll off the
+ * JavaScript thread): read at start, before the first connection, and on every change; a file
+ * that is not valid is refused with a warning naming what is wrong, and the conditions in force
+ * stay. Without --fault-injection the layer is not in the path at all, and a file present is
+ * noted once and ignored.
+ */
+
+import { unwatchFile, watchFile } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '@chain-devnet/kit/log';
+import { NO_CONDITIONS } from '../p2p/shaping/conditions.js';
+import { LinkShaping } from '../p2p/shaping/linkShaping.js';
+import { realTicker } from '../util/ticker.js';
+import { NET_CONDITIONS_FILE, parseNetConditions } from './netConditionsFile.js';
+
+const POLL_MS = 500;
+
+/** The shaping of a node's links (null without fault injection) and what stops following the file. */
+export interface NetConditionsFault {
+  readonly shaping: LinkShaping | null;
+  readonly stop: () => void;
+}
+
+/** Follows `path` into `shaping`; resolves once the file as it is now has been applied. */
+export async function watchNetConditions(
+  path: string,
+  shaping: LinkShaping,
+  logger: Logger,
+): Promise<() => void> {
+  let last = '';
+  let reading: Promise<void> = Promise.resolve();
+  const reread = () => {
+    reading = reading
+      .then(() => readFile(path, 'utf8').catch(() => null))
+      .then((text) => {
+        if (text === last) return;
+        last = text ?? '';
+        if (text === null) {
+          if (shaping.current() !== NO_CONDITIONS) logger.info('net conditions cleared (no file)', { path });
+          shaping.set(NO_CONDITIONS);
+          return;
+        }
+        const parsed = parseNetConditions(text);
+        if (!parsed.ok) {
+          logger.warn(`net_conditions.json refused, the conditions in force stay: ${parsed.error}`, { path });
+          return;
+        }
+        shaping.set(parsed.conditions);
+        logger.info('net conditions set', {
+          links: parsed.conditions.links.length,
+          deaf_to: parsed.conditions.deafTo.length,
+        });
+      })
+      .catch((e: unknown) => logger.error('net conditions update failed', { error: e as Error }));
+  };
+  watchFile(path, { interval: POLL_MS, persistent: false }, reread);
+  reread();
+  await reading;
+  return () => unwatchFile(path, reread);
+}
+
+/** The shaping layer and its file, with --fault-injection; without, a file present is noted once. */
+export async function netConditionsFault(
+  home: string,
+  faultInjection: boolean,
+  logger: Logger,
+): Promise<NetConditionsFault> {
+  const path = join(home, NET_CONDITIONS_FILE);
+  if (!faultInjection) {
+    const present = await access(path).then(
+      () => true,
+      () => false,
+    );
+    if (present)
+      logger.info(
+        'net_conditions.json is present but fault injection is off: ignored (--fault-injection honours it)',
+        {
+          path,
+        },
+      );
+    return { shaping: null, stop: () => undefined };
+  }
+  // Its own monotonic clock: the node's clock may be skewed or stepped by a test; links are not.
+  const shaping = new LinkShaping(realTicker(() => performance.now(), { unref: true }));
+  return { shaping, stop: await watchNetConditions(path, shaping, logger) };
+}
