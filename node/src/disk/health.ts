@@ -37,7 +37,7 @@ export class DiskHealth {
     this.failures.set(part, { line, at: this.now() });
     this.logger.error(line, {
       part,
-      then: 'the node commits and signs nothing until its writes succeed; it tries again',
+      meanwhile: 'the node commits and signs nothing until its writes succeed; it tries again',
     });
   }
 

@@ -52,8 +52,8 @@ export class HeldWrites<S> {
 
   private index(ops: readonly StoreOp<S>[]): void {
     for (const op of ops) {
-      let m = this.latest.get(op.sublevel);
-      if (m === undefined) this.latest.set(op.sublevel, (m = new Map()));
+      const m = this.latest.get(op.sublevel) ?? new Map<string, Uint8Array | null>();
+      this.latest.set(op.sublevel, m);
       m.set(op.key, op.type === 'put' ? op.value : null);
     }
   }
