@@ -28,7 +28,7 @@ import {
   type StateEntry,
   stateFromEntries,
 } from '../chain/index.js';
-import { isWriteFailure } from '../disk/errors.js';
+import { DiskFullError, isWriteFailure } from '../disk/errors.js';
 import type { DiskLayer } from '../disk/layer.js';
 import { StoreError } from './errors.js';
 import { HeldWrites, type StoreOp } from './heldWrites.js';
@@ -72,6 +72,8 @@ export class ChainStore {
   readonly evidence: Sub;
   /** Writes held back by the fault layer's lose_unsynced (empty without it). */
   private readonly held = new HeldWrites<Sub>();
+  /** A write failed at the system: level is closed and opened again before the next (reopenDb). */
+  private reopen = false;
 
   private constructor(
     readonly path: string,
@@ -170,6 +172,7 @@ export class ChainStore {
    */
   private async apply(ops: Op[], sync = false): Promise<void> {
     try {
+      if (this.reopen) await this.reopenDb();
       if (this.disk === null) return await this.db.batch(ops, { sync });
       await this.disk.write(sync);
       if (this.disk.holdsUnsynced && !sync) return this.held.hold(ops);
@@ -182,8 +185,26 @@ export class ChainStore {
       }
     } catch (e) {
       if (!isWriteFailure(e)) throw e;
+      // The system's own failure (not the layer's): level's log is left torn, see reopenDb.
+      if (!(e instanceof DiskFullError)) this.reopen = true;
       throw new StoreError('STORE_WRITE_FAILED', (e as Error).message, e);
     }
+  }
+
+  /**
+   * After level failed a write of its log (a real ENOSPC), it takes writes again once there is
+   * space, and reads see them, but the log holds a torn record: at the next open, recovery stops
+   * there and every write acknowledged after it is gone (measured: tests/unit/disk/realFullDisk).
+   * Closed and opened again before the next write, level recovers the log up to the tear and
+   * starts a new one, and what follows is durable. Reads in that moment wait or fail (a retry).
+   */
+  private async reopenDb(): Promise<void> {
+    await this.db.close();
+    await this.db.open();
+    // A sublevel closed with its database is not opened with it.
+    const subs = [this.meta, this.blocks, this.commits, this.receipts, this.stateEntries, this.snapshots];
+    for (const sub of [...subs, this.evidence]) await sub.open();
+    this.reopen = false;
   }
 
   /** The value of `key` in `sub`: what the fault layer holds, else level's. */
