@@ -13,6 +13,7 @@ import { DevnetError } from '../base/errors.js';
 import { Layout } from '../base/layout.js';
 import { type Fork, forkedSpec } from '../fork/spec.js';
 import { BlockedPeers } from '../runtime/blockedPeers.js';
+import { DiskFaultFiles } from '../runtime/diskFaults.js';
 import { whyEnded } from '../runtime/nodeLog.js';
 import type {
   NodeBuild,
@@ -61,6 +62,8 @@ export class Devnet {
   progress: Progress = (line) => process.stderr.write(`${line}\n`);
   /** Disconnect, connect and partition, the same on every runtime. */
   readonly faults: BlockedPeers;
+  /** The nodes' disk faults (a full disk, slow writes, unsynced writes lost), the same on every runtime. */
+  readonly disk: DiskFaultFiles;
 
   private constructor(
     readonly layout: Layout,
@@ -69,6 +72,7 @@ export class Devnet {
     readonly runtime: Runtime,
   ) {
     this.faults = new BlockedPeers(layout, runtime);
+    this.disk = new DiskFaultFiles(layout, runtime);
     this.builds = new NodeBuilds(layout.home, () => this.progress);
   }
 
