@@ -8,7 +8,7 @@
  * straight to the disk) and a file present is noted once, ignored.
  */
 import { unwatchFile, watchFile } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import {
@@ -20,6 +20,7 @@ import {
 } from '../disk/faults.js';
 import { DiskLayer } from '../disk/layer.js';
 import type { Ticker } from '../util/ticker.js';
+import { noteIgnoredFaultFile } from './ignoredFile.js';
 
 /** How often the file's metadata is looked at (libuv's stat poll, off the JavaScript thread). */
 const POLL_MS = 500;
@@ -79,17 +80,7 @@ export async function diskFaultLayer(
 ): Promise<{ layer: DiskLayer | null; stop: () => void }> {
   const path = join(home, DISK_FAULTS_FILE);
   if (!faultInjection) {
-    const present = await access(path).then(
-      () => true,
-      () => false,
-    );
-    if (present)
-      logger.info(
-        'disk_faults.json is present but fault injection is off: ignored (--fault-injection honours it)',
-        {
-          path,
-        },
-      );
+    await noteIgnoredFaultFile(path, logger);
     return { layer: null, stop: () => {} };
   }
   const layer = new DiskLayer(ticker);
