@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Devnet } from '../devnet/devnet.js';
-import { MARKET_SERVICE, WORKER_SERVICE } from '../operations/market.js';
+import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../operations/market.js';
 import { readLog } from '../runtime/nodeLog.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { splitLines } from './logs.js';
@@ -34,9 +34,10 @@ export function loggedServices(devnet: Devnet): string[] {
 }
 
 /**
- * Writes `<dir>/<node>.log` for every node, `<dir>/market.log` and `<dir>/market-worker.log` on a
- * devnet with the market, and `<dir>/status.json`; returns the folder. A log that cannot be read
- * says why in its file.
+ * Writes `<dir>/<node>.log` for every node, `<dir>/status.json`, and on a devnet with the market
+ * `<dir>/market.log`, `<dir>/market-worker.log` and `<dir>/market-status.json` (whether each runs,
+ * the height the market applied: devnet status's market line); returns the folder. A log that
+ * cannot be read says why in its file.
  */
 export async function keepLogs(
   devnet: Devnet,
@@ -49,6 +50,13 @@ export async function keepLogs(
     (e: Error) => `devnet status failed: ${e.message}`,
   );
   await writeFile(join(dir, 'status.json'), `${status}\n`);
+  if (devnet.spec.marketPort !== null) {
+    const market = await marketStatus(devnet).then(
+      (s) => JSON.stringify(s, null, 2),
+      (e: Error) => `market status failed: ${e.message}`,
+    );
+    await writeFile(join(dir, 'market-status.json'), `${market}\n`);
+  }
   for (const name of [...devnet.nodes.map((n) => n.name), ...loggedServices(devnet)]) {
     const text = await readLog(devnet.runtime, name).catch((e: Error) => `(no log: ${e.message})\n`);
     await writeFile(join(dir, `${name}.log`), text);

@@ -21,6 +21,7 @@ import { Devnet } from '../../src/devnet/devnet.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpJson } from '../../src/json/jsonShapes.js';
+import type { MarketStatus } from '../../src/operations/market.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { allPorts } from '../../src/spec/ports.js';
 import { keepLogs } from '../../src/testkit/nodeLogs.js';
@@ -173,6 +174,7 @@ export function marketSuite(o: MarketSuiteOptions): void {
       await keepLogs(await Devnet.open(home), kept, { 'why.txt': 'a test\n' });
       const files = (await readdir(kept)).sort();
       for (const f of [
+        'market-status.json',
         'market-worker.log',
         'market.log',
         'status.json',
@@ -180,6 +182,10 @@ export function marketSuite(o: MarketSuiteOptions): void {
         'validator-1.log',
       ])
         assert.ok(files.includes(f), `${f} kept: ${files.join(', ')}`);
+      const status = JSON.parse(await readFile(join(kept, 'market-status.json'), 'utf8')) as MarketStatus;
+      assert.equal(status.state, 'running');
+      assert.equal(status.worker, 'running');
+      assert.equal(status.up, true);
       const expected = { market: 'market listening', 'market-worker': 'result submitted' };
       for (const [name, msg] of Object.entries(expected)) {
         const text = await readFile(join(kept, `${name}.log`), 'utf8');
