@@ -4,7 +4,7 @@
  * problem names its field (`validators[1].stake`). Documented field by field in devnet/README.md.
  */
 
-import { parseDuration } from '@chain-devnet/kit/values';
+import { parseByteSize, parseDuration } from '@chain-devnet/kit/values';
 import { parseAmount } from '@chain-devnet/node/chain';
 import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -29,6 +29,14 @@ export interface ManifestValidator {
   state_sync?: boolean;
   /** The chain-node it runs: checkout (default), git:REF, path:DIR or image:NAME (versions/source.ts). */
   version?: string;
+  /** Its store on a disk of its own of this size (a tmpfs), which `devnet disk --full` fills; overrides the top-level `disk`. */
+  disk?: ManifestDisk;
+}
+
+/** A node's data disk of its own (runtime/dataDisk.ts): a size-limited tmpfs under its store. */
+export interface ManifestDisk {
+  /** e.g. "64MiB", "32MB" or bytes (at least 1 MiB). */
+  size: string;
 }
 
 export interface ManifestAccount {
@@ -72,6 +80,8 @@ export interface Manifest {
   auto_upgrade?: boolean;
   /** Start from a running node's state (`devnet up --fork URL[@HEIGHT]`; devnet/README.md, "Forking a running network"). */
   fork?: ManifestFork;
+  /** Every node's store on a disk of its own of this size (a validator's own `disk` overrides it). */
+  disk?: ManifestDisk;
 }
 
 export interface ManifestFork {
@@ -86,6 +96,12 @@ const AMOUNT = '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$';
 export const REGISTRY = '^[A-Za-z0-9.-]+(:\\d{1,5})?(/[a-z0-9._-]+)*$';
 /** A Docker engine address: tcp://host:port, ssh://[user@]host[:port] or unix:///path. */
 export const ENGINE = '^(tcp://[^/\\s]+|ssh://[^/\\s]+|unix:///\\S+)$';
+const DISK_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['size'],
+  properties: { size: { type: 'string', minLength: 1 } },
+} as const;
 /** A protocol version, MAJOR.MINOR.PATCH. */
 const SEMVER = '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$';
 
@@ -111,6 +127,7 @@ export const MANIFEST_SCHEMA = {
               byzantine: { enum: [...BYZANTINE_MODES] },
               state_sync: { type: 'boolean' },
               version: { type: 'string', pattern: VERSION_PATTERN },
+              disk: DISK_SCHEMA,
             },
           },
         },
@@ -152,6 +169,7 @@ export const MANIFEST_SCHEMA = {
       additionalProperties: { type: 'string', pattern: VERSION_PATTERN },
     },
     auto_upgrade: { type: 'boolean' },
+    disk: DISK_SCHEMA,
     fork: {
       type: 'object',
       additionalProperties: false,
@@ -224,7 +242,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, disk }',
           );
         continue;
       }
@@ -247,10 +265,29 @@ export function checkManifest(
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup !== undefined) problems.push(`validators: the name ${dup} is used twice`);
   }
+  const sizes = [
+    ['disk.size', m.disk],
+    ...(Array.isArray(m.validators)
+      ? m.validators.map((v, i) => [`validators[${i}].disk.size`, v.disk] as const)
+      : []),
+  ] as const;
+  for (const [field, disk] of sizes)
+    if (disk !== undefined && (diskBytesOf(disk) ?? 0) < MIN_DISK_BYTES)
+      problems.push(
+        `${field} must be a size of at least 1MiB like 64MiB or 32MB, got ${JSON.stringify(disk.size)}`,
+      );
   m.accounts?.forEach((a, i) => {
     if (parseAmount(a.balance) === null) problems.push(`accounts[${i}].balance is not a valid amount`);
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: m };
+}
+
+/** The smallest data disk: level's files of a new store and some blocks fit in it. */
+export const MIN_DISK_BYTES = 1024 * 1024;
+
+/** A manifest disk's size in bytes, or null when it is no size. */
+export function diskBytesOf(disk: ManifestDisk): number | null {
+  return parseByteSize(disk.size);
 }
 
 /** Parses manifest text: JSON when the file name ends in .json (or the text starts with `{`), else YAML. */
