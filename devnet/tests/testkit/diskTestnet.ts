@@ -1,5 +1,5 @@
 /**
- * What the disk tests on the process runtime share: a testnet started before their steps (a
+ * What the disk tests share (on processes, and the tmpfs one on Docker): a testnet started before their steps (a
  * manifest and a name of theirs), torn down after them however they end, and a step that names
  * itself in a failure (Testnet.step) with a bound of its own.
  */
@@ -8,11 +8,11 @@ import { after, before, test } from 'node:test';
 import type { Manifest } from '../../src/spec/manifest.js';
 import { type LogMarks, Testnet } from '../../src/testkit/index.js';
 
-export function diskTestnet(manifest: Manifest, name: string) {
+export function diskTestnet(manifest: Manifest, name: string, runtime: 'process' | 'docker' = 'process') {
   let net: Testnet | undefined;
   before(
     async () => {
-      net = await Testnet.start({ manifest, runtime: 'process', name });
+      net = await Testnet.start({ manifest, runtime, name });
     },
     { timeout: 300_000 },
   );
