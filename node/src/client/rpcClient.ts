@@ -12,6 +12,7 @@ import { MAX_SNAPSHOT_FILE_BYTES, type Tx, type TxJson, txToJson } from '../chai
 import type {
   BalanceAnswer,
   BlockAnswer,
+  ChainControlAnswer,
   CommitAnswer,
   DelegationsAnswer,
   NetProbeAnswer,
@@ -64,6 +65,7 @@ export const ANSWER_BOUNDS: Readonly<Record<RouteName, number>> = {
   sendTxs: 1 * MIB,
   upgrades: 1 * MIB,
   netProbe: 1 * MIB,
+  chainControl: 1 * MIB,
 };
 
 /** How long a snapshot content request answered 503 Busy is asked again (another client's file is being sent). */
@@ -185,6 +187,14 @@ export class RpcClient extends JsonHttpClient {
    */
   netProbe(peer: string, bytes = 0): Promise<NetProbeAnswer> {
     return this.route('netProbe', {}, { peer, bytes });
+  }
+
+  /**
+   * GET /chain/control (TEST ONLY extension, docs/PROTOCOL.md "Chain control"): the chain control
+   * in force and whether the node is held. A node without --fault-injection answers 404.
+   */
+  chainControl(): Promise<ChainControlAnswer> {
+    return this.route('chainControl', {});
   }
 
   receipt(hash: string): Promise<ReceiptAnswer> {

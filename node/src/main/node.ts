@@ -28,6 +28,7 @@ import { openChainState, openSigner, startGossip } from './chainParts.js';
 import { CloserStack } from './closers.js';
 import type { NodeConfig } from './config.js';
 import { startNetwork, startRpc } from './endpoints.js';
+import { openTimeControl, wireTimeControl } from './timeControl.js';
 import type { UpgradeGuard } from './upgradeGuard.js';
 
 export { StartupError } from '../util/startupError.js';
@@ -60,16 +61,18 @@ export async function startNode(
   const genesis = await readGenesisFile(config.genesisPath);
   const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
   const parts = new CloserStack();
-  const core = await openCore(config, logger, now, build, parts);
+  // TEST ONLY under --fault-injection: the clocks skewed and offset by the chain control.
+  const time = await openTimeControl(config, now, logger, parts);
+  const core = await openCore(config, logger, time.chainClock, build, parts);
   parts.defer('store', () => core.store.close());
   try {
     const { service, metrics } = core;
     const { signer, equivocator } = await openSigner(config, genesis, privateKey, core, logger);
     // The test-only routes' parts, filled in when the network is up (fault injection only).
-    const testOnly: TestOnlyRoutes = { netProbe: null };
+    const testOnly: TestOnlyRoutes = { netProbe: null, chainControl: null };
     const port = await startRpc(config, service, metrics, logger, parts, testOnly);
     const network = await startNetwork(config, logger, build.nodeVersion, genesis.hash, parts, testOnly);
-    const guard = await openChainState(config, genesis, core, network, build, now, logger);
+    const guard = await openChainState(config, genesis, core, network, build, time.clock, logger);
     const sync = network === null ? null : await startGossip(network, core, equivocator, logger);
     const driver = new ConsensusDriver(
       {
@@ -88,10 +91,12 @@ export async function startNode(
         sync,
         metrics,
         logger: logger.child({ part: 'consensus' }),
-        ticker: realTicker(now),
+        ticker: realTicker(time.chainClock),
         haltsBefore: (state) => guard.haltsBefore(state),
+        ...(time.control === null ? {} : { pace: time.control }),
       },
     );
+    wireTimeControl(time, service, driver, testOnly, logger);
     // A node restarted at a plan's height it cannot apply halts again at once, before any sync.
     if (!guard.haltsBefore(service.state)) await driver.start();
     parts.defer('consensus', () => driver.stop());

@@ -256,3 +256,25 @@ export interface NetProbeAnswer {
   readonly down_ms: number | null;
   readonly down_bps: number | null;
 }
+
+/**
+ * GET /chain/control (TEST ONLY extension, issue 42; docs/PROTOCOL.md, "Chain control"): the chain
+ * control in force on the node (chain_control.json's names) and where its consensus stands.
+ */
+export interface ChainControlAnswer {
+  readonly control: {
+    readonly version: number;
+    readonly hold: boolean;
+    readonly mine_to_height: number | null;
+    readonly block_time_ms: number | null;
+    readonly time_offset_ms: number;
+    readonly clock_skew_ms: number;
+  };
+  /** The last committed height. */
+  readonly height: number;
+  /** Whether the validator has committed its height and waits for the hold to end. */
+  readonly held: boolean;
+  /** The node's own clock (the machine's with the skew) and its chain time (with the offset), ms. */
+  readonly clock_ms: number;
+  readonly chain_time_ms: number;
+}

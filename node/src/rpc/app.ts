@@ -11,6 +11,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { RpcBackend } from './backend.js';
+import { chainControlHandlers } from './handlers/chainControl.js';
 import type { Handlers } from './handlers/handler.js';
 import { netProbeHandlers, type TestOnlyRoutes } from './handlers/netProbe.js';
 import { queryHandlers } from './handlers/queries.js';
@@ -25,7 +26,7 @@ export function createRpcApp(
   logger: Logger,
   opts = DEFAULT_RPC_OPTIONS,
   /** The test-only routes' parts (none: every test-only route answers 404 saying so). */
-  testOnly: TestOnlyRoutes = { netProbe: null },
+  testOnly: TestOnlyRoutes = { netProbe: null, chainControl: null },
 ): Koa {
   const app = new Koa();
   // Every method Node parses counts as implemented, so that one no route has is a 405 with
@@ -41,6 +42,7 @@ export function createRpcApp(
     ...snapshotHandlers(backend, ready),
     ...submissionHandlers(backend, ready, opts),
     ...netProbeHandlers(testOnly),
+    ...chainControlHandlers(testOnly),
     metrics: async (ctx) => {
       ctx.status = 200;
       ctx.type = metrics.registry.contentType;

@@ -27,6 +27,8 @@ export const RPC_ROUTES = {
   upgrades: { method: 'GET', path: '/upgrades' },
   // TEST ONLY (extension, issue 41): a link's round trip and rates, on a node with --fault-injection.
   netProbe: { method: 'POST', path: '/net/probe' },
+  // TEST ONLY (extension, issue 42): the chain control in force, on a node with --fault-injection.
+  chainControl: { method: 'GET', path: '/chain/control' },
 } as const satisfies Record<string, { readonly method: 'GET' | 'POST'; readonly path: string }>;
 
 export type RouteName = keyof typeof RPC_ROUTES;

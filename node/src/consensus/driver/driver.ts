@@ -13,6 +13,7 @@ import { BEHIND_TIMER, CatchUp, STALL_CHECK_MS } from '../../sync/index.js';
 import type { Cancel } from '../../util/ticker.js';
 import { HeightConsensus } from '../heightConsensus.js';
 import { heightOf, type Message } from '../message.js';
+import { FREE_PACE, type HeightPace } from '../pace.js';
 import type { ConsensusAction } from '../types.js';
 import { placeHeight } from '../verdicts/height.js';
 import { readProposal } from '../verdicts/proposal.js';
@@ -43,6 +44,11 @@ export class ConsensusDriver {
   /** Failed commits of the current height's decided block (the first is logged). */
   private commitFailures = 0;
   private stopped = false;
+  /** Committed its height and waiting for the pace to let it enter the next (a held chain). */
+  private held = false;
+  /** Timeouts of the current height that fell due while its timeouts were held. */
+  private heldTimeouts: Extract<ConsensusAction, { kind: 'schedule-timeout' }>[] = [];
+  private readonly pace: HeightPace;
   private stopRebroadcast: Cancel = () => undefined;
   private stopStallCheck: Cancel = () => undefined;
   private readonly next = new NextHeightBuffer();
@@ -58,6 +64,7 @@ export class ConsensusDriver {
   ) {
     const { service, logger } = deps;
     const now = () => this.now();
+    this.pace = deps.pace ?? FREE_PACE;
     this.blocks = new BlockValidity(service, logger, opts.maxClockDriftSec, now);
     this.auth = new Authenticity(service, logger, now);
     this.outbox = new Outbox(deps.network, opts, () => service.state.params.chainId, now);
@@ -68,7 +75,8 @@ export class ConsensusDriver {
       stopped: () => this.stopped,
       // Before consensus starts (core null), start() enters.
       synced: () => {
-        if (this.core !== null && !this.committing && service.state.height >= this.height) this.enterHeight();
+        if (this.core !== null && !this.committing && service.state.height >= this.height)
+          this.enterNext(false);
       },
     });
   }
@@ -87,10 +95,22 @@ export class ConsensusDriver {
       height: this.deps.service.state.height + 1,
       catch_up_ms: this.now() - catchUpStarted,
     });
-    this.firstHeight = this.deps.service.state.height + 1;
-    this.graceUntil = this.now() + (this.opts.startGraceMs ?? 0);
-    this.enterHeight();
+    this.graceFrom(this.deps.service.state.height + 1);
+    this.pace.onChange(() => this.onPaceChange());
+    if (this.pace.mayEnter(this.deps.service.state.height + 1)) this.enterHeight();
+    else this.held = true;
     this.stopStallCheck = ticker.every(STALL_CHECK_MS, () => this.checkStall());
+  }
+
+  /** Whether the validator has committed its height and waits for the hold to end (the test-only chain control). */
+  get isHeld(): boolean {
+    return this.held;
+  }
+
+  /** Round 0 of `height` does not time out before the start grace from now (a start, or the end of a hold). */
+  private graceFrom(height: number): void {
+    this.firstHeight = height;
+    this.graceUntil = this.now() + (this.opts.startGraceMs ?? 0);
   }
 
   async stop(): Promise<void> {
@@ -117,7 +137,7 @@ export class ConsensusDriver {
   }
 
   private checkStall(): void {
-    if (this.committing) return; // a commit in progress is progress
+    if (this.committing || this.held) return; // a commit in progress is progress; a held chain is still
     this.catchUp.tick();
     this.deps.metrics.peers.set(this.deps.network?.connectedPeers().length ?? 0);
   }
@@ -138,6 +158,7 @@ export class ConsensusDriver {
     this.height = state.height + 1;
     this.validators = activeValidators(state);
     this.blocks.clear();
+    this.heldTimeouts = [];
     this.commitFailures = 0;
     this.auth.forgetBelow(this.height);
     const paced = previous.height > 0 && previous.height === this.height - 1;
@@ -175,6 +196,10 @@ export class ConsensusDriver {
         // Under 'height/': every timer of a height is cancelled when the next one starts.
         this.deps.ticker.schedule(`height/${a.step}/${a.round}`, ms, () => {
           if (!this.core || this.height !== a.height || !this.deciding) return;
+          if (this.pace.timeoutsHeld(a.height)) {
+            this.heldTimeouts.push(a);
+            return;
+          }
           if (a.step === 'propose')
             this.slots.proposeTimedOut(this.core, this.height, a.round, {
               sinceHeightMs: this.now() - this.heightStartedAt,
@@ -216,11 +241,49 @@ export class ConsensusDriver {
     } finally {
       this.committing = false;
     }
+    this.enterNext(true);
+  }
+
+  /**
+   * Enters the height after the last committed one when the pace lets it: `paced`, one block time
+   * (the pace's) after this one started, else at once; while held, when the pace changes.
+   */
+  private enterNext(paced: boolean): void {
+    const { service, ticker } = this.deps;
+    const next = service.state.height + 1;
+    ticker.cancel('height/enter');
+    if (!this.pace.mayEnter(next)) {
+      this.held = true;
+      return;
+    }
+    if (this.held) this.graceFrom(next);
+    this.held = false;
+    if (!paced) {
+      this.enterHeight();
+      return;
+    }
     // Pace heights at the block time: the next one starts block_time after this one started.
-    const wait = Math.max(0, this.heightStartedAt + this.opts.blockTimeMs - this.now());
+    const wait = Math.max(
+      0,
+      this.heightStartedAt + this.pace.waitMs(next, this.opts.blockTimeMs) - this.now(),
+    );
     ticker.schedule('height/enter', wait, () => {
       if (service.state.height >= this.height) this.enterHeight();
     });
+  }
+
+  /** The pace changed: a waiting node decides again when to enter; held timeouts of its height go on. */
+  private onPaceChange(): void {
+    if (this.stopped) return;
+    if (this.core === null) {
+      if (this.held) this.enterNext(false); // held from its start
+    } else if (this.deciding) {
+      if (this.pace.timeoutsHeld(this.height) || this.heldTimeouts.length === 0) return;
+      const due = this.heldTimeouts.map((a) => ({ ...a }));
+      this.heldTimeouts = [];
+      this.graceFrom(this.height);
+      this.apply(due);
+    } else if (!this.committing && this.deps.service.state.height >= this.height) this.enterNext(true);
   }
 
   /**

@@ -7,6 +7,7 @@ import type { P2PNetwork } from '../../p2p/network.js';
 import type { ChainService } from '../../service/chainService.js';
 import type { BlockSync } from '../../sync/index.js';
 import type { Ticker } from '../../util/ticker.js';
+import type { HeightPace } from '../pace.js';
 import type { ConsensusSigner } from '../signer.js';
 import type { Timeouts } from '../types.js';
 import type { Equivocator } from './equivocatorPort.js';
@@ -51,4 +52,6 @@ export interface DriverDeps {
    * no migration for: main/upgradeGuard.ts); the driver then enters no height and stops. Absent: never.
    */
   readonly haltsBefore?: (state: ChainState) => boolean;
+  /** When to enter heights: held, mined with no wait, another block time (the test-only chain control). Absent: FREE_PACE. */
+  readonly pace?: HeightPace;
 }

@@ -5,7 +5,7 @@
  * (`TestOnlyRoutes.netProbe`); any other answers 404 saying so.
  */
 import { HttpError, parseJson, readBody, sendJson } from '@chain-devnet/kit/http';
-import type { NetProbeAnswer } from '../answers.js';
+import type { ChainControlAnswer, NetProbeAnswer } from '../answers.js';
 import { netProbeProblem } from '../schemas.js';
 import type { Handlers } from './handler.js';
 
@@ -15,6 +15,8 @@ export type NetProbe = (peer: string, bytes: number) => Promise<NetProbeAnswer>;
 /** The test-only routes' parts, filled in by the composition root once the network is up. */
 export interface TestOnlyRoutes {
   netProbe: NetProbe | null;
+  /** The chain control in force (handlers/chainControl.ts); null without --fault-injection. */
+  chainControl: (() => ChainControlAnswer) | null;
 }
 
 /** Why a probe could not be made, as the probe reports it: the peer not connected, or no answer. */

@@ -28,6 +28,7 @@ const CALLS: Record<RouteName, (c: RpcClient) => Promise<unknown>> = {
   unbonding: (c) => c.unbonding(ADDRESS),
   supply: (c) => c.supply(),
   netProbe: (c) => c.netProbe('12D3KooW', 0),
+  chainControl: (c) => c.chainControl(),
   snapshots: (c) => c.snapshots(),
   snapshot: (c) => c.snapshot(1),
   snapshotContent: (c) => c.snapshotContent(1, 0),

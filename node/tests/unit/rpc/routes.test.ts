@@ -64,6 +64,7 @@ describe('the RPC route table', () => {
       receipt: () => c.receipt(HASH),
       upgrades: () => c.upgrades(),
       netProbe: () => c.netProbe('12D3KooW', 0),
+      chainControl: () => c.chainControl(),
     };
     const params = { height: 7, address: ADDRESS, hash: HASH };
     for (const name of routeNames()) {
