@@ -71,6 +71,8 @@ const NODE_FILES = new Set([
   'priv_validator_state.json',
   'priv_validator_locked_block.json',
   'priv_validator_proposal.json',
+  // The chain control (chain-time offset, clock skew, hold): state of the chain's time.
+  'chain_control.json',
 ]);
 /** The folders whose files are a program's own store (level's files, whatever their names). */
 const NODE_STORES = new Set(['data']);

@@ -1,6 +1,8 @@
 /** The devnet program: its commands, one declaration each in commands/ (a table tests read too). */
 import type { Command, Program } from '@chain-devnet/kit/cli';
 import { addCommand } from './commands/add.js';
+import { chainCommand } from './commands/chain.js';
+import { clockCommand } from './commands/clock.js';
 import { composeCommand } from './commands/compose.js';
 import { diskCommand } from './commands/disk.js';
 import { downCommand } from './commands/down.js';
@@ -24,6 +26,8 @@ const COMMANDS: readonly Command[] = [
   addCommand,
   ...nodeCommands,
   diskCommand,
+  chainCommand,
+  clockCommand,
   upgradeCommand,
   superviseCommand,
   hostCommand,

@@ -13,6 +13,7 @@ import { DevnetError } from '../base/errors.js';
 import { Layout } from '../base/layout.js';
 import { type Fork, forkedSpec } from '../fork/spec.js';
 import { BlockedPeers } from '../runtime/blockedPeers.js';
+import { ChainControlFiles } from '../runtime/chainControl.js';
 import { DiskFaultFiles } from '../runtime/diskFaults.js';
 import { whyEnded } from '../runtime/nodeLog.js';
 import type {
@@ -64,6 +65,8 @@ export class Devnet {
   readonly faults: BlockedPeers;
   /** The nodes' disk faults (a full disk, slow writes, unsynced writes lost), the same on every runtime. */
   readonly disk: DiskFaultFiles;
+  /** The nodes' chain control files (operations/chainTime.ts holds, mines and moves time with them). */
+  readonly control: ChainControlFiles;
 
   private constructor(
     readonly layout: Layout,
@@ -73,6 +76,7 @@ export class Devnet {
   ) {
     this.faults = new BlockedPeers(layout, runtime);
     this.disk = new DiskFaultFiles(layout, runtime);
+    this.control = new ChainControlFiles(layout, runtime);
     this.builds = new NodeBuilds(layout.home, () => this.progress);
   }
 
@@ -154,12 +158,16 @@ export class Devnet {
   private async prepareHome(n: NodeSpec): Promise<string> {
     const home = this.layout.nodeHome(n.name);
     const existing = await readFile(join(home, 'genesis.json'), 'utf8').catch(() => null);
-    if (existing === null)
+    if (existing === null) {
       await writeNodeHome(home, {
         genesis: this.spec.genesis,
         validatorKey: privateKeyOf(n.key),
         peerKey: await peerKeyOf(this.spec.seed, n.name),
       });
+      // The chain control of the others (a node added to a held chain is held) and its own skew.
+      const others = this.nodes.map((x) => x.name);
+      await this.control.seed(n.name, others, n.clockSkewMs ?? 0);
+    }
     return home;
   }
 

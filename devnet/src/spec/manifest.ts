@@ -31,6 +31,8 @@ export interface ManifestValidator {
   version?: string;
   /** Its store on a disk of its own of this size (a tmpfs), which `devnet disk --full` fills; overrides the top-level `disk`. */
   disk?: ManifestDisk;
+  /** TEST ONLY: its own clock ahead (`+10s`) or behind (`-10s`), as `devnet clock NODE --skew` sets it. */
+  clock_skew?: string;
 }
 
 /** A node's data disk of its own (runtime/dataDisk.ts): a size-limited tmpfs under its store. */
@@ -128,6 +130,7 @@ export const MANIFEST_SCHEMA = {
               state_sync: { type: 'boolean' },
               version: { type: 'string', pattern: VERSION_PATTERN },
               disk: DISK_SCHEMA,
+              clock_skew: { type: 'string', pattern: '^[+-]?[0-9]+(\\.[0-9]+)?(ms|s|m|h)?$' },
             },
           },
         },
@@ -242,7 +245,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, disk }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, disk, clock_skew }',
           );
         continue;
       }

@@ -6,7 +6,7 @@
  * from the clock by the caller).
  */
 
-import { parseDuration } from '@chain-devnet/kit/values';
+import { parseDuration, parseSignedDuration } from '@chain-devnet/kit/values';
 import { coins, type GenesisJson, loadGenesis, parseAmount, rateToPpm } from '@chain-devnet/node/chain';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import {
@@ -87,6 +87,7 @@ function nodeSpecOf(n: NetworkNode, v: ManifestValidator | undefined, m: Manifes
     byzantine: v?.byzantine ?? null,
     stateSync: v?.state_sync ?? false,
     diskBytes: diskOf(v?.disk ?? m.disk),
+    ...(v?.clock_skew === undefined ? {} : { clockSkewMs: parseSignedDuration(v.clock_skew) ?? 0 }),
   };
 }
 
@@ -98,6 +99,8 @@ export interface NodeSpec extends NetworkNode {
   readonly stateSync: boolean;
   /** Its store on a size-limited tmpfs of this many bytes (manifest `disk`, runtime/dataDisk.ts); null: on the disk beneath. */
   readonly diskBytes: number | null;
+  /** TEST ONLY: its own clock this many ms ahead (negative: behind) at its first start (manifest `clock_skew`); absent: 0. */
+  readonly clockSkewMs?: number;
 }
 
 export type AccountSpec = NetworkAccount;

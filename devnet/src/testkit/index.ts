@@ -13,6 +13,7 @@ export type { NodeRunState, RuntimeKind } from '../runtime/runtime.js';
 export type { Manifest } from '../spec/manifest.js';
 export { boundMs, checkWithin, describeWithin, slowdown, type Within } from './bounds.js';
 export { Chain } from './chain.js';
+export { type Mined, type MineTarget, TimeControl } from './chainTime.js';
 export { type ContextParts, NetContext, type NodeRef } from './context.js';
 export { type FailureFacts, StepError, TestkitError, TestkitUsageError } from './errors.js';
 export * from './expect/index.js';

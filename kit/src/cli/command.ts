@@ -100,8 +100,13 @@ export function parseCommandLine<O extends Options>(
       if (t.value !== undefined) throw new UsageError(`${t.rawName} takes no value, got ${t.value}`);
       raw.set(t.name, true);
     } else {
-      // parseArgs takes the next word as the value even when it is an option: refused, as strict mode does.
-      if (t.value === undefined || (!t.inlineValue && t.value.startsWith('-') && t.value !== '-'))
+      // parseArgs takes the next word as the value even when it is an option: refused, as strict mode does
+      // (but for a negative number or duration, `--skew -10s`: no option's name starts with a digit).
+      const negative = /^-\d/.test(t.value ?? '');
+      if (
+        t.value === undefined ||
+        (!t.inlineValue && t.value.startsWith('-') && t.value !== '-' && !negative)
+      )
         throw new UsageError(`${t.rawName} needs a value (${t.rawName} ${option.valueName})`);
       raw.set(t.name, t.value);
     }

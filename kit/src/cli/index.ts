@@ -18,6 +18,16 @@ export {
 export { undeclaredOptionsIn } from './docs.js';
 export { commandHelp, programHelp } from './help.js';
 export { runMain } from './main.js';
-export { choice, duration, flag, integer, list, type Option, text, valueOption } from './options.js';
+export {
+  choice,
+  duration,
+  flag,
+  integer,
+  list,
+  type Option,
+  signedDuration,
+  text,
+  valueOption,
+} from './options.js';
 export { findCommand, type Program, runCommandLine } from './program.js';
 export { describeUsageError, UsageError } from './usageError.js';

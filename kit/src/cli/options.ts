@@ -3,7 +3,7 @@
  * value (checked where it enters, the message naming the flag), its value when absent, and how
  * its help line reads. A handler's values are typed from these declarations (command.ts).
  */
-import { formatDuration, parseDuration } from '../values/duration.js';
+import { formatDuration, parseDuration, parseSignedDuration } from '../values/duration.js';
 import { UsageError } from './usageError.js';
 
 export interface Option<T> {
@@ -116,6 +116,20 @@ export function duration<const S extends ValueSettings<number>>(description: str
       },
     },
     formatDuration,
+  );
+}
+
+/** A duration with a sign (+3s, -10s; no sign: ahead), as a clock's skew is written: the value in milliseconds. */
+export function signedDuration<const S extends ValueSettings<number>>(description: string, settings: S) {
+  return valueOption<number, S>(
+    description,
+    settings,
+    {
+      valueName: '±D',
+      expected: 'a duration with a sign such as +3s or -10s',
+      read: parseSignedDuration,
+    },
+    (ms) => `${ms < 0 ? '-' : '+'}${formatDuration(Math.abs(ms))}`,
   );
 }
 

@@ -8,6 +8,14 @@ export function parseDuration(text: string): number | null {
   return Number.isFinite(ms) && ms >= 0 ? Math.round(ms) : null;
 }
 
+/** A duration with a sign, as a clock's skew or a time jump is written: `+3s`, `-10s`, `1h` (no sign: ahead). */
+export function parseSignedDuration(text: string): number | null {
+  const t = text.trim();
+  const sign = t.startsWith('-') ? -1 : 1;
+  const ms = parseDuration(t.startsWith('-') || t.startsWith('+') ? t.slice(1) : t);
+  return ms === null ? null : sign * ms;
+}
+
 export function formatDuration(ms: number): string {
   if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;

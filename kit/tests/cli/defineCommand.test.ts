@@ -14,6 +14,7 @@ import {
   type Program,
   programHelp,
   runCommandLine,
+  signedDuration,
   text,
   UsageError,
 } from '../../src/cli/index.js';
@@ -53,6 +54,15 @@ describe('defineCommand', () => {
         peers: ['a', 'b', 'c'],
       },
     );
+  });
+
+  it('takes a negative duration as the value of its option, not as an option (--skew -10s)', () => {
+    const skew = { skew: signedDuration('ahead or behind', {}), force: flag('overwrite', {}) };
+    assert.equal(parseCommandLine(skew, [], ['--skew', '-10s']).values.skew, -10_000);
+    assert.equal(parseCommandLine(skew, [], ['--skew', '+3s']).values.skew, 3_000);
+    assert.equal(parseCommandLine(skew, [], ['--skew=-2m']).values.skew, -120_000);
+    assert.throws(() => parseCommandLine(skew, [], ['--skew', '--force']), /--skew needs a value/);
+    assert.throws(() => parseCommandLine(skew, [], ['--skew', '-x']), /--skew needs a value/);
   });
 
   it('names the option in every usage error', () => {

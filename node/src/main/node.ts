@@ -91,9 +91,9 @@ export async function startNode(
         sync,
         metrics,
         logger: logger.child({ part: 'consensus' }),
-        ticker: realTicker(time.chainClock),
+        ticker: realTicker(now),
         haltsBefore: (state) => guard.haltsBefore(state),
-        ...(time.control === null ? {} : { pace: time.control }),
+        ...(time.control === null ? {} : { pace: time.control, chainClock: time.chainClock }),
       },
     );
     wireTimeControl(time, service, driver, testOnly, logger);

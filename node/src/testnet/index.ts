@@ -18,6 +18,16 @@ export {
 } from '../disk/faults.js';
 // The fault injection's file of refused peers (disconnect, partition) and its two forms.
 export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../faults/blockedPeersFile.js';
+// The fault injection's chain control (hold, mine, block time, chain time, clock skew) and its form.
+export {
+  CHAIN_CONTROL_FILE,
+  CHAIN_CONTROL_LIMITS,
+  type ChainControl,
+  formatChainControl,
+  NO_CHAIN_CONTROL,
+  type ParsedChainControl,
+  parseChainControl,
+} from '../faults/chainControlFile.js';
 export { BYZANTINE_MODES, type ByzantineMode } from '../faults/equivocator.js';
 // The fault injection's file of link conditions and one-way partitions, and its form.
 export {

@@ -121,6 +121,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'crypto',
       'disk/faults',
       'faults/blockedPeersFile',
+      'faults/chainControlFile',
       'faults/equivocator',
       'faults/netConditionsFile',
       'home/keyFile',

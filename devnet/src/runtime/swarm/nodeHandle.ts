@@ -13,6 +13,7 @@ import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
+import { CHAIN_CONTROL_FILE } from '../chainControl.js';
 import type { DiskBackend, FillOp } from '../dataDisk.js';
 import { DISK_FAULTS_FILE } from '../diskFaults.js';
 import { fillInContainer, hasDataTmpfs } from '../docker/containerExec.js';
@@ -47,9 +48,10 @@ export class SwarmNode implements NodeHandle {
       return;
     }
     await bringUp(sd, name, s);
-    // Its blocked-peers list and its disk faults may have changed while it was down.
+    // Its blocked-peers list, its disk faults and its chain control may have changed while it was down.
     await this.copyHomeFile(sd.layout.nodeHome(name), BLOCKED_PEERS_FILE);
     await this.copyHomeFile(sd.layout.nodeHome(name), DISK_FAULTS_FILE);
+    await this.copyHomeFile(sd.layout.nodeHome(name), CHAIN_CONTROL_FILE);
   }
 
   /**

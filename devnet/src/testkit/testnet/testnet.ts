@@ -19,6 +19,7 @@ import { signUpgrade, type UpgradePlanResult } from '../../operations/upgradePla
 import type { RuntimeKind } from '../../runtime/runtime.js';
 import type { Within } from '../bounds.js';
 import type { Chain } from '../chain.js';
+import { TimeControl } from '../chainTime.js';
 import type { NetContext } from '../context.js';
 import { StepError, TestkitError, TestkitUsageError } from '../errors.js';
 import { Expectations } from '../expect/index.js';
@@ -131,6 +132,9 @@ export class Testnet {
   get chain(): Chain {
     return this.net.chain;
   }
+
+  /** The chain's time under the test's hand: pause, resume, mine, block time, chain time, skew (chainTime.ts). */
+  readonly time = (): TimeControl => new TimeControl(this.devnet, this.net);
 
   get model(): ValidatorModel {
     return this.net.model;

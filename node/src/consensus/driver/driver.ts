@@ -65,7 +65,7 @@ export class ConsensusDriver {
     const { service, logger } = deps;
     const now = () => this.now();
     this.pace = deps.pace ?? FREE_PACE;
-    this.blocks = new BlockValidity(service, logger, opts.maxClockDriftSec, now);
+    this.blocks = new BlockValidity(service, logger, opts.maxClockDriftSec, deps.chainClock ?? now);
     this.auth = new Authenticity(service, logger, now);
     this.outbox = new Outbox(deps.network, opts, () => service.state.params.chainId, now);
     this.slots = new SlotLog(logger);
@@ -137,7 +137,9 @@ export class ConsensusDriver {
   }
 
   private checkStall(): void {
-    if (this.committing || this.held) return; // a commit in progress is progress; a held chain is still
+    // A commit in progress is progress. A held node still checks: one started into a held chain
+    // behind the others catches up by block sync (synced() then enters nothing while held).
+    if (this.committing) return;
     this.catchUp.tick();
     this.deps.metrics.peers.set(this.deps.network?.connectedPeers().length ?? 0);
   }

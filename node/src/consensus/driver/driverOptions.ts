@@ -52,6 +52,12 @@ export interface DriverDeps {
    * no migration for: main/upgradeGuard.ts); the driver then enters no height and stops. Absent: never.
    */
   readonly haltsBefore?: (state: ChainState) => boolean;
+  /**
+   * Chain time as this node sees it, for the check of a proposal's timestamp (the test-only chain
+   * control skews and offsets it); absent: the ticker's clock. Heights are paced on the ticker's,
+   * so a skew changed at run time never stretches or skips a wait between heights.
+   */
+  readonly chainClock?: () => number;
   /** When to enter heights: held, mined with no wait, another block time (the test-only chain control). Absent: FREE_PACE. */
   readonly pace?: HeightPace;
 }
