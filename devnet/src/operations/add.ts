@@ -66,6 +66,8 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
     if (e instanceof DevnetError && e.code === 'BAD_VERSION') await devnet.forgetAdded(node.name);
     throw e;
   }
+  // The others' conditions name the newcomer too (its zone's, its peers' rules for `*`).
+  await devnet.net.applyAll(await devnet.peers());
   const { rpc } = await devnet.endpoint(node.name);
   o.progress(`${node.name}: RPC ${rpc}`);
   await devnet.waitForHeight([node.name], target, devnet.progressBound(target));
