@@ -11,7 +11,11 @@
  * after `--warmup` is the cost of moving those messages, nothing else.
  *
  *   npm run bench:gossip -- [--validators 21] [--block-time 1s]
- *     [--seconds 90] [--warmup 30] [--rounds 3]
+ *     [--seconds 90] [--warmup 30] [--rounds 3] [--shaping off|clear|both]
+ *
+ * --shaping clear puts every node's links through the shaping layer of fault injection with no
+ * condition set (what every devnet node runs with: p2p/shaping/); both alternates rounds without
+ * and with it, side by side in one run, and prints each one's median: the layer's own cost.
  *
  * The sizes default to a 21-validator devnet's (an empty block's proposal about 1,050 bytes, a
  * vote about 330; measured with GET /block and the vote encoder).
@@ -28,7 +32,9 @@ import { NODE_V8_FLAGS, THREAD_YOUNG_GENERATION_MB } from '../src/builds/index.j
 import { P2PNetwork } from '../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../src/p2p/peerKey.js';
 import { TOPIC_BLOCKS, TOPIC_TXS, TOPIC_VOTES } from '../src/p2p/protocol.js';
+import { LinkShaping } from '../src/p2p/shaping/linkShaping.js';
 import { dialedIndexes } from '../src/testnet/topology.js';
+import { realTicker } from '../src/util/ticker.js';
 
 interface NodeData {
   readonly index: number;
@@ -38,6 +44,7 @@ interface NodeData {
   readonly firstSlotAt: number;
   readonly proposalBytes: number;
   readonly voteBytes: number;
+  readonly shaped: boolean;
 }
 
 if (isMainThread) await main();
@@ -58,21 +65,28 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '3' },
       'proposal-bytes': { type: 'string', default: '1050' },
       'vote-bytes': { type: 'string', default: '330' },
+      shaping: { type: 'string', default: 'off' },
     },
   });
   const n = Number(values.validators);
   const slotMs = parseDuration(values['block-time']) ?? Number.NaN;
   if (!(n >= 2) || Number.isNaN(slotMs))
     throw new Error('--validators must be 2 or more and --block-time a duration');
+  if (!['off', 'clear', 'both'].includes(values.shaping))
+    throw new Error('--shaping must be off, clear or both');
   const cores: number[] = [];
+  const byShaping: Record<'off' | 'clear', number[]> = { off: [], clear: [] };
   for (let round = 0; round < Number(values.rounds); round++) {
+    const shaped = values.shaping === 'clear' || (values.shaping === 'both' && round % 2 === 1);
     const r = await measure(n, slotMs, Number(values.warmup), Number(values.seconds), {
       proposalBytes: Number(values['proposal-bytes']),
       voteBytes: Number(values['vote-bytes']),
+      shaped,
     });
     cores.push(r.cores);
+    byShaping[shaped ? 'clear' : 'off'].push(r.cores / Math.max(1, r.perNodePerSecond * n));
     console.log(
-      `round ${round + 1}: ${r.cores.toFixed(3)} cores for ${n} nodes ` +
+      `round ${round + 1}${shaped ? ' (shaping layer, clear)' : ''}: ${r.cores.toFixed(3)} cores for ${n} nodes ` +
         `(${r.systemCores.toFixed(3)} of them in the kernel: sockets, epoll, futexes), ` +
         `${r.perNodePerSecond.toFixed(1)} new messages a node a second (median over nodes)`,
     );
@@ -82,6 +96,11 @@ async function main(): Promise<void> {
       `| ${n} | ${values['block-time']} | ${values['proposal-bytes']} / ${values['vote-bytes']} | ${cores.length} | ` +
       `${median(cores).toFixed(2)} cores (${Math.min(...cores).toFixed(2)}–${Math.max(...cores).toFixed(2)}) |`,
   );
+  if (values.shaping === 'both')
+    console.log(
+      `\nCPU per message received, median: without the shaping layer ${(median(byShaping.off) * 1e6).toFixed(1)} µs, ` +
+        `with it (clear) ${(median(byShaping.clear) * 1e6).toFixed(1)} µs`,
+    );
 }
 
 /** One network of `n` node threads: the process's CPU over `seconds` after `warmup`. */
@@ -90,7 +109,7 @@ async function measure(
   slotMs: number,
   warmup: number,
   seconds: number,
-  sizes: { proposalBytes: number; voteBytes: number },
+  sizes: { proposalBytes: number; voteBytes: number; shaped: boolean },
 ): Promise<{ cores: number; systemCores: number; perNodePerSecond: number }> {
   const base = await freeBasePort((b) => Array.from({ length: n }, (_, i) => b + i));
   const keySeeds = Array.from({ length: n }, (_, i) => `gossip-floor-${base}-${i}`);
@@ -136,6 +155,7 @@ async function runNode(d: NodeData): Promise<void> {
     listenPort: d.base + d.index,
     bootstrap: dialedIndexes(d.index, n).map(address),
     logger: createLogger({ level: 'error' }),
+    ...(d.shaped ? { shaping: new LinkShaping(realTicker(() => performance.now(), { unref: true })) } : {}),
   });
   let received = 0;
   for (const topic of [TOPIC_BLOCKS, TOPIC_VOTES, TOPIC_TXS])

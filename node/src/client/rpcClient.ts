@@ -14,6 +14,7 @@ import type {
   BlockAnswer,
   CommitAnswer,
   DelegationsAnswer,
+  NetProbeAnswer,
   ReceiptAnswer,
   RewardsAnswer,
   SnapshotAnswer,
@@ -62,6 +63,7 @@ export const ANSWER_BOUNDS: Readonly<Record<RouteName, number>> = {
   receipt: 1 * MIB,
   sendTxs: 1 * MIB,
   upgrades: 1 * MIB,
+  netProbe: 1 * MIB,
 };
 
 /** How long a snapshot content request answered 503 Busy is asked again (another client's file is being sent). */
@@ -174,6 +176,15 @@ export class RpcClient extends JsonHttpClient {
       {},
       txs.map((tx) => ('tx_type' in tx ? tx : txToJson(tx))),
     );
+  }
+
+  /**
+   * POST /net/probe (TEST ONLY extension, docs/PROTOCOL.md): the node's link to `peer` measured
+   * through its conditions, `bytes` each way (0: the round trip only). A node without
+   * --fault-injection answers 404.
+   */
+  netProbe(peer: string, bytes = 0): Promise<NetProbeAnswer> {
+    return this.route('netProbe', {}, { peer, bytes });
   }
 
   receipt(hash: string): Promise<ReceiptAnswer> {

@@ -11,7 +11,9 @@ import { netConditionsFault } from '../faults/netConditions.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import { P2PNetwork } from '../p2p/network.js';
 import { loadOrCreatePeerKey } from '../p2p/peerKey.js';
+import { type ProbeResult, probePeer, serveProbe } from '../p2p/probe.js';
 import { createRpcApp } from '../rpc/app.js';
+import { type NetProbe, ProbeRefusal, type TestOnlyRoutes } from '../rpc/handlers/netProbe.js';
 import type { ChainService } from '../service/chainService.js';
 import { StartupError } from '../util/startupError.js';
 import type { CloserStack } from './closers.js';
@@ -42,10 +44,11 @@ export async function startRpc(
   metrics: NodeMetrics,
   logger: Logger,
   parts: CloserStack,
+  testOnly: TestOnlyRoutes,
 ): Promise<number> {
   const rpcOptions = { ...DEFAULT_RPC_OPTIONS, maxBodyBytes: config.maxBodyBytes };
   const server = createRpcServer(
-    createRpcApp(service, metrics, logger.child({ part: 'rpc' }), rpcOptions),
+    createRpcApp(service, metrics, logger.child({ part: 'rpc' }), rpcOptions, testOnly),
     rpcOptions,
   );
   const port = await listen(server, config.port, config.host);
@@ -68,6 +71,7 @@ export async function startNetwork(
   nodeVersion: string,
   genesisHash: string,
   parts: CloserStack,
+  testOnly: TestOnlyRoutes,
 ): Promise<P2PNetwork | null> {
   if (!config.p2p) return null;
   // Before the network starts: the conditions in force from its first connection on.
@@ -95,6 +99,40 @@ export async function startNetwork(
     );
   }
   parts.defer('p2p', () => network.stop());
+  if (net.shaping !== null) {
+    await serveProbe(network);
+    testOnly.netProbe = linkProbe(network);
+  }
   logger.info('p2p listening', { peer_id: network.peerId, addresses: network.multiaddrs() });
   return network;
+}
+
+/** How long a probe's exchange may take: 4 MiB at 1 Mbit/s and a long round trip. */
+const PROBE_TIMEOUT_MS = 60_000;
+
+/** POST /net/probe's probe (fault injection): the link to a connected peer, its errors as answers. */
+function linkProbe(network: P2PNetwork): NetProbe {
+  return async (peer, bytes) => {
+    if (!network.connectedPeers().includes(peer))
+      throw new ProbeRefusal(
+        409,
+        `not connected to peer ${peer}: GET /status's peers are the ones it can probe`,
+      );
+    let r: ProbeResult;
+    try {
+      r = await probePeer(network, peer, bytes, PROBE_TIMEOUT_MS);
+    } catch (e) {
+      throw new ProbeRefusal(504, `peer ${peer} did not answer the probe: ${(e as Error).message}`);
+    }
+    const ms = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+    return {
+      peer,
+      rtt_ms: ms(r.rttMs)!,
+      bytes,
+      up_ms: ms(r.upMs),
+      up_bps: r.upBps,
+      down_ms: ms(r.downMs),
+      down_bps: r.downBps,
+    };
+  };
 }

@@ -16,6 +16,7 @@ import { readGenesisFile } from '../home/genesisFile.js';
 import { readKeyFile } from '../home/keyFile.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { P2PNetwork } from '../p2p/network.js';
+import type { TestOnlyRoutes } from '../rpc/handlers/netProbe.js';
 import { type ChainCore, openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { type BlockSync, serveLaggards } from '../sync/index.js';
@@ -69,8 +70,10 @@ export async function startNode(
   try {
     const { service, metrics } = core;
     const { signer, equivocator } = await openSigner(config, genesis, privateKey, core, logger);
-    const port = await startRpc(config, service, metrics, logger, parts);
-    const network = await startNetwork(config, logger, build.nodeVersion, genesis.hash, parts);
+    // The test-only routes' parts, filled in when the network is up (fault injection only).
+    const testOnly: TestOnlyRoutes = { netProbe: null };
+    const port = await startRpc(config, service, metrics, logger, parts, testOnly);
+    const network = await startNetwork(config, logger, build.nodeVersion, genesis.hash, parts, testOnly);
     const guard = await openChainState(config, genesis, core, network, build, now, logger);
     const sync = network === null ? null : await startGossip(network, core, equivocator, logger);
     const driver = new ConsensusDriver(

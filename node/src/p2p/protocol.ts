@@ -15,3 +15,10 @@ export const DHT_PROTOCOL = `/chain/kad/${P2P_VERSION}`;
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** State sync (docs/PROTOCOL.md, "Snapshot protocol", an extension): snapshot offers and chunks. */
 export const SNAPSHOT_PROTOCOL = `/chain/snapshot/${P2P_VERSION}`;
+/**
+ * TEST ONLY (fault injection): the link probe (docs/PROTOCOL.md, "Network conditions"): a round
+ * trip and a transfer each way over the shaped link, served only by a node with --fault-injection.
+ */
+export const PROBE_PROTOCOL = `/chain/probe/${P2P_VERSION}`;
+/** The largest transfer a probe makes each way (below a message's bound, with its kind byte). */
+export const MAX_PROBE_BYTES = MAX_MESSAGE_BYTES - 16;

@@ -217,3 +217,18 @@ export interface SubmitAnswer {
 export interface ErrorAnswer {
   readonly detail: string;
 }
+
+/**
+ * POST /net/probe (TEST ONLY extension, issue 41; docs/PROTOCOL.md, "Network conditions"): the
+ * link to one peer as measured through its conditions. Rates in bits a second; the transfers'
+ * fields null when no bytes were asked.
+ */
+export interface NetProbeAnswer {
+  readonly peer: string;
+  readonly rtt_ms: number;
+  readonly bytes: number;
+  readonly up_ms: number | null;
+  readonly up_bps: number | null;
+  readonly down_ms: number | null;
+  readonly down_bps: number | null;
+}

@@ -12,6 +12,7 @@ import Koa from 'koa';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { RpcBackend } from './backend.js';
 import type { Handlers } from './handlers/handler.js';
+import { netProbeHandlers, type TestOnlyRoutes } from './handlers/netProbe.js';
 import { queryHandlers } from './handlers/queries.js';
 import { snapshotHandlers } from './handlers/snapshots.js';
 import { submissionHandlers } from './handlers/submissions.js';
@@ -23,6 +24,8 @@ export function createRpcApp(
   metrics: NodeMetrics,
   logger: Logger,
   opts = DEFAULT_RPC_OPTIONS,
+  /** The test-only routes' parts (none: every test-only route answers 404 saying so). */
+  testOnly: TestOnlyRoutes = { netProbe: null },
 ): Koa {
   const app = new Koa();
   // Every method Node parses counts as implemented, so that one no route has is a 405 with
@@ -37,6 +40,7 @@ export function createRpcApp(
     ...queryHandlers(backend, ready),
     ...snapshotHandlers(backend, ready),
     ...submissionHandlers(backend, ready, opts),
+    ...netProbeHandlers(testOnly),
     metrics: async (ctx) => {
       ctx.status = 200;
       ctx.type = metrics.registry.contentType;

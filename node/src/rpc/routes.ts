@@ -25,6 +25,8 @@ export const RPC_ROUTES = {
   sendTxs: { method: 'POST', path: '/tx/send_batch' },
   // Upgrades (extension, issue 28): the node's and the chain's versions, plans pending and applied.
   upgrades: { method: 'GET', path: '/upgrades' },
+  // TEST ONLY (extension, issue 41): a link's round trip and rates, on a node with --fault-injection.
+  netProbe: { method: 'POST', path: '/net/probe' },
 } as const satisfies Record<string, { readonly method: 'GET' | 'POST'; readonly path: string }>;
 
 export type RouteName = keyof typeof RPC_ROUTES;

@@ -4,6 +4,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { MAX_TXS_PER_BATCH, TX_TYPES } from '../chain/index.js';
+import { MAX_PROBE_BYTES } from '../p2p/protocol.js';
 
 const hex = (bytes: number) => ({ type: 'string', pattern: `^[0-9a-f]{${bytes * 2}}$` });
 const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]{0,77})$' };
@@ -44,6 +45,29 @@ export function txBodyProblem(body: unknown): string | null {
   if (validateTxBody(body)) return null;
   const e = validateTxBody.errors?.[0];
   if (!e) return 'invalid body';
+  const where = e.instancePath === '' ? 'body' : e.instancePath.slice(1).replaceAll('/', '.');
+  return `${where} ${e.message ?? 'is invalid'}`;
+}
+
+export const netProbeSchema = {
+  type: 'object',
+  required: ['peer'],
+  additionalProperties: false,
+  properties: {
+    peer: { type: 'string', minLength: 1, maxLength: 128 },
+    bytes: { type: 'integer', minimum: 0, maximum: MAX_PROBE_BYTES },
+  },
+} as const;
+let validateNetProbe: ValidateFunction | null = null;
+
+/** Null if `body` is a probe request (POST /net/probe); otherwise what is wrong, naming the field. */
+export function netProbeProblem(body: unknown): string | null {
+  validateNetProbe ??= new Ajv({ allErrors: false, strict: true }).compile(netProbeSchema);
+  if (validateNetProbe(body)) return null;
+  const e = validateNetProbe.errors?.[0];
+  if (!e) return 'invalid body';
+  if (e.keyword === 'additionalProperties')
+    return `${String(e.params.additionalProperty)} is not a field (peer, bytes)`;
   const where = e.instancePath === '' ? 'body' : e.instancePath.slice(1).replaceAll('/', '.');
   return `${where} ${e.message ?? 'is invalid'}`;
 }

@@ -27,6 +27,7 @@ const CALLS: Record<RouteName, (c: RpcClient) => Promise<unknown>> = {
   rewards: (c) => c.rewards(ADDRESS),
   unbonding: (c) => c.unbonding(ADDRESS),
   supply: (c) => c.supply(),
+  netProbe: (c) => c.netProbe('12D3KooW', 0),
   snapshots: (c) => c.snapshots(),
   snapshot: (c) => c.snapshot(1),
   snapshotContent: (c) => c.snapshotContent(1, 0),

@@ -63,6 +63,7 @@ describe('the RPC route table', () => {
       sendTxs: () => c.sendTxs([tx(genesisState(), 'alice', 'TRANSFER', { to: ADDRESS, amount: 1n })]),
       receipt: () => c.receipt(HASH),
       upgrades: () => c.upgrades(),
+      netProbe: () => c.netProbe('12D3KooW', 0),
     };
     const params = { height: 7, address: ADDRESS, hash: HASH };
     for (const name of routeNames()) {

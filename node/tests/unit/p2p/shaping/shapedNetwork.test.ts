@@ -13,6 +13,7 @@ import { freeBasePort } from '@chain-devnet/kit/ports';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { P2PNetwork } from '../../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../../src/p2p/peerKey.js';
+import { probePeer, serveProbe } from '../../../../src/p2p/probe.js';
 import { TOPIC_VOTES } from '../../../../src/p2p/protocol.js';
 import { NO_CONDITIONS } from '../../../../src/p2p/shaping/conditions.js';
 import { LinkShaping } from '../../../../src/p2p/shaping/linkShaping.js';
@@ -57,6 +58,7 @@ describe('shaped links between two real nodes', () => {
       [b, heard.b],
     ] as const) {
       await net.serve(ECHO, async (request) => request);
+      await serveProbe(net);
       net.subscribe(TOPIC_VOTES, (data) => {
         seen.add(new TextDecoder().decode(data));
         return 'accept';
@@ -90,6 +92,30 @@ describe('shaped links between two real nodes', () => {
     shapingA.set(NO_CONDITIONS);
     const clear = Math.min(await echo(), await echo(), await echo());
     assert.ok(clear < 100, `cleared: ${Math.round(clear)} ms`);
+  });
+
+  it('the probe measures what was asked: a round trip of 2 × 40 ms, 4 Mbit/s up and 2 Mbit/s down', async () => {
+    shapingA.set({
+      links: [
+        { peer: '*', direction: 'out', latencyMs: 40, rateBps: 4_000_000 },
+        { peer: '*', direction: 'in', latencyMs: 40, rateBps: 2_000_000 },
+      ],
+      deafTo: [],
+    });
+    const r = await probePeer(a, bId, 500_000, 20_000);
+    shapingA.set(NO_CONDITIONS);
+    const near = (got: number, asked: number, within: number) =>
+      assert.ok(
+        got >= asked * (1 - within) && got <= asked * (1 + within),
+        `${got} against ${asked}: ${JSON.stringify(r)}`,
+      );
+    assert.ok(r.rttMs >= 80 && r.rttMs < 80 + 200, `round trip ${r.rttMs}`);
+    // The buckets' burst lets the first 16 KiB through at once: a little over the rate measured.
+    near(r.upBps!, 4_000_000, 0.15);
+    near(r.downBps!, 2_000_000, 0.15);
+    const clear = await probePeer(a, bId, 0, 5_000);
+    assert.equal(clear.upBps, null);
+    assert.ok(clear.rttMs < 80, `cleared: ${clear.rttMs}`);
   });
 
   it('rate: 1 MB sent at 8 Mbit/s takes at least the time its bytes need beyond the burst', async () => {
