@@ -57,3 +57,19 @@ export function formatRate(bps: number): string {
     if (bps >= n && bps % (n / 1000) === 0) return `${bps / n}${unit}`;
   return `${bps}bit`;
 }
+
+/** One link's fields for people: `100ms ±10ms, loss 1%, 1mbit`. */
+export function fieldsText(l: {
+  readonly latency_ms?: number;
+  readonly jitter_ms?: number;
+  readonly loss?: number;
+  readonly rate_bps?: number;
+}): string {
+  const parts: string[] = [];
+  if (l.latency_ms !== undefined)
+    parts.push(`${formatDelay(l.latency_ms)}${l.jitter_ms ? ` ±${formatDelay(l.jitter_ms)}` : ''}`);
+  else if (l.jitter_ms !== undefined) parts.push(`±${formatDelay(l.jitter_ms)}`);
+  if (l.loss !== undefined) parts.push(`loss ${formatLoss(l.loss)}`);
+  if (l.rate_bps !== undefined) parts.push(formatRate(l.rate_bps));
+  return parts.join(', ') || 'as it is';
+}
