@@ -8,6 +8,7 @@ import type { DevnetErrorCode } from '../base/errors.js';
 import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { AddResult } from '../operations/add.js';
 import type { MarketStatus } from '../operations/market.js';
+import type { NodeNetJson } from '../operations/net.js';
 import type { TxOutcome } from '../operations/tx.js';
 import type { UpgradePlanResult } from '../operations/upgradePlan.js';
 import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
@@ -56,6 +57,8 @@ export interface UpJson {
 export interface StatusNodeJson extends NodeStatus {
   readonly address: string;
   readonly validator_address: string;
+  /** Extension (issue 41): its network conditions in force (operations/net.ts; devnet/README.md, "Network conditions"). */
+  readonly net: NodeNetJson | null;
 }
 
 /** `devnet status --json`. */

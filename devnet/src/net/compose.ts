@@ -6,11 +6,16 @@
  * fields; a peer's rate is that link's own); deaf_to the peers cut one way towards it. Pure.
  */
 import type { Direction, LinkRule, NetConditions } from '@chain-devnet/node/testnet';
-import type { PeerInfo } from '../runtime/runtime.js';
 import { fieldsOf, type LinkFields, type NetState } from './netState.js';
 import { type ZoneSetup, zoneOut } from './zones.js';
 
 const DIRECTIONS: readonly Direction[] = ['out', 'in'];
+
+/** A node by name and peer id (the runtime's PeerInfo is one). */
+export interface NamedPeer {
+  readonly name: string;
+  readonly peerId: string;
+}
 
 /** The fields of `over` where set, else `under`'s (latency, jitter, loss only). */
 function overlay(under: LinkFields, over: LinkFields | undefined): LinkFields {
@@ -25,7 +30,7 @@ export function conditionsOf(
   me: string,
   s: NetState,
   zones: ZoneSetup | null,
-  peers: readonly PeerInfo[],
+  peers: readonly NamedPeer[],
 ): NetConditions {
   const mine = s.links.filter((l) => l.node === me);
   const links: LinkRule[] = [];

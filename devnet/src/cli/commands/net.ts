@@ -26,6 +26,14 @@ export function netLines(name: string, n: NodeNetJson): string[] {
   return lines.length === 0 ? [`  ${head}: as it is`] : [`  ${head}:`, ...lines];
 }
 
+/** `devnet status`'s lines: the conditions of each node that has any. */
+export function printConditions(nodes: Readonly<Record<string, NodeNetJson>>): void {
+  const shaped = Object.entries(nodes).filter(([, n]) => n.links.length > 0 || n.deaf_to.length > 0);
+  if (shaped.length === 0) return;
+  out('  network conditions (devnet net):');
+  for (const [name, n] of shaped) for (const line of netLines(name, n)) out(`  ${line}`);
+}
+
 export const netCommand = defineCommand({
   name: 'net',
   summary:

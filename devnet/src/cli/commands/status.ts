@@ -3,10 +3,12 @@ import { defineCommand } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet/devnet.js';
 import type { StatusJson } from '../../json/jsonShapes.js';
 import { marketStatus } from '../../operations/market.js';
+import { netOf } from '../../operations/net.js';
 import { panelState } from '../../panel/process.js';
 import { statusOf } from '../../state/devnetState.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { accountsJson, out, printJson } from '../output.js';
+import { printConditions } from './net.js';
 
 export const statusCommand = defineCommand({
   name: 'status',
@@ -17,11 +19,17 @@ export const statusCommand = defineCommand({
     'its version (as the devnet runs it, and in brackets as the node reports it: unknown from an older build), ' +
     'and whether it is disconnected; a node that is not running shows how its last run ended when that was ' +
     "not a stop (exit code 3: halted for an upgrade plan, 4: refused its store's protocol version, 137: " +
-    "killed; --json gives every exitCode); then the monitoring URLs and the panel's address (devnet ui prints " +
+    'killed; --json gives every exitCode); the network conditions of each node that has any (devnet net, ' +
+    "devnet zones, one-way partitions; --json: each node's net); then the monitoring URLs and the panel's address (devnet ui prints " +
     'its link, which carries its secret).',
   run: async ({ values: v }) => {
     const d = await Devnet.open(homeOf(v.home));
-    const [nodes, ui, market] = await Promise.all([d.status(), panelState(d), marketStatus(d)]);
+    const [nodes, ui, market, net] = await Promise.all([
+      d.status(),
+      panelState(d),
+      marketStatus(d),
+      netOf(d),
+    ]);
     if (v.json) {
       printJson<StatusJson>({
         home: d.layout.home,
@@ -32,7 +40,8 @@ export const statusCommand = defineCommand({
         fork: d.state.fork ?? null,
         nodes: nodes.map((n) => {
           const spec = d.node(n.name);
-          return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
+          const { address, validator_address } = spec.key;
+          return { ...n, address, validator_address, net: net[n.name] ?? null };
         }),
         monitoring: d.state.monitoring,
         market,
@@ -65,6 +74,7 @@ export const statusCommand = defineCommand({
         `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${(n.validatorStatus ?? '-').padEnd(9)}  ${versionOf(n)}${n.disconnected ? '  (disconnected)' : ''}${n.exitCode ? `  (exit code ${n.exitCode})` : ''}`,
       );
     }
+    printConditions(net);
     out(
       `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
     );
