@@ -6,6 +6,7 @@
  * caller names the field (the option, the step) with `expected`.
  */
 import { NET_LIMITS } from '@chain-devnet/node/testnet';
+import type { LinkFields } from './netState.js';
 
 export const EXPECTED = {
   delay: `a delay such as 100ms or 0.2s (0 to ${NET_LIMITS.maxDelayMs / 1000}s)`,
@@ -72,4 +73,37 @@ export function fieldsText(l: {
   if (l.loss !== undefined) parts.push(`loss ${formatLoss(l.loss)}`);
   if (l.rate_bps !== undefined) parts.push(formatRate(l.rate_bps));
   return parts.join(', ') || 'as it is';
+}
+
+/** Conditions as a step, a testkit call or the panel give them: text as people write it, or numbers (ms, a fraction, bit/s). */
+export interface FieldsInput {
+  readonly latency?: string | number;
+  readonly jitter?: string | number;
+  readonly loss?: string | number;
+  readonly rate?: string | number;
+}
+
+type Read = (t: string) => number | null;
+
+/** The LinkFields of `o` (latencyMs, jitterMs, loss, rateBps), or the problems, each naming `${at}.field`. */
+export function linkFieldsOf(
+  o: FieldsInput,
+  at: string,
+): { ok: true; fields: LinkFields } | { ok: false; problems: string[] } {
+  const spec: [keyof FieldsInput, keyof LinkFields, Read, string][] = [
+    ['latency', 'latencyMs', parseDelay, EXPECTED.delay],
+    ['jitter', 'jitterMs', parseDelay, EXPECTED.delay],
+    ['loss', 'loss', parseLoss, EXPECTED.loss],
+    ['rate', 'rateBps', parseRate, EXPECTED.rate],
+  ];
+  const fields: { -readonly [K in keyof LinkFields]: number } = {};
+  const problems: string[] = [];
+  for (const [key, field, read, expected] of spec) {
+    const v = o[key];
+    if (v === undefined) continue;
+    const n = read(String(v));
+    if (n === null) problems.push(`${at}.${key} must be ${expected}, got ${JSON.stringify(v)}`);
+    else fields[field] = n;
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, fields };
 }

@@ -4,6 +4,7 @@ import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import type { LoadOptions } from '../testkit/load/options.js';
 import type { MarketStep } from './marketSteps.js';
+import type { NetSteps } from './netSteps.js';
 import type { StepKind, TxStepStatus } from './schema.js';
 
 /**
@@ -41,7 +42,7 @@ export type Step = {
   readonly market?: MarketStep;
   /** `devnet save FILE`: the devnet into one archive. */
   readonly save?: string;
-};
+} & NetSteps;
 
 export interface ScenarioLoad extends LoadOptions {
   /** The load fails unless at least this many transactions were confirmed; default 1. */

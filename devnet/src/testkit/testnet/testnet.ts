@@ -33,6 +33,7 @@ import { NodeHandle } from '../nodeHandle.js';
 import { keepLogs, stamp } from '../nodeLogs.js';
 import { onInterrupt } from '../signals.js';
 import type { Txs } from '../wallet.js';
+import { Conditions } from './conditions.js';
 import { devnetContext } from './devnetContext.js';
 import { keepArchive } from './failureArchive.js';
 import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
@@ -43,6 +44,8 @@ import { releaseDevnet } from './teardown.js';
 export class Testnet {
   readonly net: NetContext;
   readonly expect: Expectations;
+  /** Latency, jitter, loss, rate, zones, one-way partitions and partition shapes (conditions.ts). */
+  readonly conditions: Conditions;
   /** Set by a failure the testkit saw, or by the caller (markFailed): the logs are kept at stop. */
   failed = false;
   private stopping: Promise<void> | null = null;
@@ -59,6 +62,7 @@ export class Testnet {
   ) {
     this.net = devnetContext(devnet, (name) => this.rpcUrls.get(name));
     this.expect = new Expectations(this.net);
+    this.conditions = new Conditions(devnet, (line) => this.log(line));
   }
 
   /**
