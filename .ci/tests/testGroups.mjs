@@ -95,6 +95,7 @@ export const SUITES = {
       'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
       // Issue 41: network conditions on processes (alone, 2026-12-02).
       'devnet/dist/tests/operations/netZones.test.js': { kind: 'none', weight: HEAVY, seconds: 45 },
+      'devnet/dist/tests/operations/netOneWay.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
       'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
       'devnet/dist/tests/runtime/process/processRuntime.test.js': {
         kind: 'none',
