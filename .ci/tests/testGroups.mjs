@@ -96,6 +96,8 @@ export const SUITES = {
       // Issue 41: network conditions on processes (alone, 2026-12-02).
       'devnet/dist/tests/operations/netZones.test.js': { kind: 'none', weight: HEAVY, seconds: 45 },
       'devnet/dist/tests/operations/netOneWay.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
+      'devnet/dist/tests/archive/netArchiveProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
+      'devnet/dist/tests/archive/netArchiveDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 24 },
       'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
       'devnet/dist/tests/runtime/process/processRuntime.test.js': {
         kind: 'none',
