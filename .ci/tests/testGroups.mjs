@@ -123,6 +123,8 @@ export const SUITES = {
       'devnet/dist/tests/archive/untrusted.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
       'devnet/dist/tests/operations/exitedAtStart.test.js': { kind: 'none', weight: HEAVY, seconds: 6 },
       'devnet/dist/tests/install/installOutside.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
+      // New with issue 41 (disks): 4 validators on processes, a full disk freed, a kill losing unsynced writes (24 s alone).
+      'devnet/dist/tests/testkit/diskProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 24 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
       'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },
@@ -151,6 +153,10 @@ export const SUITES = {
       'devnet/dist/tests/cli/cliCommands.test.js': { kind: 'none', weight: 1, seconds: 5 },
       'node/dist/tests/unit/crypto/crypto.test.js': { weight: 1, seconds: 4 },
       'node/dist/tests/unit/consensus/heightConsensus.test.js': { weight: 1, seconds: 4 },
+      // Issue 41: the disk fault layer on real level; a real full tmpfs (root; it mounts and unmounts one).
+      'node/dist/tests/unit/disk/diskFaults.test.js': { weight: 1, seconds: 1 },
+      'node/dist/tests/unit/disk/privvalDisk.test.js': { weight: 1, seconds: 1 },
+      'node/dist/tests/unit/disk/realFullDisk.test.js': { weight: 1, seconds: 1 },
     },
   },
   e2e: {

@@ -2,6 +2,7 @@
 import type { Command, Program } from '@chain-devnet/kit/cli';
 import { addCommand } from './commands/add.js';
 import { composeCommand } from './commands/compose.js';
+import { diskCommand } from './commands/disk.js';
 import { downCommand } from './commands/down.js';
 import { hostCommand } from './commands/host.js';
 import { k8sCommand } from './commands/k8s.js';
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   netCommand,
   zonesCommand,
   partitionCommand,
+  diskCommand,
   upgradeCommand,
   superviseCommand,
   hostCommand,

@@ -13,6 +13,7 @@ import { DevnetError } from '../base/errors.js';
 import { Layout } from '../base/layout.js';
 import { type Fork, forkedSpec } from '../fork/spec.js';
 import { BlockedPeers } from '../runtime/blockedPeers.js';
+import { DiskFaultFiles } from '../runtime/diskFaults.js';
 import { NetControl } from '../runtime/netConditions.js';
 import { whyEnded } from '../runtime/nodeLog.js';
 import type {
@@ -65,6 +66,8 @@ export class Devnet {
   readonly faults: BlockedPeers;
   /** Latency, jitter, loss, rate, one-way cuts and zones, the same on every runtime. */
   readonly net: NetControl;
+  /** The nodes' disk faults (a full disk, slow writes, unsynced writes lost), the same on every runtime. */
+  readonly disk: DiskFaultFiles;
 
   private constructor(
     readonly layout: Layout,
@@ -77,6 +80,7 @@ export class Devnet {
       const m = this.state.input.manifest;
       return m.zones === undefined ? null : { matrix: m.zones, nodes: validatorZones(m) };
     });
+    this.disk = new DiskFaultFiles(layout, runtime);
     this.builds = new NodeBuilds(layout.home, () => this.progress);
   }
 

@@ -29,6 +29,25 @@ export interface NodeStatus {
   readonly version: string;
   /** The version it says it is (GET /upgrades node_version), "unknown" when it does not say; null when not answering. */
   readonly nodeVersion: string | null;
+  /** Its disk: the faults the devnet applied and what the node says of its writes. */
+  readonly disk: NodeDisk;
+}
+
+/** A node's disk as `devnet status` shows it. */
+export interface NodeDisk {
+  /** The faults applied (`devnet disk`), in disk_faults.json's names; null: none. */
+  readonly faults: {
+    readonly full: boolean;
+    readonly write_delay_ms: number;
+    readonly fsync_delay_ms: number;
+    readonly lose_unsynced: boolean;
+  } | null;
+  /** How they are put in force: `layer`, the node's own fault layer (--fault-injection). */
+  readonly backend: 'layer';
+  /** Whether the node says its writes succeed (GET /status disk.writable); null when not answering or an older build. */
+  readonly writable: boolean | null;
+  /** Its failure line ("disk full: ENOSPC: …"), or null. */
+  readonly error: string | null;
 }
 
 /** A node's status and the /metrics text it was read from (null when the node did not answer). */

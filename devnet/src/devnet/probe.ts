@@ -7,16 +7,18 @@
 import { RpcClient } from '@chain-devnet/node/client';
 import { sampleOf } from '../monitoring/exposition.js';
 import type { BlockedPeers } from '../runtime/blockedPeers.js';
+import { DISK_BACKEND, type DiskFaultFiles, noDiskFault } from '../runtime/diskFaults.js';
 import type { NodeEndpoint, Runtime } from '../runtime/runtime.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
 import { reportedVersion } from '../versions/nodeVersion.js';
 import { shortVersion } from '../versions/resolve.js';
-import type { NodeProbe } from './nodeStatus.js';
+import type { NodeDisk, NodeProbe } from './nodeStatus.js';
 
 /** What a probe needs of the devnet (the Devnet has it; a narrow view keeps this file below it). */
 export interface Probed {
   readonly runtime: Runtime;
   readonly faults: BlockedPeers;
+  readonly disk: DiskFaultFiles;
   endpoint(name: string): Promise<NodeEndpoint>;
   versionOf(name: string): string;
 }
@@ -26,11 +28,25 @@ const PROBE_ANSWER_MS = 2_000;
 
 export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
   const handle = d.runtime.node(n.name);
-  const [state, disconnected, endpoint] = await Promise.all([
+  const [state, disconnected, endpoint, faults] = await Promise.all([
     handle.state(),
     d.faults.isDisconnected(n.name),
     d.endpoint(n.name),
+    d.disk.of(n.name),
   ]);
+  const disk: NodeDisk = {
+    faults: noDiskFault(faults)
+      ? null
+      : {
+          full: faults.full,
+          write_delay_ms: faults.writeDelayMs,
+          fsync_delay_ms: faults.fsyncDelayMs,
+          lose_unsynced: faults.loseUnsynced,
+        },
+    backend: DISK_BACKEND,
+    writable: null,
+    error: null,
+  };
   // Asked only of a node that is not running: the halt (3) and the refusal (4) are seen so.
   const exitCode = state === 'stopped' || state === 'absent' ? await handle.exitCode() : null;
   const down: NodeProbe = {
@@ -49,6 +65,7 @@ export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
       jailed: null,
       version: shortVersion(d.versionOf(n.name)),
       nodeVersion: null,
+      disk,
     },
     metrics: null,
   };
@@ -73,6 +90,8 @@ export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
         validatorStatus: me?.status ?? null,
         jailed: me?.is_jailed ?? null,
         nodeVersion,
+        // An older build's status has no disk field.
+        disk: { ...disk, writable: status.disk?.writable ?? null, error: status.disk?.error ?? null },
       },
       metrics,
     };

@@ -8,6 +8,7 @@ export type { AddResult } from '../operations/add.js';
 export { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 export type { SaveResult } from '../operations/save.js';
 export type { TxOutcome } from '../operations/tx.js';
+export type { DiskChange, DiskFaults } from '../runtime/diskFaults.js';
 export type { NodeRunState, RuntimeKind } from '../runtime/runtime.js';
 export type { Manifest } from '../spec/manifest.js';
 export { boundMs, checkWithin, describeWithin, slowdown, type Within } from './bounds.js';

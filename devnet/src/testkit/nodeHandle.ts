@@ -8,6 +8,7 @@ import type { RpcClient, StatusAnswer } from '@chain-devnet/node/client';
 import type { Devnet } from '../devnet/devnet.js';
 import { type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { type Upgraded, upgrade } from '../operations/upgrade.js';
+import type { DiskChange, DiskFaults } from '../runtime/diskFaults.js';
 import type { NodeRunState } from '../runtime/runtime.js';
 import type { NetContext } from './context.js';
 import { TestkitError } from './errors.js';
@@ -90,6 +91,37 @@ export class NodeHandle {
 
   connect(): Promise<void> {
     return this.op('connect');
+  }
+
+  /** Its disk faults changed as `devnet disk NODE …` does; returns those now in force. */
+  disk(change: DiskChange): Promise<DiskFaults> {
+    const what = `devnet disk ${this.name} ${JSON.stringify(change)}`;
+    return this.failsAs(what, () => this.devnet.disk.change(this.name, change));
+  }
+
+  /** Its disk full: every write fails with ENOSPC (it stops committing and signing). */
+  diskFull(): Promise<DiskFaults> {
+    return this.disk({ full: true });
+  }
+
+  /** Its disk freed again. */
+  diskFree(): Promise<DiskFaults> {
+    return this.disk({ full: false });
+  }
+
+  /** Each write and each fsync of it slowed by these delays (0: none). */
+  slowDisk(o: { writeMs?: number; fsyncMs?: number }): Promise<DiskFaults> {
+    return this.disk({ writeDelayMs: o.writeMs ?? 0, fsyncDelayMs: o.fsyncMs ?? 0 });
+  }
+
+  /** Its writes without an fsync kept in memory (on) until the next synced one: a kill loses them. */
+  loseUnsynced(on = true): Promise<DiskFaults> {
+    return this.disk({ loseUnsynced: on });
+  }
+
+  /** Every disk fault of it dropped. */
+  clearDisk(): Promise<DiskFaults> {
+    return this.disk({ clear: true });
   }
 
   /** running, paused, stopped or absent, as the runtime sees it. */

@@ -9,11 +9,12 @@
  * blockedPeersFile.ts (no libp2p there, so the devnet and the testnet export can use them).
  */
 import { unwatchFile, watchFile } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import type { P2PNetwork } from '../p2p/network.js';
 import { BLOCKED_PEERS_FILE, parseBlockedPeers } from './blockedPeersFile.js';
+import { noteIgnoredFaultFile } from './ignoredFile.js';
 
 /** How often the file's metadata is looked at (libuv's stat poll, off the JavaScript thread). */
 const POLL_MS = 500;
@@ -57,21 +58,6 @@ export function watchBlockedPeers(
   return () => unwatchFile(path, reread);
 }
 
-/** Without --fault-injection: says once, at start, that a blocked-peers file is there and ignored. */
-export async function noteIgnoredBlockedPeers(path: string, logger: Logger): Promise<void> {
-  const present = await access(path).then(
-    () => true,
-    () => false,
-  );
-  if (present)
-    logger.info(
-      'blocked_peers.json is present but fault injection is off: ignored (--fault-injection honours it)',
-      {
-        path,
-      },
-    );
-}
-
 /**
  * The blocked-peers fault of a running network: with --fault-injection, <home>/blocked_peers.json
  * is followed (the function returned stops that); without, a file present is noted once, ignored.
@@ -84,7 +70,7 @@ export async function blockedPeersFault(
 ): Promise<() => void> {
   const path = join(home, BLOCKED_PEERS_FILE);
   if (!faultInjection) {
-    await noteIgnoredBlockedPeers(path, logger);
+    await noteIgnoredFaultFile(path, logger);
     return () => {};
   }
   return watchBlockedPeers(path, network, logger);

@@ -10,12 +10,13 @@
  */
 
 import { unwatchFile, watchFile } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import { NO_CONDITIONS } from '../p2p/shaping/conditions.js';
 import { LinkShaping } from '../p2p/shaping/linkShaping.js';
 import { realTicker } from '../util/ticker.js';
+import { noteIgnoredFaultFile } from './ignoredFile.js';
 import { NET_CONDITIONS_FILE, parseNetConditions } from './netConditionsFile.js';
 
 const POLL_MS = 500;
@@ -72,17 +73,7 @@ export async function netConditionsFault(
 ): Promise<NetConditionsFault> {
   const path = join(home, NET_CONDITIONS_FILE);
   if (!faultInjection) {
-    const present = await access(path).then(
-      () => true,
-      () => false,
-    );
-    if (present)
-      logger.info(
-        'net_conditions.json is present but fault injection is off: ignored (--fault-injection honours it)',
-        {
-          path,
-        },
-      );
+    await noteIgnoredFaultFile(path, logger);
     return { shaping: null, stop: () => undefined };
   }
   // Its own monotonic clock: the node's clock may be skewed or stepped by a test; links are not.

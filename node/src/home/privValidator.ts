@@ -17,14 +17,15 @@
  * file): one that is missing, unreadable, of another lock or height, or not signed by this key is
  * logged and left aside.
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import { blockHash, verifyProposalSignature } from '../chain/index.js';
 import { sha256 } from '../crypto/hash.js';
 import { hexToBytes } from '../crypto/hex.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
 import { verifyDigest } from '../crypto/signature.js';
+import { REAL_FILES, replaceDurably, type SyncFiles } from '../disk/files.js';
+import type { DiskHealth } from '../disk/health.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import {
   blockOfLock,
@@ -118,35 +119,21 @@ export async function readKeptProposal(
   return kept;
 }
 
-/** Replaces `path` with `text` durably: temporary file, fsync, rename, fsync of the folder. */
-function replaceDurably(path: string, text: string): void {
-  const temporary = `${path}.tmp`;
-  const fd = openSync(temporary, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, path);
-  const folder = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
-  }
+export function writePrivValidatorState(
+  path: string,
+  last: LastSigned,
+  lock: Lock | null,
+  files: SyncFiles = REAL_FILES,
+): void {
+  replaceDurably(path, `${JSON.stringify(stateToJson(last, lock), null, 2)}\n`, files);
 }
 
-export function writePrivValidatorState(path: string, last: LastSigned, lock: Lock | null): void {
-  replaceDurably(path, `${JSON.stringify(stateToJson(last, lock), null, 2)}\n`);
+export function writeLockedBlock(path: string, kept: LockedBlock, files: SyncFiles = REAL_FILES): void {
+  replaceDurably(path, `${JSON.stringify(lockedBlockToJson(kept))}\n`, files);
 }
 
-export function writeLockedBlock(path: string, kept: LockedBlock): void {
-  replaceDurably(path, `${JSON.stringify(lockedBlockToJson(kept))}\n`);
-}
-
-export function writeKeptProposal(path: string, kept: KeptProposal): void {
-  replaceDurably(path, `${JSON.stringify(proposalToJson(kept))}\n`);
+export function writeKeptProposal(path: string, kept: KeptProposal, files: SyncFiles = REAL_FILES): void {
+  replaceDurably(path, `${JSON.stringify(proposalToJson(kept))}\n`, files);
 }
 
 export interface PrivValidatorOptions {
@@ -157,6 +144,10 @@ export interface PrivValidatorOptions {
   readonly afterLockRecorded?: () => void;
   /** TEST ONLY (--fail-point proposal-recorded): called once a new proposal is on disk, before its signature is returned. */
   readonly afterProposalRecorded?: () => void;
+  /** The system calls the files are replaced with (TEST ONLY: the disk fault layer's, disk/files.ts); the disk's when absent. */
+  readonly files?: SyncFiles;
+  /** Told of each failed and good write (it logs a failure once and shows it in GET /status); absent: each withheld signature is logged. */
+  readonly health?: Pick<DiskHealth, 'failed' | 'succeeded'>;
 }
 
 /** The block of `signed`'s lock kept in `path`, or null (none, or a file left aside and logged). */
@@ -228,10 +219,17 @@ export async function openPrivValidator(
   return new CheckedSigner(privateKey, state, {
     persist: (last, lock, newLockedBlock, newProposal) => {
       const started = process.hrtime.bigint();
-      // The block first: a lock on disk whose block is not would be the stall this file prevents.
-      if (newLockedBlock !== null) writeLockedBlock(blockPath, newLockedBlock);
-      if (newProposal !== null) writeKeptProposal(proposalPath, newProposal);
-      writePrivValidatorState(path, last, lock);
+      const files = options.files ?? REAL_FILES;
+      try {
+        // The block first: a lock on disk whose block is not would be the stall this file prevents.
+        if (newLockedBlock !== null) writeLockedBlock(blockPath, newLockedBlock, files);
+        if (newProposal !== null) writeKeptProposal(proposalPath, newProposal, files);
+        writePrivValidatorState(path, last, lock, files);
+      } catch (e) {
+        options.health?.failed('priv-validator', e);
+        throw e;
+      }
+      options.health?.succeeded('priv-validator');
       metrics.privValidatorWrites.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (newLockedBlock !== null) options.afterLockRecorded?.();
       if (newProposal !== null) options.afterProposalRecorded?.();
@@ -239,9 +237,11 @@ export async function openPrivValidator(
     onRefusal: (reason, detail, request) => {
       metrics.signaturesRefused.inc({ reason });
       const fields = { reason, detail, height: request.height, round: request.round, step: request.step };
-      if (reason === 'unrecorded')
-        logger.error('signature withheld: its record could not be written', fields);
-      else logger.warn('signature refused: it would be double-signing', fields);
+      if (reason === 'unrecorded') {
+        // With health told, the failure is logged once there, not once a vote.
+        if (options.health === undefined)
+          logger.error('signature withheld: its record could not be written', fields);
+      } else logger.warn('signature refused: it would be double-signing', fields);
     },
   });
 }

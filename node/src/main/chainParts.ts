@@ -14,6 +14,7 @@ import {
   versionRefusal,
 } from '../chain/index.js';
 import type { ConsensusSigner } from '../consensus/signer.js';
+import { faultyFiles } from '../disk/files.js';
 import { byzantineValidator } from '../faults/byzantine.js';
 import type { Equivocator } from '../faults/equivocator.js';
 import { failPointOptions } from '../faults/failPoints.js';
@@ -51,7 +52,12 @@ export async function openSigner(
       privateKey,
       core.metrics,
       logger.child({ part: 'privval' }),
-      failPointOptions(config.failPoint, config.faultInjection, logger),
+      {
+        ...failPointOptions(config.failPoint, config.faultInjection, logger),
+        health: core.health,
+        // TEST ONLY: through the disk fault layer (--fault-injection); else straight to the disk.
+        ...(core.diskLayer === null ? {} : { files: faultyFiles(core.diskLayer) }),
+      },
     );
     return { signer, equivocator: null };
   } catch (e) {

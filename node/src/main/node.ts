@@ -12,6 +12,7 @@ import { MIGRATIONS, type MigrationRegistry, type UpgradeHalt } from '../chain/i
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
 import { blockedPeersFault } from '../faults/blockedPeers.js';
+import { diskFaultLayer } from '../faults/diskFaults.js';
 import { readGenesisFile } from '../home/genesisFile.js';
 import { readKeyFile } from '../home/keyFile.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
@@ -19,6 +20,7 @@ import type { P2PNetwork } from '../p2p/network.js';
 import type { TestOnlyRoutes } from '../rpc/handlers/netProbe.js';
 import { type ChainCore, openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
+import { isWriteFailed } from '../store/errors.js';
 import { type BlockSync, serveLaggards } from '../sync/index.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { realTicker } from '../util/ticker.js';
@@ -58,14 +60,7 @@ export async function startNode(
   const genesis = await readGenesisFile(config.genesisPath);
   const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
   const parts = new CloserStack();
-  const core = await openChainCore({
-    home: config.home,
-    mempool: config.mempool,
-    logger,
-    now,
-    migrations: build.migrations,
-    nodeVersion: build.nodeVersion,
-  });
+  const core = await openCore(config, logger, now, build, parts);
   parts.defer('store', () => core.store.close());
   try {
     const { service, metrics } = core;
@@ -101,7 +96,10 @@ export async function startNode(
     if (!guard.haltsBefore(service.state)) await driver.start();
     parts.defer('consensus', () => driver.stop());
     const cleanup = setInterval(() => {
-      service.expire().catch((e: unknown) => logger.error('mempool cleanup failed', { error: e as Error }));
+      service.expire().catch((e: unknown) => {
+        // A write the disk refused is logged once by the disk's health, not every cleanup.
+        if (!isWriteFailed(e)) logger.error('mempool cleanup failed', { error: e as Error });
+      });
     }, config.mempoolCleanupMs);
     parts.defer('mempool cleanup', () => clearInterval(cleanup));
     if (network !== null)
@@ -110,6 +108,40 @@ export async function startNode(
         await blockedPeersFault(config.home, network, config.faultInjection, logger),
       );
     return running(core, network, sync, guard, port, parts, now, logger);
+  } catch (e) {
+    await parts.close();
+    throw e;
+  }
+}
+
+/**
+ * The node's core (chainCore.ts) over its disk: with --fault-injection through the disk fault
+ * layer following <home>/disk_faults.json (faults/diskFaults.ts), else straight to the disk.
+ */
+async function openCore(
+  config: NodeConfig,
+  logger: Logger,
+  now: () => number,
+  build: { readonly migrations: MigrationRegistry; readonly nodeVersion: string },
+  parts: CloserStack,
+): Promise<ChainCore> {
+  const disk = await diskFaultLayer(
+    config.home,
+    config.faultInjection,
+    realTicker(now),
+    logger.child({ part: 'disk' }),
+  );
+  parts.defer('disk faults', disk.stop);
+  try {
+    return await openChainCore({
+      home: config.home,
+      mempool: config.mempool,
+      logger,
+      now,
+      migrations: build.migrations,
+      nodeVersion: build.nodeVersion,
+      diskLayer: disk.layer,
+    });
   } catch (e) {
     await parts.close();
     throw e;

@@ -20,6 +20,30 @@ export interface StatusAnswer {
   readonly epoch: number;
   /** Extension: the chain id transactions must sign for (docs/PROTOCOL.md). */
   readonly chain_id: string;
+  /** Extension: whether the node's disk takes its writes (docs/PROTOCOL.md, "Disk faults"). */
+  readonly disk: DiskAnswer;
+}
+
+/** GET /status's `disk` (extension, docs/PROTOCOL.md "Disk faults"). */
+export interface DiskAnswer {
+  /** False while a write of the node failed last (it then commits and signs nothing). */
+  readonly writable: boolean;
+  /** The first failure's line ("disk full: ENOSPC: no space left on device, write"); null while writable. */
+  readonly error: string | null;
+  /** The parts whose last write failed: `store`, `priv-validator`. */
+  readonly failing: readonly string[];
+  /** When the first of them failed, ms since the epoch; null while writable. */
+  readonly since: number | null;
+  /** TEST ONLY: the faults of <home>/disk_faults.json in force (with --fault-injection); else null. */
+  readonly faults: DiskFaultsAnswer | null;
+}
+
+/** The disk faults in force, in disk_faults.json's field names. */
+export interface DiskFaultsAnswer {
+  readonly full: boolean;
+  readonly write_delay_ms: number;
+  readonly fsync_delay_ms: number;
+  readonly lose_unsynced: boolean;
 }
 
 /** GET /block/{height}: the header and the transactions, each with its tx_hash. */

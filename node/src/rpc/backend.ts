@@ -4,7 +4,7 @@
  * interface and imports them from here; the RPC never imports the service).
  */
 import type { BlockJson, ChainState, Commit, Equivocation, SnapshotInfo } from '../chain/index.js';
-import type { ReceiptAnswer } from './answers.js';
+import type { DiskAnswer, ReceiptAnswer } from './answers.js';
 
 /** The outcome of one submitted transaction (the RPC's, or one of a gossip message's). */
 export type SubmitOutcome =
@@ -38,6 +38,8 @@ export interface RpcBackend {
   /** The last committed state; only read after `ready`. */
   readonly state: ChainState;
   readonly mempoolSize: number;
+  /** Whether the disk takes the node's writes, and the test-only disk faults in force. */
+  readonly disk: DiskAnswer;
   /** Settles when the transaction is admitted or refused. */
   submit(input: unknown, size: number): Promise<SubmitOutcome>;
   /** Settles when every transaction of the batch (`size`: its bytes) is admitted or refused. */

@@ -16,6 +16,7 @@ import type {
   BalanceAnswer,
   CommitAnswer,
   DelegationsAnswer,
+  DiskAnswer,
   RewardsAnswer,
   SnapshotAnswer,
   SnapshotListItem,
@@ -26,7 +27,7 @@ import type {
 } from './answers.js';
 import type { SnapshotRecord } from './backend.js';
 
-export function statusView(s: ChainState, mempoolSize: number): StatusAnswer {
+export function statusView(s: ChainState, mempoolSize: number, disk: DiskAnswer): StatusAnswer {
   return {
     height: s.height,
     last_hash: s.lastBlockHash,
@@ -35,6 +36,8 @@ export function statusView(s: ChainState, mempoolSize: number): StatusAnswer {
     epoch: epochAt(s.height, s.params.epochLength),
     // Beyond the specification's fields: the chain id a client signs for.
     chain_id: s.params.chainId,
+    // Beyond them too: whether the disk takes the node's writes (docs/PROTOCOL.md, "Disk faults").
+    disk,
   };
 }
 

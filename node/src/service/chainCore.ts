@@ -7,6 +7,8 @@
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import type { MigrationRegistry } from '../chain/index.js';
+import { DiskHealth } from '../disk/health.js';
+import type { DiskLayer } from '../disk/layer.js';
 import { Mempool, type MempoolOptions } from '../mempool/mempool.js';
 import { SignatureCache } from '../mempool/signatureCache.js';
 import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
@@ -17,6 +19,10 @@ import { SnapshotManager } from './snapshotManager.js';
 
 export interface ChainCore {
   readonly store: ChainStore;
+  /** Whether the disk takes the node's writes (the priv-validator reports to it too). */
+  readonly health: DiskHealth;
+  /** TEST ONLY: the disk fault layer (--fault-injection); null without. */
+  readonly diskLayer: DiskLayer | null;
   readonly metrics: NodeMetrics;
   readonly service: ChainService;
 }
@@ -28,8 +34,12 @@ export async function openChainCore(o: {
   readonly now: () => number;
   readonly migrations: MigrationRegistry;
   readonly nodeVersion?: string;
+  /** TEST ONLY: the disk fault layer (--fault-injection); absent or null: none in the path. */
+  readonly diskLayer?: DiskLayer | null;
 }): Promise<ChainCore> {
-  const store = await ChainStore.open(join(o.home, 'data'));
+  const diskLayer = o.diskLayer ?? null;
+  const store = await ChainStore.open(join(o.home, 'data'), diskLayer);
+  const health = new DiskHealth(o.logger.child({ part: 'disk' }), o.now);
   const metrics = createMetrics();
   const signatures = new SignatureCache(undefined, (n) => metrics.signatureChecks.inc(n));
   const mempool = new Mempool(o.mempool, signatures, o.now);
@@ -41,7 +51,7 @@ export async function openChainCore(o: {
   );
   const service = new ChainService({
     store,
-    evidence: await EvidenceStore.open(store.evidence),
+    evidence: await EvidenceStore.open(store.evidence, undefined, (ops) => store.writeEvidence(ops)),
     mempool,
     signatures,
     metrics,
@@ -50,6 +60,8 @@ export async function openChainCore(o: {
     migrations: o.migrations,
     ...(o.nodeVersion === undefined ? {} : { nodeVersion: o.nodeVersion }),
     now: o.now,
+    health,
+    diskLayer,
   });
-  return { store, metrics, service };
+  return { store, health, diskLayer, metrics, service };
 }

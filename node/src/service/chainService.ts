@@ -16,7 +16,9 @@ import {
   supportedVersions,
   type Tx,
 } from '../chain/index.js';
+import type { DiskFaults } from '../disk/faults.js';
 import { AdmissionQueue } from '../mempool/admissionQueue.js';
+import type { DiskAnswer, DiskFaultsAnswer } from '../rpc/answers.js';
 import type { NodeVersions, ReceiptView, RpcBackend, SnapshotRecord, SubmitOutcome } from '../rpc/backend.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { Admission, DEFAULT_MAX_BATCH, type PeerTxsOutcome, type Waiter } from './admission.js';
@@ -28,6 +30,14 @@ import { recordEquivocation } from './evidence.js';
 import { buildProposal, validateBlock } from './execution.js';
 import { openChain } from './openChain.js';
 import { blocksWithCommits, receipt } from './queries.js';
+
+/** The faults in force in disk_faults.json's names. */
+const diskFaultsAnswer = (f: DiskFaults): DiskFaultsAnswer => ({
+  full: f.full,
+  write_delay_ms: f.writeDelayMs,
+  fsync_delay_ms: f.fsyncDelayMs,
+  lose_unsynced: f.loseUnsynced,
+});
 
 export { NotReadyError } from './chainHead.js';
 export type { CommitListener } from './commitPipeline.js';
@@ -86,6 +96,14 @@ export class ChainService implements RpcBackend {
 
   get mempoolSize(): number {
     return this.deps.mempool.size;
+  }
+
+  get disk(): DiskAnswer {
+    const f = this.deps.diskLayer?.current;
+    return {
+      ...this.deps.health.state,
+      faults: f === undefined ? null : diskFaultsAnswer(f),
+    };
   }
 
   blockJson(height: number) {

@@ -15,6 +15,7 @@ import {
   commitShapeProblem,
   stateDiff,
 } from '../chain/index.js';
+import { isWriteFailed } from '../store/errors.js';
 import type { StoredReceipt } from '../store/receipts.js';
 import type { ChainGauges } from './chainGauges.js';
 import type { ChainHead } from './chainHead.js';
@@ -29,7 +30,7 @@ export class CommitPipeline {
   constructor(
     private readonly deps: Pick<
       ChainServiceDeps,
-      'store' | 'mempool' | 'metrics' | 'logger' | 'snapshots' | 'now'
+      'store' | 'mempool' | 'metrics' | 'logger' | 'snapshots' | 'now' | 'health'
     >,
     private readonly head: ChainHead,
     private readonly gauges: ChainGauges,
@@ -73,6 +74,17 @@ export class CommitPipeline {
     return next;
   }
 
+  /** A write of the store, its failure or success told to the disk's health (which logs a failure once). */
+  private async written(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (e) {
+      if (isWriteFailed(e)) this.deps.health.failed('store', (e as Error).cause ?? e);
+      throw e;
+    }
+    this.deps.health.succeeded('store');
+  }
+
   private async commitBlock(block: Block, commit: Commit, result: BlockResult): Promise<void> {
     const { store, mempool, metrics, logger, snapshots, now } = this.deps;
     const prev = this.head.state;
@@ -87,14 +99,16 @@ export class CommitPipeline {
     }));
     const counts = { ...this.head.txCounts };
     for (const tx of block.txs) counts[tx.type] = (counts[tx.type] ?? 0) + 1;
-    await store.writeBlock({
-      block,
-      commit,
-      receipts,
-      diff: stateDiff(prev, result.state),
-      state: result.state,
-      txCounts: counts,
-    });
+    await this.written(() =>
+      store.writeBlock({
+        block,
+        commit,
+        receipts,
+        diff: stateDiff(prev, result.state),
+        state: result.state,
+        txCounts: counts,
+      }),
+    );
     this.head.set(result.state, counts);
 
     const stale = mempool.onBlock(
@@ -102,14 +116,16 @@ export class CommitPipeline {
       result.outcomes.map((o) => o.txHash),
     );
     for (const e of stale) {
-      await store.putReceipt({
-        tx_hash: e.hash,
-        status: 'failed',
-        block_height: null,
-        timestamp: null,
-        error: `replaced: nonce ${e.tx.nonce} was used by another transaction`,
-        error_code: 'BAD_NONCE',
-      });
+      await this.written(() =>
+        store.putReceipt({
+          tx_hash: e.hash,
+          status: 'failed',
+          block_height: null,
+          timestamp: null,
+          error: `replaced: nonce ${e.tx.nonce} was used by another transaction`,
+          error_code: 'BAD_NONCE',
+        }),
+      );
     }
     const at = now();
     if (this.lastCommitAt !== null) metrics.blockInterval.observe((at - this.lastCommitAt) / 1000);
@@ -136,14 +152,16 @@ export class CommitPipeline {
     const { mempool, store, metrics, logger } = this.deps;
     const expired = mempool.expire();
     for (const e of expired) {
-      await store.putReceipt({
-        tx_hash: e.hash,
-        status: 'failed',
-        block_height: null,
-        timestamp: null,
-        error: 'expired',
-        error_code: 'EXPIRED',
-      });
+      await this.written(() =>
+        store.putReceipt({
+          tx_hash: e.hash,
+          status: 'failed',
+          block_height: null,
+          timestamp: null,
+          error: 'expired',
+          error_code: 'EXPIRED',
+        }),
+      );
     }
     if (expired.length > 0) {
       metrics.mempoolExpired.inc(expired.length);

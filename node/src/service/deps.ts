@@ -2,6 +2,8 @@
 
 import type { Logger } from '@chain-devnet/kit/log';
 import type { MigrationRegistry } from '../chain/index.js';
+import type { DiskHealth } from '../disk/health.js';
+import type { DiskLayer } from '../disk/layer.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { SignatureCache } from '../mempool/signatureCache.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
@@ -24,4 +26,8 @@ export interface ChainServiceDeps {
   readonly now: () => number;
   /** Most signatures verified in one admission batch (default DEFAULT_MAX_BATCH). */
   readonly maxAdmissionBatch?: number;
+  /** Whether the disk takes the node's writes: the commits report to it. */
+  readonly health: DiskHealth;
+  /** TEST ONLY: the disk fault layer (--fault-injection), shown in GET /status; null without. */
+  readonly diskLayer: DiskLayer | null;
 }

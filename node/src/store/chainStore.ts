@@ -7,6 +7,11 @@
  * Sublevels: meta (chain id, genesis hash, height), blocks and commits by height (16 hex
  * digits, so key order is height order), receipts by tx hash, state entries by entry key,
  * snapshot records by height, equivocation evidence by arrival (evidenceStore.ts). Values are JSON, except state entries (their canonical bytes).
+ *
+ * Every write goes through `apply`: straight to level, or with --fault-injection through the
+ * disk fault layer (disk/layer.ts: a full disk, slow writes, writes held until an fsync:
+ * heldWrites.ts). A write the disk refuses (the system's ENOSPC or the layer's) is a StoreError
+ * STORE_WRITE_FAILED and changes nothing: a batch is written whole or not at all.
  */
 
 import type { AbstractSublevel } from 'abstract-level';
@@ -23,7 +28,10 @@ import {
   type StateEntry,
   stateFromEntries,
 } from '../chain/index.js';
+import { DiskFullError, isWriteFailure } from '../disk/errors.js';
+import type { DiskLayer } from '../disk/layer.js';
 import { StoreError } from './errors.js';
+import { HeldWrites, type StoreOp } from './heldWrites.js';
 import type { StoredReceipt } from './receipts.js';
 
 export type Sub = AbstractSublevel<Level<string, Uint8Array>, string | Uint8Array, string, Uint8Array>;
@@ -33,6 +41,9 @@ const fromUtf8 = new TextDecoder();
 const heightKey = (h: number) => h.toString(16).padStart(16, '0');
 const toJsonBytes = (v: unknown) => utf8.encode(JSON.stringify(v));
 const fromJsonBytes = <T>(b: Uint8Array): T => JSON.parse(fromUtf8.decode(b)) as T;
+type Op = StoreOp<Sub>;
+const put = (sublevel: Sub, key: string, value: Uint8Array): Op => ({ type: 'put', sublevel, key, value });
+const del = (sublevel: Sub, key: string): Op => ({ type: 'del', sublevel, key });
 
 export interface ChainIdentity {
   readonly chainId: string;
@@ -59,8 +70,16 @@ export class ChainStore {
   private readonly snapshots: Sub;
   /** Equivocation evidence (EvidenceStore keeps it). */
   readonly evidence: Sub;
+  /** Writes held back by the fault layer's lose_unsynced (empty without it). */
+  private readonly held = new HeldWrites<Sub>();
+  /** A write failed at the system: level is closed and opened again before the next (reopenDb). */
+  private reopen = false;
 
-  private constructor(readonly path: string) {
+  private constructor(
+    readonly path: string,
+    /** TEST ONLY: the disk fault layer (--fault-injection); null: straight to level. */
+    private readonly disk: DiskLayer | null,
+  ) {
     this.db = new Level<string, Uint8Array>(path, { keyEncoding: 'utf8', valueEncoding: 'view' });
     const sub = (name: string) =>
       this.db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
@@ -71,10 +90,14 @@ export class ChainStore {
     this.stateEntries = sub('state');
     this.snapshots = sub('snapshots');
     this.evidence = sub('evidence');
+    // What was held goes to disk once lose_unsynced is off (the page cache written back).
+    disk?.onChange((f) => {
+      if (!f.loseUnsynced && !this.held.empty) this.apply([]).catch(() => undefined);
+    });
   }
 
-  static async open(path: string): Promise<ChainStore> {
-    const store = new ChainStore(path);
+  static async open(path: string, disk: DiskLayer | null = null): Promise<ChainStore> {
+    const store = new ChainStore(path, disk);
     try {
       await store.db.open();
     } catch (e) {
@@ -89,12 +112,12 @@ export class ChainStore {
   }
 
   async identity(): Promise<ChainIdentity | null> {
-    const raw = await this.meta.get('identity');
+    const raw = await this.read(this.meta, 'identity');
     return raw === undefined ? null : fromJsonBytes<ChainIdentity>(raw);
   }
 
   async height(): Promise<number | null> {
-    const raw = await this.meta.get('height');
+    const raw = await this.read(this.meta, 'height');
     return raw === undefined ? null : fromJsonBytes<number>(raw);
   }
 
@@ -131,20 +154,76 @@ export class ChainStore {
     state: ChainState,
     diff: StateDiff,
   ): Promise<void> {
-    const batch = this.db.batch();
-    batch.put('identity', toJsonBytes(identity), { sublevel: this.meta });
-    batch.put(heightKey(state.height), toJsonBytes(blockToJson(block)), { sublevel: this.blocks });
+    const ops: Op[] = [
+      put(this.meta, 'identity', toJsonBytes(identity)),
+      put(this.blocks, heightKey(state.height), toJsonBytes(blockToJson(block))),
+    ];
     if (commit !== null) {
-      batch.put(heightKey(state.height), toJsonBytes(commit), { sublevel: this.commits });
-      batch.put('state_synced_from', toJsonBytes(state.height), { sublevel: this.meta });
+      ops.push(put(this.commits, heightKey(state.height), toJsonBytes(commit)));
+      ops.push(put(this.meta, 'state_synced_from', toJsonBytes(state.height)));
     }
-    this.putState(batch, diff, state);
-    await batch.write();
+    this.putState(ops, diff, state);
+    await this.apply(ops);
+  }
+
+  /**
+   * Writes `ops` as one batch (`sync`: fsynced), after what the fault layer held: a write the
+   * disk refuses is STORE_WRITE_FAILED, and what was held stays held.
+   */
+  private async apply(ops: Op[], sync = false): Promise<void> {
+    try {
+      if (this.reopen) await this.reopenDb();
+      if (this.disk === null) return await this.db.batch(ops, { sync });
+      await this.disk.write(sync);
+      if (this.disk.holdsUnsynced && !sync) return this.held.hold(ops);
+      const before = this.held.take();
+      try {
+        await this.db.batch([...before, ...ops], { sync });
+      } catch (e) {
+        this.held.restore(before);
+        throw e;
+      }
+    } catch (e) {
+      if (!isWriteFailure(e)) throw e;
+      // The system's own failure (not the layer's): level's log is left torn, see reopenDb.
+      if (!(e instanceof DiskFullError)) this.reopen = true;
+      throw new StoreError('STORE_WRITE_FAILED', (e as Error).message, e);
+    }
+  }
+
+  /**
+   * After level failed a write of its log (a real ENOSPC), it takes writes again once there is
+   * space, and reads see them, but the log holds a torn record: at the next open, recovery stops
+   * there and every write acknowledged after it is gone (measured: tests/unit/disk/realFullDisk).
+   * Closed and opened again before the next write, level recovers the log up to the tear and
+   * starts a new one, and what follows is durable. Reads in that moment wait or fail (a retry).
+   */
+  private async reopenDb(): Promise<void> {
+    await this.db.close();
+    await this.db.open();
+    // A sublevel closed with its database is not opened with it.
+    const subs = [this.meta, this.blocks, this.commits, this.receipts, this.stateEntries, this.snapshots];
+    for (const sub of [...subs, this.evidence]) await sub.open();
+    this.reopen = false;
+  }
+
+  /** The value of `key` in `sub`: what the fault layer holds, else level's. */
+  private async read(sub: Sub, key: string): Promise<Uint8Array | undefined> {
+    const held = this.held.get(sub, key);
+    if (held !== undefined) return held ?? undefined;
+    return sub.get(key);
+  }
+
+  /** Writes `ops` of the evidence sublevel as one batch (EvidenceStore), as every other write. */
+  writeEvidence(ops: readonly { type: 'put' | 'del'; key: string; value?: Uint8Array }[]): Promise<void> {
+    return this.apply(
+      ops.map((o) => (o.type === 'put' ? put(this.evidence, o.key, o.value!) : del(this.evidence, o.key))),
+    );
   }
 
   /** The height a state-synced store started at; null for a store initialized from genesis. */
   async stateSyncedFrom(): Promise<number | null> {
-    const raw = await this.meta.get('state_synced_from');
+    const raw = await this.read(this.meta, 'state_synced_from');
     return raw === undefined ? null : fromJsonBytes<number>(raw);
   }
 
@@ -156,45 +235,37 @@ export class ChainStore {
    */
   async writeBlock(w: BlockWrite): Promise<void> {
     const h = w.block.header.height;
-    const batch = this.db.batch();
-    batch.put(heightKey(h), toJsonBytes(blockToJson(w.block)), { sublevel: this.blocks });
-    batch.put(heightKey(h), toJsonBytes(w.commit), { sublevel: this.commits });
-    for (const r of w.receipts) batch.put(r.tx_hash, toJsonBytes(r), { sublevel: this.receipts });
-    batch.put('tx_counts', toJsonBytes(w.txCounts), { sublevel: this.meta });
-    this.putState(batch, w.diff, w.state);
-    await batch.write();
+    const ops: Op[] = [
+      put(this.blocks, heightKey(h), toJsonBytes(blockToJson(w.block))),
+      put(this.commits, heightKey(h), toJsonBytes(w.commit)),
+    ];
+    for (const r of w.receipts) ops.push(put(this.receipts, r.tx_hash, toJsonBytes(r)));
+    ops.push(put(this.meta, 'tx_counts', toJsonBytes(w.txCounts)));
+    this.putState(ops, w.diff, w.state);
+    await this.apply(ops);
   }
 
-  private putState(
-    batch: ReturnType<Level<string, Uint8Array>['batch']>,
-    diff: StateDiff,
-    state: ChainState,
-  ): void {
-    for (const e of diff.put) batch.put(e.key, e.value, { sublevel: this.stateEntries });
-    for (const k of diff.del) batch.del(k, { sublevel: this.stateEntries });
-    batch.put('height', toJsonBytes(state.height), { sublevel: this.meta });
-    batch.put(
-      'position',
-      toJsonBytes({ lastBlockHash: state.lastBlockHash, lastTimestamp: state.lastTimestamp }),
-      {
-        sublevel: this.meta,
-      },
-    );
+  private putState(ops: Op[], diff: StateDiff, state: ChainState): void {
+    for (const e of diff.put) ops.push(put(this.stateEntries, e.key, e.value));
+    for (const k of diff.del) ops.push(del(this.stateEntries, k));
+    ops.push(put(this.meta, 'height', toJsonBytes(state.height)));
+    const position = { lastBlockHash: state.lastBlockHash, lastTimestamp: state.lastTimestamp };
+    ops.push(put(this.meta, 'position', toJsonBytes(position)));
   }
 
   async txCounts(): Promise<Record<string, number>> {
-    const raw = await this.meta.get('tx_counts');
+    const raw = await this.read(this.meta, 'tx_counts');
     return raw === undefined ? {} : fromJsonBytes<Record<string, number>>(raw);
   }
 
   /** Receipts written outside a block (expired transactions). */
   async putReceipt(r: StoredReceipt): Promise<void> {
-    await this.receipts.put(r.tx_hash, toJsonBytes(r));
+    await this.apply([put(this.receipts, r.tx_hash, toJsonBytes(r))]);
   }
 
   async loadState(): Promise<ChainState> {
     const height = await this.height();
-    const rawPosition = await this.meta.get('position');
+    const rawPosition = await this.read(this.meta, 'position');
     if (height === null || rawPosition === undefined)
       throw new StoreError('STORE_CORRUPT', 'the store has no state');
     const position = fromJsonBytes<{ lastBlockHash: string; lastTimestamp: number }>(rawPosition);
@@ -208,7 +279,7 @@ export class ChainStore {
   }
 
   async block(height: number): Promise<Block | null> {
-    const raw = await this.blocks.get(heightKey(height));
+    const raw = await this.read(this.blocks, heightKey(height));
     if (raw === undefined) return null;
     const parsed = blockFromJson(fromJsonBytes<BlockJson>(raw));
     if (!parsed.ok)
@@ -218,17 +289,17 @@ export class ChainStore {
 
   /** The stored JSON of a block, served as is by the RPC (no re-encoding). */
   async blockJson(height: number): Promise<BlockJson | null> {
-    const raw = await this.blocks.get(heightKey(height));
+    const raw = await this.read(this.blocks, heightKey(height));
     return raw === undefined ? null : fromJsonBytes<BlockJson>(raw);
   }
 
   async commit(height: number): Promise<Commit | null> {
-    const raw = await this.commits.get(heightKey(height));
+    const raw = await this.read(this.commits, heightKey(height));
     return raw === undefined ? null : fromJsonBytes<Commit>(raw);
   }
 
   async receipt(txHash: string): Promise<StoredReceipt | null> {
-    const raw = await this.receipts.get(txHash);
+    const raw = await this.read(this.receipts, txHash);
     return raw === undefined ? null : fromJsonBytes<StoredReceipt>(raw);
   }
 
@@ -241,16 +312,20 @@ export class ChainStore {
     info: SnapshotInfo & { sizeBytes: number },
     dropped: readonly number[],
   ): Promise<void> {
-    const batch = this.db.batch();
-    batch.put(heightKey(info.height), toJsonBytes(info), { sublevel: this.snapshots });
-    for (const h of dropped) batch.del(heightKey(h), { sublevel: this.snapshots });
-    await batch.write();
+    const ops: Op[] = [put(this.snapshots, heightKey(info.height), toJsonBytes(info))];
+    for (const h of dropped) ops.push(del(this.snapshots, heightKey(h)));
+    await this.apply(ops);
   }
 
   /** Snapshot records, newest first. */
   async snapshotInfos(): Promise<(SnapshotInfo & { sizeBytes: number })[]> {
-    const out: (SnapshotInfo & { sizeBytes: number })[] = [];
-    for await (const value of this.snapshots.values({ reverse: true })) out.push(fromJsonBytes(value));
-    return out;
+    const byKey = new Map<string, Uint8Array | null>();
+    for await (const [key, value] of this.snapshots.iterator({ reverse: true })) byKey.set(key, value);
+    for (const [key, value] of this.held.entries(this.snapshots)) byKey.set(key, value);
+    const keys = [...byKey.keys()].sort().reverse();
+    return keys.flatMap((k) => {
+      const v = byKey.get(k);
+      return v === null || v === undefined ? [] : [fromJsonBytes<SnapshotInfo & { sizeBytes: number }>(v)];
+    });
   }
 }

@@ -9,6 +9,11 @@ import type { Sub } from './chainStore.js';
 
 export const MAX_EVIDENCE = 1000;
 
+/** Writes one batch of the evidence sublevel (ChainStore.writeEvidence: through the disk fault layer when there is one). */
+export type EvidenceWrite = (
+  ops: readonly { type: 'put' | 'del'; key: string; value?: Uint8Array }[],
+) => Promise<void>;
+
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 const seqKey = (n: number) => n.toString(16).padStart(16, '0');
@@ -17,7 +22,7 @@ export class EvidenceStore {
   private readonly ids = new Set<string>();
 
   private constructor(
-    private readonly sub: Sub,
+    private readonly write: EvidenceWrite,
     /** Oldest first. */
     private readonly kept: { seq: number; evidence: Equivocation }[],
     private readonly max: number,
@@ -25,14 +30,18 @@ export class EvidenceStore {
     for (const k of kept) this.ids.add(equivocationId(k.evidence));
   }
 
-  static async open(sub: Sub, max = MAX_EVIDENCE): Promise<EvidenceStore> {
+  static async open(
+    sub: Sub,
+    max = MAX_EVIDENCE,
+    write: EvidenceWrite = async (ops) => sub.batch(ops.map((o) => ({ ...o, value: o.value! }))),
+  ): Promise<EvidenceStore> {
     const kept: { seq: number; evidence: Equivocation }[] = [];
     for await (const [key, value] of sub.iterator())
       kept.push({
         seq: Number.parseInt(key, 16),
         evidence: JSON.parse(fromUtf8.decode(value)) as Equivocation,
       });
-    return new EvidenceStore(sub, kept, max);
+    return new EvidenceStore(write, kept, max);
   }
 
   /** Keeps `e`; false when that pair is already kept. The oldest beyond the bound are dropped. */
@@ -44,7 +53,7 @@ export class EvidenceStore {
     this.kept.push({ seq, evidence: e });
     const dropped = this.kept.splice(0, Math.max(0, this.kept.length - this.max));
     for (const d of dropped) this.ids.delete(equivocationId(d.evidence));
-    await this.sub.batch([
+    await this.write([
       { type: 'put', key: seqKey(seq), value: utf8.encode(JSON.stringify(e)) },
       ...dropped.map((d) => ({ type: 'del' as const, key: seqKey(d.seq) })),
     ]);

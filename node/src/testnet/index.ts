@@ -5,6 +5,17 @@
  */
 // How a node of a network may be started besides its home: the test-only Byzantine modes.
 
+// The fault injection's disk faults (a full disk, slow writes and fsyncs, unsynced writes lost to a kill).
+export {
+  DISK_FAULTS_FILE,
+  type DiskFaults,
+  diskFaultsToJson,
+  formatDiskFaults,
+  isDiskFaultsProblem,
+  NO_DISK_FAULTS,
+  noDiskFault,
+  parseDiskFaults,
+} from '../disk/faults.js';
 // The fault injection's file of refused peers (disconnect, partition) and its two forms.
 export { BLOCKED_PEERS_FILE, parseBlockedPeers } from '../faults/blockedPeersFile.js';
 export { BYZANTINE_MODES, type ByzantineMode } from '../faults/equivocator.js';

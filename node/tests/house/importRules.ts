@@ -54,8 +54,9 @@ export const NODE_RULES: readonly LayerRule[] = [
       'p2p/snapshotMessages',
       'service/chainService',
       'store/chainStore',
+      'store/errors',
     ],
-    why: 'block and state sync: never consensus/ (the driver calls it, not the other way)',
+    why: 'block and state sync: never consensus/ (the driver calls it, not the other way); store/errors to tell its own disk refusing a write from a bad peer',
   },
   {
     layer: 'privval',
@@ -64,7 +65,16 @@ export const NODE_RULES: readonly LayerRule[] = [
   },
   { layer: 'evidence', mayImport: ['chain', 'crypto'], why: 'pure: equivocations found in signed values' },
   { layer: 'mempool', mayImport: ['chain', 'crypto'], why: 'admission, ordering, expiry' },
-  { layer: 'store', mayImport: ['chain'], why: 'level persistence of chain values' },
+  {
+    layer: 'store',
+    mayImport: ['chain', 'disk'],
+    why: 'level persistence of chain values, through the disk fault layer when there is one',
+  },
+  {
+    layer: 'disk',
+    mayImport: [],
+    why: "the node's disk edge: a write refused told apart, the durable replace of a file, the disk's health, the test-only fault layer and its file's form",
+  },
   {
     layer: 'service',
     mayImport: [
@@ -76,8 +86,9 @@ export const NODE_RULES: readonly LayerRule[] = [
       'rpc/answers',
       'rpc/backend',
       'store',
+      'disk',
     ],
-    why: 'the chain service: implements the RPC backend, whose types it imports; the RPC never imports it',
+    why: "the chain service (the disk's health and faults for GET /status): implements the RPC backend, whose types it imports; the RPC never imports it",
   },
   {
     layer: 'rpc',
@@ -100,7 +111,7 @@ export const NODE_RULES: readonly LayerRule[] = [
   },
   {
     layer: 'home',
-    mayImport: ['chain', 'crypto', 'metrics', 'privval'],
+    mayImport: ['chain', 'crypto', 'disk', 'metrics', 'privval'],
     why: "a node's home files: its keys, node.json, genesis, the priv-validator's files",
   },
   {
@@ -108,6 +119,7 @@ export const NODE_RULES: readonly LayerRule[] = [
     mayImport: [
       'chain',
       'crypto',
+      'disk/faults',
       'faults/blockedPeersFile',
       'faults/equivocator',
       'faults/netConditionsFile',
@@ -131,6 +143,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'chain',
       'consensus',
       'crypto',
+      'disk',
       'home/privValidator',
       'internals',
       'p2p/network',
@@ -150,6 +163,7 @@ export const NODE_RULES: readonly LayerRule[] = [
     mayImport: [
       'chain',
       'consensus',
+      'disk/files',
       'faults',
       'home',
       'mempool',
@@ -157,6 +171,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'p2p',
       'rpc',
       'service',
+      'store/errors',
       'sync',
     ],
     why: 'the composition root: it wires every layer; nothing but bin/ imports it',

@@ -13,6 +13,7 @@ import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
+import { DISK_FAULTS_FILE } from '../diskFaults.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
 import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
@@ -45,8 +46,9 @@ export class SwarmNode implements NodeHandle {
       return;
     }
     await bringUp(sd, name, s);
-    // Its blocked-peers list and network conditions may have changed while it was down.
+    // Its blocked-peers list, disk faults and network conditions may have changed while it was down.
     await this.copyHomeFile(sd.layout.nodeHome(name), BLOCKED_PEERS_FILE);
+    await this.copyHomeFile(sd.layout.nodeHome(name), DISK_FAULTS_FILE);
     await this.copyHomeFile(sd.layout.nodeHome(name), NET_CONDITIONS_FILE);
   }
 

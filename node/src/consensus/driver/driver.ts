@@ -28,6 +28,9 @@ import { SlotLog } from './slotLog.js';
 
 type Pending = GossipVerdict | Promise<GossipVerdict>;
 
+/** How long after a failed commit of a decided block it is tried again (a disk full, then freed). */
+export const COMMIT_RETRY_MS = 1000;
+
 export class ConsensusDriver {
   private core: HeightConsensus | null = null;
   private height = 0;
@@ -37,6 +40,8 @@ export class ConsensusDriver {
   private firstHeight = 0;
   private graceUntil = 0;
   private committing = false;
+  /** Failed commits of the current height's decided block (the first is logged). */
+  private commitFailures = 0;
   private stopped = false;
   private stopRebroadcast: Cancel = () => undefined;
   private stopStallCheck: Cancel = () => undefined;
@@ -133,6 +138,7 @@ export class ConsensusDriver {
     this.height = state.height + 1;
     this.validators = activeValidators(state);
     this.blocks.clear();
+    this.commitFailures = 0;
     this.auth.forgetBelow(this.height);
     const paced = previous.height > 0 && previous.height === this.height - 1;
     this.slots.entered(this.height, paced ? this.now() - (previous.startedAt + this.opts.blockTimeMs) : null);
@@ -194,10 +200,19 @@ export class ConsensusDriver {
       const committed = await service.commitDecided(block, commit, this.blocks.resultOf(hash));
       if (committed) metrics.consensusRounds.observe(commit.round + 1);
     } catch (e) {
-      logger.error('commit of a decided block failed', {
-        height: block.header.height,
-        error: (e as Error).message,
+      // Logged once a height; tried again on the ticker (a full disk freed: docs/PROTOCOL.md "Disk faults").
+      if (this.commitFailures++ === 0)
+        logger.error('commit of a decided block failed; trying again', {
+          height: block.header.height,
+          error: (e as Error).message,
+          retry_ms: COMMIT_RETRY_MS,
+        });
+      this.committing = false;
+      ticker.schedule('height/commit-retry', COMMIT_RETRY_MS, () => {
+        if (!this.stopped && this.height === block.header.height && service.state.height < this.height)
+          void this.commit(block, commit, hash);
       });
+      return;
     } finally {
       this.committing = false;
     }

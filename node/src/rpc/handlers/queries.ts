@@ -36,7 +36,7 @@ export function queryHandlers(
   | 'upgrades'
 > {
   return {
-    status: (ctx) => sendJson(ctx, 200, statusView(ready(), backend.mempoolSize)),
+    status: (ctx) => sendJson(ctx, 200, statusView(ready(), backend.mempoolSize, backend.disk)),
 
     block: async (ctx) => {
       ready();

@@ -22,6 +22,7 @@ import {
 import type { P2PNetwork } from '../../p2p/network.js';
 import { SYNC_PROTOCOL } from '../../p2p/protocol.js';
 import type { ChainService } from '../../service/chainService.js';
+import { isWriteFailed } from '../../store/errors.js';
 import { realTicker, type Ticker } from '../../util/ticker.js';
 import { PeerStanding } from '../peerStanding.js';
 import { HeightPoll } from './heightPoll.js';
@@ -150,6 +151,8 @@ export class BlockSync {
           synced = true;
           break;
         } catch (e) {
+          // This node's own disk refused the write: no fault of the peer's; the run ends.
+          if (isWriteFailed(e)) throw e;
           fetched += Math.max(0, this.service.state.height - before);
           this.failed(peer, (e as Error).message);
         }

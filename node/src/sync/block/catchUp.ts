@@ -4,6 +4,7 @@
  * It keeps the times those rules read; one sync run at a time (BlockSync's).
  */
 import type { Logger } from '@chain-devnet/kit/log';
+import { isWriteFailed } from '../../store/errors.js';
 import type { Ticker } from '../../util/ticker.js';
 import type { BlockSync } from './blockSync.js';
 import { behindGraceMs, onTick } from './catchUpPolicy.js';
@@ -55,7 +56,8 @@ export class CatchUp {
     try {
       await this.sync.catchUp(askPeers);
     } catch (e) {
-      this.logger.warn('sync failed', { error: (e as Error).message });
+      // A write the disk refused is logged once by the disk's health, not every stall check.
+      if (!isWriteFailed(e)) this.logger.warn('sync failed', { error: (e as Error).message });
     }
     // A height committed meanwhile (by this run, even one that failed midway, or by another) is
     // left for the next one: waiting for a run that applies blocks could wait forever once the

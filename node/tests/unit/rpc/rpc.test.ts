@@ -66,7 +66,7 @@ describe('RPC', () => {
   });
   after(() => h.close());
 
-  it('GET /status gives height, last_hash, network, mempool_size, epoch and chain_id', async () => {
+  it('GET /status gives height, last_hash, network, mempool_size, epoch, chain_id and disk', async () => {
     await h.produce();
     const res = await h.request('GET', '/status');
     assert.equal(res.status, 200);
@@ -77,6 +77,8 @@ describe('RPC', () => {
       mempool_size: 0,
       epoch: 0,
       chain_id: 'chain-devnet-1',
+      // Extension (docs/PROTOCOL.md, "Disk faults"): the disk takes the node's writes; no fault layer.
+      disk: { writable: true, error: null, failing: [], since: null, faults: null },
     });
   });
 
