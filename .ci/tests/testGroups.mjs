@@ -112,7 +112,7 @@ export const SUITES = {
       },
       'devnet/dist/tests/runtime/threads/threadsHost.test.js': { kind: 'none', weight: 1, seconds: 3 },
       'devnet/dist/tests/runtime/docker/buildOnce.test.js': { kind: 'none', weight: 1, seconds: 2 },
-      'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
+      'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 35 },
       'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },
       // New with issue 39 (2026-12-01): 22 s here beside two other files.

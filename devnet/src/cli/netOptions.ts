@@ -1,14 +1,7 @@
 /** The options of network conditions (`devnet net`), each read with net/units.ts, a bad value naming its option. */
 import { valueOption } from '@chain-devnet/kit/cli';
-import {
-  EXPECTED,
-  formatDelay,
-  formatLoss,
-  formatRate,
-  parseDelay,
-  parseLoss,
-  parseRate,
-} from '../net/units.js';
+import { formatDelay, formatLoss, formatRate } from '../net/shown.js';
+import { EXPECTED, parseDelay, parseLoss, parseRate } from '../net/units.js';
 
 export const latencyOption = valueOption(
   'one-way delay added to each link, e.g. 100ms (both directions by default: a round trip gains twice it)',

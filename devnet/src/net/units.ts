@@ -41,40 +41,6 @@ export function parseRate(text: string): number | null {
   return bps >= NET_LIMITS.minRateBps && bps <= NET_LIMITS.maxRateBps ? bps : null;
 }
 
-export function formatDelay(ms: number): string {
-  return ms >= 1000 && ms % 100 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-}
-
-export function formatLoss(loss: number): string {
-  return `${Math.round(loss * 1e6) / 1e4}%`;
-}
-
-export function formatRate(bps: number): string {
-  for (const [unit, n] of [
-    ['gbit', 1e9],
-    ['mbit', 1e6],
-    ['kbit', 1e3],
-  ] as const)
-    if (bps >= n && bps % (n / 1000) === 0) return `${bps / n}${unit}`;
-  return `${bps}bit`;
-}
-
-/** One link's fields for people: `100ms ±10ms, loss 1%, 1mbit`. */
-export function fieldsText(l: {
-  readonly latency_ms?: number;
-  readonly jitter_ms?: number;
-  readonly loss?: number;
-  readonly rate_bps?: number;
-}): string {
-  const parts: string[] = [];
-  if (l.latency_ms !== undefined)
-    parts.push(`${formatDelay(l.latency_ms)}${l.jitter_ms ? ` ±${formatDelay(l.jitter_ms)}` : ''}`);
-  else if (l.jitter_ms !== undefined) parts.push(`±${formatDelay(l.jitter_ms)}`);
-  if (l.loss !== undefined) parts.push(`loss ${formatLoss(l.loss)}`);
-  if (l.rate_bps !== undefined) parts.push(formatRate(l.rate_bps));
-  return parts.join(', ') || 'as it is';
-}
-
 /** Conditions as a step, a testkit call or the panel give them: text as people write it, or numbers (ms, a fraction, bit/s). */
 export interface FieldsInput {
   readonly latency?: string | number;

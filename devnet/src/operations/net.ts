@@ -7,7 +7,7 @@
 import type { Direction } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
 import type { Devnet } from '../devnet/devnet.js';
-import { conditionsOf } from '../net/compose.js';
+import type { NodeNetJson } from '../net/named.js';
 import {
   fieldsOf,
   type LinkFields,
@@ -26,25 +26,6 @@ export interface NetRequest {
   /** Peers by name; absent or empty: every peer (the `*` rule). */
   readonly to?: readonly string[];
   readonly direction?: Directions;
-}
-
-/** One link as `devnet net` lists it: peer names, the fields in the file's words. */
-export interface NetLinkJson {
-  readonly peer: string;
-  readonly direction: Direction;
-  readonly latency_ms?: number;
-  readonly jitter_ms?: number;
-  readonly loss?: number;
-  readonly rate_bps?: number;
-}
-
-/** A node's conditions in force (`devnet net --json`, `devnet status --json`'s `net`). */
-export interface NodeNetJson {
-  readonly zone: string | null;
-  /** What its net_conditions.json says, peers by name: zone-derived and set by devnet net, merged. */
-  readonly links: readonly NetLinkJson[];
-  /** The nodes whose messages do not reach it (one-way partitions). */
-  readonly deaf_to: readonly string[];
 }
 
 const directionsOf = (d: Directions | undefined): Direction[] =>
@@ -127,25 +108,5 @@ export async function healAll(d: Devnet): Promise<void> {
 
 /** Every node's conditions in force, by name. */
 export async function netOf(d: Devnet): Promise<Record<string, NodeNetJson>> {
-  const all = await d.peers();
-  const s = await d.net.read(all);
-  const zones = d.net.zones(s);
-  const nameOf = (id: string) => (id === '*' ? '*' : (all.find((p) => p.peerId === id)?.name ?? id));
-  const out: Record<string, NodeNetJson> = {};
-  for (const p of all) {
-    const c = conditionsOf(p.name, s, zones, all);
-    out[p.name] = {
-      zone: zones?.nodes[p.name] ?? null,
-      links: c.links.map((l) => ({
-        peer: nameOf(l.peer),
-        direction: l.direction,
-        ...(l.latencyMs === undefined ? {} : { latency_ms: l.latencyMs }),
-        ...(l.jitterMs === undefined ? {} : { jitter_ms: l.jitterMs }),
-        ...(l.loss === undefined ? {} : { loss: l.loss }),
-        ...(l.rateBps === undefined ? {} : { rate_bps: l.rateBps }),
-      })),
-      deaf_to: c.deafTo.map(nameOf).sort(),
-    };
-  }
-  return out;
+  return d.net.named(await d.peers());
 }

@@ -14,6 +14,7 @@ import { formatNetConditions, NET_CONDITIONS_FILE, type NetConditions } from '@c
 import { DevnetError } from '../base/errors.js';
 import type { Layout } from '../base/layout.js';
 import { conditionsOf } from '../net/compose.js';
+import { type NodeNetJson, namedConditions } from '../net/named.js';
 import { formatNetState, type NetState, NO_NET, parseNetState } from '../net/netState.js';
 import type { ZoneSetup } from '../net/zones.js';
 import type { FaultTarget } from './blockedPeers.js';
@@ -54,6 +55,12 @@ export class NetControl {
     await writeFile(this.layout.netFile, formatNetState(next));
     await this.applyAll(all, next);
     return next;
+  }
+
+  /** Each node's conditions in force as people read them (peers by name), by name. */
+  async named(all: readonly PeerInfo[]): Promise<Record<string, NodeNetJson>> {
+    const s = await this.read(all);
+    return Object.fromEntries(all.map((p) => [p.name, namedConditions(p.name, s, this.zones(s), all)]));
   }
 
   /** Each node's conditions now, by name. */

@@ -11,7 +11,8 @@ import {
   withOneWay,
   withoutLinks,
 } from '../../src/net/netState.js';
-import { formatLoss, formatRate, parseDelay, parseLoss, parseRate } from '../../src/net/units.js';
+import { formatLoss, formatRate } from '../../src/net/shown.js';
+import { parseDelay, parseLoss, parseRate } from '../../src/net/units.js';
 import type { ZoneSetup } from '../../src/net/zones.js';
 
 const peers = ['a', 'b', 'c'].map((name) => ({ name, peerId: `id-${name}` })) as never[];

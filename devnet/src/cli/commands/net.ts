@@ -4,17 +4,14 @@
  */
 import { choice, defineCommand, flag, integer, list } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet/devnet.js';
-import { fieldsText } from '../../net/units.js';
-import { clearNet, type NodeNetJson, netOf, setNet } from '../../operations/net.js';
+import type { NetJson } from '../../json/jsonShapes.js';
+import type { NodeNetJson } from '../../net/named.js';
+import { fieldsText } from '../../net/shown.js';
+import { clearNet, netOf, setNet } from '../../operations/net.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { jitterOption, latencyOption, lossOption, rateOption } from '../netOptions.js';
 import { out, printJson } from '../output.js';
 import { printProbe } from './netProbe.js';
-
-/** `devnet net --json`: every node's conditions in force. */
-export interface NetJson {
-  readonly nodes: Readonly<Record<string, NodeNetJson>>;
-}
 
 /** A node's conditions for people, one line a link (none: `as it is`). */
 export function netLines(name: string, n: NodeNetJson): string[] {

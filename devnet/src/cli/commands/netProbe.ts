@@ -1,14 +1,9 @@
 /** `devnet net --probe`: each link's round trip and throughput, measured beside what was asked (operations/netProbe.ts). */
 import type { Devnet } from '../../devnet/devnet.js';
-import { formatDelay, formatRate } from '../../net/units.js';
-import { type ProbeRow, probeLinks } from '../../operations/netProbe.js';
+import type { NetProbeJson } from '../../json/jsonShapes.js';
+import { formatDelay, formatRate } from '../../net/shown.js';
+import { probeLinks } from '../../operations/netProbe.js';
 import { out, printJson } from '../output.js';
-
-/** `devnet net --probe --json`. */
-export interface NetProbeJson {
-  readonly bytes: number;
-  readonly links: readonly ProbeRow[];
-}
 
 const ms = (x: number) => formatDelay(Math.round(x * 10) / 10);
 const rate = (x: number | null) => (x === null ? 'no limit' : formatRate(Math.round(x / 1000) * 1000 || x));

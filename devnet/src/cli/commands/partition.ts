@@ -6,17 +6,11 @@
 import { choice, defineCommand, flag } from '@chain-devnet/kit/cli';
 import { DevnetError } from '../../base/errors.js';
 import { Devnet } from '../../devnet/devnet.js';
+import type { PartitionJson } from '../../json/jsonShapes.js';
 import { SHAPES } from '../../net/shapes.js';
 import { healAll, oneWay, partitionShape } from '../../operations/net.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';
-
-/** `devnet partition --json`: what was done. */
-export interface PartitionJson {
-  readonly groups: readonly (readonly string[])[] | null;
-  readonly one_way: { readonly from: string; readonly to: string } | null;
-  readonly healed: boolean;
-}
 
 export const partitionCommand = defineCommand({
   name: 'partition',

@@ -56,8 +56,7 @@ export const statusCommand = defineCommand({
         fork: d.state.fork ?? null,
         nodes: nodes.map((n) => {
           const spec = d.node(n.name);
-          const { address, validator_address } = spec.key;
-          return { ...n, address, validator_address, net: net[n.name] ?? null };
+          return { ...n, address: spec.key.address, validator_address: spec.key.validator_address };
         }),
         monitoring: d.state.monitoring,
         market,

@@ -8,16 +8,11 @@ import { defineCommand, flag } from '@chain-devnet/kit/cli';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../../base/errors.js';
 import { Devnet } from '../../devnet/devnet.js';
+import type { ZonesJson } from '../../json/jsonShapes.js';
 import type { ZoneSetup } from '../../net/zones.js';
 import { setZones } from '../../operations/net.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';
-
-/** `devnet zones --json`: the zones in force (null: none), and whether they are the manifest's. */
-export interface ZonesJson {
-  readonly zones: ZoneSetup | null;
-  readonly from: 'manifest' | 'devnet zones' | null;
-}
 
 /** FILE: `{"zones": {matrix}, "nodes": {"validator-0": "eu", …}}`, JSON or YAML. */
 async function setupOf(file: string): Promise<ZoneSetup> {

@@ -5,13 +5,13 @@
  * (the nodes' fault injection). A bad value is a TestkitUsageError naming its field.
  */
 import type { Devnet } from '../../devnet/devnet.js';
+import type { NodeNetJson } from '../../net/named.js';
 import type { Shape } from '../../net/shapes.js';
 import { type FieldsInput, linkFieldsOf } from '../../net/units.js';
 import type { ZoneSetup } from '../../net/zones.js';
 import {
   clearNet,
   type Directions,
-  type NodeNetJson,
   netOf,
   oneWay,
   partitionShape,
