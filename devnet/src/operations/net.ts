@@ -75,6 +75,32 @@ export async function setZones(d: Devnet, setup: ZoneSetup | null, source = 'zon
   return d.net.change(await d.peers(), (s) => ({ ...s, zones: setup }));
 }
 
+/** Refuses a zone the zones in force do not define (`devnet add --zone`), before anything is recorded. */
+export async function checkZone(d: Devnet, zone: string): Promise<void> {
+  const zones = d.net.zones(await d.net.read(await d.peers()));
+  const known = Object.keys(zones?.matrix ?? {});
+  if (!known.includes(zone))
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--zone: ${JSON.stringify(zone)} is not a zone in force (${known.join(', ') || 'none'})`,
+    );
+}
+
+/**
+ * A node added later joins a zone: the zones in force, with it, become the devnet's own (as
+ * `devnet zones` sets them), and every node's file is written again (it and its peers learn
+ * their round trips).
+ */
+export async function joinZone(d: Devnet, name: string, zone: string): Promise<void> {
+  const all = await d.peers();
+  const zones = d.net.zones(await d.net.read(all));
+  if (zones === null) return;
+  await d.net.change(all, (s) => ({
+    ...s,
+    zones: { matrix: zones.matrix, nodes: { ...zones.nodes, [name]: zone } },
+  }));
+}
+
 /** `from`'s messages no longer reach `to` (to is deaf to from); the connection stays. */
 export async function oneWay(d: Devnet, from: string, to: string): Promise<NetState> {
   d.node(from);

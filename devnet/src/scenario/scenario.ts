@@ -24,7 +24,12 @@ export type Step = {
   readonly heal?: Record<string, never>;
   /** `devnet upgrade NODE --to VERSION`; node `all`: every node, one after another. */
   readonly upgrade?: { readonly node: string; readonly to: string };
-  readonly add?: { readonly name?: string; readonly stake?: string; readonly version?: string };
+  readonly add?: {
+    readonly name?: string;
+    readonly stake?: string;
+    readonly version?: string;
+    readonly zone?: string;
+  };
   /**
    * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or
    * `rejected` by the node at admission; error: what the reason contains, or matches.

@@ -200,10 +200,12 @@ const STEP_KINDS_SCHEMA = {
     ),
   },
   add: {
-    description: 'devnet add: a node joins (with stake, as a validator; with version, on that chain-node).',
+    description:
+      'devnet add: a node joins (with stake, as a validator; with version, on that chain-node; with zone, in that zone of the zones in force).',
     ...object({
       name: NODE,
       stake: AMOUNT,
+      zone: NODE,
       version: {
         type: 'string',
         pattern: VERSION_PATTERN,

@@ -3,7 +3,8 @@
  * validators 200 ms apart (round trip) keep making blocks, and the probe measures the round trip;
  * a validator behind 30% loss each way still votes (with another stopped its vote is needed: its
  * signature is in every commit);
- * conditions set on a node come back after its restart; the CLI lists them, status shows them,
+ * conditions set on a node come back after its restart; a node added later joins a zone; the CLI
+ * lists them, status shows them,
  * and bad input is refused naming the option. The whole-history invariants hold (withTestnet).
  */
 import assert from 'node:assert/strict';
@@ -134,6 +135,25 @@ test(
         ]);
         await net.conditions.clear();
         await net.synced();
+
+        // A node added later in zone us: its round trips to eu are there for it and for the others.
+        const badZone = await devnetCli(['add', '--zone', 'mars', '--home', home]);
+        assert.equal(badZone.code, 2);
+        assert.match(badZone.stderr, /--zone: "mars" is not a zone in force \(eu, us\)/);
+        await net.add({ name: 'late', zone: 'us' });
+        const joined = await net.conditions.inForce();
+        assert.equal(joined.late?.zone, 'us');
+        assert.deepEqual(
+          joined['validator-0']!.links.find((l) => l.peer === 'late'),
+          { peer: 'late', direction: 'out', latency_ms: 100, jitter_ms: 5, loss: 0 },
+        );
+        const late = await waitFor('validator-0 probes late', 30_000, async () => {
+          const r = (await probeLinks(net.devnet, 'validator-0', 0)).find((x) => x.to === 'late')!;
+          return r.measured === null ? null : r;
+        });
+        net.log(`late joined zone us: ${JSON.stringify(late)}`);
+        assert.equal(late.asked.rtt_ms, RTT_MS);
+        assert.ok(within(late.measured?.rtt_ms, RTT_MS), JSON.stringify(late));
       },
     ),
 );

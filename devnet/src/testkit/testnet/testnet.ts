@@ -258,14 +258,14 @@ export class Testnet {
    * version: on that chain-node, `devnet add --version`); net.node(name).
    */
   async add(
-    o: { readonly name?: string; readonly stake?: string; readonly version?: string } = {},
+    o: {
+      readonly name?: string;
+      readonly stake?: string;
+      readonly version?: string;
+      readonly zone?: string;
+    } = {},
   ): Promise<AddResult> {
-    const r = await addNode(this.devnet, {
-      ...(o.name === undefined ? {} : { name: o.name }),
-      ...(o.stake === undefined ? {} : { stake: o.stake }),
-      ...(o.version === undefined ? {} : { version: o.version }),
-      progress: (line) => this.log(line),
-    });
+    const r = await addNode(this.devnet, { ...o, progress: (line) => this.log(line) });
     await this.learnEndpoints();
     for (const t of [r.funding, r.stake])
       if (t?.receipt?.status === 'confirmed')
