@@ -3,27 +3,36 @@ import { valueOption } from '@chain-devnet/kit/cli';
 import { formatDelay, formatLoss, formatRate } from '../net/shown.js';
 import { EXPECTED, parseDelay, parseLoss, parseRate } from '../net/units.js';
 
-export const latencyOption = valueOption(
+type Kind = keyof typeof EXPECTED;
+const HOW: Record<
+  Kind,
+  { valueName: string; read: (t: string) => number | null; show: (n: number) => string }
+> = {
+  delay: { valueName: 'D', read: parseDelay, show: formatDelay },
+  loss: { valueName: 'P', read: parseLoss, show: formatLoss },
+  rate: { valueName: 'R', read: parseRate, show: formatRate },
+};
+const option = (kind: Kind, description: string) =>
+  valueOption(
+    description,
+    {},
+    { valueName: HOW[kind].valueName, expected: EXPECTED[kind], read: HOW[kind].read },
+    HOW[kind].show,
+  );
+
+export const latencyOption = option(
+  'delay',
   'one-way delay added to each link, e.g. 100ms (both directions by default: a round trip gains twice it)',
-  {},
-  { valueName: 'D', expected: EXPECTED.delay, read: parseDelay },
-  formatDelay,
 );
-export const jitterOption = valueOption(
+export const jitterOption = option(
+  'delay',
   'up to this much more or less than the latency, drawn per chunk, e.g. 20ms',
-  {},
-  { valueName: 'D', expected: EXPECTED.delay, read: parseDelay },
-  formatDelay,
 );
-export const lossOption = valueOption(
+export const lossOption = option(
+  'loss',
   'the chance a TCP segment is lost (costs a retransmission), e.g. 1% or 0.01',
-  {},
-  { valueName: 'P', expected: EXPECTED.loss, read: parseLoss },
-  formatLoss,
 );
-export const rateOption = valueOption(
+export const rateOption = option(
+  'rate',
   "bits a second, e.g. 1mbit: without --to the node's whole uplink (out) and downlink (in), with --to each link's own",
-  {},
-  { valueName: 'R', expected: EXPECTED.rate, read: parseRate },
-  formatRate,
 );

@@ -4,21 +4,15 @@
  * `partitionShape` (devnet partition --shape); `heal` ends the one-way cuts and shapes too. Their
  * schema, their checks before anything starts, and their run as testkit calls, here together.
  */
+
+import { NET_REQUEST_SCHEMA, type NetRequest } from '../net/request.js';
 import { SHAPES, type Shape } from '../net/shapes.js';
-import { type FieldsInput, linkFieldsOf } from '../net/units.js';
+import { linkFieldsOf } from '../net/units.js';
 import { type ZoneMatrix, zoneProblems } from '../net/zones.js';
-import type { Directions } from '../operations/net.js';
 import type { Testnet } from '../testkit/testnet/testnet.js';
 import { type KnownNetwork, unknownName } from './network.js';
 
-export interface NetStep extends FieldsInput {
-  /** The node whose links change; absent with clear: every node's. */
-  readonly node?: string;
-  readonly to?: readonly string[];
-  readonly direction?: Directions;
-  /** Removes the node's conditions (those links only, with to or direction). */
-  readonly clear?: boolean;
-}
+export type NetStep = NetRequest;
 
 export interface ZonesStep {
   readonly zones?: ZoneMatrix;
@@ -35,7 +29,6 @@ export interface NetSteps {
 }
 
 const NODE = { type: 'string', minLength: 1 } as const;
-const VALUE = { type: ['string', 'number'] } as const;
 const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',
   additionalProperties: false,
@@ -47,16 +40,7 @@ export const NET_STEPS_SCHEMA = {
   net: {
     description:
       "devnet net NODE: latency and jitter (100ms, 0.2s), loss (1%, 0.01), rate (1mbit) on the node's links (to: only those; direction out|in|both, default both); clear: true removes them (no node: every node's).",
-    ...obj({
-      node: NODE,
-      latency: VALUE,
-      jitter: VALUE,
-      loss: VALUE,
-      rate: VALUE,
-      to: { type: 'array', items: NODE, minItems: 1 },
-      direction: { enum: ['out', 'in', 'both'] },
-      clear: { type: 'boolean' },
-    }),
+    ...NET_REQUEST_SCHEMA,
   },
   zones: {
     description:

@@ -25,6 +25,7 @@ import { Router } from '@koa/router';
 import { Ajv, type ErrorObject } from 'ajv';
 import Koa from 'koa';
 import { DevnetError, type DevnetErrorCode } from '../base/errors.js';
+import { NET_REQUEST_SCHEMA, type NetRequest } from '../net/request.js';
 import { SHAPES } from '../net/shapes.js';
 import { isDevnetOp, isNodeOp, type PanelActions } from './actions.js';
 import type { PageAssets } from './assets.js';
@@ -32,7 +33,6 @@ import { guard } from './guard.js';
 import { type EventHub, encodeEvent } from './hub.js';
 import type {
   AddRequest,
-  NetRequest,
   PanelErrorAnswer,
   PanelSnapshot,
   PartitionRequest,
@@ -79,21 +79,7 @@ const checkAdd = ajv.compile<AddRequest>({
   properties: { name: NAME, stake: NAME },
 });
 
-const VALUE = { type: 'string', minLength: 1, maxLength: 32 };
-const checkNet = ajv.compile<NetRequest>({
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    node: NAME,
-    latency: VALUE,
-    jitter: VALUE,
-    loss: VALUE,
-    rate: VALUE,
-    to: { type: 'array', items: NAME, maxItems: 64 },
-    direction: { enum: ['out', 'in', 'both'] },
-    clear: { type: 'boolean' },
-  },
-});
+const checkNet = ajv.compile<NetRequest>(NET_REQUEST_SCHEMA);
 const checkPartition = ajv.compile<PartitionRequest>({
   type: 'object',
   additionalProperties: false,
@@ -141,6 +127,16 @@ async function jsonBody<T>(
   return value;
 }
 
+/** The network's actions: conditions (`devnet net`) and partitions (`devnet partition`). */
+function netRoutes(router: Router, deps: PanelAppDeps): void {
+  router.post('/api/net', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.net(await jsonBody(ctx, checkNet))),
+  );
+  router.post('/api/partition', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.partition(await jsonBody(ctx, checkPartition))),
+  );
+}
+
 export function createPanelApp(deps: PanelAppDeps): Koa {
   const app = new Koa();
   const router = new Router({ methods: METHODS });
@@ -181,13 +177,7 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
 
   router.post('/api/save', async (ctx) => sendJson(ctx, 200, await deps.actions.save()));
 
-  router.post('/api/net', async (ctx) =>
-    sendJson(ctx, 200, await deps.actions.net(await jsonBody(ctx, checkNet))),
-  );
-
-  router.post('/api/partition', async (ctx) =>
-    sendJson(ctx, 200, await deps.actions.partition(await jsonBody(ctx, checkPartition))),
-  );
+  netRoutes(router, deps);
 
   router.post('/api/tx/send', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.transfer(await jsonBody(ctx, checkTransfer))),

@@ -137,21 +137,7 @@ export interface AddRequest {
 }
 
 /** POST /api/net: `devnet net NODE …` (clear: `devnet net [NODE] --clear`); values as the CLI takes them. */
-export interface NetRequest {
-  /** Absent with clear: every node's. */
-  readonly node?: string;
-  /** 100ms, 0.2s */
-  readonly latency?: string;
-  readonly jitter?: string;
-  /** 1%, 0.01 */
-  readonly loss?: string;
-  /** 1mbit, 500kbit */
-  readonly rate?: string;
-  /** Only the links to these nodes (default every peer). */
-  readonly to?: readonly string[];
-  readonly direction?: 'out' | 'in' | 'both';
-  readonly clear?: boolean;
-}
+export type { NetRequest } from '../net/request.js';
 
 /** POST /api/partition: one of a shape, a one-way cut, or heal (`devnet partition`). */
 export interface PartitionRequest {

@@ -5,41 +5,12 @@
  */
 import type { NetAnswer, NetRequest } from '../shapes.js';
 import type { Api } from './api.js';
-import { byId, fill, h, setText } from './dom.js';
+import { byId, fill, h } from './dom.js';
+import { onSubmit } from './forms.js';
 import type { Model } from './model.js';
 
 const value = (form: HTMLFormElement, name: string) =>
   ((form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '').trim();
-
-/** Runs the action of the button that submitted `form`, the outcome in `out`, every button off meanwhile. */
-function onButton(
-  form: HTMLFormElement,
-  out: HTMLElement,
-  action: (button: string) => Promise<string>,
-): void {
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const which = ((e as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? '';
-    const buttons = [...form.querySelectorAll('button')];
-    for (const b of buttons) b.disabled = true;
-    out.className = 'outcome';
-    setText(out, 'working…');
-    action(which)
-      .then(
-        (text) => {
-          out.className = 'outcome ok';
-          setText(out, text);
-        },
-        (err: Error) => {
-          out.className = 'outcome failed';
-          setText(out, err.message);
-        },
-      )
-      .finally(() => {
-        for (const b of buttons) b.disabled = false;
-      });
-  });
-}
 
 /** How many nodes have conditions now. */
 const shaped = (a: NetAnswer) =>
@@ -47,7 +18,7 @@ const shaped = (a: NetAnswer) =>
 
 export function netFormsView(model: Model, api: Api): void {
   const net = byId<HTMLFormElement>('net-form');
-  onButton(net, byId('net-outcome'), async (button) => {
+  onSubmit(net, byId('net-outcome'), async (button) => {
     const node = value(net, 'node');
     const to = value(net, 'to')
       .split(',')
@@ -68,7 +39,7 @@ export function netFormsView(model: Model, api: Api): void {
   });
 
   const part = byId<HTMLFormElement>('partition-form');
-  onButton(part, byId('partition-outcome'), async (button) => {
+  onSubmit(part, byId('partition-outcome'), async (button) => {
     if (button === 'heal') await api.partition({ heal: true });
     else if (button === 'shape')
       await api.partition({ shape: value(part, 'shape') as 'minority' | 'halves' | 'bridge' | 'ring' });
