@@ -94,7 +94,7 @@ export const SUITES = {
       'devnet/dist/tests/docs/examples.test.js': { kind: 'none', weight: HEAVY, seconds: 70 },
       'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
       // Issue 41: network conditions on processes (alone, 2026-12-02).
-      'devnet/dist/tests/operations/netZones.test.js': { kind: 'none', weight: HEAVY, seconds: 45 },
+      'devnet/dist/tests/operations/netZones.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
       'devnet/dist/tests/operations/netOneWay.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
       'devnet/dist/tests/archive/netArchiveProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
       'devnet/dist/tests/archive/netArchiveDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 24 },

@@ -8,6 +8,8 @@
  * and bad input is refused naming the option. The whole-history invariants hold (withTestnet).
  */
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { devnetCli } from '../../src/harness/cli.js';
@@ -52,9 +54,10 @@ test(
         // The node's probe opens a stream for each exchange, whose protocol negotiation waits for one
         // more round trip: its rtt_ms is up to twice the link's (measured 412.9 ms for 200 asked).
         const within = (m: number | undefined, asked: number) =>
-          m !== undefined && m >= asked - 15 && m < 2 * asked + 150;
+          m !== undefined && m >= asked - 15 && m < 2 * asked + 400;
         assert.ok(within(far.measured?.rtt_ms, RTT_MS), JSON.stringify(far));
-        assert.ok(near.measured !== null && near.measured.rtt_ms < 60, JSON.stringify(near));
+        // Within a zone nothing is added: well below the zones' round trip (a loaded machine adds tens of ms).
+        assert.ok(near.measured !== null && near.measured.rtt_ms < RTT_MS, JSON.stringify(near));
 
         // The CLI: bad input named, the list, status.
         const bad = await devnetCli(['net', 'validator-1', '--latency', 'fast', '--home', home]);
@@ -74,6 +77,28 @@ test(
         ]);
         assert.notEqual(unknown.code, 0);
         assert.match(unknown.stderr, /no node named validator-9/);
+
+        // A zones file whose pair differs both ways, and one that names no zone of its own, named.
+        const file = join(home, 'bad-zones.json');
+        await writeFile(
+          file,
+          JSON.stringify({ zones: { eu: { us: 200 }, us: { eu: 150 } }, nodes: { 'validator-0': 'eu' } }),
+        );
+        const asym = await devnetCli(['zones', file, '--home', home]);
+        assert.equal(asym.code, 2);
+        assert.match(
+          asym.stderr,
+          /bad-zones\.json\.zones\.eu\.us and .*bad-zones\.json\.zones\.us\.eu differ/,
+        );
+        await writeFile(file, JSON.stringify({ zones: { eu: {} }, nodes: { 'validator-0': 'asia' } }));
+        const unknownZone = await devnetCli(['zones', file, '--home', home]);
+        assert.match(unknownZone.stderr, /bad-zones\.json\.nodes\.validator-0: "asia" is not a zone/);
+        const shown = await devnetCli(['zones', '--json', '--home', home]);
+        assert.equal(
+          (JSON.parse(shown.stdout) as { from: string }).from,
+          'manifest',
+          'the zones in force stay',
+        );
 
         // 30% loss each way on validator-3: it still votes.
         const set = await devnetCli(['net', 'validator-3', '--loss', '30%', '--home', home]);
