@@ -1,7 +1,7 @@
 /**
  * The partition shapes Jepsen uses, as groups of node names (two nodes talk when some group holds
  * both; partition.ts), over the nodes in the order given:
- *   minority  the first ⌊(n-1)/2⌋ nodes apart from the rest (the rest keep a majority);
+ *   minority  the last ⌊(n-1)/2⌋ nodes apart from the rest (the first keep a majority);
  *   halves    the first ⌊n/2⌋ apart from the rest;
  *   bridge    two halves and the middle node in both (it sees every node, they only their side);
  *   ring      each node sees its neighbours on a ring up to k away, a majority (2k+1 > n/2) with
@@ -22,7 +22,7 @@ export function shapeGroups(shape: Shape, names: readonly string[]): string[][] 
   switch (shape) {
     case 'minority': {
       const k = Math.floor((n - 1) / 2);
-      return [names.slice(0, k), names.slice(k)];
+      return [names.slice(0, n - k), names.slice(n - k)];
     }
     case 'halves': {
       const k = Math.floor(n / 2);

@@ -86,7 +86,7 @@ export function generateScenario(seed: string): ScenarioFile {
       steps.push({ at: { height: h }, net });
       steps.push({ at: { height: h + down }, net: { node: victim, clear: true } });
     } else if (fault === 'oneWay' || fault === 'minority') {
-      const other = pick(names.filter((n) => n !== victim));
+      const other = pick(names.slice(1).filter((n) => n !== victim));
       steps.push(
         // Of 5, a minority is 2: the 3 left are not more than 2/3, and the chain would halt.
         fault === 'oneWay' || validators === 5

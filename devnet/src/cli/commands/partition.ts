@@ -33,7 +33,7 @@ export const partitionCommand = defineCommand({
   ],
   details:
     'Two nodes talk when some group holds both; the nodes in no group talk among themselves. A new ' +
-    'partition replaces the one in force; one-way cuts add up until --heal. minority: the first ' +
+    'partition replaces the one in force; one-way cuts add up until --heal. minority: the last ' +
     '⌊(n-1)/2⌋ nodes apart; halves: the first ⌊n/2⌋ apart; bridge: two halves and the middle node in ' +
     'both; ring: each node sees a majority with itself, its neighbours on a ring, no two the same.',
   run: async ({ values: v, positionals }) => {
