@@ -231,7 +231,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone }',
           );
         continue;
       }
