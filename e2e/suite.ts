@@ -20,6 +20,7 @@ import { agreement } from './scenarios/agreement.js';
 import { byzantine } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
 import { delegation } from './scenarios/delegation/delegation.js';
+import { disks } from './scenarios/disks.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
 import { marketScenario } from './scenarios/market.js';
@@ -40,6 +41,7 @@ export const SCENARIOS: readonly Scenario[] = [
   crash,
   jailing,
   staking,
+  disks,
   halt,
   marketScenario,
   byzantine,

@@ -125,6 +125,8 @@ export const SUITES = {
       'devnet/dist/tests/install/installOutside.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       // New with issue 41 (disks): 4 validators on processes, a full disk freed, a kill losing unsynced writes (24 s alone).
       'devnet/dist/tests/testkit/diskProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 24 },
+      'devnet/dist/tests/testkit/diskTmpfsProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
+      'devnet/dist/tests/testkit/diskTmpfsDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 20 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
       'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },

@@ -125,10 +125,18 @@ async function taskCompleted(net: Testnet, m: MarketUse, order: TaskOrder): Prom
     ['pending', 'in_progress'].includes(created.status),
     `task ${created.task_id} is ${created.status}`,
   );
-  const done = await waitFor(`task ${created.task_id} completed and paid`, net.within(40), async () => {
-    const t = await client.task(created.task_id);
-    return t.status === 'completed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;
-  });
+  // The task as last seen goes into a timeout's message (in progress with whose claim, which payouts).
+  let seen = 'no answer';
+  const done = await waitFor(
+    `task ${created.task_id} completed and paid`,
+    net.within(40),
+    async () => {
+      const t = await client.task(created.task_id);
+      seen = `${t.status}, worker ${t.worker_address}, result at ${t.result_height}, payouts ${t.payouts.map((p) => p.status).join(' ') || 'none'}`;
+      return t.status === 'completed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;
+    },
+    { seen: () => seen },
+  );
   assert.equal(done.result?.worker_address, m.worker.address);
   assert.equal(done.result?.result_hash, sampleResultHash(done));
   net.log(`task ${done.task_id}: result at height ${done.result_height!}, ${done.payouts.length} payouts`);

@@ -33,6 +33,7 @@ export function addedNodeSpecs(spec: NetworkSpec, added: readonly AddedNode[]): 
     ),
     byzantine: null,
     stateSync: a.stateSync ?? false,
+    diskBytes: spec.diskBytes,
   }));
 }
 

@@ -1,5 +1,6 @@
 /** What `devnet status`, the panel and the testkit see of a node (Devnet.status, Devnet.probe). */
 import type { NodeNetJson } from '../net/named.js';
+import type { DiskBackend } from '../runtime/dataDisk.js';
 import type { NodeRunState } from '../runtime/runtime.js';
 
 export interface NodeStatus {
@@ -45,8 +46,8 @@ export interface NodeDisk {
     readonly fsync_delay_ms: number;
     readonly lose_unsynced: boolean;
   } | null;
-  /** How they are put in force: `layer`, the node's own fault layer (--fault-injection). */
-  readonly backend: 'layer';
+  /** How a full disk is made: `tmpfs`, its store's own size-limited tmpfs filled for real; `layer`, the node's own fault layer (--fault-injection). */
+  readonly backend: DiskBackend;
   /** Whether the node says its writes succeed (GET /status disk.writable); null when not answering or an older build. */
   readonly writable: boolean | null;
   /** Its failure line ("disk full: ENOSPC: …"), or null. */

@@ -7,7 +7,7 @@
 import { RpcClient } from '@chain-devnet/node/client';
 import { sampleOf } from '../monitoring/exposition.js';
 import type { BlockedPeers } from '../runtime/blockedPeers.js';
-import { DISK_BACKEND, type DiskFaultFiles, noDiskFault } from '../runtime/diskFaults.js';
+import { type DiskFaultFiles, noDiskFault } from '../runtime/diskFaults.js';
 import type { NetControl } from '../runtime/netConditions.js';
 import type { NodeEndpoint, PeerInfo, Runtime } from '../runtime/runtime.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
@@ -31,11 +31,11 @@ const PROBE_ANSWER_MS = 2_000;
 
 export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
   const handle = d.runtime.node(n.name);
-  const [state, disconnected, endpoint, faults, conditions] = await Promise.all([
+  const [state, disconnected, endpoint, { faults, backend }, conditions] = await Promise.all([
     handle.state(),
     d.faults.isDisconnected(n.name),
     d.endpoint(n.name),
-    d.disk.of(n.name),
+    d.disk.state(n.name),
     d.peers().then((all) => d.net.named(all)),
   ]);
   const c = conditions[n.name];
@@ -50,7 +50,7 @@ export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
           fsync_delay_ms: faults.fsyncDelayMs,
           lose_unsynced: faults.loseUnsynced,
         },
-    backend: DISK_BACKEND,
+    backend,
     writable: null,
     error: null,
   };

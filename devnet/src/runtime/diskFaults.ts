@@ -5,7 +5,10 @@
  * runtime puts where the node reads its home (NodeHandle.copyHomeFile; the process and threads
  * runtimes read the home itself). Being in the home, they are there again when the node restarts,
  * is upgraded or restored, and go into `devnet save`. The node's own fault layer puts them in
- * force (backend `layer`): a full disk refuses writes with ENOSPC as the system would.
+ * force (backend `layer`): a full disk refuses writes with ENOSPC as the system would. A node
+ * whose store is on a data disk of its own (backend `tmpfs`, dataDisk.ts) is filled for real
+ * instead: the filler program fills its tmpfs until the system answers ENOSPC, and the file says
+ * `full: false` (the other faults still go through the layer).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,12 +22,17 @@ import {
   parseDiskFaults,
 } from '@chain-devnet/node/testnet';
 import type { Layout } from '../base/layout.js';
+import type { DiskBackend } from './dataDisk.js';
 import type { NodeHandle } from './runtime.js';
 
+export type { DiskBackend };
 export { DISK_FAULTS_FILE, type DiskFaults, NO_DISK_FAULTS, noDiskFault };
 
-/** How the faults are put in force: the node's own fault layer (the only backend so far). */
-export const DISK_BACKEND = 'layer';
+/** A node's faults and how its full disk is made. */
+export interface DiskState {
+  readonly faults: DiskFaults;
+  readonly backend: DiskBackend;
+}
 
 /** A change of a node's disk faults: the fields given are set, `clear` first drops every one. */
 export interface DiskChange {
@@ -38,11 +46,26 @@ export interface DiskChange {
 export class DiskFaultFiles {
   constructor(
     private readonly layout: Layout,
-    private readonly runtime: { node(name: string): Pick<NodeHandle, 'copyHomeFile'> },
+    private readonly runtime: {
+      node(name: string): Pick<NodeHandle, 'copyHomeFile' | 'diskBackend' | 'fillDisk'>;
+    },
   ) {}
 
-  /** The faults applied to `name` (none when its home has no file). */
+  /** The faults applied to `name` (none when its home has no file), `full` when its tmpfs is filled. */
   async of(name: string): Promise<DiskFaults> {
+    return (await this.state(name)).faults;
+  }
+
+  /** The faults applied to `name` and its backend. */
+  async state(name: string): Promise<DiskState> {
+    const handle = this.runtime.node(name);
+    const [file, backend] = await Promise.all([this.file(name), handle.diskBackend()]);
+    if (backend === 'layer') return { faults: file, backend };
+    return { faults: { ...file, full: file.full || (await handle.fillDisk('check')) }, backend };
+  }
+
+  /** The faults of the node's disk_faults.json (none when its home has no file). */
+  private async file(name: string): Promise<DiskFaults> {
     const text = await readFile(join(this.layout.nodeHome(name), DISK_FAULTS_FILE), 'utf8').catch(() => null);
     if (text === null) return NO_DISK_FAULTS;
     const parsed = parseDiskFaults(text);
@@ -51,17 +74,23 @@ export class DiskFaultFiles {
 
   /** Applies `change` to `name`'s faults and hands them to the node; returns those now in force. */
   async change(name: string, change: DiskChange): Promise<DiskFaults> {
-    const before = change.clear === true ? NO_DISK_FAULTS : await this.of(name);
+    const handle = this.runtime.node(name);
+    const tmpfs = (await handle.diskBackend()) === 'tmpfs';
+    const before = change.clear === true ? NO_DISK_FAULTS : await this.file(name);
+    const full = change.full ?? (change.clear === true ? false : undefined);
+    // A tmpfs is filled (or freed) for real; the layer is then never told the disk is full.
+    const filled = tmpfs && full !== undefined ? await handle.fillDisk(full ? 'fill' : 'free') : null;
     const next: DiskFaults = {
-      full: change.full ?? before.full,
+      full: tmpfs ? false : (change.full ?? before.full),
       writeDelayMs: change.writeDelayMs ?? before.writeDelayMs,
       fsyncDelayMs: change.fsyncDelayMs ?? before.fsyncDelayMs,
       loseUnsynced: change.loseUnsynced ?? before.loseUnsynced,
     };
     const home = this.layout.nodeHome(name);
     await writeFile(join(home, DISK_FAULTS_FILE), formatDiskFaults(next));
-    await this.runtime.node(name).copyHomeFile(home, DISK_FAULTS_FILE);
-    return next;
+    await handle.copyHomeFile(home, DISK_FAULTS_FILE);
+    if (!tmpfs) return next;
+    return { ...next, full: filled ?? (await handle.fillDisk('check')) };
   }
 }
 

@@ -16,6 +16,7 @@ import type { Peer } from '@chain-devnet/node/testnet';
 import type { SwarmDiscovery } from '../monitoring/prometheusConfig.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
 import type { NodeBuild } from '../versions/source.js';
+import type { DiskBackend, FillOp } from './dataDisk.js';
 
 export type RuntimeKind = 'process' | 'threads' | 'docker' | 'swarm';
 
@@ -150,6 +151,17 @@ export interface NodeHandle {
    * back (false) (blockedPeers.ts); fails for a node the runtime does not know.
    */
   cutOff(cut: boolean): Promise<void>;
+  /**
+   * How the node's full disk is made (dataDisk.ts): `tmpfs` when its store is on a size-limited
+   * tmpfs of the devnet's (its spec's diskBytes, where this runtime could make one), else `layer`.
+   */
+  diskBackend(): Promise<DiskBackend>;
+  /**
+   * On a `tmpfs` backend, the filler program on the node's data disk: `fill` until the system
+   * answers ENOSPC, `free` removes the filler, `check` changes nothing. Whether it is filled now.
+   * A node whose disk cannot be reached (not running on docker or swarm) is not filled.
+   */
+  fillDisk(op: FillOp): Promise<boolean>;
 }
 
 /** What a runtime can and cannot do, for callers that would otherwise ask which runtime it is. */

@@ -4,7 +4,7 @@
  * problem names its field (`validators[1].stake`). Documented field by field in devnet/README.md.
  */
 
-import { parseDuration } from '@chain-devnet/kit/values';
+import { parseByteSize, parseDuration } from '@chain-devnet/kit/values';
 import { parseAmount } from '@chain-devnet/node/chain';
 import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -32,6 +32,14 @@ export interface ManifestValidator {
   version?: string;
   /** Its zone, a key of the manifest's `zones` (net/zones.ts). */
   zone?: string;
+  /** Its store on a disk of its own of this size (a tmpfs), which `devnet disk --full` fills; overrides the top-level `disk`. */
+  disk?: ManifestDisk;
+}
+
+/** A node's data disk of its own (runtime/dataDisk.ts): a size-limited tmpfs under its store. */
+export interface ManifestDisk {
+  /** e.g. "64MiB", "32MB" or bytes (at least 1 MiB). */
+  size: string;
 }
 
 export interface ManifestAccount {
@@ -77,6 +85,8 @@ export interface Manifest {
   fork?: ManifestFork;
   /** Round trips between zones as ping shows them (net/zones.ts; devnet/README.md, "Network conditions"). */
   zones?: ZoneMatrix;
+  /** Every node's store on a disk of its own of this size (a validator's own `disk` overrides it). */
+  disk?: ManifestDisk;
 }
 
 export interface ManifestFork {
@@ -91,6 +101,12 @@ const AMOUNT = '^\\d+(\\.\\d{1,18})?\\s*(coin|coins|wei)?$';
 export const REGISTRY = '^[A-Za-z0-9.-]+(:\\d{1,5})?(/[a-z0-9._-]+)*$';
 /** A Docker engine address: tcp://host:port, ssh://[user@]host[:port] or unix:///path. */
 export const ENGINE = '^(tcp://[^/\\s]+|ssh://[^/\\s]+|unix:///\\S+)$';
+const DISK_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['size'],
+  properties: { size: { type: 'string', minLength: 1 } },
+} as const;
 /** A protocol version, MAJOR.MINOR.PATCH. */
 const SEMVER = '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$';
 
@@ -117,6 +133,7 @@ export const MANIFEST_SCHEMA = {
               state_sync: { type: 'boolean' },
               version: { type: 'string', pattern: VERSION_PATTERN },
               zone: { type: 'string', minLength: 1 },
+              disk: DISK_SCHEMA,
             },
           },
         },
@@ -159,6 +176,7 @@ export const MANIFEST_SCHEMA = {
     },
     auto_upgrade: { type: 'boolean' },
     zones: { type: 'object' },
+    disk: DISK_SCHEMA,
     fork: {
       type: 'object',
       additionalProperties: false,
@@ -231,7 +249,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone, disk }',
           );
         continue;
       }
@@ -254,6 +272,17 @@ export function checkManifest(
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup !== undefined) problems.push(`validators: the name ${dup} is used twice`);
   }
+  const sizes = [
+    ['disk.size', m.disk],
+    ...(Array.isArray(m.validators)
+      ? m.validators.map((v, i) => [`validators[${i}].disk.size`, v.disk] as const)
+      : []),
+  ] as const;
+  for (const [field, disk] of sizes)
+    if (disk !== undefined && (diskBytesOf(disk) ?? 0) < MIN_DISK_BYTES)
+      problems.push(
+        `${field} must be a size of at least 1MiB like 64MiB or 32MB, got ${JSON.stringify(disk.size)}`,
+      );
   m.accounts?.forEach((a, i) => {
     if (parseAmount(a.balance) === null) problems.push(`accounts[${i}].balance is not a valid amount`);
   });
@@ -279,6 +308,14 @@ function manifestZoneProblems(m: Manifest): string[] {
   const fieldOfNode = (name: string) =>
     `validators[${listed.findIndex((v, i) => (v.name ?? `validator-${i}`) === name)}].zone`;
   return zoneProblems(m.zones ?? {}, nodes, 'zones', fieldOfNode);
+}
+
+/** The smallest data disk: level's files of a new store and some blocks fit in it. */
+export const MIN_DISK_BYTES = 1024 * 1024;
+
+/** A manifest disk's size in bytes, or null when it is no size. */
+export function diskBytesOf(disk: ManifestDisk): number | null {
+  return parseByteSize(disk.size);
 }
 
 /** Parses manifest text: JSON when the file name ends in .json (or the text starts with `{`), else YAML. */

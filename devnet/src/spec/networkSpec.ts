@@ -16,7 +16,13 @@ import {
   type NetworkNode,
 } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
-import type { Manifest, ManifestValidator, RuntimeChoice } from './manifest.js';
+import {
+  diskBytesOf,
+  type Manifest,
+  type ManifestDisk,
+  type ManifestValidator,
+  type RuntimeChoice,
+} from './manifest.js';
 import { type MonitoringPorts, marketPort, monitoringPorts, uiPort } from './ports.js';
 import { genesisProtocolVersion } from './protocolVersion.js';
 
@@ -69,12 +75,29 @@ export interface SpecFlags {
   readonly autoUpgrade?: boolean;
 }
 
+/** A manifest disk in bytes (checked with the manifest), or null: none. */
+function diskOf(disk: ManifestDisk | undefined): number | null {
+  return disk === undefined ? null : diskBytesOf(disk);
+}
+
+/** A genesis validator's spec: the generator's node, and how the manifest says it runs. */
+function nodeSpecOf(n: NetworkNode, v: ManifestValidator | undefined, m: Manifest): NodeSpec {
+  return {
+    ...n,
+    byzantine: v?.byzantine ?? null,
+    stateSync: v?.state_sync ?? false,
+    diskBytes: diskOf(v?.disk ?? m.disk),
+  };
+}
+
 /** A node of the devnet: the generator's node (name, index, key, stake, ports), and how it runs. */
 export interface NodeSpec extends NetworkNode {
   /** TEST ONLY: started as a Byzantine validator (`--byzantine MODE`); null is honest. */
   readonly byzantine: ByzantineMode | null;
   /** Joins by state sync when its store is empty (`chain-node start --state-sync`). */
   readonly stateSync: boolean;
+  /** Its store on a size-limited tmpfs of this many bytes (manifest `disk`, runtime/dataDisk.ts); null: on the disk beneath. */
+  readonly diskBytes: number | null;
 }
 
 export type AccountSpec = NetworkAccount;
@@ -93,6 +116,8 @@ export interface NetworkSpec {
   readonly ui: boolean;
   readonly uiPort: number;
   readonly nodes: readonly NodeSpec[];
+  /** The manifest's top-level `disk` in bytes, for the nodes added later; null: none. */
+  readonly diskBytes: number | null;
   readonly accounts: readonly AccountSpec[];
   readonly genesis: GenesisJson;
 }
@@ -211,11 +236,8 @@ export function buildNetworkSpec(input: SpecInput): NetworkSpec {
     marketPort: market ? marketPort(basePort) : null,
     ui: m.ui ?? DEFAULTS.ui,
     uiPort: uiPort(basePort),
-    nodes: nodes.map((n, i) => ({
-      ...n,
-      byzantine: listed[i]?.byzantine ?? null,
-      stateSync: listed[i]?.state_sync ?? false,
-    })),
+    nodes: nodes.map((n, i) => nodeSpecOf(n, listed[i], m)),
+    diskBytes: diskOf(m.disk),
     accounts,
     genesis,
   };

@@ -1,11 +1,11 @@
 /**
  * `devnet up --market` on a runtime, through the `devnet` command as a user runs it: the market
  * at P+1093 printed by up and shown by status, its sample worker completing a task a developer
- * account posts (the worker's claim, its SUBMIT_RESULT, the split paid), its log, and down
- * removing both with the rest.
+ * account posts (the worker's claim, its SUBMIT_RESULT, the split paid), its log, both logs kept
+ * by a failed run beside the nodes', and down removing both with the rest.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,11 +17,14 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { hexToBytes } from '@chain-devnet/node/crypto';
 import { fundedRequest, MarketClient, sampleResultHash } from '@chain-devnet/node/market';
 import { Layout } from '../../src/base/layout.js';
+import { Devnet } from '../../src/devnet/devnet.js';
 import { devnetCli, devnetJson } from '../../src/harness/cli.js';
 import { freeDevnetBase } from '../../src/harness/ports.js';
 import type { StatusJson, UpJson } from '../../src/json/jsonShapes.js';
+import type { MarketStatus } from '../../src/operations/market.js';
 import type { RuntimeKind } from '../../src/runtime/runtime.js';
 import { allPorts } from '../../src/spec/ports.js';
+import { keepLogs } from '../../src/testkit/nodeLogs.js';
 
 export interface MarketSuiteOptions {
   readonly runtime: RuntimeKind;
@@ -161,6 +164,32 @@ export function marketSuite(o: MarketSuiteOptions): void {
           .split('\n')
           .map((l) => (JSON.parse(l) as { msg: string }).msg);
         for (const m of msgs) assert.ok(seen.includes(m), `${name} logged "${m}": ${seen.join(' | ')}`);
+      }
+    });
+
+    test("a failed run keeps the market's and the worker's logs beside the nodes'", async () => {
+      // What a failed testkit run (Testnet.stop, the reaper) writes: on every runtime, a task that
+      // never completes has the logs of the two programs that explain it kept too.
+      const kept = join(dir, 'kept');
+      await keepLogs(await Devnet.open(home), kept, { 'why.txt': 'a test\n' });
+      const files = (await readdir(kept)).sort();
+      for (const f of [
+        'market-status.json',
+        'market-worker.log',
+        'market.log',
+        'status.json',
+        'validator-0.log',
+        'validator-1.log',
+      ])
+        assert.ok(files.includes(f), `${f} kept: ${files.join(', ')}`);
+      const status = JSON.parse(await readFile(join(kept, 'market-status.json'), 'utf8')) as MarketStatus;
+      assert.equal(status.state, 'running');
+      assert.equal(status.worker, 'running');
+      assert.equal(status.up, true);
+      const expected = { market: 'market listening', 'market-worker': 'result submitted' };
+      for (const [name, msg] of Object.entries(expected)) {
+        const text = await readFile(join(kept, `${name}.log`), 'utf8');
+        assert.ok(text.includes(`"msg":"${msg}"`), `${name}.log holds "${msg}":\n${text.slice(-2_000)}`);
       }
     });
 

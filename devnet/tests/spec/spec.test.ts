@@ -70,6 +70,25 @@ describe('manifest', () => {
     );
   });
 
+  test("disk: a size for every node, a validator's own over it; a size below 1MiB refused", () => {
+    const spec = buildNetworkSpec({
+      manifest: parseManifestText('disk: {size: 64MiB}\nvalidators: [{}, {disk: {size: 2MB}}]', 'net.yaml'),
+      genesisTime: T,
+    });
+    assert.deepEqual(
+      spec.nodes.map((n) => n.diskBytes),
+      [64 * 1024 * 1024, 2_000_000],
+    );
+    assert.equal(spec.diskBytes, 64 * 1024 * 1024);
+    assert.deepEqual(problemsOf({ validators: [{ disk: { size: '10k' } }] }), [
+      'validators[0].disk.size must be a size of at least 1MiB like 64MiB or 32MB, got "10k"',
+    ]);
+    assert.deepEqual(problemsOf({ disk: { bytes: 5 } }), [
+      'disk.size is required',
+      'disk.bytes is not a manifest field',
+    ]);
+  });
+
   test('JSON manifests parse too, and an empty file is the defaults', () => {
     assert.deepEqual(parseManifestText('{"validators": 3}', 'm.json'), { validators: 3 });
     assert.deepEqual(parseManifestText('', 'empty.yaml'), {});
@@ -91,7 +110,7 @@ describe('manifest', () => {
       'validators: the name a is used twice',
     ]);
     assert.deepEqual(problemsOf({ validators: 0 }), [
-      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone }',
+      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone, disk }',
     ]);
     assert.deepEqual(problemsOf({ validators: [{}, { byzantine: 'lie' }] }), [
       'validators[1].byzantine must be one of equivocate',
@@ -244,7 +263,7 @@ describe('network spec', () => {
     // The devnet's node adds its test-only Byzantine mode (none here) to the generator's node.
     assert.deepEqual(
       s.nodes,
-      net.nodes.map((n) => ({ ...n, byzantine: null, stateSync: false })),
+      net.nodes.map((n) => ({ ...n, byzantine: null, stateSync: false, diskBytes: null })),
     );
     assert.deepEqual(s.accounts, net.accounts);
     assert.deepEqual(s.genesis, net.genesis);

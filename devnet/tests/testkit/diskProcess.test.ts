@@ -10,52 +10,26 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { storedHeight } from '@chain-devnet/node/testnet';
-import { Testnet } from '../../src/testkit/index.js';
+import { backAfterFree, diskTestnet, standsStillFull } from './diskTestnet.js';
 
 describe('disk faults on the process runtime', () => {
-  let net: Testnet;
-  before(
-    async () => {
-      net = await Testnet.start({
-        manifest: { validators: 4, block_time: '400ms', epoch_length: 1000, seed: 'disk-process' },
-        runtime: 'process',
-        name: 'disk-process',
-      });
-    },
-    { timeout: 300_000 },
+  const { net, step } = diskTestnet(
+    { validators: 4, block_time: '400ms', epoch_length: 1000, seed: 'disk-process' },
+    'disk-process',
   );
-  after(() => net?.stop({ failed: true, invariants: false }), { timeout: 300_000 });
-
-  const step = (name: string, body: () => Promise<void>) =>
-    test(name, { timeout: 240_000 }, () => net.step(name, body));
-  const others = ['validator-0', 'validator-2', 'validator-3'];
 
   step('a full disk on one validator: the others go on, it says so once and stands still', async () => {
-    const node = net.node('validator-1');
-    const marks = await net.logMarks();
+    const node = net().node('validator-1');
+    const marks = await net().logMarks();
     assert.deepEqual(await node.diskFull(), {
       full: true,
       writeDelayMs: 0,
       fsyncDelayMs: 0,
       loseUnsynced: false,
     });
-    await net.expect.log({
-      nodes: ['validator-1'],
-      contains: '"msg":"disk full: ENOSPC: no space left on device',
-      since: marks,
-      within: { blocks: 10 },
-    });
-    const stuck = await node.height();
-    const top = await net.waitBlocks(6, others);
-    const status = await node.status();
-    assert.ok(
-      status.height <= stuck + 1,
-      `validator-1 went from ${stuck} to ${status.height} on a full disk`,
-    );
-    assert.ok(top > status.height + 3, `the others at ${top}, validator-1 at ${status.height}`);
-    assert.equal(status.disk.writable, false);
+    const status = await standsStillFull(net(), marks, '"msg":"disk full: ENOSPC: no space left on device');
     assert.match(status.disk.error ?? '', /^disk full: ENOSPC/);
     assert.deepEqual(status.disk.faults, {
       full: true,
@@ -63,10 +37,10 @@ describe('disk faults on the process runtime', () => {
       fsync_delay_ms: 0,
       lose_unsynced: false,
     });
-    const shown = (await net.devnet.status()).find((n) => n.name === 'validator-1')!;
+    const shown = (await net().devnet.status()).find((n) => n.name === 'validator-1')!;
     assert.equal(shown.disk.backend, 'layer');
     assert.equal(shown.disk.writable, false);
-    await net.expect.log({
+    await net().expect.log({
       nodes: ['validator-1'],
       contains: '"msg":"disk full:',
       since: marks,
@@ -75,31 +49,22 @@ describe('disk faults on the process runtime', () => {
   });
 
   step('freed: it catches up, is back in consensus, and a restart finds its store whole', async () => {
-    const node = net.node('validator-1');
-    const marks = await net.logMarks();
+    const node = net().node('validator-1');
+    const marks = await net().logMarks();
     await node.diskFree();
-    await net.expect.log({
-      nodes: ['validator-1'],
-      contains: '"msg":"disk writable again"',
-      since: marks,
-      within: { blocks: 20 },
-    });
-    await net.expect.synced({ within: { blocks: 30 } });
-    assert.equal((await node.status()).disk.writable, true);
-    // Back in consensus: it signs again (its precommits in the commits the others make).
-    await net.waitBlocks(4);
+    await backAfterFree(net(), marks);
     await node.restart();
-    await net.expect.synced({ within: { blocks: 30 } });
+    await net().expect.synced({ within: { blocks: 30 } });
     await node.clearDisk();
   });
 
   step('killed with its unsynced writes lost: it comes back consistent and catches up', async () => {
-    const node = net.node('validator-2');
+    const node = net().node('validator-2');
     await node.loseUnsynced();
-    await net.waitBlocks(6);
+    await net().waitBlocks(6);
     const reported = await node.height();
     await node.kill();
-    const home = join(net.home, 'nodes', 'validator-2');
+    const home = join(net().home, 'nodes', 'validator-2');
     const onDisk = await storedHeight(home);
     assert.ok(
       onDisk !== null && onDisk < reported,
@@ -107,11 +72,11 @@ describe('disk faults on the process runtime', () => {
     );
     await node.clearDisk();
     await node.start();
-    await net.expect.synced({ within: { blocks: 30 } });
-    await net.waitBlocks(4);
+    await net().expect.synced({ within: { blocks: 30 } });
+    await net().waitBlocks(4);
   });
 
   test('stop: the whole-history invariants hold', { timeout: 300_000 }, async () => {
-    await net.stop();
+    await net().stop();
   });
 });

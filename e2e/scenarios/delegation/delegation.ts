@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { COIN, epochOfBlock, feeOf, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
-import { waitFor } from '@chain-devnet/kit/wait';
+import { pause, waitFor } from '@chain-devnet/kit/wait';
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
 import type { Scenario } from '../scenario.js';
 import { type Delegations, expectedRewards, firstEpochOf, rewardsSoFar } from './rewards.js';
@@ -216,6 +216,9 @@ async function unbondingCountsDownAndReturns(net: Testnet, d: Delegations): Prom
     net.names().map(async (n) => {
       const remaining = new Set<number>();
       let returned = false;
+      // The full check below reads at one height at a time (slow on a loaded machine: a CI run
+      // saw one value only); the countdown is also sampled alone, each answer at its own height.
+      const sampler = sampleCountdown(net, n, d.d1.address, remaining);
       await waitFor(
         `${n}: the unbonding of ${d.a1} wei to complete at ${completion}`,
         net.within(p.unbondingBlocks + 5),
@@ -259,6 +262,7 @@ async function unbondingCountsDownAndReturns(net: Testnet, d: Delegations): Prom
           return true;
         },
       );
+      await sampler.stop();
       assert.ok(returned, `${n}: the unbonding did not complete`);
       assert.ok(
         remaining.size >= 2,
@@ -266,6 +270,33 @@ async function unbondingCountsDownAndReturns(net: Testnet, d: Delegations): Prom
       );
     }),
   );
+}
+
+/** Adds every blocks_remaining `n` answers for `address`'s one unbonding entry to `seen`, until stopped. */
+function sampleCountdown(
+  net: Testnet,
+  n: string,
+  address: string,
+  seen: Set<number>,
+): { stop(): Promise<void> } {
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const u = await net
+        .node(n)
+        .rpc.unbonding(address)
+        .catch(() => null);
+      const entry = u?.unbonding_entries.length === 1 ? u.unbonding_entries[0] : undefined;
+      if (entry !== undefined) seen.add(entry.blocks_remaining);
+      await pause(50);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
 }
 
 /**

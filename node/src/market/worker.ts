@@ -8,6 +8,11 @@
  *
  * with terms_bytes the task's terms (terms.ts; its deadline the one the task shows). A real
  * worker would run the model, the training, the render, the generator.
+ *
+ * A task it claimed is never left in progress until the claim lapses (after which it may never
+ * claim it again): it holds a task from before its claim is sent to the receipt of its
+ * SUBMIT_RESULT in a block, and takes up at each round the tasks the market says it holds that
+ * it does not remember (a claim recorded whose answer never came back, a worker started again).
  */
 
 import type { Logger } from '@chain-devnet/kit/log';
@@ -15,8 +20,10 @@ import { pause } from '@chain-devnet/kit/wait';
 import { Writer } from '../chain/index.js';
 import { type RpcClient, RpcError } from '../client/rpcClient.js';
 import { buildTx } from '../client/txBuilder.js';
+import { accountAddressOf } from '../crypto/address.js';
 import { sha256 } from '../crypto/hash.js';
 import { bytesToHex } from '../crypto/hex.js';
+import { publicKeyHexOf } from '../crypto/keys.js';
 import type { TaskAnswer } from './answers.js';
 import type { MarketClient } from './client.js';
 import { termsBytes } from './terms.js';
@@ -42,6 +49,11 @@ export interface WorkerOptions {
   readonly pollMs: number;
   readonly logger: Logger;
   readonly signal: AbortSignal;
+  /**
+   * How long one round waits for a SUBMIT_RESULT's receipt (default 60 s); one not in a block by
+   * then is waited for again at the next round.
+   */
+  readonly receiptWaitMs?: number;
 }
 
 export interface RunWorkerOptions extends WorkerOptions {
@@ -59,10 +71,11 @@ export function worthClaiming(deadline: number, chainTime: number, minTimeLeftSe
 }
 
 /**
- * The tasks a worker has claimed and not yet seen through, each with the hash of the SUBMIT_RESULT
- * it sent for it (null before that): a round cut short after the claim (a node or the market out
- * of reach, a timeout) is finished at the next round, from where it stopped, rather than left
- * in progress until the claim lapses (and the task then lost to this worker for good).
+ * The tasks a worker has claimed (or is claiming) and not yet seen through, each with the hash of
+ * the SUBMIT_RESULT it sent for it (null before that): a round cut short after the claim was sent
+ * (a node or the market out of reach, the claim's answer lost, a timeout, a receipt not in a block
+ * yet) is finished at the next round, from where it stopped, rather than left in progress until
+ * the claim lapses (and the task then lost to this worker for good).
  */
 export type HeldTasks = Map<string, string | null>;
 
@@ -88,6 +101,11 @@ export async function workTask(
   id: string,
   held: HeldTasks = new Map(),
 ): Promise<boolean> {
+  // Held before the claim is sent: the market may record a claim whose answer never reaches the
+  // worker (its deadline ran out, the connection was cut), and the task, in progress, is then in
+  // no list of pending tasks again. Claimed again at the next round, the same claim is answered
+  // 200; a refusal (409, 404: another worker's, settled, gone) lets it go.
+  if (!held.has(id)) held.set(id, null);
   try {
     await o.market.claim(id, chainId, o.key);
   } catch (e) {
@@ -97,7 +115,6 @@ export async function workTask(
     }
     throw e;
   }
-  if (!held.has(id)) held.set(id, null);
   const task = await o.market.task(id);
   const resultHash = sampleResultHash(task);
   let hash = await stillSent(o.rpc, held.get(id) ?? null);
@@ -114,7 +131,18 @@ export async function workTask(
     hash = sent.tx_hash;
     held.set(id, hash);
   }
-  const receipt = await o.rpc.waitForReceipt(hash, 60_000);
+  const receipt = await o.rpc.waitForReceipt(hash, o.receiptWaitMs ?? 60_000);
+  if (receipt.status === 'pending' || receipt.block_height === null) {
+    // Not in a block yet (waited for again at the next round), or out of the node's mempool
+    // without being executed (expired, its nonce taken: sent again at the next round).
+    if (receipt.status !== 'pending') held.set(id, null);
+    o.logger.warn('the result is not in a block yet; the task is held', {
+      task_id: id,
+      tx_hash: hash,
+      receipt: receipt.status,
+    });
+    return true;
+  }
   held.delete(id);
   o.logger.info('result submitted', {
     task_id: id,
@@ -125,10 +153,47 @@ export async function workTask(
   return true;
 }
 
+/** The most tasks in progress one round reads to find the worker's own. */
+const IN_PROGRESS_READ = 1_000;
+
+/**
+ * Takes into `held` the tasks the market shows in progress with this worker's claim that `held`
+ * does not know: a claim recorded whose answer never came back, or a worker started again with
+ * an empty memory. `others` remembers the tasks already read that are another worker's (kept to
+ * those still in progress), so that each is read once.
+ */
+export async function adoptClaims(
+  o: Pick<WorkerOptions, 'market' | 'key' | 'logger'>,
+  held: HeldTasks,
+  others: Set<string>,
+): Promise<void> {
+  const me = accountAddressOf(publicKeyHexOf(o.key));
+  const seen = new Set<string>();
+  for (let offset = 0; offset < IN_PROGRESS_READ; offset += 100) {
+    const page = await o.market.tasks({ status: 'in_progress', limit: 100, offset });
+    for (const t of page.tasks) {
+      seen.add(t.task_id);
+      if (held.has(t.task_id) || others.has(t.task_id)) continue;
+      if ((await o.market.task(t.task_id)).worker_address !== me) {
+        others.add(t.task_id);
+        continue;
+      }
+      held.set(t.task_id, null);
+      o.logger.warn('the market shows a claim of this worker it did not remember: taken up', {
+        task_id: t.task_id,
+      });
+    }
+    if (offset + page.tasks.length >= page.total || page.tasks.length === 0) break;
+  }
+  for (const id of others) if (!seen.has(id)) others.delete(id);
+}
+
 export async function runWorker(o: RunWorkerOptions, held: HeldTasks = new Map()): Promise<void> {
+  const others = new Set<string>();
   while (!o.signal.aborted) {
     try {
       const info = await o.market.info();
+      await adoptClaims(o, held, others);
       // Its own claims first: work cut short in an earlier round is finished before new work.
       for (const id of [...held.keys()]) {
         if (o.signal.aborted) break;

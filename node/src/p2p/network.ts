@@ -10,12 +10,10 @@
  */
 import './polyfill.js';
 import type { Logger } from '@chain-devnet/kit/log';
-import { withDeadline } from '@chain-devnet/kit/values';
 import type { GossipsubMessage } from '@chainsafe/libp2p-gossipsub';
-import type { Libp2p, Stream, TopicValidatorResult } from '@libp2p/interface';
+import type { Libp2p, TopicValidatorResult } from '@libp2p/interface';
 import { peerIdFromString } from '@libp2p/peer-id';
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
-import * as lp from 'it-length-prefixed';
 import {
   dropReceivedFrom,
   forgetFanout,
@@ -26,20 +24,16 @@ import {
 } from '../internals/libraryInternals.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import { BootstrapRedial } from './bootstrapRedial.js';
+import { converse, type ExchangeParts, request, serve, serveConversation } from './exchanges.js';
 import { createLibp2pNode, type Services, staggerTableRefresh } from './libp2pNode.js';
 import type { PeerKey } from './peerKey.js';
 import { type PeerRefusal, REFUSE_NONE, refuses } from './peerRefusal.js';
-import { MAX_MESSAGE_BYTES, P2P_VERSION } from './protocol.js';
+import { P2P_VERSION } from './protocol.js';
 import type { LinkShaping } from './shaping/linkShaping.js';
 import { agentVersion, handshakeRefusal } from './versionCheck.js';
 
 /** How long a peer that subscribed is waited for to have our gossip stream open (onTopicPeerJoined). */
 const JOIN_STREAM_WAIT_MS = 3000;
-
-/** Reads a stream to its end, keeping nothing. */
-async function drain(source: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of source);
-}
 
 export type Verdict = 'accept' | 'ignore' | 'reject';
 
@@ -289,55 +283,38 @@ export class P2PNetwork {
   }
 
   /** Serves a request/response protocol: one length-prefixed request, one length-prefixed response. */
-  async serve(
+  serve(
     protocol: string,
     handler: (request: Uint8Array, from: string) => Promise<Uint8Array>,
   ): Promise<void> {
-    await this.node.handle(protocol, async ({ stream, connection }) => {
-      const from = connection.remotePeer.toString();
-      // A one-way partition keeps the peer's request from arriving: no answer, until it gives up.
-      if (this.deafTo(from)) return void (await drain(stream.source).catch(() => undefined));
-      try {
-        for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES })) {
-          const response = await handler(chunk.subarray(), from);
-          await stream.sink(lp.encode([response]));
-          break;
-        }
-      } catch (e) {
-        this.logger.debug('request failed', { protocol, error: (e as Error).message });
-        stream.abort(e as Error);
-      }
-    });
+    return serve(this.exchangeParts, protocol, handler);
   }
 
-  request(peer: string, protocol: string, request: Uint8Array, timeoutMs = 10_000): Promise<Uint8Array> {
-    // One deadline for the whole exchange: the dial, the request, the answer and the close. A
-    // peer that accepts the stream and never answers must not hold the caller (block sync runs
-    // one catch-up at a time, so a hung request stalled a node's sync for good). It is a hard
-    // deadline: libp2p honours the signal at most steps, not all (opening a stream records the
-    // protocol in the peer store without it), and a node once stayed in its sync for over 60 s.
-    const late = `no answer within ${timeoutMs} ms`;
-    return withDeadline(timeoutMs, late, async (signal) => {
-      const stream: Stream = await this.node.dialProtocol(peerIdFromString(peer), protocol, { signal });
-      const onTimeout = () => stream.abort(new Error(late));
-      signal.addEventListener('abort', onTimeout, { once: true });
-      try {
-        // A stream opened after the deadline is dropped at once.
-        if (signal.aborted) {
-          stream.abort(new Error(late));
-          throw new Error(late);
-        }
-        await stream.sink(lp.encode([request]));
-        // A one-way partition loses the peer's answer: it went, and never arrives.
-        if (this.deafTo(peer)) await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
-        for await (const chunk of lp.decode(stream.source, { maxDataLength: MAX_MESSAGE_BYTES }))
-          return chunk.subarray();
-        throw new Error('no response');
-      } finally {
-        await stream.close({ signal }).catch(() => undefined);
-        signal.removeEventListener('abort', onTimeout);
-      }
-    });
+  /** Serves a protocol of many exchanges on one stream (exchanges.ts). */
+  serveConversation(
+    protocol: string,
+    handler: (request: Uint8Array, from: string) => Promise<Uint8Array>,
+  ): Promise<void> {
+    return serveConversation(this.exchangeParts, protocol, handler);
+  }
+
+  /** One stream to `peer` for many exchanges within one deadline (exchanges.ts). */
+  converse<T>(
+    peer: string,
+    protocol: string,
+    timeoutMs: number,
+    talk: (ask: (request: Uint8Array) => Promise<Uint8Array>) => Promise<T>,
+  ): Promise<T> {
+    return converse(this.exchangeParts, peer, protocol, timeoutMs, talk);
+  }
+
+  /** One request and its answer within one deadline (exchanges.ts). */
+  request(peer: string, protocol: string, message: Uint8Array, timeoutMs = 10_000): Promise<Uint8Array> {
+    return request(this.exchangeParts, peer, protocol, message, timeoutMs);
+  }
+
+  private get exchangeParts(): ExchangeParts {
+    return { node: this.node, logger: this.logger, deafTo: (peer) => this.deafTo(peer) };
   }
 
   /** Peers refused at the handshake (an incompatible p2p protocol version, another genesis), with the reason. */

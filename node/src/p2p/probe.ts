@@ -51,8 +51,8 @@ export function probeAnswer(request: Uint8Array): Uint8Array {
   throw new Error('not a probe request');
 }
 
-export async function serveProbe(net: Pick<P2PNetwork, 'serve'>): Promise<void> {
-  await net.serve(PROBE_PROTOCOL, async (request) => probeAnswer(request));
+export async function serveProbe(net: Pick<P2PNetwork, 'serveConversation'>): Promise<void> {
+  await net.serveConversation(PROBE_PROTOCOL, async (request) => probeAnswer(request));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -62,7 +62,7 @@ const rateOf = (bytes: number, ms: number, rttMs: number) =>
 
 /** Measures the link to `peer`: the round trip, then `bytes` up and `bytes` down (0: none). */
 export async function probePeer(
-  net: Pick<P2PNetwork, 'request'>,
+  net: Pick<P2PNetwork, 'converse'>,
   peer: string,
   bytes: number,
   timeoutMs: number,
@@ -70,11 +70,22 @@ export async function probePeer(
 ): Promise<ProbeResult> {
   if (!Number.isInteger(bytes) || bytes < 0 || bytes > MAX_PROBE_BYTES)
     throw new RangeError(`bytes must be a whole number from 0 to ${MAX_PROBE_BYTES}`);
+  return net.converse(peer, PROBE_PROTOCOL, timeoutMs, (ask) => measured(ask, bytes, now));
+}
+
+/** The probe's exchanges on one stream: the round trips, then the transfers. */
+async function measured(
+  ask: (request: Uint8Array) => Promise<Uint8Array>,
+  bytes: number,
+  now: () => number,
+): Promise<ProbeResult> {
   const timed = async (request: Uint8Array) => {
     const t0 = now();
-    const answer = await net.request(peer, PROBE_PROTOCOL, request, timeoutMs);
+    const answer = await ask(request);
     return { ms: now() - t0, answer };
   };
+  // The stream's first exchange pays its opening; not measured.
+  await ask(new Uint8Array([ECHO]));
   const rtts: number[] = [];
   for (let i = 0; i < ROUND_TRIPS; i++) rtts.push((await timed(new Uint8Array([ECHO, i]))).ms);
   const rttMs = median(rtts);

@@ -6,19 +6,20 @@
 import { defineCommand, duration, flag } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet/devnet.js';
 import {
-  DISK_BACKEND,
+  type DiskBackend,
   type DiskChange,
-  type DiskFaults,
+  type DiskState,
   describeDiskFaults,
 } from '../../runtime/diskFaults.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { out, printJson } from '../output.js';
 
-/** `devnet disk --json`: each node's faults in disk_faults.json's names, and the backend. */
+/** `devnet disk --json`: each node's faults in disk_faults.json's names, and its backend. */
 export interface DiskJson {
-  readonly backend: typeof DISK_BACKEND;
   readonly nodes: readonly {
     readonly node: string;
+    /** `tmpfs`: its store on a data disk of its own, filled for real; `layer`: the node's own fault layer. */
+    readonly backend: DiskBackend;
     readonly full: boolean;
     readonly write_delay_ms: number;
     readonly fsync_delay_ms: number;
@@ -26,13 +27,22 @@ export interface DiskJson {
   }[];
 }
 
-const json = (node: string, f: DiskFaults) => ({
+const json = (node: string, { faults: f, backend }: DiskState) => ({
   node,
+  backend,
   full: f.full,
   write_delay_ms: f.writeDelayMs,
   fsync_delay_ms: f.fsyncDelayMs,
   lose_unsynced: f.loseUnsynced,
 });
+
+/** Why a node asked for a full disk gets the layer: no disk of its own, or no root to mount one. */
+function layerNote(d: Devnet, name: string, s: DiskState, change: DiskChange): string {
+  if (s.backend !== 'layer' || change.full === undefined) return '';
+  if (d.node(name).diskBytes === null) return ": no disk of its own, see the manifest's disk";
+  const here = d.runtime.kind === 'process' || d.runtime.kind === 'threads';
+  return here && process.getuid?.() !== 0 ? ': a tmpfs needs root on this runtime' : '';
+}
 
 export const diskCommand = defineCommand({
   name: 'disk',
@@ -53,7 +63,8 @@ export const diskCommand = defineCommand({
   details:
     'The faults are the devnet\'s: kept in the node\'s home as disk_faults.json (docs/PROTOCOL.md, "Disk faults"), ' +
     'given to the node again when it restarts, is upgraded or restored, and saved by devnet save. ' +
-    "The node's own fault layer puts them in force (every node of a devnet runs with --fault-injection); " +
+    "The node's own fault layer puts them in force (every node of a devnet runs with --fault-injection, backend layer); " +
+    "a node with a disk of its own (the manifest's disk: {size}) is filled for real, its tmpfs until the system's ENOSPC (backend tmpfs); " +
     'devnet status shows them per node, with whether the node says its writes succeed.',
   run: async ({ values: v, positionals }) => {
     const d = await Devnet.open(homeOf(v.home));
@@ -72,11 +83,17 @@ export const diskCommand = defineCommand({
     const changes = Object.keys(change).length > 0;
     if (changes && name === undefined) throw new Error('devnet disk: a change needs NODE');
     const names = name === undefined ? d.nodes.map((n) => n.name) : [d.node(name).name];
-    const rows: [string, DiskFaults][] = [];
-    for (const n of names) rows.push([n, changes ? await d.disk.change(n, change) : await d.disk.of(n)]);
-    if (v.json) printJson<DiskJson>({ backend: DISK_BACKEND, nodes: rows.map(([n, f]) => json(n, f)) });
+    const rows: [string, DiskState][] = [];
+    for (const n of names) {
+      if (changes) await d.disk.change(n, change);
+      rows.push([n, await d.disk.state(n)]);
+    }
+    if (v.json) printJson<DiskJson>({ nodes: rows.map(([n, s]) => json(n, s)) });
     else
-      for (const [n, f] of rows) out(`${n.padEnd(14)} ${describeDiskFaults(f)}  (backend ${DISK_BACKEND})`);
+      for (const [n, s] of rows)
+        out(
+          `${n.padEnd(14)} ${describeDiskFaults(s.faults)}  (backend ${s.backend}${layerNote(d, n, s, change)})`,
+        );
     return 0;
   },
 });

@@ -10,10 +10,12 @@ import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/t
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
+import type { DiskBackend, FillOp } from '../dataDisk.js';
 import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
+import { dataTmpfsMount, fillInContainer, hasDataTmpfs } from './containerExec.js';
 import type { DockerDevnet } from './containers.js';
 import { VERSION_LABEL } from './labels.js';
 import { demux, followLogs } from './logStream.js';
@@ -63,6 +65,8 @@ export class DockerNode implements NodeHandle {
       HostConfig: {
         NetworkMode: dd.portsNetwork,
         Binds: [`${volume}:${CONTAINER_HOME}`],
+        // Its store on a tmpfs of its own size (dataDisk.ts); it lives while the container runs.
+        ...(l.node.diskBytes === null ? {} : { Mounts: [dataTmpfsMount(l.node.diskBytes)] }),
         PortBindings: {
           [`${RPC_PORT}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: String(l.node.rpcPort) }],
           [`${P2P_PORT}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: String(l.node.p2pPort) }],
@@ -184,5 +188,16 @@ export class DockerNode implements NodeHandle {
     if (cut && attached)
       await this.dd.d.getNetwork(this.dd.p2pNetwork).disconnect({ Container: c.id, Force: true });
     else if (!cut && !attached) await this.dd.attach(c, this.name);
+  }
+
+  async diskBackend(): Promise<DiskBackend> {
+    const info = await this.dd.inspect(this.name);
+    return hasDataTmpfs(info?.HostConfig.Mounts) ? 'tmpfs' : 'layer';
+  }
+
+  async fillDisk(op: FillOp): Promise<boolean> {
+    const info = await this.dd.inspect(this.name);
+    if (info === null || !info.State.Running || !hasDataTmpfs(info.HostConfig.Mounts)) return false;
+    return fillInContainer(this.dd.d.getContainer(info.Id), op);
   }
 }

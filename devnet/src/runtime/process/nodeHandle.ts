@@ -21,11 +21,13 @@ import { DevnetError } from '../../base/errors.js';
 import type { Layout } from '../../base/layout.js';
 import { isMonitor, monitorHome } from '../../monitoring/monitorHome.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
+import type { DiskBackend, FillOp } from '../dataDisk.js';
 import { keepEarlierRun } from '../earlierRuns.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
+import { backendHere, fillHere, mountDataTmpfs } from './dataTmpfs.js';
 import { nodeProgramOf } from './programs.js';
 
 /**
@@ -99,6 +101,7 @@ export class ProcessNode implements NodeHandle {
   async start(l: NodeLaunch): Promise<void> {
     if ((await this.state()) === 'running') return;
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
+    if (l.node.diskBytes !== null) await mountDataTmpfs(l.home, l.node.diskBytes);
     await spawnDetached({
       command: process.execPath,
       // This checkout's node under the V8 flags its code cache was made with; another build's
@@ -189,4 +192,12 @@ export class ProcessNode implements NodeHandle {
 
   /** The blocked-peers list is the whole cut. */
   async cutOff(): Promise<void> {}
+
+  diskBackend(): Promise<DiskBackend> {
+    return backendHere(this.layout.nodeHome(this.name));
+  }
+
+  fillDisk(op: FillOp): Promise<boolean> {
+    return fillHere(this.layout.nodeHome(this.name), op);
+  }
 }

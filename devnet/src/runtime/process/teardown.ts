@@ -3,6 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Layout } from '../../base/layout.js';
 import { MONITORS } from '../../monitoring/monitorHome.js';
+import { unmountUnder } from './dataTmpfs.js';
 import { stopAndReap } from './nodeHandle.js';
 
 export async function teardownProcesses(layout: Layout, keepData: boolean): Promise<string[]> {
@@ -13,6 +14,8 @@ export async function teardownProcesses(layout: Layout, keepData: boolean): Prom
       if (gone !== null) removed.push(gone);
     }),
   );
+  // The nodes' data disks (dataTmpfs.ts), found in the mount table: a killed run's too.
+  removed.push(...(await unmountUnder(layout.home, keepData)));
   if (!keepData) {
     await rm(layout.home, { recursive: true, force: true });
     removed.push(`folder ${layout.home}`);

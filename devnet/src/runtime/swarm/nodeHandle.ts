@@ -13,7 +13,9 @@ import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { NodeSpec } from '../../spec/networkSpec.js';
 import { BLOCKED_PEERS_FILE } from '../blockedPeers.js';
+import type { DiskBackend, FillOp } from '../dataDisk.js';
 import { DISK_FAULTS_FILE } from '../diskFaults.js';
+import { fillInContainer, hasDataTmpfs } from '../docker/containerExec.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
 import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
@@ -205,5 +207,17 @@ export class SwarmNode implements NodeHandle {
   /** The blocked-peers list is the whole cut; the node must have a service. */
   async cutOff(cut: boolean): Promise<void> {
     await this.sd.requireService(this.name, cut ? 'disconnect' : 'connect');
+  }
+
+  async diskBackend(): Promise<DiskBackend> {
+    const s = await this.sd.service(this.name);
+    const task = s?.Spec?.TaskTemplate as Docker.ContainerTaskSpec | undefined;
+    return hasDataTmpfs(task?.ContainerSpec?.Mounts) ? 'tmpfs' : 'layer';
+  }
+
+  async fillDisk(op: FillOp): Promise<boolean> {
+    if ((await this.diskBackend()) !== 'tmpfs') return false;
+    const c = await this.sd.taskContainer(this.name, `reach the disk of ${this.name}`).catch(() => null);
+    return c === null ? false : fillInContainer(c.container, op);
   }
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CONTAINER_PORTS, nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import type Docker from 'dockerode';
 import { DevnetError } from '../../base/errors.js';
+import { dataTmpfsMount } from '../docker/containerExec.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { NodeLaunch, Progress } from '../runtime.js';
@@ -117,7 +118,11 @@ export async function createNodeService(
     Hostname: name,
     Labels: { [VERSION_LABEL]: l.build.version },
     // The machine's engine makes the volume when the first task starts, with these labels.
-    Mounts: [volumeMount(sd.name(name), CONTAINER_HOME, sd.labels(name))],
+    // Its store on a tmpfs of its own size (dataDisk.ts): it lives while the task runs.
+    Mounts: [
+      volumeMount(sd.name(name), CONTAINER_HOME, sd.labels(name)),
+      ...(l.node.diskBytes === null ? [] : [dataTmpfsMount(l.node.diskBytes)]),
+    ],
     Configs: [
       { File: homeFile('genesis.json', 0o444), ConfigID: genesis.id, ConfigName: genesis.name },
       { File: homeFile('node.json', 0o444), ConfigID: nodeFile.id, ConfigName: nodeFile.name },

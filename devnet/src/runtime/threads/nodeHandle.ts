@@ -11,9 +11,11 @@ import { nodeFileOf, writeNodeFile } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../../base/errors.js';
 import type { Layout } from '../../base/layout.js';
 import type { NodeSpec } from '../../spec/networkSpec.js';
+import type { DiskBackend, FillOp } from '../dataDisk.js';
 import { localEndpoint } from '../localEndpoint.js';
 import { tailFile } from '../logTail.js';
 import { nodeStartArgs } from '../nodeCommand.js';
+import { backendHere, fillHere, mountDataTmpfs } from '../process/dataTmpfs.js';
 import { replaceHere } from '../process/nodeHandle.js';
 import { nodeProgramOf } from '../process/programs.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
@@ -58,6 +60,7 @@ export class ThreadNode implements NodeHandle {
   async start(l: NodeLaunch): Promise<void> {
     if ((await this.state()) !== 'stopped') return;
     await writeNodeFile(l.home, nodeFileOf(l.node, l.peers, { host: '127.0.0.1' }));
+    if (l.node.diskBytes !== null) await mountDataTmpfs(l.home, l.node.diskBytes);
     await this.ask('start', l);
   }
 
@@ -107,4 +110,12 @@ export class ThreadNode implements NodeHandle {
 
   /** The blocked-peers list is the whole cut. */
   async cutOff(): Promise<void> {}
+
+  diskBackend(): Promise<DiskBackend> {
+    return backendHere(this.layout.nodeHome(this.name));
+  }
+
+  fillDisk(op: FillOp): Promise<boolean> {
+    return fillHere(this.layout.nodeHome(this.name), op);
+  }
 }

@@ -9,6 +9,8 @@ import { HIGH_WATER_BYTES, shapedPipe } from '../../../../src/p2p/shaping/shaped
 import { ManualTicker } from '../../../../src/util/ticker.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
+/** A link with a condition, all along. */
+const shaped = () => false;
 
 /** A source the test feeds by hand; `read` counts what the pipe took. */
 function handFed() {
@@ -53,7 +55,7 @@ function handFed() {
 }
 
 /** Collects what the pipe yields, with the ticker's time of each. */
-function drain(pipe: AsyncGenerator<Uint8Array>, ticker: ManualTicker) {
+function drain(pipe: AsyncIterable<Uint8Array>, ticker: ManualTicker) {
   const got: { at: number; bytes: number }[] = [];
   const done = (async () => {
     for await (const c of pipe) got.push({ at: ticker.now(), bytes: c.byteLength });
@@ -66,7 +68,7 @@ describe('the shaped pipe', () => {
     const ticker = new ManualTicker();
     const fed = handFed();
     const { got } = drain(
-      shapedPipe(fed.source, () => ticker.now() + 100, ticker, 'k'),
+      shapedPipe(fed.source, () => ticker.now() + 100, shaped, ticker, 'k'),
       ticker,
     );
     for (const t of [0, 1, 2]) {
@@ -90,7 +92,7 @@ describe('the shaped pipe', () => {
     const fed = handFed();
     const chunk = 1024 * 1024;
     drain(
-      shapedPipe(fed.source, () => ticker.now() + 1000, ticker, 'k'),
+      shapedPipe(fed.source, () => ticker.now() + 1000, shaped, ticker, 'k'),
       ticker,
     );
     for (let i = 0; i < 8; i++) fed.push(chunk);
@@ -105,7 +107,7 @@ describe('the shaped pipe', () => {
     const ticker = new ManualTicker();
     const fed = handFed();
     const { got, done } = drain(
-      shapedPipe(fed.source, () => ticker.now() + 50, ticker, 'k'),
+      shapedPipe(fed.source, () => ticker.now() + 50, shaped, ticker, 'k'),
       ticker,
     );
     fed.push(1);
@@ -126,7 +128,7 @@ describe('the shaped pipe', () => {
     const ticker = new ManualTicker();
     const fed = handFed();
     const { got, done } = drain(
-      shapedPipe(fed.source, () => ticker.now() + 10, ticker, 'k'),
+      shapedPipe(fed.source, () => ticker.now() + 10, shaped, ticker, 'k'),
       ticker,
     );
     fed.push(3);
@@ -136,5 +138,53 @@ describe('the shaped pipe', () => {
     await done;
     assert.deepEqual(got, [{ at: 10, bytes: 3 }]);
     assert.equal(ticker.pending('k'), false);
+  });
+
+  it('passes chunks straight through while the link is clear, with no timer; shapes once a condition is set; passes again once it is cleared and delivered', async () => {
+    const ticker = new ManualTicker();
+    const fed = handFed();
+    let clear = true;
+    const pipe = shapedPipe(
+      fed.source,
+      // As the node's deadline: the latency while a condition is set, now once it is clear.
+      () => ticker.now() + (clear ? 0 : 100),
+      () => clear,
+      ticker,
+      'k',
+    );
+    const got: { at: number; chunk: Uint8Array }[] = [];
+    const done = (async () => {
+      for await (const c of pipe) got.push({ at: ticker.now(), chunk: c });
+    })();
+    fed.push(0);
+    await turn();
+    assert.equal(got.length, 1, 'delivered at once');
+    assert.equal(ticker.pending('k'), false);
+    clear = false;
+    fed.push(2);
+    fed.push(3);
+    await turn();
+    // The read pending when the condition came passes at once; the chunks after it wait 100 ms.
+    ticker.advance(100);
+    for (let i = 0; i < 5; i++) await turn();
+    clear = true;
+    fed.push(4);
+    for (let i = 0; i < 5; i++) await turn();
+    ticker.advance(100);
+    for (let i = 0; i < 5; i++) await turn();
+    fed.push(5);
+    await turn();
+    fed.end();
+    await done;
+    assert.deepEqual(
+      got.map((g) => [g.chunk.byteLength, g.at]),
+      [
+        [0, 0],
+        [2, 0],
+        [3, 100],
+        [4, 100],
+        [5, 200],
+      ],
+    );
   });
 });
