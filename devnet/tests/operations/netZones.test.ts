@@ -51,10 +51,10 @@ test(
         assert.equal(far.asked.rtt_ms, RTT_MS);
         assert.equal(near.asked.rtt_ms, 0);
         net.log(`probe: ${JSON.stringify(rows.map((r) => [r.to, r.measured?.rtt_ms]))}`);
-        // The node's probe opens a stream for each exchange, whose protocol negotiation waits for one
-        // more round trip: its rtt_ms is up to twice the link's (measured 412.9 ms for 200 asked).
+        // What was asked, and at most a loaded machine's delay more (205-231 ms measured for 200;
+        // before the probe talked on one stream, 412-426 ms: each exchange negotiated a stream).
         const within = (m: number | undefined, asked: number) =>
-          m !== undefined && m >= asked - 15 && m < 2 * asked + 400;
+          m !== undefined && m >= asked - 15 && m < asked + 250;
         assert.ok(within(far.measured?.rtt_ms, RTT_MS), JSON.stringify(far));
         // Within a zone nothing is added: well below the zones' round trip (a loaded machine adds tens of ms).
         assert.ok(near.measured !== null && near.measured.rtt_ms < RTT_MS, JSON.stringify(near));
