@@ -7,7 +7,7 @@
  * netArchiveDocker.test.ts.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -73,6 +73,8 @@ export function conditionsAcrossAnArchive(runtime: RuntimeKind, skip: string | f
     } catch (e) {
       await net.stop({ failed: true });
       throw e;
+    } finally {
+      await rm(file, { force: true });
     }
   });
 }
