@@ -98,6 +98,7 @@ export const SUITES = {
       'devnet/dist/tests/operations/netOneWay.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
       'devnet/dist/tests/archive/netArchiveProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
       'devnet/dist/tests/archive/netArchiveDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 30 },
+      'devnet/dist/tests/archive/netArchiveThreads.test.js': { kind: 'none', weight: HEAVY, seconds: 24 },
       'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
       'devnet/dist/tests/runtime/process/processRuntime.test.js': {
         kind: 'none',
