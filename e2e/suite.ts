@@ -25,6 +25,7 @@ import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
 import { marketScenario } from './scenarios/market.js';
 import { metrics } from './scenarios/metrics.js';
+import { network } from './scenarios/network.js';
 import { rotation } from './scenarios/rotation.js';
 import type { Scenario } from './scenarios/scenario.js';
 import { snapshots } from './scenarios/snapshots.js';
@@ -42,6 +43,7 @@ export const SCENARIOS: readonly Scenario[] = [
   jailing,
   staking,
   disks,
+  network,
   halt,
   marketScenario,
   byzantine,

@@ -93,6 +93,12 @@ export const SUITES = {
       'devnet/dist/tests/runtime/docker/builtImages.test.js': { kind: 'docker', weight: 1, seconds: 5 },
       'devnet/dist/tests/docs/examples.test.js': { kind: 'none', weight: HEAVY, seconds: 70 },
       'devnet/dist/tests/testkit/testnetProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
+      // Issue 41: network conditions on processes (alone, 2026-12-02).
+      'devnet/dist/tests/operations/netZones.test.js': { kind: 'none', weight: HEAVY, seconds: 55 },
+      'devnet/dist/tests/operations/netOneWay.test.js': { kind: 'none', weight: HEAVY, seconds: 39 },
+      'devnet/dist/tests/archive/netArchiveProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 12 },
+      'devnet/dist/tests/archive/netArchiveDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 30 },
+      'devnet/dist/tests/archive/netArchiveThreads.test.js': { kind: 'none', weight: HEAVY, seconds: 24 },
       'node/dist/tests/system/cluster.test.js': { weight: HEAVY, seconds: 90 },
       'devnet/dist/tests/runtime/process/processRuntime.test.js': {
         kind: 'none',
@@ -107,7 +113,7 @@ export const SUITES = {
       },
       'devnet/dist/tests/runtime/threads/threadsHost.test.js': { kind: 'none', weight: 1, seconds: 3 },
       'devnet/dist/tests/runtime/docker/buildOnce.test.js': { kind: 'none', weight: 1, seconds: 2 },
-      'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
+      'devnet/dist/tests/ui/panel.process.test.js': { kind: 'none', weight: HEAVY, seconds: 35 },
       'devnet/dist/tests/scenario/run.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'node/dist/tests/system/stateSyncJoin.test.js': { weight: HEAVY, seconds: 24 },
       // New with issue 39 (2026-12-01): 22 s here beside two other files.

@@ -15,8 +15,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseBenchArgs } from '@chain-devnet/kit/cli';
+import { median } from '@chain-devnet/kit/values';
 import { pause } from '@chain-devnet/kit/wait';
 import { devnetCli } from '../src/harness/cli.js';
+import { probeLinks } from '../src/operations/netProbe.js';
 import { type Testnet, withTestnet } from '../src/testkit/index.js';
 import { lineChartSvg, type Panel } from './svgPlot.js';
 
@@ -66,6 +68,29 @@ interface Row {
   readonly p50Ms: number | null;
   readonly p99Ms: number | null;
   readonly confirmed: number;
+  /** devnet net --probe from validator-0 to every peer: asked and measured, medians over the links. */
+  readonly probe: { askedRtt: number; rtt: number; askedBps: number | null; bps: number | null } | null;
+}
+
+/** A transfer the probe makes for a rate: about 2 s of it, within the probe's bound. */
+const probeBytes = (c: Condition) =>
+  c.kind !== 'rate' || c.options.length === 0
+    ? 0
+    : Math.min(4_000_000, Math.round(rateBps(c.options[1]!) / 4));
+const rateBps = (r: string) =>
+  Number(r.replace(/[a-z]+$/, '')) * ({ kbit: 1e3, mbit: 1e6, gbit: 1e9 }[r.replace(/^[0-9.]+/, '')] ?? 1);
+
+async function probed(t: Testnet, c: Condition): Promise<Row['probe']> {
+  if (c.kind === 'loss') return null;
+  const rows = (await probeLinks(t.devnet, t.names()[0]!, probeBytes(c))).filter((r) => r.measured !== null);
+  if (rows.length === 0) return null;
+  const up = rows.map((r) => r.measured!.up_bps).filter((x): x is number => x !== null);
+  return {
+    askedRtt: median(rows.map((r) => r.asked.rtt_ms)),
+    rtt: median(rows.map((r) => r.measured!.rtt_ms)),
+    askedBps: rows[0]!.asked.up_bps,
+    bps: up.length === 0 ? null : median(up),
+  };
 }
 
 async function net(t: Testnet, args: readonly string[]): Promise<void> {
@@ -78,6 +103,7 @@ async function measure(t: Testnet, n: number, c: Condition): Promise<Row> {
     if (c.options.length > 0) await net(t, [name, ...c.options, '--direction', 'out']);
   try {
     await pause(Number(values.warmup) * 1000);
+    const probe = await probed(t, c);
     const rpc = t.node(t.names()[0]!).rpc;
     const h0 = (await rpc.status()).height;
     const t0 = performance.now();
@@ -97,6 +123,7 @@ async function measure(t: Testnet, n: number, c: Condition): Promise<Row> {
       p50Ms: r.latencyMs.p50,
       p99Ms: r.latencyMs.p99,
       confirmed: r.confirmed,
+      probe,
     };
     console.log(
       `${n} validators, ${c.kind} ${c.label}: block interval ${row.intervalMs ?? '-'} ms, ` +
@@ -136,6 +163,19 @@ for (const r of rows)
   console.log(
     `| ${r.validators} | ${r.condition.kind} ${r.condition.label} | ${r.intervalMs ?? '-'} | ${r.p50Ms ?? '-'} | ${r.p99Ms ?? '-'} | ${r.confirmed} |`,
   );
+
+console.log(
+  '\n`devnet net --probe` from validator-0, medians over its links (one-way latency L on every out: a round trip of 2L):',
+);
+console.log(
+  '| validators | condition | round trip asked (ms) | measured (ms) | rate asked (bit/s) | measured (bit/s) |',
+);
+console.log('|---|---|---|---|---|---|');
+for (const r of rows)
+  if (r.probe !== null)
+    console.log(
+      `| ${r.validators} | ${r.condition.kind} ${r.condition.label} | ${r.probe.askedRtt} | ${r.probe.rtt.toFixed(1)} | ${r.probe.askedBps ?? '-'} | ${r.probe.bps ?? '-'} |`,
+    );
 
 if (values.plot !== undefined) {
   const counts = [...new Set(rows.map((r) => r.validators))];

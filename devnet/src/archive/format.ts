@@ -57,7 +57,13 @@ export function archiveError(file: string, what: string): DevnetError {
  * minutes.
  */
 export const MAX_ARCHIVE_FILES = 20_000;
-const DEVNET_FILES = new Set(['devnet/devnet.json', 'devnet/accounts.json']);
+/** The network conditions in force when saved (runtime/netConditions.ts); absent in older archives and where none were set. */
+export const NET_FILE = 'devnet/net.json';
+export const DEVNET_FILES: ReadonlySet<string> = new Set([
+  'devnet/devnet.json',
+  'devnet/accounts.json',
+  NET_FILE,
+]);
 
 /**
  * What a node's and a service's home may hold in an archive: only the files their programs read
@@ -93,7 +99,7 @@ function homeFile(kind: 'nodes' | 'services', rest: readonly string[]): boolean 
 
 /**
  * Null when `path` may be in an archive, else why not. Only devnet/devnet.json,
- * devnet/accounts.json, and under nodes/<name>/ and services/<name>/ the files their homes hold
+ * devnet/accounts.json, devnet/net.json, and under nodes/<name>/ and services/<name>/ the files their homes hold
  * (homeFile); no absolute path, no `.` or `..` segment, no backslash, no empty segment.
  */
 export function pathProblem(path: string): string | null {

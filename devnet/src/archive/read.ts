@@ -22,7 +22,9 @@ import {
   type ArchiveManifest,
   archiveError,
   checkManifest,
+  DEVNET_FILES,
   MANIFEST_ENTRY,
+  NET_FILE,
   pathProblem,
 } from './format.js';
 
@@ -41,12 +43,12 @@ export const ARCHIVE_LIMITS: ArchiveLimits = { entryBytes: 4 * GIB, totalBytes: 
 const HELD_BYTES = 16 * 1024 ** 2;
 /** The tar's own bytes per entry at most (its header, a pax header for a long name, padding). */
 const TAR_OVERHEAD = 8 * 1024;
-const HELD = new Set(['devnet/devnet.json', 'devnet/accounts.json']);
+const HELD = DEVNET_FILES;
 
 export interface Archive {
   readonly file: string;
   readonly manifest: ArchiveManifest;
-  /** devnet/devnet.json and devnet/accounts.json, checked. */
+  /** devnet/devnet.json, devnet/accounts.json and devnet/net.json (when there), checked. */
   readonly devnetFiles: ReadonlyMap<string, Buffer>;
   readonly limits: ArchiveLimits;
 }
@@ -256,7 +258,9 @@ export async function readArchive(file: string, limits: ArchiveLimits = ARCHIVE_
     },
     null,
   );
-  for (const need of HELD) if (!devnetFiles.has(need)) throw archiveError(file, `missing ${need}`);
+  // devnet/net.json is there only where conditions were ever set (and not in older archives).
+  for (const need of HELD)
+    if (need !== NET_FILE && !devnetFiles.has(need)) throw archiveError(file, `missing ${need}`);
   return { file, manifest, devnetFiles, limits };
 }
 

@@ -9,7 +9,8 @@
  *   run/<name>.exit        how a node's process (thread) ended: its exit status (process, threads)
  *   monitoring/            prometheus.yml, Prometheus data, Grafana provisioning and data
  *   services/<name>/       a service beside the nodes (the task market, its worker): key, data
- *   partition.json         the groups of a partition in force (process runtime)
+ *   partition.json         the groups of a partition in force (every runtime)
+ *   net.json               the network conditions in force: links, one-way cuts, zones (net/netState.ts)
  *   ui/                    the panel: its key (mode 600), pid file and log
  *   threads/               the threads runtime's host: its socket, pid file and log
  *   saves/                 archives saved from the panel (devnet save)
@@ -61,6 +62,9 @@ export class Layout {
   }
   get partitionFile(): string {
     return join(this.home, 'partition.json');
+  }
+  get netFile(): string {
+    return join(this.home, 'net.json');
   }
   get monitoringDir(): string {
     return join(this.home, 'monitoring');

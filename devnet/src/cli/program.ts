@@ -9,7 +9,9 @@ import { downCommand } from './commands/down.js';
 import { hostCommand } from './commands/host.js';
 import { k8sCommand } from './commands/k8s.js';
 import { logsCommand } from './commands/logs.js';
+import { netCommand } from './commands/net.js';
 import { nodeCommands } from './commands/node.js';
+import { partitionCommand } from './commands/partition.js';
 import { saveCommand } from './commands/save.js';
 import { statusCommand } from './commands/status.js';
 import { superviseCommand } from './commands/supervise.js';
@@ -17,6 +19,7 @@ import { txCommand } from './commands/tx.js';
 import { uiCommand } from './commands/ui.js';
 import { upCommand } from './commands/up.js';
 import { upgradeCommand } from './commands/upgrade.js';
+import { zonesCommand } from './commands/zones.js';
 import { testCommand } from './test.js';
 
 const COMMANDS: readonly Command[] = [
@@ -25,6 +28,9 @@ const COMMANDS: readonly Command[] = [
   logsCommand,
   addCommand,
   ...nodeCommands,
+  netCommand,
+  zonesCommand,
+  partitionCommand,
   diskCommand,
   chainCommand,
   clockCommand,

@@ -15,6 +15,7 @@ import { type Fork, forkedSpec } from '../fork/spec.js';
 import { BlockedPeers } from '../runtime/blockedPeers.js';
 import { ChainControlFiles } from '../runtime/chainControl.js';
 import { DiskFaultFiles } from '../runtime/diskFaults.js';
+import { NetControl } from '../runtime/netConditions.js';
 import { whyEnded } from '../runtime/nodeLog.js';
 import type {
   NodeBuild,
@@ -26,6 +27,7 @@ import type {
   RuntimeKind,
 } from '../runtime/runtime.js';
 import { createRuntime } from '../runtime/select.js';
+import { validatorZones } from '../spec/manifest.js';
 import { buildNetworkSpec, type NetworkSpec, type NodeSpec, type SpecInput } from '../spec/networkSpec.js';
 import {
   type AddedNode,
@@ -63,6 +65,8 @@ export class Devnet {
   progress: Progress = (line) => process.stderr.write(`${line}\n`);
   /** Disconnect, connect and partition, the same on every runtime. */
   readonly faults: BlockedPeers;
+  /** Latency, jitter, loss, rate, one-way cuts and zones, the same on every runtime. */
+  readonly net: NetControl;
   /** The nodes' disk faults (a full disk, slow writes, unsynced writes lost), the same on every runtime. */
   readonly disk: DiskFaultFiles;
   /** The nodes' chain control files (operations/chainTime.ts holds, mines and moves time with them). */
@@ -75,6 +79,10 @@ export class Devnet {
     readonly runtime: Runtime,
   ) {
     this.faults = new BlockedPeers(layout, runtime);
+    this.net = new NetControl(layout, runtime, () => {
+      const m = this.state.input.manifest;
+      return m.zones === undefined ? null : { matrix: m.zones, nodes: validatorZones(m) };
+    });
     this.disk = new DiskFaultFiles(layout, runtime);
     this.control = new ChainControlFiles(layout, runtime);
     this.builds = new NodeBuilds(layout.home, () => this.progress);
@@ -183,13 +191,11 @@ export class Devnet {
 
   /** What starts a node: on its version unless another is given. */
   async launch(n: NodeSpec, version = this.versionOf(n.name)): Promise<NodeLaunch> {
-    return {
-      node: n,
-      build: await this.build(version),
-      home: await this.prepareHome(n),
-      peers: await this.peers(),
-      placement: this.placementOf(n.name),
-    };
+    const home = await this.prepareHome(n);
+    const peers = await this.peers();
+    // The network conditions in force, whatever the node went through while down (netConditions.ts).
+    await this.net.write(n.name, peers);
+    return { node: n, build: await this.build(version), home, peers, placement: this.placementOf(n.name) };
   }
 
   async startNode(name: string): Promise<void> {

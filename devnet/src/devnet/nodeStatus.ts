@@ -1,4 +1,5 @@
 /** What `devnet status`, the panel and the testkit see of a node (Devnet.status, Devnet.probe). */
+import type { NodeNetJson } from '../net/named.js';
 import type { DiskBackend } from '../runtime/dataDisk.js';
 import type { NodeRunState } from '../runtime/runtime.js';
 
@@ -32,6 +33,8 @@ export interface NodeStatus {
   readonly nodeVersion: string | null;
   /** Its disk: the faults the devnet applied and what the node says of its writes. */
   readonly disk: NodeDisk;
+  /** Its network conditions in force (devnet net, zones, one-way partitions; net/named.ts); null: none. */
+  readonly net: NodeNetJson | null;
 }
 
 /** A node's disk as `devnet status` shows it. */

@@ -8,7 +8,8 @@ import { RpcClient } from '@chain-devnet/node/client';
 import { sampleOf } from '../monitoring/exposition.js';
 import type { BlockedPeers } from '../runtime/blockedPeers.js';
 import { type DiskFaultFiles, noDiskFault } from '../runtime/diskFaults.js';
-import type { NodeEndpoint, Runtime } from '../runtime/runtime.js';
+import type { NetControl } from '../runtime/netConditions.js';
+import type { NodeEndpoint, PeerInfo, Runtime } from '../runtime/runtime.js';
 import type { NodeSpec } from '../spec/networkSpec.js';
 import { reportedVersion } from '../versions/nodeVersion.js';
 import { shortVersion } from '../versions/resolve.js';
@@ -19,6 +20,8 @@ export interface Probed {
   readonly runtime: Runtime;
   readonly faults: BlockedPeers;
   readonly disk: DiskFaultFiles;
+  readonly net: NetControl;
+  peers(): Promise<PeerInfo[]>;
   endpoint(name: string): Promise<NodeEndpoint>;
   versionOf(name: string): string;
 }
@@ -28,12 +31,16 @@ const PROBE_ANSWER_MS = 2_000;
 
 export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
   const handle = d.runtime.node(n.name);
-  const [state, disconnected, endpoint, { faults, backend }] = await Promise.all([
+  const [state, disconnected, endpoint, { faults, backend }, conditions] = await Promise.all([
     handle.state(),
     d.faults.isDisconnected(n.name),
     d.endpoint(n.name),
     d.disk.state(n.name),
+    d.peers().then((all) => d.net.named(all)),
   ]);
+  const c = conditions[n.name];
+  const net =
+    c === undefined || (c.links.length === 0 && c.deaf_to.length === 0 && c.zone === null) ? null : c;
   const disk: NodeDisk = {
     faults: noDiskFault(faults)
       ? null
@@ -66,6 +73,7 @@ export async function probeNode(d: Probed, n: NodeSpec): Promise<NodeProbe> {
       version: shortVersion(d.versionOf(n.name)),
       nodeVersion: null,
       disk,
+      net,
     },
     metrics: null,
   };

@@ -6,8 +6,11 @@
 
 import type { DevnetErrorCode } from '../base/errors.js';
 import type { NodeStatus } from '../devnet/nodeStatus.js';
+import type { NodeNetJson } from '../net/named.js';
+import type { ZoneSetup } from '../net/zones.js';
 import type { AddResult } from '../operations/add.js';
 import type { MarketStatus } from '../operations/market.js';
+import type { ProbeRow } from '../operations/netProbe.js';
 import type { TxOutcome } from '../operations/tx.js';
 import type { UpgradePlanResult } from '../operations/upgradePlan.js';
 import type { MonitoringEndpoints, RuntimeKind } from '../runtime/runtime.js';
@@ -129,3 +132,27 @@ export interface ErrorJson {
 
 /** `devnet upgrade plan|cancel --json`: the plan, whether it is scheduled (cancelled), who signed, GET /upgrades after. */
 export type UpgradePlanJson = UpgradePlanResult;
+
+/** `devnet net --json`: every node's conditions in force. */
+export interface NetJson {
+  readonly nodes: Readonly<Record<string, NodeNetJson>>;
+}
+
+/** `devnet net --probe --json`. */
+export interface NetProbeJson {
+  readonly bytes: number;
+  readonly links: readonly ProbeRow[];
+}
+
+/** `devnet zones --json`: the zones in force (null: none), and whether they are the manifest's. */
+export interface ZonesJson {
+  readonly zones: ZoneSetup | null;
+  readonly from: 'manifest' | 'devnet zones' | null;
+}
+
+/** `devnet partition --json`: what was done. */
+export interface PartitionJson {
+  readonly groups: readonly (readonly string[])[] | null;
+  readonly one_way: { readonly from: string; readonly to: string } | null;
+  readonly healed: boolean;
+}

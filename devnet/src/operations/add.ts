@@ -4,7 +4,8 @@
  * at the next eligible epoch boundary (the chain's activation rule, docs/RULES.md). With
  * --state-sync it starts from a peer's verified snapshot and fetches only the blocks after it.
  * With --version it runs that version of chain-node (a git ref built once into the cache, a
- * path, an image: the manifest's forms, versions/source.ts) instead of the checkout's.
+ * path, an image: the manifest's forms, versions/source.ts) instead of the checkout's. With --zone
+ * it is in that zone of the zones in force (operations/net.ts).
  */
 import { coins, parseAmount } from '@chain-devnet/node/chain';
 import { DevnetError } from '../base/errors.js';
@@ -12,6 +13,7 @@ import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
 import { pinVersion } from '../versions/resolve.js';
 import { CHECKOUT_VERSION } from '../versions/source.js';
+import { checkZone, joinZone } from './net.js';
 import { describeOutcome, sendTx, type TxOutcome } from './tx.js';
 
 export interface AddOptions {
@@ -25,6 +27,8 @@ export interface AddOptions {
   readonly stateSync?: boolean;
   /** The version it runs (`--version`, a manifest version's forms); default the checkout's build. */
   readonly version?: string;
+  /** Its zone, one of the zones in force (`--zone`; devnet/README.md, "Zones"). */
+  readonly zone?: string;
   readonly progress: Progress;
 }
 
@@ -51,6 +55,7 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
   // Pinned and found or built (a git ref) before anything is recorded: a bad version costs nothing.
   const version = o.version === undefined ? null : await pinVersion(o.version, '--version');
   if (version !== null) await devnet.build(version);
+  if (o.zone !== undefined) await checkZone(devnet, o.zone);
   const node = await devnet.recordAdded(o.name, {
     stake,
     placement: o.placement ?? null,
@@ -66,6 +71,9 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
     if (e instanceof DevnetError && e.code === 'BAD_VERSION') await devnet.forgetAdded(node.name);
     throw e;
   }
+  // The others' conditions name the newcomer too: its zone's round trips (or as they were).
+  if (o.zone === undefined) await devnet.net.applyAll(await devnet.peers());
+  else await joinZone(devnet, node.name, o.zone);
   const { rpc } = await devnet.endpoint(node.name);
   o.progress(`${node.name}: RPC ${rpc}`);
   await devnet.waitForHeight([node.name], target, devnet.progressBound(target));

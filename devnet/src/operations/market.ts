@@ -2,7 +2,7 @@
  * The task market in a devnet (`devnet up --market`, manifest `market: true`): the market
  * (docs/MARKET.md) at P+1093, following the first node's RPC, its escrow the genesis account
  * `market`; and one sample worker, the genesis account `market-worker`, submitting through the
- * same node. Both are services of the runtime (runtime.ts), so every runtime places them its own
+ * same node first and through the others while it cannot reach it. Both are services of the runtime (runtime.ts), so every runtime places them its own
  * way; their keys come from the seed like every devnet key.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -73,8 +73,10 @@ export async function startMarketServices(d: Devnet): Promise<string> {
       'worker',
       '--market',
       r.service(MARKET_SERVICE, port),
+      // Every node at start, the first first: the worker goes on through another while one is
+      // stopped or cannot be reached (client/failover.ts).
       '--rpc',
-      r.rpc(node),
+      d.nodes.map((n) => r.rpc(n)).join(','),
       '--key',
       `${r.home}/key.json`,
     ],

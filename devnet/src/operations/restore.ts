@@ -16,17 +16,18 @@
  * each into its volume then, a swarm's on the machine the node will run on); each node goes on
  * from its saved height.
  */
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type GenesisJson, loadGenesis } from '@chain-devnet/node/chain';
 import { checkArchivedState } from '../archive/devnetFile.js';
-import { archiveError } from '../archive/format.js';
+import { archiveError, NET_FILE } from '../archive/format.js';
 import { type Archive, extractArchive, readArchive, readArchiveFile } from '../archive/read.js';
 import { checkWriteBound } from '../archive/restoreBounds.js';
 import { checkRestoredHomes } from '../archive/restoredHomes.js';
 import { DevnetError } from '../base/errors.js';
 import { Layout } from '../base/layout.js';
 import { withGenesis } from '../fork/spec.js';
+import { parseNetState } from '../net/netState.js';
 import type { Progress } from '../runtime/runtime.js';
 import type { RuntimeChoice } from '../spec/manifest.js';
 import { pinManifestVersions } from '../spec/manifestVersions.js';
@@ -89,6 +90,7 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
       "its fork genesis names other validators than devnet/devnet.json's manifest makes",
     );
   const spec = forked === undefined ? own : withGenesis(own, forked.genesis);
+  const net = netStateOf(a, o.from, [...spec.nodes.map((n) => n.name), ...state.added.map((n) => n.name)]);
   const genesis = loadGenesis(spec.genesis);
   if (!genesis.ok) throw archiveError(o.from, `its genesis is refused: ${genesis.problems.join('; ')}`);
   // Written beside the home (one disk: moved in by a rename), checked there, removed whatever happens.
@@ -115,6 +117,8 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
       progress: o.progress,
       fill: async (d) => {
         await d.restoreAdded(state.added, state.versions);
+        // Before the first start: each node's conditions are made from it then (Devnet.launch).
+        if (net !== null) await writeFile(d.layout.netFile, net);
         for (const part of ['nodes', 'services'])
           await rename(join(stage, part), join(d.layout.home, part)).catch((e: NodeJS.ErrnoException) =>
             e.code === 'ENOENT' ? undefined : Promise.reject(e),
@@ -153,4 +157,13 @@ async function forkGenesisOf(a: Archive, from: string): Promise<GenesisJson> {
   } catch {
     throw archiveError(from, 'a node genesis.json is not JSON');
   }
+}
+
+/** devnet/net.json's text when the archive has it, checked against the devnet's nodes (null: none). */
+function netStateOf(a: Archive, from: string, names: readonly string[]): string | null {
+  const text = a.devnetFiles.get(NET_FILE)?.toString('utf8');
+  if (text === undefined) return null;
+  const parsed = parseNetState(text, (n) => names.includes(n));
+  if (!parsed.ok) throw archiveError(from, `${NET_FILE}: ${parsed.error}`);
+  return text;
 }

@@ -12,16 +12,19 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { BLOCKED_PEERS_FILE, storedHeight } from '@chain-devnet/node/testnet';
-import type { ArchiveManifest } from '../archive/format.js';
+import { BLOCKED_PEERS_FILE, NET_CONDITIONS_FILE, storedHeight } from '@chain-devnet/node/testnet';
+import { type ArchiveManifest, NET_FILE } from '../archive/format.js';
 import { type SourceFile, writeArchive } from '../archive/write.js';
 import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
 import { anyRunning, restartAfterCopy, stopForCopy } from './lifecycle.js';
 import { MARKET_SERVICE, WORKER_SERVICE } from './market.js';
 
-/** Written again by every start (the peers' addresses differ by runtime and base port). */
-const NOT_SAVED = new Set(['node.json', BLOCKED_PEERS_FILE]);
+/**
+ * Written again by every start (the peers' addresses differ by runtime and base port; the
+ * conditions are made from devnet/net.json).
+ */
+const NOT_SAVED = new Set(['node.json', BLOCKED_PEERS_FILE, NET_CONDITIONS_FILE]);
 
 async function filesUnder(
   dir: string,
@@ -93,6 +96,8 @@ export async function save(
     const sources: SourceFile[] = [
       { path: 'devnet/devnet.json', from: d.layout.stateFile },
       { path: 'devnet/accounts.json', from: d.layout.accountsFile },
+      // The network conditions in force, when any were ever set (docs/PROTOCOL.md, "Archive format").
+      ...(existsSync(d.layout.netFile) ? [{ path: NET_FILE, from: d.layout.netFile }] : []),
     ];
     const names = [...d.nodes.map((n) => n.name), ...serviceNames];
     // Every home brought back at once (on a swarm each from its own machine's engine).

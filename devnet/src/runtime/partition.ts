@@ -7,9 +7,13 @@ import type { PeerInfo } from './runtime.js';
 
 export type Groups = readonly (readonly string[])[];
 
-/** Whether a partition keeps `a` and `b` apart: in different groups, or one grouped and one not. */
+/**
+ * Whether a partition keeps `a` and `b` apart: no group holds both, unless neither is in any group
+ * (the nodes named nowhere are together). Groups may overlap (a bridge, a ring: net/shapes.ts).
+ */
 export function apart(groups: Groups, a: string, b: string): boolean {
-  return groups.find((g) => g.includes(a)) !== groups.find((g) => g.includes(b));
+  if (groups.some((g) => g.includes(a) && g.includes(b))) return false;
+  return groups.some((g) => g.includes(a)) || groups.some((g) => g.includes(b));
 }
 
 /**

@@ -41,8 +41,24 @@ export function prng(seed: string): () => number {
   };
 }
 
-/** The faults the generator picks from: the step that breaks and the step that undoes it (none for restart). */
-export const FAULTS = ['kill', 'stop', 'restart', 'pause', 'disconnect', 'partition'] as const;
+/**
+ * The faults the generator picks from: the step that breaks and the step that undoes it (none for
+ * restart). The network's keep a majority in touch, so the chain goes on and the undo's height
+ * comes: a slow or lossy validator (net, cleared after), one that cannot send (oneWay), a
+ * minority cut off (partitionShape; of 4 validators only: one), each healed after.
+ */
+export const FAULTS = [
+  'kill',
+  'stop',
+  'restart',
+  'pause',
+  'disconnect',
+  'partition',
+  'slow',
+  'lossy',
+  'oneWay',
+  'minority',
+] as const;
 const UNDO = { kill: 'start', stop: 'start', pause: 'resume', disconnect: 'connect' } as const;
 
 export function generateScenario(seed: string): ScenarioFile {
@@ -61,6 +77,22 @@ export function generateScenario(seed: string): ScenarioFile {
     const down = int(3, 8);
     if (fault === 'partition') {
       steps.push({ at: { height: h }, partition: [[victim], names.filter((n) => n !== victim)] });
+      steps.push({ at: { height: h + down }, heal: {} });
+    } else if (fault === 'slow' || fault === 'lossy') {
+      const net =
+        fault === 'slow'
+          ? { node: victim, latency: `${int(2, 15) * 10}ms`, jitter: `${int(0, 4) * 5}ms` }
+          : { node: victim, loss: `${int(1, 20)}%` };
+      steps.push({ at: { height: h }, net });
+      steps.push({ at: { height: h + down }, net: { node: victim, clear: true } });
+    } else if (fault === 'oneWay' || fault === 'minority') {
+      const other = pick(names.slice(1).filter((n) => n !== victim));
+      steps.push(
+        // Of 5, a minority is 2: the 3 left are not more than 2/3, and the chain would halt.
+        fault === 'oneWay' || validators === 5
+          ? { at: { height: h }, oneWay: { from: victim, to: other } }
+          : { at: { height: h }, partitionShape: 'minority' },
+      );
       steps.push({ at: { height: h + down }, heal: {} });
     } else if (fault === 'restart') {
       steps.push({ at: { height: h }, restart: { node: victim } });

@@ -10,7 +10,8 @@ export function stepLabel(i: number, kind: StepKind, step: Step): string {
   else if (kind === 'expect' || kind === 'market') what = Object.keys(body)[0] ?? '';
   else if (kind === 'wait')
     what = 'blocks' in body ? `${body.blocks} blocks` : `${(body as { seconds: number }).seconds} s`;
-  else if (kind === 'save') what = String(body);
+  else if (kind === 'save' || kind === 'partitionShape') what = String(body);
+  else if (kind === 'oneWay') what = `${(body as { from: string }).from} -/-> ${(body as { to: string }).to}`;
   else if (kind === 'tx') what = `${(body as { type: string }).type} from ${(body as { from: string }).from}`;
   else
     what = String((body as { node?: string; name?: string }).node ?? (body as { name?: string }).name ?? '');

@@ -14,6 +14,7 @@ import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.j
 import { TX_FIELDS } from '../operations/tx.js';
 import { MAX_NODES } from '../spec/ports.js';
 import type { MarketStep } from './marketSteps.js';
+import { netStepProblems } from './netSteps.js';
 
 /**
  * The market as a devnet runs it refuses a deadline further than its default --max-deadline, 30
@@ -214,6 +215,11 @@ export async function stepProblems(
     }
     case 'heal':
       return [];
+    case 'net':
+    case 'zones':
+    case 'oneWay':
+    case 'partitionShape':
+      return netStepProblems(net, i, kind, step);
     case 'upgrade': {
       const { node } = step.upgrade!;
       return node === ALL_NODES ? [] : unknownName(net, `${path}.node`, node, ['node']);

@@ -4,6 +4,7 @@ import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import type { LoadOptions } from '../testkit/load/options.js';
 import type { MarketStep } from './marketSteps.js';
+import type { NetSteps } from './netSteps.js';
 import type { StepKind, TxStepStatus } from './schema.js';
 
 /**
@@ -23,7 +24,12 @@ export type Step = {
   readonly heal?: Record<string, never>;
   /** `devnet upgrade NODE --to VERSION`; node `all`: every node, one after another. */
   readonly upgrade?: { readonly node: string; readonly to: string };
-  readonly add?: { readonly name?: string; readonly stake?: string; readonly version?: string };
+  readonly add?: {
+    readonly name?: string;
+    readonly stake?: string;
+    readonly version?: string;
+    readonly zone?: string;
+  };
   /**
    * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or
    * `rejected` by the node at admission; error: what the reason contains, or matches.
@@ -41,7 +47,7 @@ export type Step = {
   readonly market?: MarketStep;
   /** `devnet save FILE`: the devnet into one archive. */
   readonly save?: string;
-};
+} & NetSteps;
 
 export interface ScenarioLoad extends LoadOptions {
   /** The load fails unless at least this many transactions were confirmed; default 1. */

@@ -12,6 +12,7 @@ import { TX_STATUSES } from '../testkit/expect/txs.js';
 import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
 import { LOAD_TX_TYPES } from '../testkit/load/options.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
+import { NET_STEPS_SCHEMA } from './netSteps.js';
 import { REF_PATTERN } from './refs.js';
 
 /** What a tx step expects of its transaction: confirmed, failed in a block, or rejected at admission. */
@@ -186,7 +187,8 @@ const STEP_KINDS_SCHEMA = {
     minItems: 1,
     items: NODES,
   },
-  heal: { description: 'Ends a partition: {}.', ...object({}) },
+  heal: { description: 'Ends a partition, one-way cuts and shapes too: {}.', ...object({}) },
+  ...NET_STEPS_SCHEMA,
   upgrade: {
     description: `devnet upgrade NODE --to VERSION: the node restarted on another version with its data, back in consensus before the next step; node: ${ALL_NODES}, every node one after another (a rolling upgrade).`,
     ...object(
@@ -198,10 +200,12 @@ const STEP_KINDS_SCHEMA = {
     ),
   },
   add: {
-    description: 'devnet add: a node joins (with stake, as a validator; with version, on that chain-node).',
+    description:
+      'devnet add: a node joins (with stake, as a validator; with version, on that chain-node; with zone, in that zone of the zones in force).',
     ...object({
       name: NODE,
       stake: AMOUNT,
+      zone: NODE,
       version: {
         type: 'string',
         pattern: VERSION_PATTERN,

@@ -10,6 +10,7 @@ import { ALL_NODES, NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import type { Expectations } from '../testkit/expect/index.js';
 import type { Testnet } from '../testkit/testnet/testnet.js';
 import { expectTask, marketStep, type TaskExpectation } from './marketSteps.js';
+import { netStep } from './netSteps.js';
 import { type Produced, producerOf, resolveReferences } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
@@ -66,6 +67,12 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
       break;
     case 'heal':
       await net.heal();
+      break;
+    case 'net':
+    case 'zones':
+    case 'oneWay':
+    case 'partitionShape':
+      await netStep(net, kind, step);
       break;
     case 'upgrade': {
       const { node, to } = step.upgrade!;

@@ -11,6 +11,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../base/errors.js';
 import { NAME_PATTERN } from '../base/names.js';
+import { type ZoneMatrix, zoneProblems } from '../net/zones.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'threads', 'swarm'] as const;
@@ -29,6 +30,8 @@ export interface ManifestValidator {
   state_sync?: boolean;
   /** The chain-node it runs: checkout (default), git:REF, path:DIR or image:NAME (versions/source.ts). */
   version?: string;
+  /** Its zone, a key of the manifest's `zones` (net/zones.ts). */
+  zone?: string;
   /** Its store on a disk of its own of this size (a tmpfs), which `devnet disk --full` fills; overrides the top-level `disk`. */
   disk?: ManifestDisk;
   /** TEST ONLY: its own clock ahead (`+10s`) or behind (`-10s`), as `devnet clock NODE --skew` sets it. */
@@ -82,6 +85,8 @@ export interface Manifest {
   auto_upgrade?: boolean;
   /** Start from a running node's state (`devnet up --fork URL[@HEIGHT]`; devnet/README.md, "Forking a running network"). */
   fork?: ManifestFork;
+  /** Round trips between zones as ping shows them (net/zones.ts; devnet/README.md, "Network conditions"). */
+  zones?: ZoneMatrix;
   /** Every node's store on a disk of its own of this size (a validator's own `disk` overrides it). */
   disk?: ManifestDisk;
 }
@@ -129,6 +134,7 @@ export const MANIFEST_SCHEMA = {
               byzantine: { enum: [...BYZANTINE_MODES] },
               state_sync: { type: 'boolean' },
               version: { type: 'string', pattern: VERSION_PATTERN },
+              zone: { type: 'string', minLength: 1 },
               disk: DISK_SCHEMA,
               clock_skew: { type: 'string', pattern: '^[+-]?[0-9]+(\\.[0-9]+)?(ms|s|m|h)?$' },
             },
@@ -172,6 +178,7 @@ export const MANIFEST_SCHEMA = {
       additionalProperties: { type: 'string', pattern: VERSION_PATTERN },
     },
     auto_upgrade: { type: 'boolean' },
+    zones: { type: 'object' },
     disk: DISK_SCHEMA,
     fork: {
       type: 'object',
@@ -245,7 +252,7 @@ export function checkManifest(
       if (e.instancePath === '/validators') {
         if (!itemAtFault)
           problems.add(
-            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, disk, clock_skew }',
+            'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone, disk, clock_skew }',
           );
         continue;
       }
@@ -282,7 +289,28 @@ export function checkManifest(
   m.accounts?.forEach((a, i) => {
     if (parseAmount(a.balance) === null) problems.push(`accounts[${i}].balance is not a valid amount`);
   });
+  problems.push(...manifestZoneProblems(m));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: m };
+}
+
+/** The zone of each validator of a list that gives one (name -> zone). */
+export function validatorZones(m: Manifest): Record<string, string> {
+  const zones: Record<string, string> = {};
+  if (Array.isArray(m.validators))
+    m.validators.forEach((v, i) => {
+      if (v.zone !== undefined) zones[v.name ?? `validator-${i}`] = v.zone;
+    });
+  return zones;
+}
+
+/** The zones' problems (net/zones.ts), each naming its field; none without zones. */
+function manifestZoneProblems(m: Manifest): string[] {
+  const nodes = validatorZones(m);
+  if (m.zones === undefined && Object.keys(nodes).length === 0) return [];
+  const listed = Array.isArray(m.validators) ? m.validators : [];
+  const fieldOfNode = (name: string) =>
+    `validators[${listed.findIndex((v, i) => (v.name ?? `validator-${i}`) === name)}].zone`;
+  return zoneProblems(m.zones ?? {}, nodes, 'zones', fieldOfNode);
 }
 
 /** The smallest data disk: level's files of a new store and some blocks fit in it. */

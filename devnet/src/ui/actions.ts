@@ -1,7 +1,8 @@
 /**
  * What a page may do to the devnet, each by the same operation the CLI runs (operations/): a
  * node operation (`devnet kill validator-2`), the whole devnet stopped and started (`devnet stop`), a transfer from a funded account (`devnet tx send`),
- * a node added (`devnet add`) and the devnet saved (`devnet save`, into its saves/ folder). One runs at a time, in arrival order, as commands typed one
+ * a node added (`devnet add`), the devnet saved (`devnet save`, into its saves/ folder), network conditions and
+ * partitions (`devnet net`, `devnet partition`). One runs at a time, in arrival order, as commands typed one
  * after another would (an add rewrites devnet.json; two stops of one node would race); a bounded
  * number wait, and one more is refused. Every page sees each action start and end (activity).
  * The funded accounts' keys sign on this side; no key is ever part of an answer.
@@ -10,8 +11,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '@chain-devnet/kit/http';
 import { DevnetError } from '../base/errors.js';
+import { linkFieldsOf } from '../net/units.js';
 import { addNode } from '../operations/add.js';
 import { startAll, stopAll } from '../operations/lifecycle.js';
+import { clearNet, healAll, netOf, oneWay, partitionShape, setNet } from '../operations/net.js';
 import { ALL_NODES, NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { save } from '../operations/save.js';
 import { describeOutcome, sendTx, type TxOptions } from '../operations/tx.js';
@@ -21,7 +24,10 @@ import type {
   Activity,
   AddAnswer,
   AddRequest,
+  NetAnswer,
+  NetRequest,
   NodeOpAnswer,
+  PartitionRequest,
   SaveAnswer,
   TransferAnswer,
   TransferRequest,
@@ -165,6 +171,52 @@ export class PanelActions {
         return { ...added, address: spec.key.address, validator_address: spec.key.validator_address };
       },
       (a) => `${a.name} joined at height ${a.height}`,
+    );
+  }
+
+  /** `devnet net NODE …` or `--clear`: the values as the CLI reads them, a bad one naming its field. */
+  net(r: NetRequest): Promise<NetAnswer> {
+    if (r.node !== undefined) this.devnets.last.node(r.node);
+    const f = linkFieldsOf(r, 'net');
+    if (!f.ok) throw new DevnetError('BAD_FLAG', f.problems.join('; '));
+    const links = {
+      ...(r.to === undefined ? {} : { to: r.to }),
+      ...(r.direction === undefined ? {} : { direction: r.direction }),
+    };
+    return this.enqueue(
+      r.clear
+        ? `clear the network conditions of ${r.node ?? 'every node'}`
+        : `network conditions on ${r.node}`,
+      async () => {
+        const d = await this.devnet();
+        if (r.clear) await clearNet(d, { ...(r.node === undefined ? {} : { node: r.node }), ...links });
+        else if (r.node === undefined)
+          throw new DevnetError('BAD_FLAG', 'node is required (only clear goes without)');
+        else await setNet(d, { node: r.node, ...links }, f.fields);
+        return { nodes: await netOf(d) };
+      },
+      () => null,
+    );
+  }
+
+  /** `devnet partition --shape S`, `--one-way A B` or `--heal`. */
+  partition(r: PartitionRequest): Promise<NetAnswer> {
+    const what = r.heal
+      ? 'heal every partition'
+      : r.shape !== undefined
+        ? `partition: ${r.shape}`
+        : `one-way: ${r.oneWay?.from} → ${r.oneWay?.to}`;
+    return this.enqueue(
+      what,
+      async () => {
+        const d = await this.devnet();
+        if (r.heal) await healAll(d);
+        else if (r.shape !== undefined) await partitionShape(d, r.shape);
+        else if (r.oneWay !== undefined) await oneWay(d, r.oneWay.from, r.oneWay.to);
+        else throw new DevnetError('BAD_FLAG', 'give shape, oneWay or heal');
+        return { nodes: await netOf(d) };
+      },
+      () => null,
     );
   }
 }

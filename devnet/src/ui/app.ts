@@ -6,6 +6,8 @@
  *   POST /api/nodes/{name}/{op}     stop|start|kill|pause|resume|restart|disconnect|connect
  *   POST /api/nodes                 add a node: {"name"?, "stake"?}
  *   POST /api/tx/send               a transfer: {"from", "to", "amount", "memo"?}
+ *   POST /api/net                   network conditions: {"node"?, "latency"?, "jitter"?, "loss"?, "rate"?, "to"?, "direction"?, "clear"?}
+ *   POST /api/partition             {"shape"} | {"oneWay": {"from", "to"}} | {"heal": true}
  * The guard (guard.ts) runs first for every request. Errors are translated here, once: a
  * refusal is 4xx `{"detail"}` (with the devnet's `code` when it was one of its errors), any
  * other failure 500 without its stack (which goes to the panel's log).
@@ -23,11 +25,19 @@ import { Router } from '@koa/router';
 import { Ajv, type ErrorObject } from 'ajv';
 import Koa from 'koa';
 import { DevnetError, type DevnetErrorCode } from '../base/errors.js';
+import { NET_REQUEST_SCHEMA, type NetRequest } from '../net/request.js';
+import { SHAPES } from '../net/shapes.js';
 import { isDevnetOp, isNodeOp, type PanelActions } from './actions.js';
 import type { PageAssets } from './assets.js';
 import { guard } from './guard.js';
 import { type EventHub, encodeEvent } from './hub.js';
-import type { AddRequest, PanelErrorAnswer, PanelSnapshot, TransferRequest } from './shapes.js';
+import type {
+  AddRequest,
+  PanelErrorAnswer,
+  PanelSnapshot,
+  PartitionRequest,
+  TransferRequest,
+} from './shapes.js';
 
 export interface PanelAppDeps {
   readonly port: number;
@@ -35,7 +45,10 @@ export interface PanelAppDeps {
   readonly hub: EventHub;
   readonly snapshot: () => PanelSnapshot;
   /** The actions (PanelActions; a test's stand-in). */
-  readonly actions: Pick<PanelActions, 'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save'>;
+  readonly actions: Pick<
+    PanelActions,
+    'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save' | 'net' | 'partition'
+  >;
   readonly assets: PageAssets;
   readonly log: (line: string) => void;
 }
@@ -66,6 +79,24 @@ const checkAdd = ajv.compile<AddRequest>({
   properties: { name: NAME, stake: NAME },
 });
 
+const checkNet = ajv.compile<NetRequest>(NET_REQUEST_SCHEMA);
+const checkPartition = ajv.compile<PartitionRequest>({
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  maxProperties: 1,
+  properties: {
+    shape: { enum: [...SHAPES] },
+    oneWay: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['from', 'to'],
+      properties: { from: NAME, to: NAME },
+    },
+    heal: { const: true },
+  },
+});
+
 /** Every problem of a body, each naming its field (`amount must be string`). */
 function problems(errors: readonly ErrorObject[] | null | undefined): string {
   return (errors ?? [])
@@ -94,6 +125,16 @@ async function jsonBody<T>(
   }
   if (!check(value)) throw new HttpError(400, problems(check.errors));
   return value;
+}
+
+/** The network's actions: conditions (`devnet net`) and partitions (`devnet partition`). */
+function netRoutes(router: Router, deps: PanelAppDeps): void {
+  router.post('/api/net', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.net(await jsonBody(ctx, checkNet))),
+  );
+  router.post('/api/partition', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.partition(await jsonBody(ctx, checkPartition))),
+  );
 }
 
 export function createPanelApp(deps: PanelAppDeps): Koa {
@@ -135,6 +176,8 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
   );
 
   router.post('/api/save', async (ctx) => sendJson(ctx, 200, await deps.actions.save()));
+
+  netRoutes(router, deps);
 
   router.post('/api/tx/send', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.transfer(await jsonBody(ctx, checkTransfer))),

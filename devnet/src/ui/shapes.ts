@@ -7,7 +7,7 @@
  */
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
 import type { NodeStatus } from '../devnet/nodeStatus.js';
-import type { AddJson, NodeOpJson, SaveJson, TxJson } from '../json/jsonShapes.js';
+import type { AddJson, NetJson, NodeOpJson, SaveJson, TxJson } from '../json/jsonShapes.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
 
 export { SECRET_HEADER } from '../panel/header.js';
@@ -135,6 +135,19 @@ export interface AddRequest {
   /** With a stake (e.g. 100coin) the node becomes a validator at the next eligible epoch boundary. */
   readonly stake?: string;
 }
+
+/** POST /api/net: `devnet net NODE …` (clear: `devnet net [NODE] --clear`); values as the CLI takes them. */
+export type { NetRequest } from '../net/request.js';
+
+/** POST /api/partition: one of a shape, a one-way cut, or heal (`devnet partition`). */
+export interface PartitionRequest {
+  readonly shape?: 'minority' | 'halves' | 'bridge' | 'ring';
+  readonly oneWay?: { readonly from: string; readonly to: string };
+  readonly heal?: true;
+}
+
+/** The answer of both: every node's conditions in force (`devnet net --json`). */
+export type NetAnswer = NetJson;
 
 /** The answers of the actions: the --json shapes of the same commands. */
 export type NodeOpAnswer = NodeOpJson;

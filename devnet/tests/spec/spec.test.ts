@@ -110,7 +110,7 @@ describe('manifest', () => {
       'validators: the name a is used twice',
     ]);
     assert.deepEqual(problemsOf({ validators: 0 }), [
-      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, disk }',
+      'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone, disk, clock_skew }',
     ]);
     assert.deepEqual(problemsOf({ validators: [{}, { byzantine: 'lie' }] }), [
       'validators[1].byzantine must be one of equivocate',

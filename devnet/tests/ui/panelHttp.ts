@@ -103,6 +103,14 @@ export async function startTestPanel(hubOptions?: HubOptions): Promise<TestPanel
           validator_address: 'coinvalcons1xyz',
         };
       },
+      net: async (r) => {
+        calls.push(`net ${r.node ?? 'all'} ${JSON.stringify(r)}`);
+        return { nodes: {} };
+      },
+      partition: async (r) => {
+        calls.push(`partition ${JSON.stringify(r)}`);
+        return { nodes: {} };
+      },
     },
   });
   const server = createRpcServer(app, DEFAULT_RPC_OPTIONS);

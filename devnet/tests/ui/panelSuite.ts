@@ -244,6 +244,39 @@ export function panelSuite(o: PanelSuiteOptions): void {
         .waitFor({ timeout: bound(4) });
     });
 
+    test('network conditions set, shown and cleared from the page; a one-way cut and its heal', async () => {
+      const netCell = () => row('validator-3').locator('td[data-label="network"]');
+      await page.selectOption('#net-node', 'validator-3');
+      await page.fill('#net-latency', '40ms');
+      await page.fill('#net-loss', '1%');
+      await page.selectOption('#net-direction', 'out');
+      await page.getByRole('button', { name: 'Set', exact: true }).click();
+      await page.locator('#net-outcome.ok').waitFor({ timeout: bound(4) });
+      await waitFor("the table to show validator-3's conditions", bound(4), async () =>
+        /out→\*: 40ms, loss 1%/.test((await netCell().textContent()) ?? ''),
+      );
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+      await waitFor(
+        'validator-3 cleared on the page',
+        bound(4),
+        async () => (await netCell().textContent()) === '–',
+      );
+      await page.selectOption('#partition-from', 'validator-1');
+      await page.selectOption('#partition-to', 'validator-3');
+      await page.getByRole('button', { name: 'Cut one way' }).click();
+      await waitFor('validator-3 deaf to validator-1 on the page', bound(4), async () =>
+        /deaf to validator-1/.test((await netCell().textContent()) ?? ''),
+      );
+      await page.getByRole('button', { name: 'Heal' }).click();
+      await page.locator('#partition-outcome.ok', { hasText: 'healed' }).waitFor({ timeout: bound(4) });
+      await waitFor(
+        'validator-3 hears everyone again',
+        bound(4),
+        async () => (await netCell().textContent()) === '–',
+      );
+      await caughtUp('validator-3');
+    });
+
     test('a transfer with a bad amount: the page shows the reason the server gave, and nothing is sent', async () => {
       const seen = problems.length;
       await page.fill('#transfer-amount', 'lots');

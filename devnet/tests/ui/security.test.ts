@@ -260,6 +260,37 @@ describe('the panel refuses whoever is not the panel itself', () => {
     assert.equal(unsaved.status, 403, 'saving needs the secret too');
     assert.deepEqual(panel.calls, ['transfer 1.5coin account-0 account-1', 'add extra 100coin', 'save']);
   });
+
+  test('network conditions and partitions reach the actions; a bad body names its field, and the secret is needed', async () => {
+    panel.calls.length = 0;
+    const post = (path: string, body: string, secret = true) =>
+      panel.request({
+        method: 'POST',
+        path,
+        headers: secret
+          ? withSecret({ 'content-type': 'application/json' })
+          : { 'content-type': 'application/json' },
+        body,
+      });
+    const set = await post(
+      '/api/net',
+      '{"node":"validator-1","latency":"100ms","to":["validator-2"],"direction":"in"}',
+    );
+    assert.equal(set.status, 200, set.body);
+    const ring = await post('/api/partition', '{"shape":"ring"}');
+    assert.equal(ring.status, 200, ring.body);
+    const bad = await post('/api/net', '{"node":"validator-1","delay":"1s"}');
+    assert.equal(bad.status, 400);
+    assert.match(JSON.parse(bad.body).detail, /delay is not a field/);
+    const badShape = await post('/api/partition', '{"shape":"square"}');
+    assert.equal(badShape.status, 400);
+    assert.match(JSON.parse(badShape.body).detail, /shape must be equal to one of the allowed values/);
+    assert.equal((await post('/api/net', '{"clear":true}', false)).status, 403);
+    assert.deepEqual(panel.calls, [
+      'net validator-1 {"node":"validator-1","latency":"100ms","to":["validator-2"],"direction":"in"}',
+      'partition {"shape":"ring"}',
+    ]);
+  });
 });
 
 describe('the panel secret', () => {

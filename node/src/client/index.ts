@@ -3,6 +3,7 @@
  * of every answer, and a transaction builder.
  */
 export type * from '../rpc/answers.js';
+export { failoverRpc } from './failover.js';
 export { JsonHttpClient } from './jsonHttp.js';
 export * from './rpcClient.js';
 export * from './txBuilder.js';

@@ -24,6 +24,12 @@ export const addCommand = defineCommand({
       'the chain-node it runs: checkout (default), git:REF (built once into the cache), path:DIR or image:NAME (docker, swarm)',
       { valueName: 'VERSION' },
     ),
+    zone: text(
+      'its zone, one of the zones in force (devnet zones lists them): its round trips to the others',
+      {
+        valueName: 'ZONE',
+      },
+    ),
     home: homeOption,
     json: jsonOption,
   },
@@ -39,6 +45,7 @@ export const addCommand = defineCommand({
       ...(v.placement === undefined ? {} : { placement: v.placement }),
       ...(v['state-sync'] ? { stateSync: true } : {}),
       ...(v.version === undefined ? {} : { version: v.version }),
+      ...(v.zone === undefined ? {} : { zone: v.zone }),
       progress: v.json ? () => undefined : progress,
     });
     if (v.json) {

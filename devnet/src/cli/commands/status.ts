@@ -4,11 +4,13 @@ import { Devnet } from '../../devnet/devnet.js';
 import type { NodeDisk } from '../../devnet/nodeStatus.js';
 import type { StatusJson } from '../../json/jsonShapes.js';
 import { marketStatus } from '../../operations/market.js';
+import { netOf } from '../../operations/net.js';
 import { panelState } from '../../panel/process.js';
 import { describeDiskFaults } from '../../runtime/diskFaults.js';
 import { statusOf } from '../../state/devnetState.js';
 import { homeOf, homeOption, jsonOption } from '../commonOptions.js';
 import { accountsJson, out, printJson } from '../output.js';
+import { printConditions } from './net.js';
 
 /** A node's disk beside its row: the faults applied (devnet disk) and whether its writes fail. */
 function diskNote(disk: NodeDisk): string {
@@ -33,11 +35,17 @@ export const statusCommand = defineCommand({
     'its version (as the devnet runs it, and in brackets as the node reports it: unknown from an older build), ' +
     'and whether it is disconnected; a node that is not running shows how its last run ended when that was ' +
     "not a stop (exit code 3: halted for an upgrade plan, 4: refused its store's protocol version, 137: " +
-    "killed; --json gives every exitCode), and its disk faults (devnet disk) with whether its writes fail; then the monitoring URLs and the panel's address (devnet ui prints " +
+    'killed; --json gives every exitCode), its disk faults (devnet disk) with whether its writes fail, and the network ' +
+    "conditions of each node that has any (devnet net, devnet zones, one-way partitions; --json: each node's net); then the monitoring URLs and the panel's address (devnet ui prints " +
     'its link, which carries its secret).',
   run: async ({ values: v }) => {
     const d = await Devnet.open(homeOf(v.home));
-    const [nodes, ui, market] = await Promise.all([d.status(), panelState(d), marketStatus(d)]);
+    const [nodes, ui, market, net] = await Promise.all([
+      d.status(),
+      panelState(d),
+      marketStatus(d),
+      netOf(d),
+    ]);
     if (v.json) {
       printJson<StatusJson>({
         home: d.layout.home,
@@ -81,6 +89,7 @@ export const statusCommand = defineCommand({
         `  ${n.name.padEnd(14)} ${n.rpc.padEnd(width)} ${machineColumn(n.machine)}${state.padEnd(8)} ${String(n.height ?? '-').padStart(7)}  ${(n.lastHash?.slice(0, 16) ?? '-').padEnd(16)} ${String(n.peers ?? '-').padStart(5)}  ${(n.validatorStatus ?? '-').padEnd(9)}  ${versionOf(n)}${n.disconnected ? '  (disconnected)' : ''}${diskNote(n.disk)}${n.exitCode ? `  (exit code ${n.exitCode})` : ''}`,
       );
     }
+    printConditions(net);
     out(
       `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
     );

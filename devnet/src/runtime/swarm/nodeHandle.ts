@@ -20,6 +20,7 @@ import { fillInContainer, hasDataTmpfs } from '../docker/containerExec.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
 import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
+import { NET_CONDITIONS_FILE } from '../netConditions.js';
 import { CONTAINER_HOME } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import { createNodeService } from './services.js';
@@ -48,9 +49,10 @@ export class SwarmNode implements NodeHandle {
       return;
     }
     await bringUp(sd, name, s);
-    // Its blocked-peers list, its disk faults and its chain control may have changed while it was down.
+    // Its blocked-peers list, disk faults, network conditions and chain control may have changed while it was down.
     await this.copyHomeFile(sd.layout.nodeHome(name), BLOCKED_PEERS_FILE);
     await this.copyHomeFile(sd.layout.nodeHome(name), DISK_FAULTS_FILE);
+    await this.copyHomeFile(sd.layout.nodeHome(name), NET_CONDITIONS_FILE);
     await this.copyHomeFile(sd.layout.nodeHome(name), CHAIN_CONTROL_FILE);
   }
 

@@ -4,6 +4,7 @@
  * runtime is always given the whole network; then made, or ended, through the devnet's faults.
  */
 import type { Devnet } from '../../devnet/devnet.js';
+import { healAll } from '../../operations/net.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
 
@@ -39,7 +40,7 @@ export async function makePartition(
   log(`partition: ${full.map((g) => `[${g.join(', ')}]`).join(' ')}`);
 }
 
-/** Ends any partition: every node talks to every other again (a node disconnected stays so). */
+/** Ends any partition, the one-way cuts too: every node talks to every other again (a node disconnected stays so). */
 export async function endPartition(devnet: Devnet): Promise<void> {
-  await devnet.faults.partition(null, await devnet.peers());
+  await healAll(devnet);
 }

@@ -34,6 +34,7 @@ import { NodeHandle } from '../nodeHandle.js';
 import { keepLogs, stamp } from '../nodeLogs.js';
 import { onInterrupt } from '../signals.js';
 import type { Txs } from '../wallet.js';
+import { Conditions } from './conditions.js';
 import { devnetContext } from './devnetContext.js';
 import { keepArchive } from './failureArchive.js';
 import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
@@ -44,6 +45,8 @@ import { releaseDevnet } from './teardown.js';
 export class Testnet {
   readonly net: NetContext;
   readonly expect: Expectations;
+  /** Latency, jitter, loss, rate, zones, one-way partitions and partition shapes (conditions.ts). */
+  readonly conditions: Conditions;
   /** Set by a failure the testkit saw, or by the caller (markFailed): the logs are kept at stop. */
   failed = false;
   private stopping: Promise<void> | null = null;
@@ -60,6 +63,7 @@ export class Testnet {
   ) {
     this.net = devnetContext(devnet, (name) => this.rpcUrls.get(name));
     this.expect = new Expectations(this.net);
+    this.conditions = new Conditions(devnet, (line) => this.log(line));
   }
 
   /**
@@ -258,14 +262,14 @@ export class Testnet {
    * version: on that chain-node, `devnet add --version`); net.node(name).
    */
   async add(
-    o: { readonly name?: string; readonly stake?: string; readonly version?: string } = {},
+    o: {
+      readonly name?: string;
+      readonly stake?: string;
+      readonly version?: string;
+      readonly zone?: string;
+    } = {},
   ): Promise<AddResult> {
-    const r = await addNode(this.devnet, {
-      ...(o.name === undefined ? {} : { name: o.name }),
-      ...(o.stake === undefined ? {} : { stake: o.stake }),
-      ...(o.version === undefined ? {} : { version: o.version }),
-      progress: (line) => this.log(line),
-    });
+    const r = await addNode(this.devnet, { ...o, progress: (line) => this.log(line) });
     await this.learnEndpoints();
     for (const t of [r.funding, r.stake])
       if (t?.receipt?.status === 'confirmed')

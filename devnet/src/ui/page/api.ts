@@ -2,8 +2,11 @@
 import {
   type AddAnswer,
   type AddRequest,
+  type NetAnswer,
+  type NetRequest,
   type NodeOpAnswer,
   type PanelErrorAnswer,
+  type PartitionRequest,
   type SaveAnswer,
   SECRET_HEADER,
   type TransferAnswer,
@@ -64,5 +67,15 @@ export class Api {
 
   add(r: AddRequest): Promise<AddAnswer> {
     return this.post('/api/nodes', r);
+  }
+
+  /** `devnet net NODE …` or its --clear. */
+  net(r: NetRequest): Promise<NetAnswer> {
+    return this.post('/api/net', r);
+  }
+
+  /** `devnet partition --shape S`, `--one-way A B` or `--heal`. */
+  partition(r: PartitionRequest): Promise<NetAnswer> {
+    return this.post('/api/partition', r);
   }
 }

@@ -12,15 +12,23 @@ function field(form: HTMLFormElement, name: string): string {
   return ((form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '').trim();
 }
 
-/** Runs `action` for a submitted form, with its button disabled meanwhile and the outcome in `out`. */
-function onSubmit(form: HTMLFormElement, out: HTMLElement, action: () => Promise<string>): void {
+/**
+ * Runs `action` for a submitted form (given the value of the button that submitted it), with its
+ * buttons disabled meanwhile and the outcome in `out`.
+ */
+export function onSubmit(
+  form: HTMLFormElement,
+  out: HTMLElement,
+  action: (button: string) => Promise<string>,
+): void {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const button = form.querySelector('button[type=submit]') as HTMLButtonElement;
-    button.disabled = true;
+    const which = ((e as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? '';
+    const buttons = [...form.querySelectorAll('button')];
+    for (const b of buttons) b.disabled = true;
     out.className = 'outcome';
     setText(out, 'working…');
-    action()
+    action(which)
       .then(
         (text) => {
           out.className = 'outcome ok';
@@ -32,7 +40,7 @@ function onSubmit(form: HTMLFormElement, out: HTMLElement, action: () => Promise
         },
       )
       .finally(() => {
-        button.disabled = false;
+        for (const b of buttons) b.disabled = false;
       });
   });
 }

@@ -4,6 +4,7 @@
  * Rows are updated in place, so a button keeps the keyboard focus while the numbers change.
  */
 import type { NodeStatus } from '../../devnet/nodeStatus.js';
+import { netSummary } from '../../net/shown.js';
 import type { NodeOp } from '../../operations/nodeOp.js';
 import { byId, h, setText } from './dom.js';
 import { shortHash } from './format.js';
@@ -37,7 +38,7 @@ const OPS = (Object.keys(BUTTONS) as NodeOp[]).map((op) => ({ op, ...BUTTONS[op]
 interface Row {
   readonly tr: HTMLTableRowElement;
   readonly cells: Record<
-    'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator' | 'version',
+    'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator' | 'version' | 'net',
     HTMLElement
   >;
   readonly buttons: Map<string, HTMLButtonElement>;
@@ -80,6 +81,7 @@ function newRow(n: NodeStatus, palette: Palette, act: (op: NodeOp) => void): Row
     round: cell('num', 'round'),
     validator: cell('', 'validator'),
     version: cell('mono', 'version'),
+    net: cell('net', 'network'),
   };
   const { actions, buttons } = opButtons(n.name, act);
   const tr = h(
@@ -93,6 +95,7 @@ function newRow(n: NodeStatus, palette: Palette, act: (op: NodeOp) => void): Row
     cells.round,
     cells.validator,
     cells.version,
+    cells.net,
     actions,
   );
   (tr.querySelector('.dot') as HTMLElement).style.background = palette.of(n.name);
@@ -111,6 +114,8 @@ function drawRow(r: Row, n: NodeStatus, busy: boolean): void {
   setText(r.cells.round, n.round === null ? '–' : String(n.round));
   setText(r.cells.validator, n.validatorStatus ?? '–');
   setText(r.cells.version, n.nodeVersion === null ? n.version : `${n.version} (${n.nodeVersion})`);
+  // Its network conditions (devnet net, zones, one-way partitions), one line.
+  setText(r.cells.net, `${n.net?.zone ? `zone ${n.net.zone} · ` : ''}${netSummary(n.net)}`);
   for (const { op, when } of OPS) {
     const b = r.buttons.get(op)!;
     b.hidden = !when(n);

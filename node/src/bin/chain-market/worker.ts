@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { defineCommand, duration, text } from '@chain-devnet/kit/cli';
-import { RpcClient } from '../../client/rpcClient.js';
+import { failoverRpc } from '../../client/failover.js';
 import { readKeyFile } from '../../home/keyFile.js';
 import { MarketClient } from '../../market/client.js';
 import { runWorker } from '../../market/worker.js';
@@ -16,7 +16,10 @@ export const workerCommand = defineCommand({
     'run the sample worker: claims pending tasks, computes a deterministic result, commits it with SUBMIT_RESULT',
   options: {
     market: text('the market', { valueName: 'URL', required: true }),
-    rpc: text('a node, for SUBMIT_RESULT', { valueName: 'URL', required: true }),
+    rpc: text(
+      'a node for SUBMIT_RESULT, or several (comma-separated): the next is used while one gives no answer',
+      { valueName: 'URL[,URL…]', required: true },
+    ),
     key: text('key file of the worker account, which pays the fees', { valueName: 'FILE', required: true }),
     poll: duration('how often it looks for pending tasks', { default: 500 }),
     'min-time-left': duration(
@@ -29,7 +32,12 @@ export const workerCommand = defineCommand({
   run: async ({ values: v }) => {
     const logger = processLogger(v['log-format']);
     const market = new MarketClient(v.market);
-    const rpc = new RpcClient(v.rpc);
+    const rpc = failoverRpc(
+      v.rpc
+        .split(',')
+        .map((u) => u.trim())
+        .filter((u) => u !== ''),
+    );
     const key = await readKeyFile(resolve(v.key));
     const abort = new AbortController();
     const running = runWorker({
@@ -41,7 +49,7 @@ export const workerCommand = defineCommand({
       logger,
       signal: abort.signal,
     });
-    logger.info('sample worker running', { market: market.baseUrl, node: rpc.baseUrl });
+    logger.info('sample worker running', { market: market.baseUrl, nodes: v.rpc });
     await untilSignal(async () => {
       abort.abort();
       await running;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { waitFor } from '@chain-devnet/kit/wait';
+import { failoverRpc } from '../../../src/client/failover.js';
 import { RpcUnreachableError } from '../../../src/client/jsonHttp.js';
 import { RpcClient } from '../../../src/client/rpcClient.js';
 import type { ClaimAnswer } from '../../../src/market/answers.js';
@@ -135,5 +136,29 @@ describe('the sample worker', () => {
     const done = await completes(id, held);
     assert.equal(done.result_tx_hash, sent, 'the SUBMIT_RESULT sent first completed it, none sent again');
     assert.equal(m.h.service.state.accounts.get(WORKER.account)?.nonce, nonce + 1);
+  });
+
+  it('works a task through another node while its first node gives no answer (failoverRpc)', async () => {
+    const id = await newTask(m, 1000n);
+    const held: HeldTasks = new Map();
+    const stop = new AbortController();
+    const logger = memoryLogger();
+    const o = { market, key: WORKER.privateKey, pollMs: 20, logger, minTimeLeftSeconds: 0 };
+    // The first node's name does not resolve (as a container's once did), the second is the chain's.
+    const rpc = failoverRpc(['http://no-such-node.invalid:8000', m.rpc.baseUrl], 2_000);
+    const running = runWorker({ ...o, rpc, signal: stop.signal }, held);
+    try {
+      const done = await m.stepUntil(
+        waitFor(`task ${id} completed`, 10_000, async () => {
+          const t = await taskOf(m, id);
+          return t.status === 'completed' ? t : null;
+        }),
+      );
+      assert.equal(done.result?.worker_address, WORKER.account);
+    } finally {
+      stop.abort();
+      await running;
+    }
+    assert.equal(logger.lines.filter((l) => l.level === 'warn').length, 0, 'no round failed');
   });
 });
