@@ -41,5 +41,6 @@ export {
 export type { DevAccount } from './net.js';
 export { NodeHandle } from './nodeHandle.js';
 export type { DevnetTx, StartOptions, StopOptions } from './testnet/options.js';
-export { Testnet, withTestnet } from './testnet/testnet.js';
+export { Testnet } from './testnet/testnet.js';
+export { withTestnet } from './testnet/withTestnet.js';
 export { COIN, type Sent, type TxSpec, Txs, Wallet } from './wallet.js';

@@ -64,6 +64,7 @@ export class Testnet {
     this.net = devnetContext(devnet, (name) => this.rpcUrls.get(name));
     this.expect = new Expectations(this.net);
     this.conditions = new Conditions(devnet, (line) => this.log(line));
+    this.time = new TimeControl(devnet, this.net);
   }
 
   /**
@@ -138,7 +139,7 @@ export class Testnet {
   }
 
   /** The chain's time under the test's hand: pause, resume, mine, block time, chain time, skew (chainTime.ts). */
-  readonly time = (): TimeControl => new TimeControl(this.devnet, this.net);
+  readonly time: TimeControl;
 
   get model(): ValidatorModel {
     return this.net.model;
@@ -383,21 +384,4 @@ export class Testnet {
     }
     if (broken !== null) throw broken;
   }
-}
-
-/**
- * Starts a testnet, runs `body` with it, and stops it whatever happens: the invariants are
- * checked when the body succeeded, the logs kept when anything failed.
- */
-export async function withTestnet<T>(o: StartOptions, body: (net: Testnet) => Promise<T>): Promise<T> {
-  const net = await Testnet.start(o);
-  let result: T;
-  try {
-    result = await body(net);
-  } catch (e) {
-    await net.stop({ failed: true });
-    throw e;
-  }
-  await net.stop();
-  return result;
 }
