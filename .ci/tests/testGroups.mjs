@@ -133,6 +133,8 @@ export const SUITES = {
       'devnet/dist/tests/testkit/chainTimeProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 163 },
       // The driver held, mined and re-timed on a ManualTicker, with a real store (8 s alone).
       'node/dist/tests/unit/consensus/driver/pace.test.js': { seconds: 8 },
+      // The devnet's chain control files and the status line, no node (1 s).
+      'devnet/dist/tests/operations/chainTimeFiles.test.js': { kind: 'none', seconds: 1 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
       'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },

@@ -9,6 +9,7 @@ import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { NodeNetJson } from '../net/named.js';
 import type { ZoneSetup } from '../net/zones.js';
 import type { AddResult } from '../operations/add.js';
+import type { ChainTimeJson } from '../operations/chainTime.js';
 import type { MarketStatus } from '../operations/market.js';
 import type { ProbeRow } from '../operations/netProbe.js';
 import type { TxOutcome } from '../operations/tx.js';
@@ -78,6 +79,8 @@ export interface StatusJson {
   /** The panel's address (without its secret: `devnet ui` prints the link), or null when it has none. */
   readonly ui: { readonly url: string; readonly running: boolean } | null;
   readonly accounts: readonly AccountJson[];
+  /** The chain's time under the control (devnet chain, devnet clock), from the nodes' files. */
+  readonly time: ChainTimeJson;
 }
 
 /** `devnet ui --json`: the panel's link (its secret in the fragment), and whether it runs. */

@@ -3,6 +3,7 @@ import { defineCommand } from '@chain-devnet/kit/cli';
 import { Devnet } from '../../devnet/devnet.js';
 import type { NodeDisk } from '../../devnet/nodeStatus.js';
 import type { StatusJson } from '../../json/jsonShapes.js';
+import { chainTimeOf, describeChainTime } from '../../operations/chainTime.js';
 import { marketStatus } from '../../operations/market.js';
 import { netOf } from '../../operations/net.js';
 import { panelState } from '../../panel/process.js';
@@ -36,15 +37,17 @@ export const statusCommand = defineCommand({
     'and whether it is disconnected; a node that is not running shows how its last run ended when that was ' +
     "not a stop (exit code 3: halted for an upgrade plan, 4: refused its store's protocol version, 137: " +
     'killed; --json gives every exitCode), its disk faults (devnet disk) with whether its writes fail, and the network ' +
-    "conditions of each node that has any (devnet net, devnet zones, one-way partitions; --json: each node's net); then the monitoring URLs and the panel's address (devnet ui prints " +
+    "conditions of each node that has any (devnet net, devnet zones, one-way partitions; --json: each node's net); the chain's time " +
+    "(devnet chain: held or running, block time, chain-time offset; devnet clock: each node's skew; --json: time); then the monitoring URLs and the panel's address (devnet ui prints " +
     'its link, which carries its secret).',
   run: async ({ values: v }) => {
     const d = await Devnet.open(homeOf(v.home));
-    const [nodes, ui, market, net] = await Promise.all([
+    const [nodes, ui, market, net, time] = await Promise.all([
       d.status(),
       panelState(d),
       marketStatus(d),
       netOf(d),
+      chainTimeOf(d),
     ]);
     if (v.json) {
       printJson<StatusJson>({
@@ -62,6 +65,7 @@ export const statusCommand = defineCommand({
         market,
         ui: ui === null ? null : { url: ui.url, running: ui.running },
         accounts: accountsJson(d),
+        time,
       });
       return 0;
     }
@@ -90,6 +94,7 @@ export const statusCommand = defineCommand({
       );
     }
     printConditions(net);
+    out(`  ${describeChainTime(time)}`);
     out(
       `  prometheus ${d.state.monitoring.prometheus ?? 'not running'} · grafana ${d.state.monitoring.grafana ?? 'not running'}`,
     );
