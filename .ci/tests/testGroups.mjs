@@ -135,6 +135,8 @@ export const SUITES = {
       'node/dist/tests/unit/consensus/driver/pace.test.js': { seconds: 8 },
       // The devnet's chain control files and the status line, no node (1 s).
       'devnet/dist/tests/operations/chainTimeFiles.test.js': { kind: 'none', seconds: 1 },
+      // The time steps checked with the file, no devnet (1 s).
+      'devnet/dist/tests/scenario/timeSteps.test.js': { kind: 'none', seconds: 1 },
       'node/dist/tests/system/safety.test.js': { weight: HEAVY, seconds: 19 },
       'devnet/dist/tests/testkit/pauseProcess.test.js': { kind: 'none', weight: HEAVY, seconds: 18 },
       'devnet/dist/tests/testkit/pauseDocker.test.js': { kind: 'docker', weight: HEAVY, seconds: 40 },

@@ -15,6 +15,7 @@ import { TX_FIELDS } from '../operations/tx.js';
 import { MAX_NODES } from '../spec/ports.js';
 import type { MarketStep } from './marketSteps.js';
 import { netStepProblems } from './netSteps.js';
+import { timeStepProblems } from './timeSteps.js';
 
 /**
  * The market as a devnet runs it refuses a deadline further than its default --max-deadline, 30
@@ -220,6 +221,9 @@ export async function stepProblems(
     case 'oneWay':
     case 'partitionShape':
       return netStepProblems(net, i, kind, step);
+    case 'chain':
+    case 'clock':
+      return timeStepProblems(net, i, kind, step);
     case 'upgrade': {
       const { node } = step.upgrade!;
       return node === ALL_NODES ? [] : unknownName(net, `${path}.node`, node, ['node']);

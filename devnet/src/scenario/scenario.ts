@@ -6,6 +6,7 @@ import type { LoadOptions } from '../testkit/load/options.js';
 import type { MarketStep } from './marketSteps.js';
 import type { NetSteps } from './netSteps.js';
 import type { StepKind, TxStepStatus } from './schema.js';
+import type { TimeSteps } from './timeSteps.js';
 
 /**
  * When a step runs. In the file a height may also be a reference to an earlier step's result
@@ -47,7 +48,8 @@ export type Step = {
   readonly market?: MarketStep;
   /** `devnet save FILE`: the devnet into one archive. */
   readonly save?: string;
-} & NetSteps;
+} & NetSteps &
+  TimeSteps;
 
 export interface ScenarioLoad extends LoadOptions {
   /** The load fails unless at least this many transactions were confirmed; default 1. */

@@ -14,6 +14,7 @@ import { LOAD_TX_TYPES } from '../testkit/load/options.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 import { NET_STEPS_SCHEMA } from './netSteps.js';
 import { REF_PATTERN } from './refs.js';
+import { TIME_STEPS_SCHEMA } from './timeSteps.js';
 
 /** What a tx step expects of its transaction: confirmed, failed in a block, or rejected at admission. */
 export const TX_STEP_STATUSES = ['confirmed', 'failed', 'rejected'] as const;
@@ -189,6 +190,7 @@ const STEP_KINDS_SCHEMA = {
   },
   heal: { description: 'Ends a partition, one-way cuts and shapes too: {}.', ...object({}) },
   ...NET_STEPS_SCHEMA,
+  ...TIME_STEPS_SCHEMA,
   upgrade: {
     description: `devnet upgrade NODE --to VERSION: the node restarted on another version with its data, back in consensus before the next step; node: ${ALL_NODES}, every node one after another (a rolling upgrade).`,
     ...object(

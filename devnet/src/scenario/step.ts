@@ -14,6 +14,7 @@ import { netStep } from './netSteps.js';
 import { type Produced, producerOf, resolveReferences } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
+import { timeStep } from './timeSteps.js';
 import { txStep } from './txStep.js';
 
 /** What the steps so far produced, by the name their `as` gave it. */
@@ -74,6 +75,9 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
     case 'partitionShape':
       await netStep(net, kind, step);
       break;
+    case 'chain':
+    case 'clock':
+      return { height: (await timeStep(net, kind, step)) ?? (await highest(net)) };
     case 'upgrade': {
       const { node, to } = step.upgrade!;
       for (const name of node === ALL_NODES ? net.names() : [node]) await net.node(name).upgrade(to);
