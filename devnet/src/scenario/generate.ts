@@ -45,7 +45,10 @@ export function prng(seed: string): () => number {
  * The faults the generator picks from: the step that breaks and the step that undoes it (none for
  * restart). The network's keep a majority in touch, so the chain goes on and the undo's height
  * comes: a slow or lossy validator (net, cleared after), one that cannot send (oneWay), a
- * minority cut off (partitionShape; of 4 validators only: one), each healed after.
+ * minority cut off (partitionShape; of 4 validators only: one), each healed after. And the
+ * chain's time (issue 42): a hold of a few seconds (chain: pause, wait, resume), a fast-forward
+ * (chain: {mine: N}, the heights after it moved on by N) and a validator's clock skewed up to 10 s
+ * either way (clock, back to 0 after).
  */
 export const FAULTS = [
   'kill',
@@ -58,6 +61,9 @@ export const FAULTS = [
   'lossy',
   'oneWay',
   'minority',
+  'hold',
+  'fastForward',
+  'skew',
 ] as const;
 const UNDO = { kill: 'start', stop: 'start', pause: 'resume', disconnect: 'connect' } as const;
 
@@ -94,6 +100,17 @@ export function generateScenario(seed: string): ScenarioFile {
           : { at: { height: h }, partitionShape: 'minority' },
       );
       steps.push({ at: { height: h + down }, heal: {} });
+    } else if (fault === 'hold') {
+      steps.push({ at: { height: h }, chain: 'pause' });
+      steps.push({ wait: { seconds: int(2, 6) } });
+      steps.push({ chain: 'resume' });
+    } else if (fault === 'fastForward') {
+      steps.push({ at: { height: h }, chain: { mine: down * 5 } });
+      h += down * 5;
+    } else if (fault === 'skew') {
+      const skew = `${pick(['+', '-'])}${int(1, 10)}s`;
+      steps.push({ at: { height: h }, clock: { node: victim, skew } });
+      steps.push({ at: { height: h + down }, clock: { node: victim, skew: '0s' } });
     } else if (fault === 'restart') {
       steps.push({ at: { height: h }, restart: { node: victim } });
     } else {
