@@ -13,6 +13,7 @@ import { isName } from '../base/names.js';
 import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { TX_FIELDS } from '../operations/tx.js';
 import { MAX_NODES } from '../spec/ports.js';
+import { diskStepProblems } from './diskSteps.js';
 import type { MarketStep } from './marketSteps.js';
 import { netStepProblems } from './netSteps.js';
 
@@ -220,6 +221,8 @@ export async function stepProblems(
     case 'oneWay':
     case 'partitionShape':
       return netStepProblems(net, i, kind, step);
+    case 'disk':
+      return diskStepProblems(net, i, step.disk!);
     case 'upgrade': {
       const { node } = step.upgrade!;
       return node === ALL_NODES ? [] : unknownName(net, `${path}.node`, node, ['node']);
