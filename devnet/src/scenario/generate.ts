@@ -45,10 +45,11 @@ export function prng(seed: string): () => number {
  * The faults the generator picks from: the step that breaks and the step that undoes it (none for
  * restart). The network's keep a majority in touch, so the chain goes on and the undo's height
  * comes: a slow or lossy validator (net, cleared after), one that cannot send (oneWay), a
- * minority cut off (partitionShape; of 4 validators only: one), each healed after. And the
- * chain's time (issue 42): a hold of a few seconds (chain: pause, wait, resume), a fast-forward
- * (chain: {mine: N}, the heights after it moved on by N) and a validator's clock skewed up to 10 s
- * either way (clock, back to 0 after).
+ * minority cut off (partitionShape; of 4 validators only: one), each healed after; a validator
+ * whose disk fills or slows (disk, its faults cleared after: a full one stands still, as a
+ * stopped one, and catches up). And the chain's time (issue 42): a hold of a few seconds (chain:
+ * pause, wait, resume), a fast-forward (chain: {mine: N}, the heights after it moved on by N) and
+ * a validator's clock skewed up to 10 s either way (clock, back to 0 after).
  */
 export const FAULTS = [
   'kill',
@@ -61,6 +62,8 @@ export const FAULTS = [
   'lossy',
   'oneWay',
   'minority',
+  'diskFull',
+  'slowDisk',
   'hold',
   'fastForward',
   'skew',
@@ -100,6 +103,13 @@ export function generateScenario(seed: string): ScenarioFile {
           : { at: { height: h }, partitionShape: 'minority' },
       );
       steps.push({ at: { height: h + down }, heal: {} });
+    } else if (fault === 'diskFull' || fault === 'slowDisk') {
+      const disk =
+        fault === 'diskFull'
+          ? { node: victim, full: true }
+          : { node: victim, slowWrites: `${int(1, 10) * 10}ms`, slowFsync: `${int(1, 10) * 10}ms` };
+      steps.push({ at: { height: h }, disk });
+      steps.push({ at: { height: h + down }, disk: { node: victim, clear: true } });
     } else if (fault === 'hold') {
       steps.push({ at: { height: h }, chain: 'pause' });
       steps.push({ wait: { seconds: int(2, 6) } });

@@ -13,6 +13,7 @@ import { isName } from '../base/names.js';
 import { ALL_NODES, type NodeOp, WHOLE_DEVNET_OPS } from '../operations/nodeOp.js';
 import { TX_FIELDS } from '../operations/tx.js';
 import { MAX_NODES } from '../spec/ports.js';
+import { diskStepProblems } from './diskSteps.js';
 import type { MarketStep } from './marketSteps.js';
 import { netStepProblems } from './netSteps.js';
 import { timeStepProblems } from './timeSteps.js';
@@ -214,8 +215,6 @@ export async function stepProblems(
         ...(twice === undefined ? [] : [`steps[${i}].partition: ${twice} is in two groups`]),
       ];
     }
-    case 'heal':
-      return [];
     case 'net':
     case 'zones':
     case 'oneWay':
@@ -224,6 +223,8 @@ export async function stepProblems(
     case 'chain':
     case 'clock':
       return timeStepProblems(net, i, kind, step);
+    case 'disk':
+      return diskStepProblems(net, i, step.disk!);
     case 'upgrade': {
       const { node } = step.upgrade!;
       return node === ALL_NODES ? [] : unknownName(net, `${path}.node`, node, ['node']);
@@ -255,8 +256,8 @@ export async function stepProblems(
       return nodeList(net, `${path}.nodes`, (step.wait as { nodes?: string[] }).nodes);
     case 'market':
       return marketProblems(net, path, step.market!);
-    case 'save':
-      // A runtime that cannot save (swarm) says so when the step runs.
+    case 'heal':
+    case 'save': // A runtime that cannot save (swarm) says so when the step runs.
       return [];
     case 'expect': {
       const [assertion, arg] = Object.entries(step.expect!)[0]!;

@@ -3,6 +3,7 @@ import type { NodeOp } from '../operations/nodeOp.js';
 import type { TxOptions } from '../operations/tx.js';
 import type { Manifest, RuntimeChoice } from '../spec/manifest.js';
 import type { LoadOptions } from '../testkit/load/options.js';
+import type { DiskStep } from './diskSteps.js';
 import type { MarketStep } from './marketSteps.js';
 import type { NetSteps } from './netSteps.js';
 import type { StepKind, TxStepStatus } from './schema.js';
@@ -48,6 +49,8 @@ export type Step = {
   readonly market?: MarketStep;
   /** `devnet save FILE`: the devnet into one archive. */
   readonly save?: string;
+  /** `devnet disk NODE` as data (diskSteps.ts). */
+  readonly disk?: DiskStep;
 } & NetSteps &
   TimeSteps;
 

@@ -12,6 +12,7 @@ import { TX_STATUSES } from '../testkit/expect/txs.js';
 import { VALIDATOR_STATUSES } from '../testkit/expect/validators.js';
 import { LOAD_TX_TYPES } from '../testkit/load/options.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
+import { DISK_STEP_SCHEMA } from './diskSteps.js';
 import { NET_STEPS_SCHEMA } from './netSteps.js';
 import { REF_PATTERN } from './refs.js';
 import { TIME_STEPS_SCHEMA } from './timeSteps.js';
@@ -191,6 +192,7 @@ const STEP_KINDS_SCHEMA = {
   heal: { description: 'Ends a partition, one-way cuts and shapes too: {}.', ...object({}) },
   ...NET_STEPS_SCHEMA,
   ...TIME_STEPS_SCHEMA,
+  ...DISK_STEP_SCHEMA,
   upgrade: {
     description: `devnet upgrade NODE --to VERSION: the node restarted on another version with its data, back in consensus before the next step; node: ${ALL_NODES}, every node one after another (a rolling upgrade).`,
     ...object(

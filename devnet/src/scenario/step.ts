@@ -9,6 +9,7 @@ import { pause } from '@chain-devnet/kit/wait';
 import { ALL_NODES, NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import type { Expectations } from '../testkit/expect/index.js';
 import type { Testnet } from '../testkit/testnet/testnet.js';
+import { diskStep } from './diskSteps.js';
 import { expectTask, marketStep, type TaskExpectation } from './marketSteps.js';
 import { netStep } from './netSteps.js';
 import { type Produced, producerOf, resolveReferences } from './refs.js';
@@ -78,6 +79,9 @@ async function execute(net: Testnet, kind: StepKind, step: Step, dir: string): P
     case 'chain':
     case 'clock':
       return { height: (await timeStep(net, kind, step)) ?? (await highest(net)) };
+    case 'disk':
+      await diskStep(net, step.disk!);
+      break;
     case 'upgrade': {
       const { node, to } = step.upgrade!;
       for (const name of node === ALL_NODES ? net.names() : [node]) await net.node(name).upgrade(to);

@@ -18,12 +18,14 @@ import { clearNet, healAll, netOf, oneWay, partitionShape, setNet } from '../ope
 import { ALL_NODES, NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
 import { save } from '../operations/save.js';
 import { describeOutcome, sendTx, type TxOptions } from '../operations/tx.js';
+import { type DiskRequest, diskChangeOf } from '../runtime/diskRequest.js';
 import { senderAccounts } from '../spec/networkSpec.js';
 import type { DevnetSource } from './devnetSource.js';
 import type {
   Activity,
   AddAnswer,
   AddRequest,
+  DiskAnswer,
   NetAnswer,
   NetRequest,
   NodeOpAnswer,
@@ -215,6 +217,27 @@ export class PanelActions {
         else if (r.oneWay !== undefined) await oneWay(d, r.oneWay.from, r.oneWay.to);
         else throw new DevnetError('BAD_FLAG', 'give shape, oneWay or heal');
         return { nodes: await netOf(d) };
+      },
+      () => null,
+    );
+  }
+
+  /** `devnet disk NODE …`: the node's disk faults changed, a bad value naming its field. */
+  disk(r: DiskRequest): Promise<DiskAnswer> {
+    this.devnets.last.node(r.node);
+    const c = diskChangeOf(r, 'disk');
+    if ('problems' in c) throw new DevnetError('BAD_FLAG', c.problems.join('; '));
+    return this.enqueue(
+      `disk faults of ${r.node}`,
+      async () => {
+        const f = await (await this.devnet()).disk.change(r.node, c.change);
+        return {
+          node: r.node,
+          full: f.full,
+          write_delay_ms: f.writeDelayMs,
+          fsync_delay_ms: f.fsyncDelayMs,
+          lose_unsynced: f.loseUnsynced,
+        };
       },
       () => null,
     );

@@ -8,6 +8,7 @@
  *   POST /api/tx/send               a transfer: {"from", "to", "amount", "memo"?}
  *   POST /api/net                   network conditions: {"node"?, "latency"?, "jitter"?, "loss"?, "rate"?, "to"?, "direction"?, "clear"?}
  *   POST /api/partition             {"shape"} | {"oneWay": {"from", "to"}} | {"heal": true}
+ *   POST /api/disk                  disk faults: {"node", "full"?, "slowWrites"?, "slowFsync"?, "loseUnsynced"?, "clear"?}
  * The guard (guard.ts) runs first for every request. Errors are translated here, once: a
  * refusal is 4xx `{"detail"}` (with the devnet's `code` when it was one of its errors), any
  * other failure 500 without its stack (which goes to the panel's log).
@@ -27,6 +28,7 @@ import Koa from 'koa';
 import { DevnetError, type DevnetErrorCode } from '../base/errors.js';
 import { NET_REQUEST_SCHEMA, type NetRequest } from '../net/request.js';
 import { SHAPES } from '../net/shapes.js';
+import { DISK_REQUEST_SCHEMA, type DiskRequest } from '../runtime/diskRequest.js';
 import { isDevnetOp, isNodeOp, type PanelActions } from './actions.js';
 import type { PageAssets } from './assets.js';
 import { guard } from './guard.js';
@@ -47,7 +49,7 @@ export interface PanelAppDeps {
   /** The actions (PanelActions; a test's stand-in). */
   readonly actions: Pick<
     PanelActions,
-    'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save' | 'net' | 'partition'
+    'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save' | 'net' | 'partition' | 'disk'
   >;
   readonly assets: PageAssets;
   readonly log: (line: string) => void;
@@ -80,6 +82,7 @@ const checkAdd = ajv.compile<AddRequest>({
 });
 
 const checkNet = ajv.compile<NetRequest>(NET_REQUEST_SCHEMA);
+const checkDisk = ajv.compile<DiskRequest>(DISK_REQUEST_SCHEMA);
 const checkPartition = ajv.compile<PartitionRequest>({
   type: 'object',
   additionalProperties: false,
@@ -127,13 +130,16 @@ async function jsonBody<T>(
   return value;
 }
 
-/** The network's actions: conditions (`devnet net`) and partitions (`devnet partition`). */
+/** The network's and disks' actions: conditions (`devnet net`), partitions (`devnet partition`), disk faults (`devnet disk`). */
 function netRoutes(router: Router, deps: PanelAppDeps): void {
   router.post('/api/net', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.net(await jsonBody(ctx, checkNet))),
   );
   router.post('/api/partition', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.partition(await jsonBody(ctx, checkPartition))),
+  );
+  router.post('/api/disk', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.disk(await jsonBody(ctx, checkDisk))),
   );
 }
 

@@ -146,6 +146,18 @@ export interface PartitionRequest {
   readonly heal?: true;
 }
 
+/** POST /api/disk: `devnet disk NODE …` (runtime/diskRequest.ts: full, slowWrites, slowFsync, loseUnsynced, clear). */
+export type { DiskRequest } from '../runtime/diskRequest.js';
+
+/** POST /api/disk's answer: the node's disk faults now, in disk_faults.json's names. */
+export interface DiskAnswer {
+  readonly node: string;
+  readonly full: boolean;
+  readonly write_delay_ms: number;
+  readonly fsync_delay_ms: number;
+  readonly lose_unsynced: boolean;
+}
+
 /** The answer of both: every node's conditions in force (`devnet net --json`). */
 export type NetAnswer = NetJson;
 

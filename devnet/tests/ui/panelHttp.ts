@@ -111,6 +111,16 @@ export async function startTestPanel(hubOptions?: HubOptions): Promise<TestPanel
         calls.push(`partition ${JSON.stringify(r)}`);
         return { nodes: {} };
       },
+      disk: async (r) => {
+        calls.push(`disk ${JSON.stringify(r)}`);
+        return {
+          node: r.node,
+          full: r.full ?? false,
+          write_delay_ms: 0,
+          fsync_delay_ms: 0,
+          lose_unsynced: false,
+        };
+      },
     },
   });
   const server = createRpcServer(app, DEFAULT_RPC_OPTIONS);

@@ -277,6 +277,25 @@ export function panelSuite(o: PanelSuiteOptions): void {
       await caughtUp('validator-3');
     });
 
+    test('a disk filled, shown and cleared from the page: the node says its writes fail, then catches up', async () => {
+      const diskCell = () => row('validator-3').locator('td[data-label="disk"]');
+      await page.selectOption('#disk-node', 'validator-3');
+      await page.getByRole('button', { name: 'Fill', exact: true }).click();
+      await page
+        .locator('#disk-outcome.ok', { hasText: "validator-3's disk: full" })
+        .waitFor({ timeout: bound(4) });
+      await waitFor("the table to show validator-3's full disk failing its writes", bound(10), async () =>
+        /full \((layer|tmpfs)\).*writes failing/.test((await diskCell().textContent()) ?? ''),
+      );
+      await page.getByRole('button', { name: 'Clear disk', exact: true }).click();
+      await waitFor(
+        'validator-3 cleared on the page',
+        bound(10),
+        async () => (await diskCell().textContent()) === '–',
+      );
+      await caughtUp('validator-3');
+    });
+
     test('a transfer with a bad amount: the page shows the reason the server gave, and nothing is sent', async () => {
       const seen = problems.length;
       await page.fill('#transfer-amount', 'lots');

@@ -291,6 +291,30 @@ describe('the panel refuses whoever is not the panel itself', () => {
       'partition {"shape":"ring"}',
     ]);
   });
+
+  test('disk faults reach the actions; a bad body names its field, and the secret is needed', async () => {
+    panel.calls.length = 0;
+    const post = (body: string, secret = true) =>
+      panel.request({
+        method: 'POST',
+        path: '/api/disk',
+        headers: secret
+          ? withSecret({ 'content-type': 'application/json' })
+          : { 'content-type': 'application/json' },
+        body,
+      });
+    const full = await post('{"node":"validator-1","full":true}');
+    assert.equal(full.status, 200, full.body);
+    assert.equal(JSON.parse(full.body).full, true);
+    const unknown = await post('{"node":"validator-1","fast":true}');
+    assert.equal(unknown.status, 400);
+    assert.match(JSON.parse(unknown.body).detail, /fast is not a field/);
+    const noNode = await post('{"full":true}');
+    assert.equal(noNode.status, 400);
+    assert.match(JSON.parse(noNode.body).detail, /node/);
+    assert.equal((await post('{"node":"validator-1","clear":true}', false)).status, 403);
+    assert.deepEqual(panel.calls, ['disk {"node":"validator-1","full":true}']);
+  });
 });
 
 describe('the panel secret', () => {

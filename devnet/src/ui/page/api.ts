@@ -2,6 +2,8 @@
 import {
   type AddAnswer,
   type AddRequest,
+  type DiskAnswer,
+  type DiskRequest,
   type NetAnswer,
   type NetRequest,
   type NodeOpAnswer,
@@ -72,6 +74,11 @@ export class Api {
   /** `devnet net NODE …` or its --clear. */
   net(r: NetRequest): Promise<NetAnswer> {
     return this.post('/api/net', r);
+  }
+
+  /** `devnet disk NODE …`. */
+  disk(r: DiskRequest): Promise<DiskAnswer> {
+    return this.post('/api/disk', r);
   }
 
   /** `devnet partition --shape S`, `--one-way A B` or `--heal`. */

@@ -3,6 +3,8 @@
  * and version (as the devnet runs it, and as the node reports it: devnet status's VERSION), and the operations that make sense in its state (the same as `devnet kill NODE` …).
  * Rows are updated in place, so a button keeps the keyboard focus while the numbers change.
  */
+
+import { diskSummary } from '../../devnet/diskShown.js';
 import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import { netSummary } from '../../net/shown.js';
 import type { NodeOp } from '../../operations/nodeOp.js';
@@ -38,7 +40,7 @@ const OPS = (Object.keys(BUTTONS) as NodeOp[]).map((op) => ({ op, ...BUTTONS[op]
 interface Row {
   readonly tr: HTMLTableRowElement;
   readonly cells: Record<
-    'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator' | 'version' | 'net',
+    'state' | 'height' | 'hash' | 'peers' | 'round' | 'validator' | 'version' | 'net' | 'disk',
     HTMLElement
   >;
   readonly buttons: Map<string, HTMLButtonElement>;
@@ -82,6 +84,7 @@ function newRow(n: NodeStatus, palette: Palette, act: (op: NodeOp) => void): Row
     validator: cell('', 'validator'),
     version: cell('mono', 'version'),
     net: cell('net', 'network'),
+    disk: cell('disk', 'disk'),
   };
   const { actions, buttons } = opButtons(n.name, act);
   const tr = h(
@@ -96,6 +99,7 @@ function newRow(n: NodeStatus, palette: Palette, act: (op: NodeOp) => void): Row
     cells.validator,
     cells.version,
     cells.net,
+    cells.disk,
     actions,
   );
   (tr.querySelector('.dot') as HTMLElement).style.background = palette.of(n.name);
@@ -116,6 +120,8 @@ function drawRow(r: Row, n: NodeStatus, busy: boolean): void {
   setText(r.cells.version, n.nodeVersion === null ? n.version : `${n.version} (${n.nodeVersion})`);
   // Its network conditions (devnet net, zones, one-way partitions), one line.
   setText(r.cells.net, `${n.net?.zone ? `zone ${n.net.zone} · ` : ''}${netSummary(n.net)}`);
+  // Its disk faults (devnet disk) and whether its writes fail, one line.
+  setText(r.cells.disk, diskSummary(n.disk));
   for (const { op, when } of OPS) {
     const b = r.buttons.get(op)!;
     b.hidden = !when(n);
