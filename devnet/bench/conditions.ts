@@ -104,6 +104,10 @@ async function measure(t: Testnet, n: number, c: Condition): Promise<Row> {
   try {
     await pause(Number(values.warmup) * 1000);
     const probe = await probed(t, c);
+    if (probe !== null)
+      console.log(
+        `${n} validators, ${c.kind} ${c.label}: probe round trip ${probe.askedRtt} asked, ${probe.rtt.toFixed(1)} ms measured; rate ${probe.askedBps ?? '-'} asked, ${probe.bps ?? '-'} measured`,
+      );
     const rpc = t.node(t.names()[0]!).rpc;
     const h0 = (await rpc.status()).height;
     const t0 = performance.now();
@@ -148,7 +152,26 @@ for (const n of list(values.validators).map(Number))
     },
     async (t) => {
       await t.synced();
-      for (const c of conditions) rows.push(await measure(t, n, c));
+      for (const c of conditions)
+        try {
+          rows.push(await measure(t, n, c));
+        } catch (e) {
+          // A condition the chain cannot keep up under is a result too: its row says so, and the
+          // next condition starts from a chain given the time to recover.
+          console.log(
+            `${n} validators, ${c.kind} ${c.label}: failed: ${(e as Error).message.split('\n')[0]}`,
+          );
+          rows.push({
+            validators: n,
+            condition: c,
+            intervalMs: null,
+            p50Ms: null,
+            p99Ms: null,
+            confirmed: 0,
+            probe: null,
+          });
+          await t.synced().catch(() => undefined);
+        }
     },
   );
 

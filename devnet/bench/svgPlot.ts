@@ -72,11 +72,15 @@ function panelSvg(p: Panel, at: number): string {
   return out.join('\n');
 }
 
-/** The SVG text of `panels`, side by side. */
-export function lineChartSvg(panels: readonly Panel[]): string {
+/** The SVG text of `panels`, side by side, with `title` its alternative text. */
+export function lineChartSvg(
+  panels: readonly Panel[],
+  title = panels.map((p) => p.title).join('; '),
+): string {
   const width = W * panels.length;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H}" viewBox="0 0 ${width} ${H}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${H}" viewBox="0 0 ${width} ${H}" font-family="sans-serif" font-size="11">`,
+    `<title>${esc(title)}</title>`,
     `<rect width="${width}" height="${H}" fill="white"/>`,
     ...panels.map((p, i) => panelSvg(p, i * W)),
     '</svg>',

@@ -2,8 +2,10 @@
  * The task market in a devnet (`devnet up --market`, manifest `market: true`): the market
  * (docs/MARKET.md) at P+1093, following the first node's RPC, its escrow the genesis account
  * `market`; and one sample worker, the genesis account `market-worker`, submitting through the
- * same node first and through the others while it cannot reach it. Both are services of the runtime (runtime.ts), so every runtime places them its own
- * way; their keys come from the seed like every devnet key.
+ * same node. Both are given every node, the first first, and go on through another while they
+ * cannot reach one (client/failover.ts: docker e2e runs saw one running node's name stop resolving
+ * in the services' containers). Both are services of the runtime (runtime.ts), so every runtime
+ * places them its own way; their keys come from the seed like every devnet key.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,7 +46,6 @@ export async function startMarketServices(d: Devnet): Promise<string> {
   if (port === null) throw new Error('this devnet runs no market');
   const url = await d.runtime.serviceUrl(port);
   await d.saveMarketUrl(url);
-  const node = d.nodes[0]!;
   const market: ServiceLaunch = {
     name: MARKET_SERVICE,
     program: 'chain-market',
@@ -52,8 +53,9 @@ export async function startMarketServices(d: Devnet): Promise<string> {
     port,
     args: (r) => [
       'start',
+      // Every node, the first first: the market follows another while it cannot reach one.
       '--rpc',
-      r.rpc(node),
+      d.nodes.map((n) => r.rpc(n)).join(','),
       '--key',
       `${r.home}/key.json`,
       '--home',

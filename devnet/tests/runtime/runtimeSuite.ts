@@ -66,6 +66,11 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
     const heightOf = async (name: string) => (await client(name).status()).height;
     const headerOf = async (name: string, h: number) => JSON.stringify((await client(name).block(h)).header);
     const bound = (blocks: number) => 20_000 + blocks * BLOCK_MS * 4;
+    /** `name` reaches the height validator-0 is past now. */
+    const catchesUp = async (name: string) => {
+      const target = (await heightOf('validator-0')) + 1;
+      await waitFor(`${name} to catch up`, bound(8), async () => (await heightOf(name)) >= target);
+    };
     const peersOf = async (name: string) =>
       (await json<StatusJson>('status')).nodes.find((n) => n.name === name)!.peers;
     /**
@@ -239,24 +244,14 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         async () => (await heightOf('validator-0')) >= h0 + 3,
       );
       assert.equal((await cli('start', 'validator-3')).code, 0);
-      const target = (await heightOf('validator-0')) + 1;
-      await waitFor(
-        'validator-3 to catch up',
-        bound(8),
-        async () => (await heightOf('validator-3')) >= target,
-      );
+      await catchesUp('validator-3');
       const back = (await json<StatusJson>('status')).nodes.find((n) => n.name === 'validator-3')!;
       assert.equal(back.exitCode, null, 'a running node has no exit code');
     });
 
     test('restart: stop then start, and the node catches up', async () => {
       assert.equal((await cli('restart', 'validator-1')).code, 0);
-      const target = (await heightOf('validator-0')) + 1;
-      await waitFor(
-        'validator-1 to catch up',
-        bound(8),
-        async () => (await heightOf('validator-1')) >= target,
-      );
+      await catchesUp('validator-1');
     });
 
     test('pause and resume: a frozen node answers nothing, then catches up', async () => {
@@ -272,12 +267,7 @@ export function runtimeSuite(o: RuntimeSuiteOptions): void {
         async () => (await heightOf('validator-0')) >= h0 + 2,
       );
       assert.equal((await cli('resume', 'validator-2')).code, 0);
-      const target = (await heightOf('validator-0')) + 1;
-      await waitFor(
-        'validator-2 to catch up',
-        bound(8),
-        async () => (await heightOf('validator-2')) >= target,
-      );
+      await catchesUp('validator-2');
     });
 
     // A node let back must have every peer again (everyPeerBack), not just catch up: on docker,

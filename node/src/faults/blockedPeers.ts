@@ -8,54 +8,35 @@
  * silently cut off a node started by hand. The file's forms are read and written by
  * blockedPeersFile.ts (no libp2p there, so the devnet and the testnet export can use them).
  */
-import { unwatchFile, watchFile } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import type { P2PNetwork } from '../p2p/network.js';
 import { BLOCKED_PEERS_FILE, parseBlockedPeers } from './blockedPeersFile.js';
-import { noteIgnoredFaultFile } from './ignoredFile.js';
-
-/** How often the file's metadata is looked at (libuv's stat poll, off the JavaScript thread). */
-const POLL_MS = 500;
+import { followFaultFile, noteIgnoredFaultFile } from './faultFile.js';
 
 /**
- * Follows `path`: read at start and whenever its metadata changes (created, written, replaced,
- * removed); a missing file means nobody is blocked. Every node of a devnet runs with
- * --fault-injection, and each used to read the file itself twice a second: with no file there,
- * each read made and threw an ENOENT error in JavaScript, 3-4 ms of CPU a second for 21 nodes
- * against 0.3 with fs.watchFile, which stats it in libuv's thread pool and wakes the node only on
- * a change (docs/BENCHMARKS.md, "The transport's floor"). Returns what stops following it.
+ * Follows `path` (faultFile.ts): read at start and whenever it changes (created, written,
+ * replaced, removed); a missing file means nobody is blocked. Returns what stops following it.
  */
 export function watchBlockedPeers(
   path: string,
   network: Pick<P2PNetwork, 'setRefused'>,
   logger: Logger,
 ): () => void {
-  let last = '';
-  // One read at a time, in the order of the changes: the last one read is the rule in force.
-  let reading: Promise<void> = Promise.resolve();
-  const reread = () => {
-    reading = reading
-      .then(() => readFile(path, 'utf8').catch(() => '[]'))
-      .then(async (text) => {
-        if (text === last) return;
-        last = text;
-        const rule = parseBlockedPeers(text);
-        if (rule === null) {
-          logger.warn(
-            'blocked_peers.json must be a JSON array of peer ids or {"allow": [peer ids]}; ignored',
-            { path },
-          );
-          return;
-        }
-        await network.setRefused(rule);
-      })
-      .catch((e: unknown) => logger.error('blocked peers update failed', { error: e as Error }));
-  };
-  watchFile(path, { interval: POLL_MS, persistent: false }, reread);
-  reread();
-  return () => unwatchFile(path, reread);
+  return followFaultFile(
+    path,
+    async (text) => {
+      const rule = parseBlockedPeers(text ?? '[]');
+      if (rule === null) {
+        logger.warn('blocked_peers.json must be a JSON array of peer ids or {"allow": [peer ids]}; ignored', {
+          path,
+        });
+        return;
+      }
+      await network.setRefused(rule);
+    },
+    logger,
+  ).stop;
 }
 
 /**

@@ -2,13 +2,11 @@
  * TEST ONLY (fault injection): <home>/disk_faults.json (disk/faults.ts has its form) puts the disk
  * fault layer (disk/layer.ts) in force: a full disk, slow writes and fsyncs, writes lost to a kill
  * unless fsynced. Honoured only with --fault-injection, followed as blocked_peers.json is
- * (blockedPeers.ts: fs.watchFile, read at start and on each change; a missing file is no fault).
+ * (faultFile.ts: fs.watchFile, read at start and on each change; a missing file is no fault).
  * A file that cannot be used is refused with a warning naming the field at fault, and the faults
  * in force before it stay. Without --fault-injection the layer is never made (the writers go
  * straight to the disk) and a file present is noted once, ignored.
  */
-import { unwatchFile, watchFile } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import {
@@ -20,10 +18,7 @@ import {
 } from '../disk/faults.js';
 import { DiskLayer } from '../disk/layer.js';
 import type { Ticker } from '../util/ticker.js';
-import { noteIgnoredFaultFile } from './ignoredFile.js';
-
-/** How often the file's metadata is looked at (libuv's stat poll, off the JavaScript thread). */
-const POLL_MS = 500;
+import { followFaultFile, noteIgnoredFaultFile } from './faultFile.js';
 
 /** Puts the file's text in force on `layer`; a text that cannot be used is refused, the faults before it staying. */
 export function applyDiskFaults(text: string | null, layer: DiskLayer, path: string, logger: Logger): void {
@@ -44,28 +39,24 @@ export function applyDiskFaults(text: string | null, layer: DiskLayer, path: str
 }
 
 /**
- * Follows `path` onto `layer`; settles once the file as it is at start is in force (a restarted
- * node has its faults before its first write). Returns what stops following it.
+ * Follows `path` onto `layer` (faultFile.ts); settles once the file as it is at start is in
+ * force (a restarted node has its faults before its first write). Returns what stops following it.
  */
 export async function watchDiskFaults(path: string, layer: DiskLayer, logger: Logger): Promise<() => void> {
-  let last: string | null = null;
-  let reading: Promise<void> = Promise.resolve();
-  const reread = () => {
-    reading = reading
-      .then(() => readFile(path, 'utf8').catch(() => null))
-      .then((text) => {
-        if (text === last) return;
-        // A first look finding no file is no fault: nothing to say.
-        if (text === null && last === null) return;
-        last = text;
-        applyDiskFaults(text, layer, path, logger);
-      })
-      .catch((e: unknown) => logger.error('disk faults update failed', { error: e as Error }));
-  };
-  watchFile(path, { interval: POLL_MS, persistent: false }, reread);
-  reread();
-  await reading;
-  return () => unwatchFile(path, reread);
+  let seen = false;
+  const followed = followFaultFile(
+    path,
+    (text) => {
+      // A first look finding no file is no fault: nothing to say.
+      const first = !seen;
+      seen = true;
+      if (text === null && first) return;
+      applyDiskFaults(text, layer, path, logger);
+    },
+    logger,
+  );
+  await followed.ready;
+  return followed.stop;
 }
 
 /**

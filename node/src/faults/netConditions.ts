@@ -9,17 +9,13 @@
  * noted once and ignored.
  */
 
-import { unwatchFile, watchFile } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import { NO_CONDITIONS } from '../p2p/shaping/conditions.js';
 import { LinkShaping } from '../p2p/shaping/linkShaping.js';
 import { realTicker } from '../util/ticker.js';
-import { noteIgnoredFaultFile } from './ignoredFile.js';
+import { followFaultFile, noteIgnoredFaultFile } from './faultFile.js';
 import { NET_CONDITIONS_FILE, parseNetConditions } from './netConditionsFile.js';
-
-const POLL_MS = 500;
 
 /** The shaping of a node's links (null without fault injection) and what stops following the file. */
 export interface NetConditionsFault {
@@ -27,42 +23,35 @@ export interface NetConditionsFault {
   readonly stop: () => void;
 }
 
-/** Follows `path` into `shaping`; resolves once the file as it is now has been applied. */
+/** Follows `path` into `shaping` (faultFile.ts); resolves once the file as it is now has been applied. */
 export async function watchNetConditions(
   path: string,
   shaping: LinkShaping,
   logger: Logger,
 ): Promise<() => void> {
-  let last = '';
-  let reading: Promise<void> = Promise.resolve();
-  const reread = () => {
-    reading = reading
-      .then(() => readFile(path, 'utf8').catch(() => null))
-      .then((text) => {
-        if (text === last) return;
-        last = text ?? '';
-        if (text === null) {
-          if (shaping.current() !== NO_CONDITIONS) logger.info('net conditions cleared (no file)', { path });
-          shaping.set(NO_CONDITIONS);
-          return;
-        }
-        const parsed = parseNetConditions(text);
-        if (!parsed.ok) {
-          logger.warn(`net_conditions.json refused, the conditions in force stay: ${parsed.error}`, { path });
-          return;
-        }
-        shaping.set(parsed.conditions);
-        logger.info('net conditions set', {
-          links: parsed.conditions.links.length,
-          deaf_to: parsed.conditions.deafTo.length,
-        });
-      })
-      .catch((e: unknown) => logger.error('net conditions update failed', { error: e as Error }));
-  };
-  watchFile(path, { interval: POLL_MS, persistent: false }, reread);
-  reread();
-  await reading;
-  return () => unwatchFile(path, reread);
+  const followed = followFaultFile(
+    path,
+    (text) => {
+      if (text === null) {
+        if (shaping.current() !== NO_CONDITIONS) logger.info('net conditions cleared (no file)', { path });
+        shaping.set(NO_CONDITIONS);
+        return;
+      }
+      const parsed = parseNetConditions(text);
+      if (!parsed.ok) {
+        logger.warn(`net_conditions.json refused, the conditions in force stay: ${parsed.error}`, { path });
+        return;
+      }
+      shaping.set(parsed.conditions);
+      logger.info('net conditions set', {
+        links: parsed.conditions.links.length,
+        deaf_to: parsed.conditions.deafTo.length,
+      });
+    },
+    logger,
+  );
+  await followed.ready;
+  return followed.stop;
 }
 
 /** The shaping layer and its file, with --fault-injection; without, a file present is noted once. */

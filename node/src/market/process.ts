@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { createRpcServer } from '@chain-devnet/kit/http';
 import type { Logger } from '@chain-devnet/kit/log';
 import { waitFor } from '@chain-devnet/kit/wait';
-import { RpcClient } from '../client/rpcClient.js';
+import { failoverRpc } from '../client/failover.js';
+import type { RpcClient } from '../client/rpcClient.js';
 import { accountAddressOf } from '../crypto/address.js';
 import { publicKeyHexOf } from '../crypto/keys.js';
 import { readKeyFile } from '../home/keyFile.js';
@@ -122,7 +123,14 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
   const log = c.logger;
   const privateKey = await readKeyFile(c.keyFile);
   const escrowAddress = accountAddressOf(publicKeyHexOf(privateKey));
-  const rpc = new RpcClient(c.rpcUrl, 10_000);
+  // One node or several (comma-separated): the next while one gives no answer (client/failover.ts).
+  const rpc = failoverRpc(
+    c.rpcUrl
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u !== ''),
+    10_000,
+  );
   const status = await waitFor(`the node at ${c.rpcUrl}`, 120_000, () => rpc.status(), { pollMs: 500 });
   await mkdir(c.home, { recursive: true });
   const store = await MarketStore.open(join(c.home, 'market-data'));

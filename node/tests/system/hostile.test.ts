@@ -10,21 +10,10 @@ import { after, describe, it } from 'node:test';
 import { coins, txToJson } from '../../src/chain/index.js';
 import { buildTx } from '../../src/client/txBuilder.js';
 import { hexToBytes } from '../../src/crypto/hex.js';
+import { prng } from '../support/prng.js';
 import { cleanup, initHome, startNodeProcess, waitForHeight } from '../support/processes.js';
 
 after(cleanup);
-
-/** A small deterministic PRNG (mulberry32), so a failing case can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('hostile input', () => {
   it('answers every hostile request below 500 and keeps producing blocks', async () => {

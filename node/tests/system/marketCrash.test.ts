@@ -106,7 +106,9 @@ describe('the market across SIGKILL', () => {
     assert.match(m.program.lines().join('\n'), /test crash point: SIGKILL after sending payouts/);
 
     // 3. Restarted: the rest is sent, each share once.
-    m = await startMarket(home, keyFile, node.url);
+    // Started again with a node that does not resolve first (--rpc A,B): it follows and pays
+    // through the second (client/failover.ts), as a devnet's market does when one node is lost.
+    m = await startMarket(home, keyFile, `http://no-such-node.invalid:1,${node.url}`);
     const paid = await waitFor('every payout confirmed', 30_000, async () => {
       const t = await m.client.task(id);
       return t.payouts.length > 0 && t.payouts.every((p) => p.status === 'confirmed') ? t : null;

@@ -105,7 +105,10 @@ export class SwarmDevnet {
 
   /** The service's tasks, newest first. */
   async tasks(name: string): Promise<TaskInfo[]> {
-    const tasks = (await this.d.listTasks({ filters: { service: [this.name(name)] } })) as TaskInfo[];
+    // A service not made yet has no tasks: the engine answers 404 for its name, which a node's
+    // home file copied before its first start (its network conditions) must not fail on.
+    const listed = await orNull(this.d.listTasks({ filters: { service: [this.name(name)] } }));
+    const tasks = (listed ?? []) as TaskInfo[];
     return tasks.sort((a, b) => (b.CreatedAt ?? '').localeCompare(a.CreatedAt ?? ''));
   }
 

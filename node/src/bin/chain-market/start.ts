@@ -13,10 +13,13 @@ export const startCommand = defineCommand({
   name: 'start',
   summary: 'run the market (the default command)',
   options: {
-    rpc: text('the node whose RPC the market follows and sends through', {
-      valueName: 'URL',
-      required: true,
-    }),
+    rpc: text(
+      'the node whose RPC the market follows and sends through, or several (comma-separated): the next while one gives no answer',
+      {
+        valueName: 'URL[,URL…]',
+        required: true,
+      },
+    ),
     key: text('key file of the escrow account, JSON with private_key', { valueName: 'FILE', required: true }),
     home: text('data folder of the market', { valueName: 'DIR', default: './.chain-market' }),
     port: integer('HTTP port; 0: any free port', { min: 0, max: 65_535, default: 8093 }),

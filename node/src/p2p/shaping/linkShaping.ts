@@ -58,14 +58,16 @@ export class LinkShaping {
       const now = this.ticker.now();
       const c = this.condition(peer, direction);
       if (isClear(c)) {
-        // Nothing shapes it now; still after the chunk before (order).
-        state.lastAt = Math.max(now, state.lastAt);
-        return state.lastAt;
+        // Nothing shapes it now: due at once (what waits is delivered at once too, shapedPipe).
+        state.lastAt = now;
+        return now;
       }
       return deliveryAt(c, state, this.shared[direction], now, bytes, this.random);
     };
     // No rule at all (a devnet's nodes most of the time): nothing to look up a chunk.
     const clear = () => this.conditions.links.length === 0 || isClear(this.condition(peer, direction));
-    return shapedPipe(source, deadline, clear, this.ticker, key);
+    const shared = this.shared[direction];
+    const behind = () => Math.max(0, Math.max(shared.at, state.bucket.at) - this.ticker.now());
+    return shapedPipe(source, deadline, clear, this.ticker, key, behind);
   }
 }

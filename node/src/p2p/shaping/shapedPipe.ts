@@ -15,6 +15,10 @@
 import type { Ticker } from '../../util/ticker.js';
 
 export const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+/** How far behind its rate a link may queue before the reading waits. */
+export const BACKLOG_MS = 1_000;
+/** How often a chunk waiting for a later deadline looks whether its link was cleared. */
+const RECHECK_MS = 250;
 
 interface Queued<T> {
   readonly chunk: T;
@@ -32,8 +36,10 @@ export function shapedPipe<T extends { byteLength: number }>(
   clear: () => boolean,
   ticker: Ticker,
   timerKey: string,
+  /** How many ms the link's rate is behind now (0: none); the reading waits past BACKLOG_MS. */
+  behindMs: () => number = () => 0,
 ): AsyncIterableIterator<T> {
-  return new ShapedPipe(source[Symbol.asyncIterator](), deadline, clear, ticker, timerKey);
+  return new ShapedPipe(source[Symbol.asyncIterator](), deadline, clear, ticker, timerKey, behindMs);
 }
 
 class ShapedPipe<T extends { byteLength: number }> implements AsyncIterableIterator<T> {
@@ -52,6 +58,7 @@ class ShapedPipe<T extends { byteLength: number }> implements AsyncIterableItera
     private readonly clear: () => boolean,
     private readonly ticker: Ticker,
     private readonly timerKey: string,
+    private readonly behindMs: () => number,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -65,6 +72,7 @@ class ShapedPipe<T extends { byteLength: number }> implements AsyncIterableItera
   async return(value?: unknown): Promise<IteratorResult<T>> {
     this.stopped = true;
     this.ticker.cancel(this.timerKey);
+    this.ticker.cancel(`${this.timerKey}-backlog`);
     this.release();
     if (!this.pumping) await this.it.return?.(value);
     return { done: true, value: undefined };
@@ -92,9 +100,11 @@ class ShapedPipe<T extends { byteLength: number }> implements AsyncIterableItera
     for (;;) {
       const head = this.queue[0];
       if (head !== undefined) {
-        const wait = head.at - this.ticker.now();
+        // A link cleared meanwhile delivers what waits at once, in order (a cleared link is clear).
+        const wait = this.clear() ? 0 : head.at - this.ticker.now();
         if (wait > 0) {
-          await new Promise<void>((r) => this.ticker.schedule(this.timerKey, wait, r));
+          // Looked at again at least every RECHECK_MS: a link cleared meanwhile goes at once.
+          await new Promise<void>((r) => this.ticker.schedule(this.timerKey, Math.min(wait, RECHECK_MS), r));
           continue;
         }
         this.queue.shift();
@@ -125,8 +135,15 @@ class ShapedPipe<T extends { byteLength: number }> implements AsyncIterableItera
         this.queuedBytes += bytes;
         this.wakeUp();
         if (this.clear()) break;
-        while (this.queuedBytes > HIGH_WATER_BYTES && !this.stopped)
-          await new Promise<void>((r) => (this.drained = r));
+        // At most HIGH_WATER_BYTES, and at most BACKLOG_MS of the link's rate behind (a socket's
+        // buffer, not minutes of queue: 4 MiB at 256 kbit/s were two minutes, which a cleared
+        // link still delivered at the old pace and a chain stalled on; e2e scenario 14).
+        while ((this.queuedBytes > HIGH_WATER_BYTES || this.behindMs() > BACKLOG_MS) && !this.stopped)
+          await new Promise<void>((r) => {
+            this.drained = r;
+            // A backlog drains with time, not only with a delivery: look again after a while.
+            this.ticker.schedule(`${this.timerKey}-backlog`, BACKLOG_MS / 4, r);
+          });
       }
       if (this.stopped) await this.it.return?.();
     } catch (error) {

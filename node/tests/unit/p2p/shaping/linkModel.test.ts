@@ -14,20 +14,9 @@ import {
   newLinkState,
   retransmissionDelay,
 } from '../../../../src/p2p/shaping/linkModel.js';
+import { prng } from '../../../support/prng.js';
 
 const clear: LinkCondition = { latencyMs: 0, jitterMs: 0, loss: 0, linkRateBps: null, sharedRateBps: null };
-
-/** A seeded generator (mulberry32) for draws that repeat. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the link model', () => {
   it('latency: each chunk at its own time plus the latency; chunks in flight do not add up', () => {
@@ -41,7 +30,7 @@ describe('the link model', () => {
   it('jitter: within the latency plus or minus the jitter, never reordered, the mean a little above', () => {
     const c = { ...clear, latencyMs: 100, jitterMs: 20 };
     const s = newLinkState();
-    const random = seeded(1);
+    const random = prng(1);
     let last = Number.NEGATIVE_INFINITY;
     let sum = 0;
     for (let t = 0; t < 10_000; t += 10) {
@@ -110,7 +99,7 @@ describe('the link model', () => {
   });
 
   it('loss: the share of chunks delayed is the share with a segment lost', () => {
-    const random = seeded(7);
+    const random = prng(7);
     const c = { ...clear, loss: 0.01 };
     let small = 0;
     let large = 0;

@@ -187,4 +187,61 @@ describe('the shaped pipe', () => {
       ],
     );
   });
+
+  it('a link cleared while chunks wait for late deadlines delivers them at once, within a quarter second', async () => {
+    const ticker = new ManualTicker();
+    const fed = handFed();
+    let clear = false;
+    const { got } = drain(
+      shapedPipe(
+        fed.source,
+        () => ticker.now() + (clear ? 0 : 60_000),
+        () => clear,
+        ticker,
+        'k',
+      ),
+      ticker,
+    );
+    for (const n of [1, 2, 3]) fed.push(n);
+    for (let i = 0; i < 5; i++) await turn();
+    ticker.advance(1000);
+    assert.equal(got.length, 0, 'a minute of delay asked');
+    clear = true;
+    for (let i = 0; i < 3; i++) {
+      ticker.advance(100);
+      for (let j = 0; j < 5; j++) await turn();
+    }
+    assert.deepEqual(
+      got.map((g) => g.bytes),
+      [1, 2, 3],
+    );
+    assert.ok(
+      got.every((g) => g.at <= 1250),
+      `delivered at ${got.map((g) => g.at)}`,
+    );
+  });
+
+  it("stops reading while the link's rate is more than a second behind, and reads on as it catches up", async () => {
+    const ticker = new ManualTicker();
+    const fed = handFed();
+    let behind = 5_000;
+    drain(
+      shapedPipe(
+        fed.source,
+        () => ticker.now() + 10,
+        () => false,
+        ticker,
+        'k',
+        () => behind,
+      ),
+      ticker,
+    );
+    for (const n of [1, 2, 3]) fed.push(n);
+    for (let i = 0; i < 5; i++) await turn();
+    assert.equal(fed.state.read, 1, 'one chunk read, then the backlog holds the reading');
+    behind = 0;
+    ticker.advance(300);
+    for (let i = 0; i < 10; i++) await turn();
+    assert.equal(fed.state.read, 3);
+  });
 });
