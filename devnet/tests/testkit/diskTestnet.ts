@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { Manifest } from '../../src/spec/manifest.js';
 import { type LogMarks, Testnet } from '../../src/testkit/index.js';
 
@@ -51,8 +52,12 @@ export async function backAfterFree(net: Testnet, marks: LogMarks): Promise<void
     since: marks,
     within: { blocks: 20 },
   });
+  // Each part that failed (the store, the priv-validator) says so on its first good write, so the
+  // line can come while the other still fails: writable is when both are back.
+  await waitFor('validator-1 writable again', net.within(20), async () =>
+    (await node.status()).disk.writable ? true : null,
+  );
   await net.expect.synced({ within: { blocks: 30 } });
-  assert.equal((await node.status()).disk.writable, true);
   // Back in consensus: it signs again (its precommits in the commits the others make).
   await net.waitBlocks(4);
 }

@@ -9,8 +9,15 @@
 import { RpcUnreachableError } from './jsonHttp.js';
 import { RpcClient } from './rpcClient.js';
 
+/** Told when the calls move to another node: which, from which, and why the last one failed. */
+export type FailoverListener = (to: string, from: string, why: string) => void;
+
 /** An RpcClient that fails over between `urls` (one: a plain RpcClient). */
-export function failoverRpc(urls: readonly string[], timeoutMs?: number): RpcClient {
+export function failoverRpc(
+  urls: readonly string[],
+  timeoutMs?: number,
+  onSwitch?: FailoverListener,
+): RpcClient {
   if (urls.length === 0) throw new Error('failoverRpc needs at least one URL');
   const clients = urls.map((u) => new RpcClient(u, timeoutMs));
   if (clients.length === 1) return clients[0]!;
@@ -22,6 +29,9 @@ export function failoverRpc(urls: readonly string[], timeoutMs?: number): RpcCli
       const c = clients[at] as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>;
       try {
         const answer = await c[method]!.apply(c, args);
+        // Said once a move, so that a log tells which node's answers (its commits) a program used.
+        if (at !== current)
+          onSwitch?.(urls[at]!, urls[current]!, String((last as Error | undefined)?.message));
         current = at;
         return answer;
       } catch (e) {

@@ -130,6 +130,7 @@ export async function startMarket(c: MarketConfig): Promise<RunningMarket> {
       .map((u) => u.trim())
       .filter((u) => u !== ''),
     10_000,
+    (to, from, why) => log.warn('the market follows another node', { to, from, why }),
   );
   const status = await waitFor(`the node at ${c.rpcUrl}`, 120_000, () => rpc.status(), { pollMs: 500 });
   await mkdir(c.home, { recursive: true });

@@ -37,6 +37,8 @@ export const workerCommand = defineCommand({
         .split(',')
         .map((u) => u.trim())
         .filter((u) => u !== ''),
+      undefined,
+      (to, from, why) => logger.warn('the worker follows another node', { to, from, why }),
     );
     const key = await readKeyFile(resolve(v.key));
     const abort = new AbortController();

@@ -38,10 +38,17 @@ async function closedUrl(): Promise<string> {
 describe('failoverRpc', () => {
   it('goes on to the next node when one gives no answer, and stays with the one that answered', async () => {
     const b = await node(7);
-    const rpc = failoverRpc([await closedUrl(), 'http://no-such-node.invalid:1', b.url], 2_000);
+    const first = await closedUrl();
+    const moves: [string, string, string][] = [];
+    const rpc = failoverRpc([first, 'http://no-such-node.invalid:1', b.url], 2_000, (to, from, why) =>
+      moves.push([to, from, why]),
+    );
     assert.equal((await rpc.status()).height, 7);
     assert.equal((await rpc.status()).height, 7);
     assert.equal(b.asked(), 2, 'the second call went straight to the node that answered');
+    assert.equal(moves.length, 1, 'one move, told once');
+    assert.deepEqual(moves[0]!.slice(0, 2), [b.url, first]);
+    assert.match(moves[0]![2], /no-such-node|ENOTFOUND|EAI_AGAIN|unreachable|not resolve/i);
   });
 
   it("returns a node's HTTP error as it is, without asking another", async () => {
