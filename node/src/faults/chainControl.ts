@@ -1,7 +1,7 @@
 /**
  * TEST ONLY (fault injection, issue 42): the chain control in force on a node, following
- * <home>/chain_control.json (chainControlFile.ts has its form) as disk_faults.json is followed
- * (fs.watchFile, read at start and on each change; a missing file is no control). Honoured only
+ * <home>/chain_control.json (chainControlFile.ts has its form) as every fault file is followed
+ * (faultFile.ts: read at start and on each change; a missing file is no control). Honoured only
  * with --fault-injection; without it the node has no control at all (its clock is the machine's,
  * its heights paced by its block time) and a file present is noted once, ignored.
  *
@@ -11,8 +11,6 @@
  * file that cannot be used, or one whose time_offset_ms would move chain time backwards, is
  * refused with a warning naming the field, and the control in force stays.
  */
-import { unwatchFile, watchFile } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import type { HeightPace } from '../consensus/pace.js';
@@ -23,10 +21,7 @@ import {
   NO_CHAIN_CONTROL,
   parseChainControl,
 } from './chainControlFile.js';
-import { noteIgnoredFaultFile } from './ignoredFile.js';
-
-/** How often the file's metadata is looked at (libuv's stat poll, off the JavaScript thread). */
-const POLL_MS = 500;
+import { followFaultFile, noteIgnoredFaultFile } from './faultFile.js';
 
 type Change = (before: ChainControl, after: ChainControl) => void;
 
@@ -115,23 +110,17 @@ export async function watchChainControl(
   control: ChainControlInForce,
   logger: Logger,
 ): Promise<() => void> {
-  let last: string | null = null;
-  let reading: Promise<void> = Promise.resolve();
-  const reread = () => {
-    reading = reading
-      .then(() => readFile(path, 'utf8').catch(() => null))
-      .then((text) => {
-        if (text === last) return;
-        if (text === null && last === null) return;
-        last = text;
-        applyChainControl(text, control, path, logger);
-      })
-      .catch((e: unknown) => logger.error('chain control update failed', { error: e as Error }));
-  };
-  watchFile(path, { interval: POLL_MS, persistent: false }, reread);
-  reread();
-  await reading;
-  return () => unwatchFile(path, reread);
+  const followed = followFaultFile(
+    path,
+    (text) => {
+      // No file and no control in force: nothing to say (a node of a devnet that never touched time).
+      if (text === null && control.control === NO_CHAIN_CONTROL) return;
+      applyChainControl(text, control, path, logger);
+    },
+    logger,
+  );
+  await followed.ready;
+  return followed.stop;
 }
 
 /**
