@@ -5,11 +5,11 @@
  */
 
 import type { DevnetErrorCode } from '../base/errors.js';
+import type { ChainTimeJson } from '../devnet/chainTimeShown.js';
 import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { NodeNetJson } from '../net/named.js';
 import type { ZoneSetup } from '../net/zones.js';
 import type { AddResult } from '../operations/add.js';
-import type { ChainTimeJson } from '../operations/chainTime.js';
 import type { MarketStatus } from '../operations/market.js';
 import type { ProbeRow } from '../operations/netProbe.js';
 import type { TxOutcome } from '../operations/tx.js';

@@ -6,10 +6,10 @@
  * held, mined, or at its new time, never while a node still runs on the control before. Every
  * block is still decided by the validators (docs/RULES.md, "Chain time under the control").
  */
-import { formatDuration } from '@chain-devnet/kit/values';
 import { loadGenesis } from '@chain-devnet/node/chain';
 import type { ChainControlAnswer } from '@chain-devnet/node/client';
 import { DevnetError } from '../base/errors.js';
+import type { ChainTimeJson } from '../devnet/chainTimeShown.js';
 import type { Devnet } from '../devnet/devnet.js';
 import type { ChainControl, ChainControlFiles, ChainWide } from '../runtime/chainControl.js';
 
@@ -205,17 +205,6 @@ export class ChainTime {
   }
 }
 
-/** `devnet status`'s chain time: the chain-wide control in the file's names, and each node's own skew. */
-export interface ChainTimeJson {
-  readonly hold: boolean;
-  readonly mine_to_height: number | null;
-  /** null: the genesis's. */
-  readonly block_time_ms: number | null;
-  readonly time_offset_ms: number;
-  /** Each node's own clock skew in ms (0: the machine's). */
-  readonly clock_skew_ms: Readonly<Record<string, number>>;
-}
-
 /** The chain time of `d` as its nodes' files hold it (no node is asked). */
 export async function chainTimeOf(d: Devnet): Promise<ChainTimeJson> {
   const names = d.nodes.map((n) => n.name);
@@ -228,20 +217,6 @@ export async function chainTimeOf(d: Devnet): Promise<ChainTimeJson> {
     time_offset_ms: wide.timeOffsetMs,
     clock_skew_ms: Object.fromEntries(skews),
   };
-}
-
-/** One line for people: "chain held, blocks every 2s, chain time +1h; clocks validator-2 +10s". */
-export function describeChainTime(t: ChainTimeJson): string {
-  const signed = (ms: number) => `${ms < 0 ? '-' : '+'}${formatDuration(Math.abs(ms))}`;
-  const parts = [
-    `chain ${t.hold ? 'held' : 'running'}${t.mine_to_height === null ? '' : `, mining to ${t.mine_to_height}`}`,
-    t.block_time_ms === null ? '' : `blocks every ${formatDuration(t.block_time_ms)}`,
-    t.time_offset_ms === 0 ? '' : `chain time ${signed(t.time_offset_ms)}`,
-  ].filter((p) => p !== '');
-  const skewed = Object.entries(t.clock_skew_ms).filter(([, ms]) => ms !== 0);
-  const clocks =
-    skewed.length === 0 ? '' : `; clocks ${skewed.map(([n, ms]) => `${n} ${signed(ms)}`).join(', ')}`;
-  return `${parts.join(', ')}${clocks}`;
 }
 
 function sameControl(a: ChainControlAnswer['control'], want: ChainWide, skew: number | undefined): boolean {

@@ -22,6 +22,8 @@ const ONE_OF_SHAPES: Record<string, string> = {
   task: 'a lowercase UUID or a reference like ${name.task}',
   resultHash: '64 lowercase hex digits or a reference like ${name.field}',
   market: '{post: {...}} or {claim: {...}}',
+  chain:
+    'pause, resume, {mine: N}, {until_height: H}, {until_epoch: E}, {block_time: D}, {time: +D} or {at: UNIX}',
 };
 
 let validate: ValidateFunction | null = null;

@@ -2,7 +2,8 @@
  * What a page may do to the devnet, each by the same operation the CLI runs (operations/): a
  * node operation (`devnet kill validator-2`), the whole devnet stopped and started (`devnet stop`), a transfer from a funded account (`devnet tx send`),
  * a node added (`devnet add`), the devnet saved (`devnet save`, into its saves/ folder), network conditions and
- * partitions (`devnet net`, `devnet partition`). One runs at a time, in arrival order, as commands typed one
+ * partitions (`devnet net`, `devnet partition`), disk faults (`devnet disk`), the chain's time (`devnet chain`,
+ * `devnet clock`). One runs at a time, in arrival order, as commands typed one
  * after another would (an add rewrites devnet.json; two stops of one node would race); a bounded
  * number wait, and one more is refused. Every page sees each action start and end (activity).
  * The funded accounts' keys sign on this side; no key is ever part of an answer.
@@ -10,9 +11,20 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '@chain-devnet/kit/http';
+import { parseSignedDuration } from '@chain-devnet/kit/values';
 import { DevnetError } from '../base/errors.js';
+import { describeChainTime } from '../devnet/chainTimeShown.js';
 import { linkFieldsOf } from '../net/units.js';
 import { addNode } from '../operations/add.js';
+import {
+  type ChainRequest,
+  type ClockRequest,
+  chainControls,
+  chainRequestProblems,
+  clockSkewProblems,
+  runChainRequest,
+} from '../operations/chainRequest.js';
+import { ChainTime, chainTimeOf } from '../operations/chainTime.js';
 import { startAll, stopAll } from '../operations/lifecycle.js';
 import { clearNet, healAll, netOf, oneWay, partitionShape, setNet } from '../operations/net.js';
 import { ALL_NODES, NODE_OPS, type NodeOp, nodeOp } from '../operations/nodeOp.js';
@@ -25,6 +37,7 @@ import type {
   Activity,
   AddAnswer,
   AddRequest,
+  ChainTimeAnswer,
   DiskAnswer,
   NetAnswer,
   NetRequest,
@@ -219,6 +232,37 @@ export class PanelActions {
         return { nodes: await netOf(d) };
       },
       () => null,
+    );
+  }
+
+  /** `devnet chain …` in the scenario's words (operations/chainRequest.ts): the chain's time after it. */
+  chain(r: ChainRequest): Promise<ChainTimeAnswer> {
+    const problems = chainRequestProblems(r, 'chain');
+    if (problems.length > 0) throw new DevnetError('BAD_FLAG', problems.join('; '));
+    return this.enqueue(
+      `chain ${typeof r === 'string' ? r : Object.entries(r)[0]!.join(' ')}`,
+      async () => {
+        const d = await this.devnet();
+        const height = await runChainRequest(chainControls(new ChainTime(d)), r);
+        return { ...(await chainTimeOf(d)), height };
+      },
+      (a) => describeChainTime(a) + (a.height === null ? '' : ` (height ${a.height})`),
+    );
+  }
+
+  /** `devnet clock NODE --skew ±D`. */
+  clock(r: ClockRequest): Promise<ChainTimeAnswer> {
+    this.devnets.last.node(r.node);
+    const problems = clockSkewProblems(r, 'clock');
+    if (problems.length > 0) throw new DevnetError('BAD_FLAG', problems.join('; '));
+    return this.enqueue(
+      `clock ${r.node} ${r.skew}`,
+      async () => {
+        const d = await this.devnet();
+        await new ChainTime(d).skew(r.node, parseSignedDuration(r.skew)!);
+        return { ...(await chainTimeOf(d)), height: null };
+      },
+      (a) => describeChainTime(a),
     );
   }
 

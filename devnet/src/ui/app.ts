@@ -9,6 +9,8 @@
  *   POST /api/net                   network conditions: {"node"?, "latency"?, "jitter"?, "loss"?, "rate"?, "to"?, "direction"?, "clear"?}
  *   POST /api/partition             {"shape"} | {"oneWay": {"from", "to"}} | {"heal": true}
  *   POST /api/disk                  disk faults: {"node", "full"?, "slowWrites"?, "slowFsync"?, "loseUnsynced"?, "clear"?}
+ *   POST /api/chain                 the chain's time: "pause" | "resume" | {"mine"} | {"until_height"} | {"until_epoch"} | {"block_time"} | {"time"} | {"at"}
+ *   POST /api/clock                 a node's clock: {"node", "skew"}
  * The guard (guard.ts) runs first for every request. Errors are translated here, once: a
  * refusal is 4xx `{"detail"}` (with the devnet's `code` when it was one of its errors), any
  * other failure 500 without its stack (which goes to the panel's log).
@@ -28,6 +30,12 @@ import Koa from 'koa';
 import { DevnetError, type DevnetErrorCode } from '../base/errors.js';
 import { NET_REQUEST_SCHEMA, type NetRequest } from '../net/request.js';
 import { SHAPES } from '../net/shapes.js';
+import {
+  CHAIN_REQUEST_SCHEMA,
+  type ChainRequest,
+  CLOCK_REQUEST_SCHEMA,
+  type ClockRequest,
+} from '../operations/chainRequest.js';
 import { DISK_REQUEST_SCHEMA, type DiskRequest } from '../runtime/diskRequest.js';
 import { isDevnetOp, isNodeOp, type PanelActions } from './actions.js';
 import type { PageAssets } from './assets.js';
@@ -49,7 +57,7 @@ export interface PanelAppDeps {
   /** The actions (PanelActions; a test's stand-in). */
   readonly actions: Pick<
     PanelActions,
-    'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save' | 'net' | 'partition' | 'disk'
+    'nodeOp' | 'devnetOp' | 'transfer' | 'add' | 'save' | 'net' | 'partition' | 'disk' | 'chain' | 'clock'
   >;
   readonly assets: PageAssets;
   readonly log: (line: string) => void;
@@ -67,7 +75,8 @@ const STATUS_OF: Partial<Record<DevnetErrorCode, number>> = {
   TIMEOUT: 504,
 };
 
-const ajv = new Ajv({ allErrors: true });
+// verbose: a failed oneOf's data and branches, to say the errors of the branch the body meant.
+const ajv = new Ajv({ allErrors: true, verbose: true });
 const NAME = { type: 'string', minLength: 1, maxLength: 128 };
 const checkTransfer = ajv.compile<TransferRequest>({
   type: 'object',
@@ -83,6 +92,8 @@ const checkAdd = ajv.compile<AddRequest>({
 
 const checkNet = ajv.compile<NetRequest>(NET_REQUEST_SCHEMA);
 const checkDisk = ajv.compile<DiskRequest>(DISK_REQUEST_SCHEMA);
+const checkChain = ajv.compile<ChainRequest>(CHAIN_REQUEST_SCHEMA);
+const checkClock = ajv.compile<ClockRequest>(CLOCK_REQUEST_SCHEMA);
 const checkPartition = ajv.compile<PartitionRequest>({
   type: 'object',
   additionalProperties: false,
@@ -102,9 +113,11 @@ const checkPartition = ajv.compile<PartitionRequest>({
 
 /** Every problem of a body, each naming its field (`amount must be string`). */
 function problems(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
+  return meantErrors(errors ?? [])
     .map((e) => {
       const field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      if (e.keyword === 'oneOf')
+        return `${field || 'the body'} is none of the forms it takes: ${(e.parentSchema as { description?: string }).description ?? 'see the route'}`;
       if (e.keyword === 'additionalProperties')
         return `${(e.params as { additionalProperty: string }).additionalProperty} is not a field`;
       if (e.keyword === 'required')
@@ -112,6 +125,27 @@ function problems(errors: readonly ErrorObject[] | null | undefined): string {
       return `${field || 'the body'} ${e.message ?? 'is invalid'}`;
     })
     .join('; ');
+}
+
+/**
+ * A failed oneOf's errors are every branch's: kept are those of the branch the body meant (the
+ * one whose fields it has, `{"mine": 0}` the mine form), or else the oneOf's own, which says the
+ * forms; ajv's per-branch errors are noise.
+ */
+function meantErrors(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  const o = errors.find((e) => e.keyword === 'oneOf');
+  if (o === undefined) return errors;
+  const data = o.data as unknown;
+  const keys = typeof data === 'object' && data !== null ? Object.keys(data) : null;
+  const branches = o.schema as { required?: string[] }[];
+  const meant = branches.findIndex(
+    (b) =>
+      keys !== null &&
+      (b.required ?? []).length === keys.length &&
+      b.required!.every((k) => keys.includes(k)),
+  );
+  if (meant < 0) return [o];
+  return errors.filter((e) => e.schemaPath.startsWith(`${o.schemaPath}/${meant}/`));
 }
 
 async function jsonBody<T>(
@@ -130,8 +164,17 @@ async function jsonBody<T>(
   return value;
 }
 
-/** The network's and disks' actions: conditions (`devnet net`), partitions (`devnet partition`), disk faults (`devnet disk`). */
-function netRoutes(router: Router, deps: PanelAppDeps): void {
+/**
+ * The world's actions: network conditions (`devnet net`), partitions (`devnet partition`), disk
+ * faults (`devnet disk`), the chain's time (`devnet chain`, `devnet clock`).
+ */
+function worldRoutes(router: Router, deps: PanelAppDeps): void {
+  router.post('/api/chain', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.chain(await jsonBody(ctx, checkChain))),
+  );
+  router.post('/api/clock', async (ctx) =>
+    sendJson(ctx, 200, await deps.actions.clock(await jsonBody(ctx, checkClock))),
+  );
   router.post('/api/net', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.net(await jsonBody(ctx, checkNet))),
   );
@@ -183,7 +226,7 @@ export function createPanelApp(deps: PanelAppDeps): Koa {
 
   router.post('/api/save', async (ctx) => sendJson(ctx, 200, await deps.actions.save()));
 
-  netRoutes(router, deps);
+  worldRoutes(router, deps);
 
   router.post('/api/tx/send', async (ctx) =>
     sendJson(ctx, 200, await deps.actions.transfer(await jsonBody(ctx, checkTransfer))),

@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Devnet } from '../devnet/devnet.js';
 import type { NodeProbe } from '../devnet/nodeStatus.js';
+import { chainTimeOf } from '../operations/chainTime.js';
 import { senderAccounts } from '../spec/networkSpec.js';
 import { blockRow, proposerOrder } from './blocks.js';
 import type { DevnetSource } from './devnetSource.js';
@@ -101,6 +102,8 @@ export class Poller {
     ]);
     this.store.addSample(sample);
     this.store.setInfo(panelInfo(d, this.sampler.source, this.o.pollMs));
+    // From the nodes' files (no node asked): a change made from a terminal shows here too.
+    this.store.setTime(await chainTimeOf(d));
   }
 
   /** The validators and the new blocks, from the tallest node. */

@@ -6,6 +6,7 @@
  * private key: the panel never sends one.
  */
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
+import type { ChainTimeJson } from '../devnet/chainTimeShown.js';
 import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { AddJson, NetJson, NodeOpJson, SaveJson, TxJson } from '../json/jsonShapes.js';
 import type { RuntimeKind } from '../runtime/runtime.js';
@@ -101,6 +102,8 @@ export interface PanelSnapshot {
   readonly logs: readonly LogLines[];
   /** Oldest first. */
   readonly activity: readonly Activity[];
+  /** The chain's time control and each node's clock skew (`devnet status --json`'s time); null before the first poll. */
+  readonly time: ChainTimeJson | null;
 }
 
 /** The events of GET /api/events, by SSE event name. */
@@ -114,6 +117,8 @@ export interface PanelEvents {
   readonly sample: Sample;
   readonly log: LogLines;
   readonly activity: Activity;
+  /** The chain's time control changed (devnet chain, devnet clock: from here or a terminal). */
+  readonly time: ChainTimeJson;
 }
 
 export type PanelEventName = keyof PanelEvents;
@@ -146,8 +151,15 @@ export interface PartitionRequest {
   readonly heal?: true;
 }
 
+/** POST /api/chain and /api/clock: `devnet chain …` and `devnet clock NODE --skew` as the scenario steps write them (operations/chainRequest.ts). */
+export type { ChainRequest, ClockRequest } from '../operations/chainRequest.js';
 /** POST /api/disk: `devnet disk NODE …` (runtime/diskRequest.ts: full, slowWrites, slowFsync, loseUnsynced, clear). */
 export type { DiskRequest } from '../runtime/diskRequest.js';
+
+/** Their answer: the chain's time after it, and the height it left the chain at (pause, resume, mine; else null). */
+export interface ChainTimeAnswer extends ChainTimeJson {
+  readonly height: number | null;
+}
 
 /** POST /api/disk's answer: the node's disk faults now, in disk_faults.json's names. */
 export interface DiskAnswer {

@@ -1,8 +1,10 @@
 /**
  * What the panel knows, bounded: the nodes' last status, the last blocks, the validators, the
- * charts' samples of the last minutes, each node's last log lines and the last actions. Every
+ * charts' samples of the last minutes, each node's last log lines, the last actions and the
+ * chain's time control. Every
  * change is published to the pages as it is made; a page that connects gets `snapshot()`.
  */
+import type { ChainTimeJson } from '../devnet/chainTimeShown.js';
 import type { NodeStatus } from '../devnet/nodeStatus.js';
 import type { EventHub } from './hub.js';
 import { Ring } from './ring.js';
@@ -24,6 +26,7 @@ export class PanelStore {
   private samples: Ring<Sample>;
   private readonly logs = new Map<string, Ring<string>>();
   private readonly activity: Ring<Activity>;
+  private time: ChainTimeJson | null = null;
 
   constructor(
     private info: PanelInfo,
@@ -55,6 +58,12 @@ export class PanelStore {
     if (JSON.stringify(validators) === JSON.stringify(this.validators)) return;
     this.validators = validators;
     this.hub.publish('validators', validators);
+  }
+
+  setTime(time: ChainTimeJson): void {
+    if (JSON.stringify(time) === JSON.stringify(this.time)) return;
+    this.time = time;
+    this.hub.publish('time', time);
   }
 
   /** New blocks, oldest first, each above the last one kept. */
@@ -115,6 +124,7 @@ export class PanelStore {
       logs: [...this.logs].map(([node, ring]) => ({ node, lines: ring.toArray() })),
       // An action is reported when it starts and when it ends: its last word, in start order.
       activity: [...new Map(this.activity.toArray().map((a) => [a.id, a])).values()],
+      time: this.time,
     };
   }
 }

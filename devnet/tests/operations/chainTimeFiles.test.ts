@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Layout } from '../../src/base/layout.js';
-import { describeChainTime } from '../../src/operations/chainTime.js';
+import { describeChainTime } from '../../src/devnet/chainTimeShown.js';
 import { CHAIN_CONTROL_FILE, ChainControlFiles, NO_CHAIN_CONTROL } from '../../src/runtime/chainControl.js';
 
 describe("the devnet's chain control files", async () => {

@@ -32,7 +32,10 @@ export const SNAPSHOT: PanelSnapshot = {
   samples: [],
   logs: [],
   activity: [],
+  time: null,
 };
+
+const TIME = { hold: false, mine_to_height: null, block_time_ms: null, time_offset_ms: 0, clock_skew_ms: {} };
 
 export interface Answer {
   readonly status: number;
@@ -110,6 +113,14 @@ export async function startTestPanel(hubOptions?: HubOptions): Promise<TestPanel
       partition: async (r) => {
         calls.push(`partition ${JSON.stringify(r)}`);
         return { nodes: {} };
+      },
+      chain: async (r) => {
+        calls.push(`chain ${JSON.stringify(r)}`);
+        return { ...TIME, hold: r === 'pause', height: typeof r === 'string' ? 7 : null };
+      },
+      clock: async (r) => {
+        calls.push(`clock ${JSON.stringify(r)}`);
+        return { ...TIME, clock_skew_ms: { [r.node]: 3_000 }, height: null };
       },
       disk: async (r) => {
         calls.push(`disk ${JSON.stringify(r)}`);

@@ -296,6 +296,53 @@ export function panelSuite(o: PanelSuiteOptions): void {
       await caughtUp('validator-3');
     });
 
+    test("the chain held, mined and resumed from the page; a node's clock skewed and back: the header says so", async () => {
+      const header = () => page.locator('#chain-time').textContent();
+      const heights = async () => Promise.all(up.nodes.map(async (n) => (await rpc(n.name).status()).height));
+      await page.getByRole('button', { name: 'Hold chain', exact: true }).click();
+      const held = await page.locator('#time-outcome.ok', { hasText: /^chain held at height \d+$/ });
+      await held.waitFor({ timeout: bound(10) });
+      const at = Number(/height (\d+)/.exec((await held.textContent()) ?? '')![1]);
+      await waitFor('the header to say the chain is held', bound(4), async () =>
+        /^chain held/.test((await header()) ?? ''),
+      );
+      assert.ok(Math.max(...(await heights())) <= at, `held at ${at}: ${await heights()}`);
+      await page.fill('#time-mine', '3');
+      await page.getByRole('button', { name: 'Mine', exact: true }).click();
+      await page
+        .locator('#time-outcome.ok', { hasText: `chain held (height ${at + 3})` })
+        .waitFor({ timeout: bound(20) });
+      assert.deepEqual(
+        await heights(),
+        up.nodes.map(() => at + 3),
+        'every node at the mined height, held again',
+      );
+      await page.getByRole('button', { name: 'Resume chain', exact: true }).click();
+      await page.locator('#time-outcome.ok', { hasText: /^chain running/ }).waitFor({ timeout: bound(10) });
+      await waitFor('the chain to go on past the mined height', bound(6), async () =>
+        (await heights()).every((h) => h > at + 3),
+      );
+      await page.selectOption('#clock-node', 'validator-1');
+      await page.fill('#clock-skew', '+2s');
+      await page.getByRole('button', { name: 'Set clock', exact: true }).click();
+      await page
+        .locator('#clock-outcome.ok', { hasText: "validator-1's clock: +2s" })
+        .waitFor({ timeout: bound(10) });
+      await waitFor("the header to show validator-1's clock", bound(4), async () =>
+        /clocks validator-1 \+2s/.test((await header()) ?? ''),
+      );
+      await page.fill('#clock-skew', '');
+      await page.getByRole('button', { name: 'Set clock', exact: true }).click();
+      await page
+        .locator('#clock-outcome.ok', { hasText: "validator-1's clock: the machine's" })
+        .waitFor({ timeout: bound(10) });
+      await waitFor(
+        'the header to show no skewed clock',
+        bound(4),
+        async () => (await header()) === 'chain running',
+      );
+    });
+
     test('a transfer with a bad amount: the page shows the reason the server gave, and nothing is sent', async () => {
       const seen = problems.length;
       await page.fill('#transfer-amount', 'lots');

@@ -16,6 +16,12 @@ import { SECRET, startTestPanel, type TestPanel, withSecret } from './panelHttp.
 
 const KILL = { method: 'POST', path: '/api/nodes/validator-2/kill' } as const;
 
+/** A JSON POST to the panel, with its secret unless `secret` is false. */
+function postJson(panel: TestPanel, path: string, body: string, secret = true) {
+  const json = { 'content-type': 'application/json' };
+  return panel.request({ method: 'POST', path, headers: secret ? withSecret(json) : json, body });
+}
+
 describe('the panel refuses whoever is not the panel itself', () => {
   let panel: TestPanel;
   before(async () => {
@@ -263,15 +269,7 @@ describe('the panel refuses whoever is not the panel itself', () => {
 
   test('network conditions and partitions reach the actions; a bad body names its field, and the secret is needed', async () => {
     panel.calls.length = 0;
-    const post = (path: string, body: string, secret = true) =>
-      panel.request({
-        method: 'POST',
-        path,
-        headers: secret
-          ? withSecret({ 'content-type': 'application/json' })
-          : { 'content-type': 'application/json' },
-        body,
-      });
+    const post = (path: string, body: string, secret = true) => postJson(panel, path, body, secret);
     const set = await post(
       '/api/net',
       '{"node":"validator-1","latency":"100ms","to":["validator-2"],"direction":"in"}',
@@ -294,15 +292,7 @@ describe('the panel refuses whoever is not the panel itself', () => {
 
   test('disk faults reach the actions; a bad body names its field, and the secret is needed', async () => {
     panel.calls.length = 0;
-    const post = (body: string, secret = true) =>
-      panel.request({
-        method: 'POST',
-        path: '/api/disk',
-        headers: secret
-          ? withSecret({ 'content-type': 'application/json' })
-          : { 'content-type': 'application/json' },
-        body,
-      });
+    const post = (body: string, secret = true) => postJson(panel, '/api/disk', body, secret);
     const full = await post('{"node":"validator-1","full":true}');
     assert.equal(full.status, 200, full.body);
     assert.equal(JSON.parse(full.body).full, true);
@@ -314,6 +304,37 @@ describe('the panel refuses whoever is not the panel itself', () => {
     assert.match(JSON.parse(noNode.body).detail, /node/);
     assert.equal((await post('{"node":"validator-1","clear":true}', false)).status, 403);
     assert.deepEqual(panel.calls, ['disk {"node":"validator-1","full":true}']);
+  });
+  test("the chain's time reaches the actions in the scenario's words; a bad body names its field", async () => {
+    panel.calls.length = 0;
+    const post = (path: string, body: string, secret = true) => postJson(panel, path, body, secret);
+    const pause = await post('/api/chain', '"pause"');
+    assert.equal(pause.status, 200, pause.body);
+    assert.equal(JSON.parse(pause.body).hold, true);
+    assert.equal(JSON.parse(pause.body).height, 7);
+    assert.equal((await post('/api/chain', '{"mine":5}')).status, 200);
+    for (const [body, why] of [
+      ['{"mine":0}', /^mine must be >= 1$/],
+      ['"stop"', /^the body is none of the forms it takes: devnet chain: pause/],
+      ['{"mine":2,"time":"+1h"}', /^the body is none of the forms it takes/],
+      ['{"at":-1}', /^at must be >= 0$/],
+    ] as const) {
+      const bad = await post('/api/chain', body);
+      assert.equal(bad.status, 400, body);
+      assert.match(JSON.parse(bad.body).detail, why, body);
+    }
+    const skew = await post('/api/clock', '{"node":"validator-1","skew":"+3s"}');
+    assert.equal(skew.status, 200, skew.body);
+    assert.equal(JSON.parse(skew.body).clock_skew_ms['validator-1'], 3000);
+    const noSkew = await post('/api/clock', '{"node":"validator-1"}');
+    assert.equal(noSkew.status, 400);
+    assert.match(JSON.parse(noSkew.body).detail, /skew is required/);
+    assert.equal((await post('/api/chain', '"resume"', false)).status, 403);
+    assert.deepEqual(panel.calls, [
+      'chain "pause"',
+      'chain {"mine":5}',
+      'clock {"node":"validator-1","skew":"+3s"}',
+    ]);
   });
 });
 

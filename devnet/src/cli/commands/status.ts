@@ -1,9 +1,10 @@
 /** `devnet status`: every node's state as the runtime and its RPC see it, then the services. */
 import { defineCommand } from '@chain-devnet/kit/cli';
+import { describeChainTime } from '../../devnet/chainTimeShown.js';
 import { Devnet } from '../../devnet/devnet.js';
 import type { NodeDisk } from '../../devnet/nodeStatus.js';
 import type { StatusJson } from '../../json/jsonShapes.js';
-import { chainTimeOf, describeChainTime } from '../../operations/chainTime.js';
+import { chainTimeOf } from '../../operations/chainTime.js';
 import { marketStatus } from '../../operations/market.js';
 import { netOf } from '../../operations/net.js';
 import { panelState } from '../../panel/process.js';

@@ -2,6 +2,9 @@
 import {
   type AddAnswer,
   type AddRequest,
+  type ChainRequest,
+  type ChainTimeAnswer,
+  type ClockRequest,
   type DiskAnswer,
   type DiskRequest,
   type NetAnswer,
@@ -79,6 +82,16 @@ export class Api {
   /** `devnet disk NODE …`. */
   disk(r: DiskRequest): Promise<DiskAnswer> {
     return this.post('/api/disk', r);
+  }
+
+  /** `devnet chain …` (pause, resume, {mine}, {block_time}, {time}, …). */
+  chain(r: ChainRequest): Promise<ChainTimeAnswer> {
+    return this.post('/api/chain', r);
+  }
+
+  /** `devnet clock NODE --skew ±D`. */
+  clock(r: ClockRequest): Promise<ChainTimeAnswer> {
+    return this.post('/api/clock', r);
   }
 
   /** `devnet partition --shape S`, `--one-way A B` or `--heal`. */

@@ -4,17 +4,15 @@
  * table shows each node's disk.
  */
 import type { Api } from './api.js';
-import { byId, fill, h } from './dom.js';
-import { onSubmit } from './forms.js';
+import { byId } from './dom.js';
+import { field, nodeSelects, onSubmit } from './forms.js';
 import type { Model } from './model.js';
 
 export function diskFormView(model: Model, api: Api): void {
   const form = byId<HTMLFormElement>('disk-form');
-  const field = (name: string) =>
-    ((form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '').trim();
   onSubmit(form, byId('disk-outcome'), async (button) => {
-    const node = field('node');
-    const slow = field('slow') === '' ? '50ms' : field('slow');
+    const node = field(form, 'node');
+    const slow = field(form, 'slow') === '' ? '50ms' : field(form, 'slow');
     const change =
       button === 'full'
         ? { full: true }
@@ -31,12 +29,5 @@ export function diskFormView(model: Model, api: Api): void {
     ].filter((x) => x !== '');
     return `${node}'s disk: ${now.join(', ')}`;
   });
-  const select = byId<HTMLSelectElement>('disk-node');
-  model.on('nodes', () => {
-    const names = model.nodes.map((n) => n.name);
-    if ([...select.options].map((o) => o.value).join() === names.join()) return;
-    const was = select.value;
-    fill(select, ...names.map((n) => h('option', { value: n }, n)));
-    if (names.includes(was)) select.value = was;
-  });
+  nodeSelects(model, [byId<HTMLSelectElement>('disk-node')]);
 }

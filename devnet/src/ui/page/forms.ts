@@ -8,8 +8,22 @@ import type { Api } from './api.js';
 import { byId, fill, h, setText } from './dom.js';
 import type { Model } from './model.js';
 
-function field(form: HTMLFormElement, name: string): string {
-  return ((form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '').trim();
+/** The trimmed value of a form's input or select named `name` ('' when there is none). */
+export function field(form: HTMLFormElement, name: string): string {
+  return ((form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '').trim();
+}
+
+/** Keeps each select's options the devnet's node names, the choice kept while its node is there. */
+export function nodeSelects(model: Model, selects: readonly HTMLSelectElement[]): void {
+  model.on('nodes', () => {
+    const names = model.nodes.map((n) => n.name);
+    for (const s of selects) {
+      if ([...s.options].map((o) => o.value).join() === names.join()) continue;
+      const was = s.value;
+      fill(s, ...names.map((n) => h('option', { value: n }, n)));
+      if (names.includes(was)) s.value = was;
+    }
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ import { nodesView } from './nodes.js';
 import { Palette } from './palette.js';
 import { forgetSecret, keepSecret, secretFrom, takeSecret } from './secret.js';
 import { openStream, type StreamState } from './stream.js';
+import { timeFormView } from './timeForm.js';
 import { validatorsView } from './validators.js';
 
 let secret = takeSecret();
@@ -136,4 +137,5 @@ logsView(model);
 formsView(model, api);
 netFormsView(model, api);
 diskFormView(model, api);
+timeFormView(model, api);
 connect();

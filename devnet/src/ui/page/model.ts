@@ -2,6 +2,7 @@
  * The page's picture of the devnet: the snapshot the stream starts with, changed by each event
  * after it, bounded as the server's store is. Views subscribe to the parts they draw.
  */
+import type { ChainTimeJson } from '../../devnet/chainTimeShown.js';
 import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import type {
   Activity,
@@ -13,7 +14,7 @@ import type {
   ValidatorRow,
 } from '../shapes.js';
 
-export type Part = 'info' | 'nodes' | 'blocks' | 'validators' | 'samples' | 'logs' | 'activity';
+export type Part = 'info' | 'nodes' | 'blocks' | 'validators' | 'samples' | 'logs' | 'activity' | 'time';
 
 const MAX_BLOCKS = 200;
 const MAX_SAMPLES = 600;
@@ -27,6 +28,7 @@ export class Model {
   samples: Sample[] = [];
   readonly logs = new Map<string, string[]>();
   readonly activity = new Map<number, Activity>();
+  time: ChainTimeJson | null = null;
   /** The lines of the last `log` event, for a view that appends rather than redraws. */
   lastLog: { node: string; lines: readonly string[] } | null = null;
   private readonly listeners = new Map<Part, (() => void)[]>();
@@ -61,7 +63,8 @@ export class Model {
         this.lastLog = null;
         this.activity.clear();
         for (const a of e.data.activity) this.activity.set(a.id, a);
-        this.changed('info', 'nodes', 'blocks', 'validators', 'samples', 'logs', 'activity');
+        this.time = e.data.time;
+        this.changed('info', 'nodes', 'blocks', 'validators', 'samples', 'logs', 'activity', 'time');
         return;
       case 'info':
         this.info = e.data;
@@ -95,6 +98,10 @@ export class Model {
         this.lastLog = null;
         return;
       }
+      case 'time':
+        this.time = e.data;
+        this.changed('time');
+        return;
       case 'activity':
         this.activity.delete(e.data.id);
         this.activity.set(e.data.id, e.data);

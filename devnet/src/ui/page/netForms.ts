@@ -5,12 +5,9 @@
  */
 import type { NetAnswer, NetRequest } from '../shapes.js';
 import type { Api } from './api.js';
-import { byId, fill, h } from './dom.js';
-import { onSubmit } from './forms.js';
+import { byId } from './dom.js';
+import { field, nodeSelects, onSubmit } from './forms.js';
 import type { Model } from './model.js';
-
-const value = (form: HTMLFormElement, name: string) =>
-  ((form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '').trim();
 
 /** How many nodes have conditions now. */
 const shaped = (a: NetAnswer) =>
@@ -19,14 +16,14 @@ const shaped = (a: NetAnswer) =>
 export function netFormsView(model: Model, api: Api): void {
   const net = byId<HTMLFormElement>('net-form');
   onSubmit(net, byId('net-outcome'), async (button) => {
-    const node = value(net, 'node');
-    const to = value(net, 'to')
+    const node = field(net, 'node');
+    const to = field(net, 'to')
       .split(',')
       .map((x) => x.trim())
       .filter((x) => x !== '');
-    const direction = value(net, 'direction') as NonNullable<NetRequest['direction']>;
+    const direction = field(net, 'direction') as NonNullable<NetRequest['direction']>;
     const fields = Object.fromEntries(
-      ['latency', 'jitter', 'loss', 'rate'].map((f) => [f, value(net, f)]).filter(([, v]) => v !== ''),
+      ['latency', 'jitter', 'loss', 'rate'].map((f) => [f, field(net, f)]).filter(([, v]) => v !== ''),
     ) as Pick<NetRequest, 'latency' | 'jitter' | 'loss' | 'rate'>;
     const r: NetRequest = {
       node,
@@ -42,25 +39,16 @@ export function netFormsView(model: Model, api: Api): void {
   onSubmit(part, byId('partition-outcome'), async (button) => {
     if (button === 'heal') await api.partition({ heal: true });
     else if (button === 'shape')
-      await api.partition({ shape: value(part, 'shape') as 'minority' | 'halves' | 'bridge' | 'ring' });
-    else await api.partition({ oneWay: { from: value(part, 'from'), to: value(part, 'to') } });
+      await api.partition({ shape: field(part, 'shape') as 'minority' | 'halves' | 'bridge' | 'ring' });
+    else await api.partition({ oneWay: { from: field(part, 'from'), to: field(part, 'to') } });
     return button === 'heal'
       ? 'healed: every partition ended'
       : 'done: the nodes table shows the one-way cuts';
   });
 
-  const selects = [
+  nodeSelects(model, [
     byId<HTMLSelectElement>('net-node'),
     byId<HTMLSelectElement>('partition-from'),
     byId<HTMLSelectElement>('partition-to'),
-  ];
-  model.on('nodes', () => {
-    const names = model.nodes.map((n) => n.name);
-    for (const s of selects) {
-      if ([...s.options].map((o) => o.value).join() === names.join()) continue;
-      const was = s.value;
-      fill(s, ...names.map((n) => h('option', { value: n }, n)));
-      if (names.includes(was)) s.value = was;
-    }
-  });
+  ]);
 }
