@@ -217,7 +217,9 @@ export async function makeMarketHarness(
   const handler = () => {
     app ??= createMarketApp(
       { service: m.service, rpc, metrics, logger, unavailable: () => m.unavailable },
-      { ...DEFAULT_MARKET_HTTP, fundingWaitMs: 2_000, ...o.http },
+      // Long enough for stepUntil's blocks on a loaded runner (2 s was not: a fresh-clone CI run's
+      // intake.test got 'Funding not final yet' after 4 s); a test of the wait sets its own.
+      { ...DEFAULT_MARKET_HTTP, fundingWaitMs: 15_000, ...o.http },
     );
     return app.callback();
   };

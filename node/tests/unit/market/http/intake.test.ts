@@ -321,16 +321,21 @@ describe('POST /tasks: funded on chain, then pending', () => {
   });
 
   it('503 when the payment is not final within the wait; the same request later gives the task', async () => {
-    const body = await m.order({ reward: 11n });
-    const res = await m.request('POST', '/tasks', body); // no block is made meanwhile
-    assert.equal(res.status, 503, res.text);
-    assert.match(
-      (res.json() as { detail: string }).detail,
-      /^Funding not final yet: send the same request again/,
-    );
-    assert.equal(m.h.service.mempoolSize, 1, 'the payment was sent, once');
-    const again = await m.create(body);
-    assert.equal(again.status, 200, again.text);
-    assert.equal((again.json() as CreateTaskAnswer).status, 'pending');
+    const short = await makeMarketHarness({ http: { fundingWaitMs: 500 } });
+    try {
+      const body = await short.order({ reward: 11n });
+      const res = await short.request('POST', '/tasks', body); // no block is made meanwhile
+      assert.equal(res.status, 503, res.text);
+      assert.match(
+        (res.json() as { detail: string }).detail,
+        /^Funding not final yet: send the same request again/,
+      );
+      assert.equal(short.h.service.mempoolSize, 1, 'the payment was sent, once');
+      const again = await short.create(body);
+      assert.equal(again.status, 200, again.text);
+      assert.equal((again.json() as CreateTaskAnswer).status, 'pending');
+    } finally {
+      await short.close();
+    }
   });
 });
