@@ -1,7 +1,7 @@
 /**
  * The file check of issue 42's steps (scenario/timeSteps.ts): `chain` in each of its forms and
  * `clock`, each problem named by its field before any devnet starts, and a mine's last height
- * handed on with `as`. No devnet (devnet/tests/testkit/chainTimeProcess.test.ts runs the calls).
+ * handed on with `as`. No devnet (devnet/tests/testkit/chainTimeSuite.ts runs the calls, on every runtime).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,0 +1,4 @@
+/** Time under the tester's hand on the threads runtime (chainTimeSuite.ts says what is shown). */
+import { chainTimeSuite } from './chainTimeSuite.js';
+
+chainTimeSuite('threads');
