@@ -55,14 +55,7 @@ async function addedWithMinimumStake(net: Testnet): Promise<Added> {
   await net.time.pause();
   const sent = await net.tx('STAKE', { from: name, amount: `${p.minStake}wei`, name, wait: false });
   assert.equal(sent.submit.status, 'received', `STAKE from ${name}: ${JSON.stringify(sent.submit)}`);
-  // A block at a time until the STAKE is in one (it is in the proposer's mempool once gossiped).
-  let hStake: number | null = null;
-  for (let i = 0; i < 5 && hStake === null; i++) {
-    await net.time.mine(1);
-    const r = await net.chain.receipt(net.names()[0]!, sent.tx_hash);
-    if (r?.status === 'confirmed') hStake = r.block_height;
-  }
-  assert.ok(hStake !== null, `the STAKE of ${name} in none of 5 mined blocks`);
+  const hStake = await net.time.mineIn(sent.tx_hash);
   const stakeTx = await net.chain.block(net.names()[0]!, hStake);
   const tx = stakeTx.txs.find((t) => t.tx_hash === sent.tx_hash) as unknown as
     | { pub_key: string }

@@ -5,6 +5,7 @@
  * blocks; mine to the height a test needs instead of waiting for it; jump chain time instead of
  * sleeping. A control the devnet refuses fails naming the step and the node.
  */
+import { RpcError } from '@chain-devnet/node/client';
 import type { Devnet } from '../devnet/devnet.js';
 import { ChainTime, type Mined, type MineTarget } from '../operations/chainTime.js';
 import type { NetContext } from './context.js';
@@ -46,6 +47,29 @@ export class TimeControl {
   async mine(target: number | MineTarget): Promise<readonly number[]> {
     const t = typeof target === 'number' ? { blocks: target } : target;
     return (await this.failsAs(`devnet chain mine ${JSON.stringify(t)}`, () => this.t.mine(t))).heights;
+  }
+
+  /**
+   * On a held chain: mines a block at a time until the transaction `hash` (sent, in the mempools)
+   * is in one, at most `maxBlocks`; the height of its block. So a test makes a transition at a
+   * height it knows and reads what follows held, with no block racing its reads.
+   */
+  async mineIn(hash: string, maxBlocks = 5): Promise<number> {
+    const node = this.net.names()[0]!;
+    for (let i = 0; i < maxBlocks; i++) {
+      await this.mine(1);
+      const r = await this.net
+        .rpc(node)
+        .receipt(hash)
+        .catch((e: unknown) => {
+          if (e instanceof RpcError && e.status === 404) return null;
+          throw e;
+        });
+      if (r?.status === 'confirmed') return r.block_height!;
+      if (r?.status === 'failed')
+        throw await this.net.failureNow(node, `${hash} confirmed`, `failed: ${r.error ?? ''}`);
+    }
+    throw await this.net.failureNow(node, `${hash} in one of ${maxBlocks} mined blocks`, 'not in any');
   }
 
   /** `devnet chain block-time D` (null: the genesis's again). */

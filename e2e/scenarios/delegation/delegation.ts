@@ -3,7 +3,8 @@
  * the rewards of every account involved, per epoch, equal the block rewards plus fees of the
  * validator's blocks split by commission and share, to the wei, on every node, and so do their
  * balances. UNDELEGATE creates an unbonding entry with creation and completion heights and
- * blocks_remaining counting down; the amount returns to the balance at the completion height.
+ * blocks_remaining counting down, read held at every height (net.time: mined a block at a time
+ * from the UNDELEGATE's); the amount returns to the balance at the completion height.
  *
  * The phases, in the order they run on the chain: the commission changed, the two delegations,
  * the rewards of two whole epochs, the balances, the UNDELEGATE, its unbonding counted down and
@@ -11,7 +12,6 @@
  */
 import assert from 'node:assert/strict';
 import { COIN, epochOfBlock, feeOf, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
-import { pause, waitFor } from '@chain-devnet/kit/wait';
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
 import type { Scenario } from '../scenario.js';
 import { type Delegations, expectedRewards, firstEpochOf, rewardsSoFar } from './rewards.js';
@@ -182,12 +182,14 @@ async function balancesWithRewards(net: Testnet, d: Delegations): Promise<void> 
 async function firstDelegatorUndelegates(net: Testnet, d: Delegations): Promise<Delegations> {
   const { chain } = net;
   const names = net.names();
+  // Held from here until the unbonding completed: its countdown is read at every height, held.
+  await net.time.pause();
   const su = await net.txs.send(
     d.d1,
     { type: 'UNDELEGATE', to: d.validator.address, amount: d.a1, nonce: 1 },
     names[1 % names.length]!,
   );
-  const hu = await chain.confirmedEverywhere(su.hash);
+  const hu = await net.time.mineIn(su.hash);
   for (const n of names) {
     const { height: hr, value: delegations } = await chain.consistent(n, () =>
       net.node(n).rpc.delegations(d.d1.address),
@@ -207,96 +209,46 @@ async function firstDelegatorUndelegates(net: Testnet, d: Delegations): Promise<
   return { ...d, hu };
 }
 
-/** On every node at once: the entry counts down, and the amount comes back exactly at completion_height. */
+/**
+ * Held, a block at a time from the UNDELEGATE's: at every height every node's entry counts down
+ * (blocks_remaining = completion - height) with the balance unchanged but for rewards, and at
+ * completion_height the amount is back; then the chain goes on. No read races a block.
+ */
 async function unbondingCountsDownAndReturns(net: Testnet, d: Delegations): Promise<void> {
   const p = net.params;
   const completion = d.hu + p.unbondingBlocks;
   const spent1 = d.a1 + feeOf('DELEGATE', p) + feeOf('UNDELEGATE', p);
-  await Promise.all(
-    net.names().map(async (n) => {
-      const remaining = new Set<number>();
-      let returned = false;
-      // The full check below reads at one height at a time (slow on a loaded machine: a CI run
-      // saw one value only); the countdown is also sampled alone, each answer at its own height.
-      const sampler = sampleCountdown(net, n, d.d1.address, remaining);
-      await waitFor(
-        `${n}: the unbonding of ${d.a1} wei to complete at ${completion}`,
-        net.within(p.unbondingBlocks + 5),
-        async () => {
-          const { height, value } = await unbondingAndBalance(net, n, d.d1);
-          const at = `${n} at height ${height}`;
-          const rewards = await rewardsSoFar(net, d, n, height, d.d1.address);
-          if (height < completion) {
-            assert.deepEqual(
-              value.u.unbonding_entries,
-              [
-                {
-                  validator: d.validator.address,
-                  amount: d.a1.toString(),
-                  creation_height: d.hu,
-                  completion_height: completion,
-                  blocks_remaining: completion - height,
-                },
-              ],
-              `${at}: unbonding entries of delegator 1`,
-            );
-            assert.equal(
-              BigInt(value.b.balance),
-              FUNDED - spent1 + rewards,
-              `${at}: balance while unbonding`,
-            );
-            remaining.add(completion - height);
-            return false;
-          }
-          assert.deepEqual(
-            value.u.unbonding_entries,
-            [],
-            `${at}: the entry is still there after completion ${completion}`,
-          );
-          assert.equal(
-            BigInt(value.b.balance),
-            FUNDED - spent1 + rewards + d.a1,
-            `${at}: balance after the unbonding`,
-          );
-          returned = true;
-          return true;
-        },
+  for (let held = d.hu; ; held = (await net.time.mine(1)).at(-1)!) {
+    for (const n of net.names()) {
+      const { height, value } = await unbondingAndBalance(net, n, d.d1);
+      const at = `${n} at height ${height}`;
+      assert.equal(height, held, `${at}: the chain is held at ${held}`);
+      const rewards = await rewardsSoFar(net, d, n, height, d.d1.address);
+      const done = height >= completion;
+      assert.deepEqual(
+        value.u.unbonding_entries,
+        done
+          ? []
+          : [
+              {
+                validator: d.validator.address,
+                amount: d.a1.toString(),
+                creation_height: d.hu,
+                completion_height: completion,
+                blocks_remaining: completion - height,
+              },
+            ],
+        `${at}: unbonding entries of delegator 1 (completion at ${completion})`,
       );
-      await sampler.stop();
-      assert.ok(returned, `${n}: the unbonding did not complete`);
-      assert.ok(
-        remaining.size >= 2,
-        `${n}: blocks_remaining seen only as ${[...remaining].join(', ')}: no countdown observed`,
+      assert.equal(
+        BigInt(value.b.balance),
+        FUNDED - spent1 + rewards + (done ? d.a1 : 0n),
+        `${at}: balance ${done ? 'after' : 'while'} the unbonding`,
       );
-    }),
-  );
-}
-
-/** Adds every blocks_remaining `n` answers for `address`'s one unbonding entry to `seen`, until stopped. */
-function sampleCountdown(
-  net: Testnet,
-  n: string,
-  address: string,
-  seen: Set<number>,
-): { stop(): Promise<void> } {
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const u = await net
-        .node(n)
-        .rpc.unbonding(address)
-        .catch(() => null);
-      const entry = u?.unbonding_entries.length === 1 ? u.unbonding_entries[0] : undefined;
-      if (entry !== undefined) seen.add(entry.blocks_remaining);
-      await pause(50);
     }
-  })();
-  return {
-    stop: async () => {
-      stopped = true;
-      await loop;
-    },
-  };
+    if (held >= completion) break;
+  }
+  await net.time.resume();
 }
 
 /**
