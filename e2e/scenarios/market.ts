@@ -52,6 +52,9 @@ interface MarketUse {
 const shareOf = (parts: readonly SharePart[], s: Share): bigint =>
   parts.filter((p) => p.share === s).reduce((a, p) => a + p.amount, 0n);
 
+/** How far past the chain time the late task's deadline is: under the worker's --min-time-left (30 s). */
+const LATE_DEADLINE_S = 25;
+
 /** The late task's reward, every wei digit significant as well. */
 const LATE_REWARD = 2n * COIN + 1n;
 
@@ -211,8 +214,11 @@ async function forgedClaimRefused(m: MarketUse, order: TaskOrder): Promise<strin
     await fundedRequest(m.rpc, info, creator.privateKey, {
       ...order,
       reward: LATE_REWARD,
-      // Less chain time than the sample worker's --min-time-left (30 s): it leaves the task.
-      deadline: (await client.info()).chain_time + 6,
+      // Less chain time than the sample worker's --min-time-left (30 s): it leaves the task. 25 s,
+      // not less: the deadline must still be after the chain time when the market checks it, a
+      // few RPC calls later (6 s was refused on a busy runner: 'deadline must be after the chain
+      // time'); the chain time is then jumped past it (lateTaskFailedAndRefunded).
+      deadline: (await client.info()).chain_time + LATE_DEADLINE_S,
     }),
   );
   const forged = signStatement('claim', info.chain_id, late.task_id, creator.privateKey);
@@ -228,8 +234,12 @@ async function forgedClaimRefused(m: MarketUse, order: TaskOrder): Promise<strin
   return late.task_id;
 }
 
-/** Past its deadline (chain time) the late task fails, and the creator gets the reward back. */
+/**
+ * Past its deadline (chain time, moved past it at once: net.time.advance) the late task fails,
+ * and the creator gets the reward back.
+ */
 async function lateTaskFailedAndRefunded(net: Testnet, m: MarketUse, taskId: string): Promise<TaskAnswer> {
+  await net.time.advance((LATE_DEADLINE_S + 5) * 1000);
   const failed: TaskAnswer = await waitFor(`task ${taskId} failed and refunded`, net.within(40), async () => {
     const t = await m.client.task(taskId);
     return t.status === 'failed' && t.payouts.every((p) => p.status === 'confirmed') ? t : null;

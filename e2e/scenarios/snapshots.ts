@@ -2,10 +2,11 @@
  * 7 Snapshots: at every snapshot height (every snapshot_interval blocks and every epoch boundary)
  * every node lists the same height and hash; the detail of each matches the chain (its block's
  * timestamp, epoch, validator count, account count); only the newest snapshots_kept are kept.
+ * Made and read on a held chain (net.time: mined to each snapshot height needed), so no read
+ * races a block.
  */
 import assert from 'node:assert/strict';
 import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
-import { pause } from '@chain-devnet/kit/wait';
 import type { ChainParams } from '@chain-devnet/node/chain';
 import { RpcError, type SnapshotAnswer, type SnapshotListItem } from '@chain-devnet/node/client';
 import type { Scenario } from './scenario.js';
@@ -42,26 +43,34 @@ export const snapshots: Scenario = {
   title: 'snapshots: same height and hash on every node, details match the chain, only the last 10 kept',
   async run(net) {
     const heights = snapshotHeights(net.params);
-    const { accounts, hAccount } = await snapshotsTakenAroundNewAccount(net, heights);
-    const listed = new Map<string, Listed>();
-    for (const n of net.names()) listed.set(n, await newestKeptAndServed(net, n, heights));
-    sameSnapshotsEverywhere(net.names(), listed);
-    await detailsMatchTheChain(net, listed, accounts, hAccount);
-    // A pruned snapshot is gone everywhere.
-    const first = net.names()[0]!;
-    const pruned = heights.newest(Math.min(...listed.get(first)!.list.map((s) => s.height)) - 1)[0]!;
-    for (const n of net.names())
-      await assert.rejects(
-        net.node(n).rpc.snapshot(pruned),
-        (e: Error) => /404/.test(e.message),
-        `${n}: pruned snapshot ${pruned} is still served`,
-      );
+    // Held from the first snapshot height made to the last check: no snapshot is made or pruned
+    // while the lists and details are read (the chain goes on after, whatever happened).
+    try {
+      const { accounts, hAccount } = await snapshotsTakenAroundNewAccount(net, heights);
+      const listed = new Map<string, Listed>();
+      for (const n of net.names()) listed.set(n, await newestKeptAndServed(net, n, heights));
+      sameSnapshotsEverywhere(net.names(), listed);
+      await detailsMatchTheChain(net, listed, accounts, hAccount);
+      // A pruned snapshot is gone everywhere.
+      const first = net.names()[0]!;
+      const pruned = heights.newest(Math.min(...listed.get(first)!.list.map((s) => s.height)) - 1)[0]!;
+      for (const n of net.names())
+        await assert.rejects(
+          net.node(n).rpc.snapshot(pruned),
+          (e: Error) => /404/.test(e.message),
+          `${n}: pruned snapshot ${pruned} is still served`,
+        );
+    } finally {
+      await net.time.resume();
+    }
   },
 };
 
 /**
- * Two snapshot heights, a new account, then enough snapshot heights that the oldest were pruned;
- * meanwhile the account count of the chain by height, from one node's /metrics.
+ * Held throughout (net.time): two snapshot heights mined, a new account mined into a block, then
+ * enough snapshot heights that the oldest were pruned; the chain's account count read held at the
+ * end of each stretch (from one node's /metrics). Accounts are never removed, so a count equal at
+ * both ends of a stretch is the count at every height in it. The chain is left held.
  */
 async function snapshotsTakenAroundNewAccount(
   net: Testnet,
@@ -70,35 +79,28 @@ async function snapshotsTakenAroundNewAccount(
   const { chain, txs } = net;
   const ref = net.names()[0]!;
   const accounts = new Map<number, number>();
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      try {
-        const { height, metrics } = await chain.metricsAt(ref);
-        accounts.set(height, metrics.get('chain_accounts_total')!);
-      } catch {
-        // a slow read: the next one
-      }
-      await pause(50);
-    }
-  })();
-
-  let hAccount = 0;
-  try {
-    const h0 = await net.synced();
-    // Two snapshot heights, a new account, two more: the account count changes in the window.
-    await chain.waitHeight(heights.next(h0, 2).at(-1)! + 1);
-    hAccount = await txs.fund(txs.faucet(), [Wallet.random('snapshot')], COIN, ref);
-    // Enough snapshot heights that the oldest were pruned.
-    const enough = Math.max(
+  const countHeld = async () => {
+    const { height, metrics } = await chain.metricsAt(ref);
+    accounts.set(height, metrics.get('chain_accounts_total')!);
+  };
+  const h0 = await net.time.pause();
+  await countHeld();
+  await net.time.mine({ height: heights.next(h0, 2).at(-1)! });
+  await countHeld();
+  const faucet = txs.faucet();
+  const nonce = (await net.node(ref).rpc.balance(faucet.address)).nonce;
+  const to = Wallet.random('snapshot').address;
+  const sent = await txs.send(faucet, { type: 'TRANSFER', to, amount: COIN, nonce }, ref);
+  const hAccount = await net.time.mineIn(sent.hash);
+  await countHeld();
+  // Enough snapshot heights that the oldest were pruned.
+  await net.time.mine({
+    height: Math.max(
       heights.next(hAccount, 2).at(-1)!,
       heights.next(0, net.params.snapshotsKept + 1).at(-1)!,
-    );
-    await chain.waitHeight(enough + 1);
-  } finally {
-    sampling = false;
-    await sampler;
-  }
+    ),
+  });
+  await countHeld();
   return { accounts, hAccount };
 }
 
