@@ -51,8 +51,12 @@ describe(`gossip among ${N} peers on 127.0.0.1`, () => {
   it('every peer receives what any peer publishes, once most peers are connected to more than 14 others', async () => {
     // A wall-clock bound (no chain height measures a mesh forming), stretched by the machine's
     // slowness now: a loaded runner took longer than 30 s (issue 42).
-    await waitFor('most peers connected to more than 14 others', scaledMs(30_000), async () =>
-      nets.filter((n) => n.connectedPeers().length > 14).length >= N - 2 ? true : null,
+    const peerCounts = () => nets.map((n) => n.connectedPeers().length).join(' ');
+    await waitFor(
+      'most peers connected to more than 14 others',
+      scaledMs(30_000),
+      async () => (nets.filter((n) => n.connectedPeers().length > 14).length >= N - 2 ? true : null),
+      { seen: () => `peers of each: ${peerCounts()}` },
     );
     // Each publisher sends a new message every 200 ms until every peer has one of its messages
     // (the first ones may go out before a peer's subscription is known).
