@@ -27,6 +27,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { order, startable } from './schedule.mjs';
+import { swarmHarness } from './swarmHarness.mjs';
 import { SUITES } from './testGroups.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -129,7 +130,7 @@ async function makeSharedSwarm() {
   const t0 = Date.now();
   console.log('… making the test swarm for the swarm files');
   try {
-    const { startTestSwarm, cleanSharedSwarm } = await import('@chain-devnet/devnet');
+    const { startTestSwarm, cleanSharedSwarm } = await swarmHarness();
     shared.clean = () => cleanSharedSwarm((l) => console.log(`… ${l}`));
     // Taken apart here after the last swarm file, also on SIGINT/SIGTERM once the files have ended.
     const made = await startTestSwarm({

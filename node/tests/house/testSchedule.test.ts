@@ -48,6 +48,19 @@ const job = (file: string, kind: Job['kind'], weight = 2, seconds = 60): Job => 
 const files = (jobs: readonly Job[]) => jobs.map((j) => j.file);
 const runs = (j: Job, remaining = 30) => ({ job: j, remaining });
 
+describe('the runner’s test swarm', () => {
+  it('comes from the devnet package’s harness, which has what the runner calls', async () => {
+    const { swarmHarness } = (await import(
+      pathToFileURL(join(ROOT, '.ci', 'tests', 'swarmHarness.mjs')).href
+    )) as {
+      swarmHarness(): Promise<Record<string, unknown>>;
+    };
+    const h = await swarmHarness();
+    assert.equal(typeof h.startTestSwarm, 'function');
+    assert.equal(typeof h.cleanSharedSwarm, 'function');
+  });
+});
+
 describe('the test runner’s list of files (testGroups.mjs)', () => {
   // A file moved or renamed without its entry would run as a light one of its folder's kind, unseen.
   it('names only test files that exist', () => {

@@ -17,6 +17,7 @@ import { CONTAINER_HOME, nodeStartArgs } from '../nodeCommand.js';
 import type { LogOptions, NodeEndpoint, NodeHandle, NodeLaunch, NodeRunState } from '../runtime.js';
 import { dataTmpfsMount, fillInContainer, hasDataTmpfs } from './containerExec.js';
 import type { DockerDevnet } from './containers.js';
+import { pauseFrozen } from './engineErrors.js';
 import { VERSION_LABEL } from './labels.js';
 import { demux, followLogs } from './logStream.js';
 import { pullVolume } from './volumeArchive.js';
@@ -127,7 +128,8 @@ export class DockerNode implements NodeHandle {
   }
 
   async pause(): Promise<void> {
-    await (await this.dd.requireContainer(this.name, 'pause')).pause();
+    const c = await this.dd.requireContainer(this.name, 'pause');
+    await pauseFrozen(() => c.pause());
   }
 
   async resume(): Promise<void> {

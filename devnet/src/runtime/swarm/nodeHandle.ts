@@ -17,6 +17,7 @@ import { CHAIN_CONTROL_FILE } from '../chainControl.js';
 import type { DiskBackend, FillOp } from '../dataDisk.js';
 import { DISK_FAULTS_FILE } from '../diskFaults.js';
 import { fillInContainer, hasDataTmpfs } from '../docker/containerExec.js';
+import { pauseFrozen } from '../docker/engineErrors.js';
 import { VERSION_LABEL } from '../docker/labels.js';
 import { demux, followLogs } from '../docker/logStream.js';
 import { EARLIER_RUN_LINES, keepEarlierRun, writeEarlier } from '../earlierRuns.js';
@@ -128,7 +129,8 @@ export class SwarmNode implements NodeHandle {
   }
 
   async pause(): Promise<void> {
-    await (await this.sd.requireContainer(this.name, 'pause')).pause();
+    const c = await this.sd.requireContainer(this.name, 'pause');
+    await pauseFrozen(() => c.pause());
   }
 
   async resume(): Promise<void> {
