@@ -129,7 +129,12 @@ describe('shaped links between two real nodes', () => {
   it('loss: at 30% loss every request is answered, later on average than on a clear link', async () => {
     shapingA.set({ links: [{ peer: '*', direction: 'out', loss: 0.3 }], deafTo: [] });
     let total = 0;
-    for (let i = 0; i < 20; i++) total += await echo(100);
+    // Each answer may wait long: a chunk lost again and again waits like TCP's doubling
+    // retransmission timer (200 ms … 6.4 s, linkModel MAX_RETRANSMISSIONS), and what follows it
+    // on the connection waits behind it (no reordering); a request is several chunks (the stream's
+    // opening, its protocol, the data). Two fresh-clone CI runs had one of the 20 unanswered
+    // within 10 s (once an EOF as the connection closed): 30 s per request.
+    for (let i = 0; i < 20; i++) total += await echo(100, 30_000);
     shapingA.set(NO_CONDITIONS);
     // About 6 of 20 lose a segment one way, each then 200 ms later or more.
     assert.ok(total >= 400, `20 round trips in ${Math.round(total)} ms`);
