@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it, type TestContext } from 'node:test';
+import { scaledMs } from '@chain-devnet/kit/wait';
 import { type Scene, stateSyncScene } from '../../../support/stateSyncScene.js';
 
 /**
@@ -126,8 +127,10 @@ describe('state sync: the work a snapshot peer can cause is bounded', { timeout:
     assert.match(stateSync.standing.of(rogue.peerId)?.lastReason ?? '', /^slower than 1048576 bytes\/s: /);
     assert.deepEqual(rogue.chunkRequests, [12], 'one chunk asked of the rogue, then cut off');
     // Sooner than the rogue could have served its offer at its pace (4 chunks, 2.9 s each): the
-    // joiner did not wait for it. A bound of the scenario, not of this machine's speed (calm:
-    // 2.4-4.4 s; one chunk asked of the rogue, above, is the exact proof).
-    assert.ok(tookMs < 4 * 2900, `restored in ${tookMs.toFixed(0)} ms`);
+    // joiner did not wait for it. One chunk asked of the rogue, above, is the exact proof; this
+    // bound is the scenario's, but the restore's own work in it (25,000 accounts read, checked and
+    // written) is the machine's, so it scales with the machine's slowness (calm: 2.4-4.4 s; 13.6 s
+    // once in a fresh-clone CI run beside busy loops and another test run, 2026-12-02).
+    assert.ok(tookMs < scaledMs(4 * 2900), `restored in ${tookMs.toFixed(0)} ms`);
   });
 });
