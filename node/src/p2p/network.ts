@@ -65,6 +65,16 @@ export interface NetworkOptions {
   readonly shaping?: LinkShaping;
 }
 
+/**
+ * What consensus sees of the network: topics to publish on and subscribe to, and its peers.
+ * P2PNetwork is it over libp2p; the simulation's network (sim/simNetwork.ts) is it over a virtual
+ * clock, so the driver runs unchanged on both.
+ */
+export type GossipPort = Pick<
+  P2PNetwork,
+  'subscribe' | 'publish' | 'publishSplit' | 'onTopicPeerJoined' | 'connectedPeers'
+>;
+
 export class P2PNetwork {
   private readonly handlers = new Map<
     string,

@@ -12,9 +12,10 @@ import type { DiskLayer } from '../disk/layer.js';
 import { Mempool, type MempoolOptions } from '../mempool/mempool.js';
 import { SignatureCache } from '../mempool/signatureCache.js';
 import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
-import { ChainStore } from '../store/chainStore.js';
+import { ChainStore, type StoreBackend } from '../store/chainStore.js';
 import { EvidenceStore } from '../store/evidenceStore.js';
 import { ChainService } from './chainService.js';
+import { diskSnapshotFiles, memorySnapshotFiles } from './snapshotFiles.js';
 import { SnapshotManager } from './snapshotManager.js';
 
 export interface ChainCore {
@@ -36,15 +37,17 @@ export async function openChainCore(o: {
   readonly nodeVersion?: string;
   /** TEST ONLY: the disk fault layer (--fault-injection); absent or null: none in the path. */
   readonly diskLayer?: DiskLayer | null;
+  /** Default disk; memory for the simulation (node/src/sim/). */
+  readonly storage?: StoreBackend;
 }): Promise<ChainCore> {
   const diskLayer = o.diskLayer ?? null;
-  const store = await ChainStore.open(join(o.home, 'data'), diskLayer);
+  const store = await ChainStore.open(join(o.home, 'data'), diskLayer, o.storage ?? 'disk');
   const health = new DiskHealth(o.logger.child({ part: 'disk' }), o.now);
   const metrics = createMetrics();
   const signatures = new SignatureCache(undefined, (n) => metrics.signatureChecks.inc(n));
   const mempool = new Mempool(o.mempool, signatures, o.now);
   const snapshots = new SnapshotManager(
-    join(o.home, 'snapshots'),
+    o.storage === 'memory' ? memorySnapshotFiles() : diskSnapshotFiles(join(o.home, 'snapshots')),
     store,
     metrics,
     o.logger.child({ part: 'snapshots' }),

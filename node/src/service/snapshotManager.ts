@@ -1,27 +1,25 @@
 /**
  * Writes a snapshot after every block at a snapshot height (every `snapshot_interval` blocks
- * and every epoch boundary) as a gzip file in <home>/snapshots, records it in the store, and
- * keeps the newest `snapshots_kept`. Files are written to a temporary name and renamed, so a
- * crash never leaves half a snapshot under its real name. Reading one verifies its SHA-256.
+ * and every epoch boundary) as a gzip file (in <home>/snapshots: snapshotFiles.ts), records it in the store, and
+ * keeps the newest `snapshots_kept`. A file is written whole or not at all. Reading one verifies its SHA-256.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import { type ChainState, decodeSnapshot, encodeSnapshot, isSnapshotHeight } from '../chain/index.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { SnapshotRecord } from '../rpc/backend.js';
 import type { ChainStore } from '../store/chainStore.js';
+import type { SnapshotFiles } from './snapshotFiles.js';
 
 export class SnapshotManager {
   constructor(
-    private readonly dir: string,
+    private readonly files: SnapshotFiles,
     private readonly store: ChainStore,
     private readonly metrics: NodeMetrics,
     private readonly logger: Logger,
   ) {}
 
-  fileOf(height: number): string {
-    return join(this.dir, `${height}.snapshot.gz`);
+  private nameOf(height: number): string {
+    return `${height}.snapshot.gz`;
   }
 
   /**
@@ -34,17 +32,13 @@ export class SnapshotManager {
       await this.maybeTake(state);
     }
     const known = new Set((await this.store.snapshotInfos()).map((r) => `${r.height}.snapshot.gz`));
-    const files = await readdir(this.dir).catch(() => [] as string[]);
-    for (const f of files) if (!known.has(f)) await rm(join(this.dir, f), { force: true });
+    for (const f of await this.files.list()) if (!known.has(f)) await this.files.remove(f);
   }
 
   async maybeTake(state: ChainState): Promise<SnapshotRecord | null> {
     if (!isSnapshotHeight(state.height, state.params)) return null;
     const { info, file } = encodeSnapshot(state);
-    await mkdir(this.dir, { recursive: true });
-    const target = this.fileOf(state.height);
-    await writeFile(`${target}.tmp`, file);
-    await rename(`${target}.tmp`, target);
+    await this.files.write(this.nameOf(state.height), file);
     const record: SnapshotRecord = { ...info, sizeBytes: file.length };
     // The oldest beyond the kept number go in the same write as the new record; their files after.
     const older = (await this.store.snapshotInfos()).filter((r) => r.height !== state.height);
@@ -53,7 +47,7 @@ export class SnapshotManager {
     this.metrics.snapshots.inc();
     this.metrics.lastSnapshotHeight.set(state.height);
     this.logger.info('snapshot written', { height: state.height, hash: info.hash, bytes: file.length });
-    for (const h of dropped) await rm(this.fileOf(h), { force: true });
+    for (const h of dropped) await this.files.remove(this.nameOf(h));
     return record;
   }
 
@@ -65,15 +59,16 @@ export class SnapshotManager {
   async readFile(height: number): Promise<{ record: SnapshotRecord; file: Uint8Array } | null> {
     const record = (await this.store.snapshotInfos()).find((s) => s.height === height);
     if (record === undefined) return null;
-    const file = await readFile(this.fileOf(height)).catch(() => null);
-    return file === null ? null : { record, file: new Uint8Array(file) };
+    const file = await this.files.read(this.nameOf(height));
+    return file === null ? null : { record, file };
   }
 
   /** The record of one snapshot after reading its file and verifying its hash; null if unknown. */
   async readVerified(height: number): Promise<{ record: SnapshotRecord; state: ChainState } | null> {
     const record = (await this.store.snapshotInfos()).find((s) => s.height === height);
     if (record === undefined) return null;
-    const file = await readFile(this.fileOf(height));
+    const file = await this.files.read(this.nameOf(height));
+    if (file === null) throw new Error(`snapshot file ${this.nameOf(height)} is missing`);
     const { state } = decodeSnapshot(file, record.hash);
     return { record, state };
   }

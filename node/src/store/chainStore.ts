@@ -16,6 +16,7 @@
 
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
+import { MemoryLevel } from 'memory-level';
 import {
   type Block,
   type BlockJson,
@@ -34,7 +35,12 @@ import { StoreError } from './errors.js';
 import { HeldWrites, type StoreOp } from './heldWrites.js';
 import type { StoredReceipt } from './receipts.js';
 
-export type Sub = AbstractSublevel<Level<string, Uint8Array>, string | Uint8Array, string, Uint8Array>;
+/** Where the store keeps its data: level on disk (a node), or memory-level (the simulation: no I/O, so a run is the same every time). */
+export type StoreBackend = 'disk' | 'memory';
+
+// Both backends are abstract-level 3 databases with one interface; level's type names it.
+type Db = Level<string, Uint8Array>;
+export type Sub = AbstractSublevel<Db, string | Uint8Array, string, Uint8Array>;
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
@@ -61,7 +67,7 @@ export interface BlockWrite {
 }
 
 export class ChainStore {
-  private readonly db: Level<string, Uint8Array>;
+  private readonly db: Db;
   private readonly meta: Sub;
   private readonly blocks: Sub;
   private readonly commits: Sub;
@@ -79,8 +85,13 @@ export class ChainStore {
     readonly path: string,
     /** TEST ONLY: the disk fault layer (--fault-injection); null: straight to level. */
     private readonly disk: DiskLayer | null,
+    backend: StoreBackend,
   ) {
-    this.db = new Level<string, Uint8Array>(path, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    const encodings = { keyEncoding: 'utf8', valueEncoding: 'view' } as const;
+    this.db =
+      backend === 'memory'
+        ? (new MemoryLevel<string, Uint8Array>(encodings) as unknown as Db)
+        : new Level<string, Uint8Array>(path, encodings);
     const sub = (name: string) =>
       this.db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
     this.meta = sub('meta');
@@ -96,8 +107,12 @@ export class ChainStore {
     });
   }
 
-  static async open(path: string, disk: DiskLayer | null = null): Promise<ChainStore> {
-    const store = new ChainStore(path, disk);
+  static async open(
+    path: string,
+    disk: DiskLayer | null = null,
+    backend: StoreBackend = 'disk',
+  ): Promise<ChainStore> {
+    const store = new ChainStore(path, disk, backend);
     try {
       await store.db.open();
     } catch (e) {

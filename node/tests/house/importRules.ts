@@ -134,6 +134,11 @@ export const NODE_RULES: readonly LayerRule[] = [
     why: "the network generator and a node's home written and read stopped (its stored height and head: what save and a restore ask)",
   },
   {
+    layer: 'sim',
+    mayImport: ['chain', 'consensus', 'mempool', 'p2p/network', 'privval', 'service', 'testnet'],
+    why: "the deterministic simulation: the node's own core, signer and driver built on a virtual clock, a simulated network and in-memory stores",
+  },
+  {
     layer: 'commands',
     mayImport: ['chain', 'client', 'crypto', 'home', 'testnet'],
     why: "chain-node's commands other than start",

@@ -3,7 +3,7 @@
 import type { Logger } from '@chain-devnet/kit/log';
 import type { ChainState } from '../../chain/index.js';
 import type { NodeMetrics } from '../../metrics/metrics.js';
-import type { P2PNetwork } from '../../p2p/network.js';
+import type { GossipPort } from '../../p2p/network.js';
 import type { ChainService } from '../../service/chainService.js';
 import type { BlockSync } from '../../sync/index.js';
 import type { Ticker } from '../../util/ticker.js';
@@ -41,7 +41,7 @@ export interface DriverOptions {
 export interface DriverDeps {
   readonly service: ChainService;
   /** null for a node without p2p. */
-  readonly network: P2PNetwork | null;
+  readonly network: GossipPort | null;
   readonly sync: Pick<BlockSync, 'active' | 'catchUp'> | null;
   readonly metrics: NodeMetrics;
   readonly logger: Logger;

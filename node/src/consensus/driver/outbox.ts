@@ -7,7 +7,7 @@
  */
 import type { Proposal, Vote } from '../../chain/index.js';
 import { encodeProposal, encodeVote } from '../../p2p/messages.js';
-import type { P2PNetwork } from '../../p2p/network.js';
+import type { GossipPort } from '../../p2p/network.js';
 import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../p2p/protocol.js';
 import type { DriverOptions } from './driverOptions.js';
 import type { Equivocator } from './equivocatorPort.js';
@@ -18,7 +18,7 @@ export class Outbox {
   private readonly myAddress: string | null;
 
   constructor(
-    private readonly network: P2PNetwork | null,
+    private readonly network: GossipPort | null,
     opts: Pick<DriverOptions, 'equivocator' | 'signer'>,
     private readonly chainId: () => string,
     private readonly now: () => number,

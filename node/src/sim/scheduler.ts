@@ -1,0 +1,122 @@
+/**
+ * The simulation's virtual time: one queue of events for every node of a run, each at its due
+ * time, taken in order of due time and then of scheduling. Each node gets a Ticker over it
+ * (`tickerFor`), so its consensus, sync and mempool timers are the node's own code's, moved by
+ * the queue instead of the wall clock. Between two events the scheduler lets every job already
+ * queued run (promise jobs and immediates: the in-memory store's writes), with no timer or I/O
+ * of the machine in the path, so the order of everything is the same on every run of a seed.
+ */
+import type { Cancel, Ticker } from '../util/ticker.js';
+
+interface Event {
+  readonly due: number;
+  readonly seq: number;
+  readonly fn: () => void;
+  cancelled: boolean;
+}
+
+const under = (key: string, prefix: string) => key === prefix || key.startsWith(`${prefix}/`);
+
+/** One turn of the event loop: the promise jobs and immediates queued before it have run. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Turns given to the jobs an event starts before the next event (a commit is a few store writes deep). */
+const TURNS_PER_EVENT = 3;
+
+export interface RunLimits {
+  /** Virtual milliseconds since the epoch at which the run stops. */
+  readonly until: number;
+  /** Checked after each event; true stops the run. */
+  readonly done?: () => boolean;
+  /** A bound on events, so a run that loops on itself ends. */
+  readonly maxEvents?: number;
+}
+
+export class SimScheduler {
+  private queue: Event[] = [];
+  private seq = 0;
+  private clock: number;
+  /** Events run so far. */
+  events = 0;
+
+  constructor(startMs: number) {
+    this.clock = startMs;
+  }
+
+  get now(): number {
+    return this.clock;
+  }
+
+  /** Runs `fn` `ms` from now (0: after what is due now); the returned function cancels it. */
+  after(ms: number, fn: () => void): Cancel {
+    const event: Event = { due: this.clock + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    // Insertion keeps the queue sorted; due times mostly arrive in order, so the search is short.
+    let i = this.queue.length;
+    while (i > 0 && this.queue[i - 1]!.due > event.due) i--;
+    this.queue.splice(i, 0, event);
+    return () => {
+      event.cancelled = true;
+    };
+  }
+
+  /** A node's Ticker on this queue; its clock is the virtual clock plus `offsetMs` (a skewed node). */
+  tickerFor(offsetMs = 0): Ticker {
+    const timers = new Map<string, Cancel>();
+    const cancel = (prefix: string) => {
+      for (const [key, stop] of timers)
+        if (under(key, prefix)) {
+          stop();
+          timers.delete(key);
+        }
+    };
+    return {
+      schedule: (key, ms, fn) => {
+        cancel(key);
+        timers.set(
+          key,
+          this.after(ms, () => {
+            timers.delete(key);
+            fn();
+          }),
+        );
+      },
+      pending: (key) => timers.has(key),
+      cancel,
+      every: (ms, fn) => {
+        let stop: Cancel = () => undefined;
+        let stopped = false;
+        const tick = () => {
+          if (stopped) return;
+          stop = this.after(Math.max(1, ms), tick);
+          fn();
+        };
+        stop = this.after(Math.max(1, ms), tick);
+        return () => {
+          stopped = true;
+          stop();
+        };
+      },
+      now: () => this.clock + offsetMs,
+    };
+  }
+
+  /** Runs events in order until a limit is reached; whether `done` was met. */
+  async run(limits: RunLimits): Promise<boolean> {
+    const maxEvents = limits.maxEvents ?? Number.MAX_SAFE_INTEGER;
+    for (let i = 0; i < TURNS_PER_EVENT; i++) await turn();
+    for (;;) {
+      if (limits.done?.()) return true;
+      const event = this.queue[0];
+      if (event === undefined || event.due > limits.until || this.events >= maxEvents) break;
+      this.queue.shift();
+      if (event.cancelled) continue;
+      this.clock = Math.max(this.clock, event.due);
+      this.events++;
+      event.fn();
+      for (let i = 0; i < TURNS_PER_EVENT; i++) await turn();
+    }
+    if (this.queue.length === 0 || (this.queue[0]?.due ?? 0) > limits.until)
+      this.clock = Math.max(this.clock, limits.until);
+    return limits.done?.() ?? false;
+  }
+}
