@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { memoryLogger } from '@chain-devnet/kit/log';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { blockHash, loadGenesis, MIGRATIONS } from '../chain/index.js';
+import { blockHash, type Genesis, loadGenesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { CheckedSigner, NEVER_SIGNED } from '../privval/index.js';
 import { type ChainCore, openChainCore } from '../service/chainCore.js';
-import { generateNetwork, privateKeyOf } from '../testnet/index.js';
+import { generateNetwork, type NetworkNode, privateKeyOf } from '../testnet/index.js';
+import type { Ticker } from '../util/ticker.js';
 import { seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
 import { DEFAULT_LINK, type LinkModel, SimNetwork } from './simNetwork.js';
@@ -70,46 +71,10 @@ export async function simulate(o: SimOptions): Promise<SimRun> {
   });
   const genesis = loadGenesis(generated.genesis);
   if (!genesis.ok) throw new Error(`the simulated genesis is invalid: ${genesis.problems.join('; ')}`);
-  const nodes: { name: string; core: ChainCore; driver: ConsensusDriver }[] = [];
+  const nodes: SimNode[] = [];
   try {
-    for (const n of generated.nodes) {
-      const ticker = scheduler.tickerFor();
-      const logger = memoryLogger();
-      const core = await openChainCore({
-        // Never written: the store is in memory and no snapshot is taken.
-        home: join(tmpdir(), 'chain-sim-never-written', n.name),
-        storage: 'memory',
-        mempool: DEFAULT_MEMPOOL_OPTIONS,
-        logger,
-        now: ticker.now,
-        migrations: MIGRATIONS,
-      });
-      await core.service.open(genesis.genesis);
-      const privateKey = privateKeyOf(n.key);
-      const driver = new ConsensusDriver(
-        {
-          privateKey,
-          signer: new CheckedSigner(privateKey, NEVER_SIGNED, {
-            persist: () => undefined,
-            onRefusal: () => undefined,
-          }),
-          blockTimeMs,
-          timeouts: DEFAULT_TIMEOUTS,
-          rebroadcastMs: 1000,
-          maxClockDriftSec: 30,
-          startGraceMs: 0,
-        },
-        {
-          service: core.service,
-          network: network.port(n.name),
-          sync: null,
-          metrics: core.metrics,
-          logger,
-          ticker,
-        },
-      );
-      nodes.push({ name: n.name, core, driver });
-    }
+    for (const n of generated.nodes)
+      nodes.push(await simNode(n, genesis.genesis, scheduler.tickerFor(), network, blockTimeMs));
     for (const n of nodes) await n.driver.start();
     const start = scheduler.now;
     const reached = await scheduler.run({
@@ -143,6 +108,57 @@ export async function simulate(o: SimOptions): Promise<SimRun> {
   } finally {
     for (const n of nodes) await n.core.store.close();
   }
+}
+
+interface SimNode {
+  readonly name: string;
+  readonly core: ChainCore;
+  readonly driver: ConsensusDriver;
+}
+
+/** One validator as the composition root builds it (main/node.ts), on the simulation's edges. */
+async function simNode(
+  n: NetworkNode,
+  genesis: Genesis,
+  ticker: Ticker,
+  network: SimNetwork,
+  blockTimeMs: number,
+): Promise<SimNode> {
+  const logger = memoryLogger();
+  const core = await openChainCore({
+    // Never written: the store and the snapshot files are in memory.
+    home: join(tmpdir(), 'chain-sim-never-written', n.name),
+    storage: 'memory',
+    mempool: DEFAULT_MEMPOOL_OPTIONS,
+    logger,
+    now: ticker.now,
+    migrations: MIGRATIONS,
+  });
+  await core.service.open(genesis);
+  const privateKey = privateKeyOf(n.key);
+  const driver = new ConsensusDriver(
+    {
+      privateKey,
+      signer: new CheckedSigner(privateKey, NEVER_SIGNED, {
+        persist: () => undefined,
+        onRefusal: () => undefined,
+      }),
+      blockTimeMs,
+      timeouts: DEFAULT_TIMEOUTS,
+      rebroadcastMs: 1000,
+      maxClockDriftSec: 30,
+      startGraceMs: 0,
+    },
+    {
+      service: core.service,
+      network: network.port(n.name),
+      sync: null,
+      metrics: core.metrics,
+      logger,
+      ticker,
+    },
+  );
+  return { name: n.name, core, driver };
 }
 
 function fingerprintOf(
