@@ -1,7 +1,8 @@
 /**
  * Writes a snapshot after every block at a snapshot height (every `snapshot_interval` blocks
- * and every epoch boundary) as a gzip file (in <home>/snapshots: snapshotFiles.ts), records it in the store, and
- * keeps the newest `snapshots_kept`. A file is written whole or not at all. Reading one verifies its SHA-256.
+ * and every epoch boundary) as a gzip file (in <home>/snapshots, or in memory: snapshotFiles.ts),
+ * records it in the store, and keeps the newest `snapshots_kept`. A file is written whole or not
+ * at all. Reading one verifies its SHA-256.
  */
 import type { Logger } from '@chain-devnet/kit/log';
 import { type ChainState, decodeSnapshot, encodeSnapshot, isSnapshotHeight } from '../chain/index.js';
@@ -31,7 +32,7 @@ export class SnapshotManager {
     if (isSnapshotHeight(state.height, state.params) && !records.some((r) => r.height === state.height)) {
       await this.maybeTake(state);
     }
-    const known = new Set((await this.store.snapshotInfos()).map((r) => `${r.height}.snapshot.gz`));
+    const known = new Set((await this.store.snapshotInfos()).map((r) => this.nameOf(r.height)));
     for (const f of await this.files.list()) if (!known.has(f)) await this.files.remove(f);
   }
 

@@ -6,7 +6,7 @@
  * queued run (promise jobs and immediates: the in-memory store's writes), with no timer or I/O
  * of the machine in the path, so the order of everything is the same on every run of a seed.
  */
-import type { Cancel, Ticker } from '../util/ticker.js';
+import { type Cancel, keyUnder, type Ticker } from '../util/ticker.js';
 
 interface Event {
   readonly due: number;
@@ -14,8 +14,6 @@ interface Event {
   readonly fn: () => void;
   cancelled: boolean;
 }
-
-const under = (key: string, prefix: string) => key === prefix || key.startsWith(`${prefix}/`);
 
 /** One turn of the event loop: the promise jobs and immediates queued before it have run. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -64,7 +62,7 @@ export class SimScheduler {
     const timers = new Map<string, Cancel>();
     const cancel = (prefix: string) => {
       for (const [key, stop] of timers)
-        if (under(key, prefix)) {
+        if (keyUnder(key, prefix)) {
           stop();
           timers.delete(key);
         }
@@ -83,18 +81,14 @@ export class SimScheduler {
       pending: (key) => timers.has(key),
       cancel,
       every: (ms, fn) => {
-        let stop: Cancel = () => undefined;
-        let stopped = false;
+        // The next tick is queued before this one runs, so a stop from inside fn cancels it too.
+        let next: Cancel;
         const tick = () => {
-          if (stopped) return;
-          stop = this.after(Math.max(1, ms), tick);
+          next = this.after(Math.max(1, ms), tick);
           fn();
         };
-        stop = this.after(Math.max(1, ms), tick);
-        return () => {
-          stopped = true;
-          stop();
-        };
+        next = this.after(Math.max(1, ms), tick);
+        return () => next();
       },
       now: () => this.clock + offsetMs,
     };

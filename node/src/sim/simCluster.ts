@@ -9,11 +9,10 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryLogger } from '@chain-devnet/kit/log';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import { blockHash, type Genesis, loadGenesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { bytesToHex, sha256 } from '../crypto/index.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { CheckedSigner, NEVER_SIGNED } from '../privval/index.js';
 import { type ChainCore, openChainCore } from '../service/chainCore.js';
@@ -66,8 +65,7 @@ export async function simulate(o: SimOptions): Promise<SimRun> {
     developerAccounts: 1,
     basePort: 20_000,
     genesisTime: SIM_GENESIS_TIME,
-    // No snapshot within a run: a snapshot is written to files, and files are I/O.
-    params: { block_time_ms: blockTimeMs, snapshot_interval: 1_000_000_000 },
+    params: { block_time_ms: blockTimeMs },
   });
   const genesis = loadGenesis(generated.genesis);
   if (!genesis.ok) throw new Error(`the simulated genesis is invalid: ${genesis.problems.join('; ')}`);

@@ -35,7 +35,10 @@ import { StoreError } from './errors.js';
 import { HeldWrites, type StoreOp } from './heldWrites.js';
 import type { StoredReceipt } from './receipts.js';
 
-/** Where the store keeps its data: level on disk (a node), or memory-level (the simulation: no I/O, so a run is the same every time). */
+/**
+ * Where the store keeps its data: level on disk (a node), or memory-level (the simulation: no I/O,
+ * so a run is the same every time).
+ */
 export type StoreBackend = 'disk' | 'memory';
 
 // Both backends are abstract-level 3 databases with one interface; level's type names it.
@@ -92,8 +95,7 @@ export class ChainStore {
       backend === 'memory'
         ? (new MemoryLevel<string, Uint8Array>(encodings) as unknown as Db)
         : new Level<string, Uint8Array>(path, encodings);
-    const sub = (name: string) =>
-      this.db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    const sub = (name: string) => this.db.sublevel<string, Uint8Array>(name, encodings);
     this.meta = sub('meta');
     this.blocks = sub('blocks');
     this.commits = sub('commits');

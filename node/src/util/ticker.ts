@@ -24,7 +24,8 @@ export interface Ticker {
   now(): number;
 }
 
-const under = (key: string, prefix: string) => key === prefix || key.startsWith(`${prefix}/`);
+/** Whether timer `key` is `prefix` or under it (`height/…` under `height`): what cancel(prefix) cancels. */
+export const keyUnder = (key: string, prefix: string) => key === prefix || key.startsWith(`${prefix}/`);
 
 export interface RealTickerOptions {
   /** Timers that do not keep the process alive (a watch that only reports). */
@@ -36,7 +37,7 @@ export function realTicker(now: () => number = Date.now, opts: RealTickerOptions
   const timers = new Map<string, NodeJS.Timeout>();
   const cancel = (prefix: string) => {
     for (const [key, timer] of timers)
-      if (under(key, prefix)) {
+      if (keyUnder(key, prefix)) {
         clearTimeout(timer);
         timers.delete(key);
       }
@@ -96,7 +97,7 @@ export class ManualTicker implements Ticker {
   }
 
   cancel(key: string): void {
-    this.entries = this.entries.filter((e) => e.key === null || !under(e.key, key));
+    this.entries = this.entries.filter((e) => e.key === null || !keyUnder(e.key, key));
   }
 
   every(ms: number, fn: () => void): Cancel {

@@ -135,7 +135,7 @@ export const NODE_RULES: readonly LayerRule[] = [
   },
   {
     layer: 'sim',
-    mayImport: ['chain', 'consensus', 'mempool', 'p2p/network', 'privval', 'service', 'testnet'],
+    mayImport: ['chain', 'consensus', 'crypto', 'mempool', 'p2p/network', 'privval', 'service', 'testnet'],
     why: "the deterministic simulation: the node's own core, signer and driver built on a virtual clock, a simulated network and in-memory stores",
   },
   {
