@@ -13,7 +13,7 @@ import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { BLOCKED_PEERS_FILE, NET_CONDITIONS_FILE, storedHeight } from '@chain-devnet/node/testnet';
-import { type ArchiveManifest, NET_FILE } from '../archive/format.js';
+import { type ArchiveManifest, NET_FILE, pathProblem } from '../archive/format.js';
 import { type SourceFile, writeArchive } from '../archive/write.js';
 import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
@@ -43,6 +43,10 @@ async function filesUnder(
     const from = join(dir, rel);
     const path = relative(dir, from).split('\\').join('/');
     if (!(await lstat(from)).isFile() || NOT_SAVED.has(rel) || skip(path)) continue;
+    // Only what the archive format admits of a home (the files its program reads): a node stopped
+    // while it wrote a snapshot leaves <height>.snapshot.gz.tmp, which it removes itself at its
+    // next start; carried, it made every restore of the archive refused.
+    if (pathProblem(`${prefix}/${path}`) !== null) continue;
     out.push({ path: `${prefix}/${path}`, from });
   }
   return out;
