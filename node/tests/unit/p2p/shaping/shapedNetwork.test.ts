@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '@chain-devnet/kit/log';
 import { freeBasePort } from '@chain-devnet/kit/ports';
-import { waitFor } from '@chain-devnet/kit/wait';
+import { slowness, waitFor } from '@chain-devnet/kit/wait';
 import { P2PNetwork } from '../../../../src/p2p/network.js';
 import { peerIdOf, peerKeyFromSeed } from '../../../../src/p2p/peerKey.js';
 import { probePeer, serveProbe } from '../../../../src/p2p/probe.js';
@@ -104,10 +104,14 @@ describe('shaped links between two real nodes', () => {
     });
     const r = await probePeer(a, bId, 500_000, 20_000);
     shapingA.set(NO_CONDITIONS);
+    // Never above the rate asked (the buckets hold it there); below it only as far as this
+    // machine is slow now: the shaping and the probe's reader are JavaScript on the same cores,
+    // so a starved receiver reads late (1.66 Mbit/s against 2 beside busy loops, 2026-12-02).
+    const slow = slowness();
     const near = (got: number, asked: number, within: number) =>
       assert.ok(
-        got >= asked * (1 - within) && got <= asked * (1 + within),
-        `${got} against ${asked}: ${JSON.stringify(r)}`,
+        got >= (asked * (1 - within)) / slow && got <= asked * (1 + within),
+        `${got} against ${asked} (slowness ${slow.toFixed(2)}): ${JSON.stringify(r)}`,
       );
     assert.ok(r.rttMs >= 80 && r.rttMs < 80 + 200, `round trip ${r.rttMs}`);
     // The buckets' burst lets the first 16 KiB through at once: a little over the rate measured.
