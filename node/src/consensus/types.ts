@@ -37,8 +37,7 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
 };
 
 /**
- * How long after a start round 0 of the first height does not time out (DriverOptions.
- * startGraceMs): nodes of a network started together came up 3-6 s apart on a loaded 2-core
+ * How long after a start no round 0 of any height times out (DriverOptions.startGraceMs): nodes of a network started together came up 3-6 s apart on a loaded 2-core
  * machine (docker and swarm runtime suites, a whole devnet resumed), so the early ones timed the
  * late proposer out, or (resumed after their votes) gave up on round 0 before the proposer's
  * precommit came, and a slot was counted missed with nobody down.

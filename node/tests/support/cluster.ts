@@ -197,7 +197,7 @@ export class Cluster {
 
   /**
    * Waits until every listed node is at least at `target`; the bound grows with the node count and
-   * includes the start grace: right after a start, round 0 of the first height may wait that long
+   * includes the start grace: right after a start, a round 0 may wait that long
    * for a proposer that came up late (on a loaded machine, seconds after the others).
    */
   async waitForHeight(

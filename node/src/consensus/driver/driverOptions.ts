@@ -26,8 +26,8 @@ export interface DriverOptions {
   /** A block whose timestamp is further ahead of this node's clock is refused. */
   readonly maxClockDriftSec: number;
   /**
-   * How long after the node enters its first height round 0 of that height does not time out,
-   * whatever the step (0 or absent: the timeouts' own). Nodes started together (a devnet resumed,
+   * How long after the node starts (or a hold ends) no round 0 times out, whatever the height and
+   * the step (0 or absent: the timeouts' own). Nodes started together (a devnet resumed,
    * a network restarted) come up seconds apart on a loaded machine; with the usual timeouts the
    * early ones would give up on round 0 while a validator it needs is still starting (its
    * proposer, or one whose resumed precommit makes the quorum) and count a slot missed, though

@@ -226,15 +226,14 @@ describe('ConsensusDriver', () => {
     assert.equal(late().length, 1, 'a second copy is not logged again');
   });
 
+  /** Validator 0 with a 30 ms propose timeout and a 1 s start grace; `timedOut` its log of proposals not in time. */
+  async function graceSetup() {
+    const s = await setup(0, 50, { ...LONG, propose: () => 30 }, null, 1000);
+    return { ...s, timedOut: () => s.logger.lines.filter((l) => l.msg === 'no proposal in time') };
+  }
+
   it('the first height after a start waits at least the start grace for its round-0 proposal (nodes started together come up seconds apart), later heights their usual timeout', async () => {
-    const { net, active, vote, proposal, logger } = await setup(
-      0,
-      50,
-      { ...LONG, propose: () => 30 },
-      null,
-      1000,
-    );
-    const timedOut = () => logger.lines.filter((l) => l.msg === 'no proposal in time');
+    const { net, active, vote, proposal, timedOut } = await graceSetup();
     ticker.advance(999);
     assert.equal(timedOut().length, 0, 'the proposer of the first height is given the grace, not 30 ms');
     ticker.advance(1);
@@ -244,12 +243,20 @@ describe('ConsensusDriver', () => {
     ticker.advance(29);
     assert.equal(timedOut().length, 1, 'height 2: not before its propose timeout');
     ticker.advance(1);
-    assert.equal(
-      timedOut().length,
-      2,
-      'height 2 waits its usual 30 ms: the grace is for the first height only',
-    );
+    assert.equal(timedOut().length, 2, 'height 2, entered after the grace: its usual 30 ms');
     assert.equal(timedOut()[1]!.height, 2);
+  });
+
+  it("every height entered while the start grace lasts waits it out for its round-0 proposal, not only the first (a quorum of early nodes goes on; the late proposer's turn comes later)", async () => {
+    const { net, active, vote, proposal, timedOut } = await graceSetup();
+    await decideHeightOne(net, active, vote, proposal); // at once: three peers up, one late
+    ticker.advance(50); // height 2 entered after the block time, well inside the grace
+    assert.equal(h.service.state.height, 1);
+    ticker.advance(899);
+    assert.equal(timedOut().length, 0, 'height 2 gives its proposer the rest of the grace, not 30 ms');
+    ticker.advance(51);
+    assert.equal(timedOut().length, 1, 'and times out once the grace is over');
+    assert.equal(timedOut()[0]!.height, 2);
   });
 
   it('in the first height after a start, no step of round 0 times out before the start grace ends (a validator resumed after its vote waits for peers still starting); then the usual timeouts', async () => {
