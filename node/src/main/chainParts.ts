@@ -9,7 +9,6 @@ import type { Logger } from '@chain-devnet/kit/log';
 import {
   type Genesis,
   type MigrationRegistry,
-  type Tx,
   VERSION_REFUSED_EXIT_CODE,
   versionRefusal,
 } from '../chain/index.js';
@@ -21,10 +20,8 @@ import { failPointOptions } from '../faults/failPoints.js';
 import { splitPublisher } from '../faults/splitPublish.js';
 import { openPrivValidator, PrivValidatorError } from '../home/privValidator.js';
 import type { P2PNetwork } from '../p2p/network.js';
-import { TOPIC_TXS } from '../p2p/protocol.js';
 import type { ChainCore } from '../service/chainCore.js';
-import { txsHandler, txsMessages } from '../service/txGossip.js';
-import { BlockSync, DEFAULT_STATE_SYNC_OPTIONS, StateSync, serveSnapshots } from '../sync/index.js';
+import { type BlockSync, DEFAULT_STATE_SYNC_OPTIONS, StateSync, startPeerServices } from '../sync/index.js';
 import { StartupError } from '../util/startupError.js';
 import { realTicker } from '../util/ticker.js';
 import type { NodeConfig } from './config.js';
@@ -107,18 +104,6 @@ export async function startGossip(
   equivocator: Equivocator | null,
   logger: Logger,
 ): Promise<BlockSync> {
-  const { service, metrics } = core;
   if (equivocator !== null) network.armSplitPublish(splitPublisher(logger.child({ part: 'p2p' })));
-  const gossipTxs = (txs: readonly Tx[]) => {
-    for (const message of txsMessages(txs)) void network.publish(TOPIC_TXS, message);
-  };
-  network.subscribe(
-    TOPIC_TXS,
-    txsHandler(service, gossipTxs, (verdict) => metrics.gossipMessages.inc({ topic: TOPIC_TXS, verdict })),
-  );
-  service.onTxsAdmitted(gossipTxs);
-  const sync = new BlockSync(service, network, metrics, logger.child({ part: 'sync' }));
-  await sync.serve();
-  await serveSnapshots(service, network);
-  return sync;
+  return startPeerServices(network, core.service, core.metrics, logger);
 }

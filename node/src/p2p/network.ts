@@ -75,6 +75,12 @@ export type GossipPort = Pick<
   'subscribe' | 'publish' | 'publishSplit' | 'onTopicPeerJoined' | 'connectedPeers'
 >;
 
+/** What block and state sync see of the network: the peers, one request and its answer, the protocols served. */
+export type SyncPort = Pick<P2PNetwork, 'connectedPeers' | 'request' | 'serve'>;
+
+/** All a node's parts above the transport use of it (the simulation gives each node one). */
+export type NodePort = GossipPort & SyncPort;
+
 export class P2PNetwork {
   private readonly handlers = new Map<
     string,

@@ -12,10 +12,10 @@ import type { DiskLayer } from '../disk/layer.js';
 import { Mempool, type MempoolOptions } from '../mempool/mempool.js';
 import { SignatureCache } from '../mempool/signatureCache.js';
 import { createMetrics, type NodeMetrics } from '../metrics/metrics.js';
-import { ChainStore, type StoreBackend } from '../store/chainStore.js';
+import { ChainStore, type MemoryDb, memoryDb } from '../store/chainStore.js';
 import { EvidenceStore } from '../store/evidenceStore.js';
 import { ChainService } from './chainService.js';
-import { diskSnapshotFiles, memorySnapshotFiles } from './snapshotFiles.js';
+import { diskSnapshotFiles, memorySnapshotFiles, type SnapshotFiles } from './snapshotFiles.js';
 import { SnapshotManager } from './snapshotManager.js';
 
 export interface ChainCore {
@@ -28,6 +28,16 @@ export interface ChainCore {
   readonly service: ChainService;
 }
 
+/** A node's disk in memory: its store's data and its snapshot files, kept across its restarts. */
+export interface MemoryDisk {
+  readonly db: MemoryDb;
+  readonly snapshots: SnapshotFiles;
+}
+
+export function memoryDisk(): MemoryDisk {
+  return { db: memoryDb(), snapshots: memorySnapshotFiles() };
+}
+
 export async function openChainCore(o: {
   readonly home: string;
   readonly mempool: MempoolOptions;
@@ -37,17 +47,22 @@ export async function openChainCore(o: {
   readonly nodeVersion?: string;
   /** TEST ONLY: the disk fault layer (--fault-injection); absent or null: none in the path. */
   readonly diskLayer?: DiskLayer | null;
-  /** Default disk; memory for the simulation (node/src/sim/). */
-  readonly storage?: StoreBackend;
+  /** Default disk (under `home`); a MemoryDisk for the simulation (node/src/sim/). */
+  readonly storage?: 'disk' | MemoryDisk;
 }): Promise<ChainCore> {
   const diskLayer = o.diskLayer ?? null;
-  const store = await ChainStore.open(join(o.home, 'data'), diskLayer, o.storage ?? 'disk');
+  const storage = o.storage ?? 'disk';
+  const store = await ChainStore.open(
+    join(o.home, 'data'),
+    diskLayer,
+    storage === 'disk' ? 'disk' : storage.db,
+  );
   const health = new DiskHealth(o.logger.child({ part: 'disk' }), o.now);
   const metrics = createMetrics();
   const signatures = new SignatureCache(undefined, (n) => metrics.signatureChecks.inc(n));
   const mempool = new Mempool(o.mempool, signatures, o.now);
   const snapshots = new SnapshotManager(
-    o.storage === 'memory' ? memorySnapshotFiles() : diskSnapshotFiles(join(o.home, 'snapshots')),
+    storage === 'disk' ? diskSnapshotFiles(join(o.home, 'snapshots')) : storage.snapshots,
     store,
     metrics,
     o.logger.child({ part: 'snapshots' }),

@@ -9,9 +9,12 @@
 import { type Cancel, keyUnder, type Ticker } from '../util/ticker.js';
 
 interface Event {
-  readonly due: number;
-  readonly seq: number;
+  /** Moved to the unpause's time for a paused node's event (the same object, so its cancel holds). */
+  due: number;
+  seq: number;
   readonly fn: () => void;
+  /** The node whose work it is (its timer, a message to it): held while that node is paused. */
+  readonly owner: string | undefined;
   cancelled: boolean;
 }
 
@@ -30,8 +33,15 @@ export interface RunLimits {
   readonly maxEvents?: number;
 }
 
+/** A node's ticker; `silence` ends every timer it set and ignores the ones asked after (a crashed node's). */
+export interface SimTicker extends Ticker {
+  silence(): void;
+}
+
 export class SimScheduler {
   private queue: Event[] = [];
+  /** The events of each paused node, in the order they fell due. */
+  private readonly held = new Map<string, Event[]>();
   private seq = 0;
   private clock: number;
   /** Events run so far. */
@@ -46,20 +56,46 @@ export class SimScheduler {
   }
 
   /** Runs `fn` `ms` from now (0: after what is due now); the returned function cancels it. */
-  after(ms: number, fn: () => void): Cancel {
-    const event: Event = { due: this.clock + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
-    // Insertion keeps the queue sorted; due times mostly arrive in order, so the search is short.
-    let i = this.queue.length;
-    while (i > 0 && this.queue[i - 1]!.due > event.due) i--;
-    this.queue.splice(i, 0, event);
+  after(ms: number, fn: () => void, owner?: string): Cancel {
+    const event: Event = { due: this.clock + Math.max(0, ms), seq: this.seq++, fn, owner, cancelled: false };
+    this.enqueue(event);
     return () => {
       event.cancelled = true;
     };
   }
 
+  /** `owner` is frozen (SIGSTOP): its timers and the messages to it wait until `unpause`. */
+  pause(owner: string): void {
+    if (!this.held.has(owner)) this.held.set(owner, []);
+  }
+
+  /** What fell due for `owner` while it was paused runs now, in the order it fell due. */
+  unpause(owner: string): void {
+    const held = this.held.get(owner);
+    this.held.delete(owner);
+    for (const e of held ?? []) {
+      e.due = this.clock;
+      e.seq = this.seq++;
+      this.enqueue(e);
+    }
+  }
+
+  isPaused(owner: string): boolean {
+    return this.held.has(owner);
+  }
+
+  private enqueue(event: Event): void {
+    // Insertion keeps the queue sorted; due times mostly arrive in order, so the search is short.
+    let i = this.queue.length;
+    while (i > 0 && this.queue[i - 1]!.due > event.due) i--;
+    this.queue.splice(i, 0, event);
+  }
+
   /** A node's Ticker on this queue; its clock is the virtual clock plus `offsetMs` (a skewed node). */
-  tickerFor(offsetMs = 0): Ticker {
+  tickerFor(offsetMs = 0, owner?: string): SimTicker {
     const timers = new Map<string, Cancel>();
+    const loops = new Set<Cancel>();
+    let silenced = false;
     const cancel = (prefix: string) => {
       for (const [key, stop] of timers)
         if (keyUnder(key, prefix)) {
@@ -70,27 +106,44 @@ export class SimScheduler {
     return {
       schedule: (key, ms, fn) => {
         cancel(key);
+        if (silenced) return;
         timers.set(
           key,
-          this.after(ms, () => {
-            timers.delete(key);
-            fn();
-          }),
+          this.after(
+            ms,
+            () => {
+              timers.delete(key);
+              fn();
+            },
+            owner,
+          ),
         );
       },
       pending: (key) => timers.has(key),
       cancel,
       every: (ms, fn) => {
+        if (silenced) return () => undefined;
         // The next tick is queued before this one runs, so a stop from inside fn cancels it too.
         let next: Cancel;
         const tick = () => {
-          next = this.after(Math.max(1, ms), tick);
+          next = this.after(Math.max(1, ms), tick, owner);
           fn();
         };
-        next = this.after(Math.max(1, ms), tick);
-        return () => next();
+        next = this.after(Math.max(1, ms), tick, owner);
+        const stop = () => {
+          next();
+          loops.delete(stop);
+        };
+        loops.add(stop);
+        return stop;
       },
       now: () => this.clock + offsetMs,
+      silence: () => {
+        silenced = true;
+        for (const stop of timers.values()) stop();
+        timers.clear();
+        for (const stop of [...loops]) stop();
+      },
     };
   }
 
@@ -104,6 +157,11 @@ export class SimScheduler {
       if (event === undefined || event.due > limits.until || this.events >= maxEvents) break;
       this.queue.shift();
       if (event.cancelled) continue;
+      const held = event.owner === undefined ? undefined : this.held.get(event.owner);
+      if (held !== undefined) {
+        held.push(event);
+        continue;
+      }
       this.clock = Math.max(this.clock, event.due);
       this.events++;
       event.fn();

@@ -1,41 +1,42 @@
 /**
  * A whole network of validators in one process, on the simulation's edges: the virtual clock
- * (scheduler.ts), the simulated network (simNetwork.ts), in-memory stores (memory-level) and
- * keys drawn from the seed. Above those edges each node is the node's own code, built as the
- * composition root builds it (main/node.ts): the chain core, the checked signer and the
- * consensus driver. One seed decides every delay, so the same seed gives the same run, header
- * hash for header hash; `fingerprint` is one hash over every node's headers to compare runs by.
+ * (scheduler.ts), the simulated network (simNetwork.ts), in-memory disks and keys drawn from the
+ * seed. Above those edges each node is the node's own code (simNode.ts). A run applies its
+ * faults (faults.ts) at their times, undoes them all at the end of their span, and then judges
+ * the run: no two nodes ever committed different blocks at a height (safety), and once the
+ * network is whole every node goes on to the head plus `liveness.heights` within its bound
+ * (liveness). One seed decides every delay and every drawn fault, so the same seed gives the same
+ * run, header hash for header hash; `fingerprint` is one hash over every node's headers.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { memoryLogger } from '@chain-devnet/kit/log';
-import { blockHash, type Genesis, loadGenesis, MIGRATIONS } from '../chain/index.js';
-import { ConsensusDriver } from '../consensus/driver/driver.js';
-import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { loadGenesis } from '../chain/index.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
-import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
-import { CheckedSigner, NEVER_SIGNED } from '../privval/index.js';
-import { type ChainCore, openChainCore } from '../service/chainCore.js';
-import { generateNetwork, type NetworkNode, privateKeyOf } from '../testnet/index.js';
-import type { Ticker } from '../util/ticker.js';
+import { generateNetwork, privateKeyOf } from '../testnet/index.js';
+import { applyFault, drawFaults, type FaultDraw, healAll, type SimFault } from './faults.js';
 import { seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
 import { DEFAULT_LINK, type LinkModel, SimNetwork } from './simNetwork.js';
+import { SimNode } from './simNode.js';
 
 export interface SimOptions {
   readonly seed: string;
   readonly validators: number;
-  /** The run ends once every node has committed this height. */
+  /** The run ends once every node has committed this height (and liveness was shown). */
   readonly heights: number;
   readonly blockTimeMs?: number;
   readonly link?: LinkModel;
-  /** A bound on the run in virtual milliseconds (default: 20 block times a height). */
+  /** A bound on the run in virtual milliseconds (default: 20 block times a height, plus the faults' span and the liveness bound). */
   readonly maxVirtualMs?: number;
+  /** The faults: a schedule, or how to draw one from the seed; none when absent. */
+  readonly faults?: readonly SimFault[] | FaultDraw;
+  /** Once every fault is undone, every node reaches the head then plus `heights` within `withinMs`. */
+  readonly liveness?: { readonly heights: number; readonly withinMs: number };
+  /** The driver's start grace (default 0: the simulation's nodes start together). */
+  readonly startGraceMs?: number;
 }
 
 export interface SimRun {
   readonly seed: string;
-  /** Whether every node reached `heights` within the bound. */
+  /** Whether every node reached `heights` (and the liveness target) within the bound. */
   readonly reached: boolean;
   /** Each node's committed height at the end. */
   readonly heights: Readonly<Record<string, number>>;
@@ -45,14 +46,22 @@ export interface SimRun {
   readonly fingerprint: string;
   /** Heights at which two nodes committed different blocks (a safety failure). */
   readonly forks: readonly number[];
+  /** The faults applied, in order. */
+  readonly faults: readonly SimFault[];
+  /** What the run's checks found wrong (safety, liveness, a node's handler that threw); empty: it passed. */
+  readonly failures: readonly string[];
   readonly virtualMs: number;
   readonly events: number;
   readonly messages: number;
+  readonly requests: number;
   readonly handlerFailures: SimNetwork['failures'];
 }
 
 /** The genesis time of every simulated chain: a run's timestamps depend on its seed alone. */
 const SIM_GENESIS_TIME = 1_800_000_000;
+
+/** The default liveness bound: the heights a whole network goes on by, and the time it has. */
+export const DEFAULT_LIVENESS = { heights: 3, withinMs: 60_000 } as const;
 
 export async function simulate(o: SimOptions): Promise<SimRun> {
   const blockTimeMs = o.blockTimeMs ?? 1000;
@@ -69,94 +78,118 @@ export async function simulate(o: SimOptions): Promise<SimRun> {
   });
   const genesis = loadGenesis(generated.genesis);
   if (!genesis.ok) throw new Error(`the simulated genesis is invalid: ${genesis.problems.join('; ')}`);
-  const nodes: SimNode[] = [];
+  const world = {
+    scheduler,
+    network,
+    genesis: genesis.genesis,
+    blockTimeMs,
+    startGraceMs: o.startGraceMs ?? 0,
+  };
+  const nodes = new Map<string, SimNode>();
+  for (const n of generated.nodes)
+    nodes.set(n.name, new SimNode(n.name, privateKeyOf(n.key), world, random.fork(`node ${n.name}`)));
+  const faults = scheduleOf(o.faults, [...nodes.keys()], random);
   try {
-    for (const n of generated.nodes)
-      nodes.push(await simNode(n, genesis.genesis, scheduler.tickerFor(), network, blockTimeMs));
-    for (const n of nodes) await n.driver.start();
+    for (const n of nodes.values()) await n.start();
     const start = scheduler.now;
-    const reached = await scheduler.run({
-      until: start + (o.maxVirtualMs ?? o.heights * blockTimeMs * 20),
-      done: () => nodes.every((n) => n.core.service.state.height >= o.heights),
-    });
-    for (const n of nodes) await n.driver.stop();
+    const judged = await runFaultsThenLiveness(o, scheduler, network, nodes, faults, blockTimeMs);
     const hashes: Record<string, string[]> = {};
     const heights: Record<string, number> = {};
-    for (const n of nodes) {
-      const height = n.core.service.state.height;
-      heights[n.name] = height;
-      const blocks = height === 0 ? [] : await n.core.service.blocksWithCommits(1, height);
-      hashes[n.name] = blocks.map((b) => blockHash(b.block.header));
+    for (const n of nodes.values()) {
+      heights[n.name] = n.height;
+      hashes[n.name] = await n.headerHashes();
     }
+    const forks = forksOf(Object.values(hashes));
+    const failures = [
+      ...judged.failures,
+      ...(forks.length === 0
+        ? []
+        : [`safety: nodes committed different blocks at heights ${forks.join(', ')}`]),
+      ...network.failures.map((f) => `${f.node}: a ${f.topic} handler threw: ${f.error}`),
+      ...[...nodes.values()].flatMap((n) => n.failures),
+    ];
     return {
       seed: o.seed,
-      reached,
+      reached: judged.reached,
       heights,
       hashes,
-      fingerprint: fingerprintOf(
-        nodes.map((n) => n.name),
-        hashes,
-      ),
-      forks: forksOf(Object.values(hashes)),
+      fingerprint: fingerprintOf([...nodes.keys()], hashes),
+      forks,
+      faults,
+      failures,
       virtualMs: scheduler.now - start,
       events: scheduler.events,
       messages: network.delivered,
+      requests: network.requests,
       handlerFailures: network.failures,
     };
   } finally {
-    for (const n of nodes) await n.core.store.close();
+    for (const n of nodes.values()) await n.close();
   }
 }
 
-interface SimNode {
-  readonly name: string;
-  readonly core: ChainCore;
-  readonly driver: ConsensusDriver;
+function scheduleOf(
+  faults: SimOptions['faults'],
+  names: readonly string[],
+  random: ReturnType<typeof seededRandom>,
+): SimFault[] {
+  if (faults === undefined) return [];
+  if (Array.isArray(faults)) return [...faults];
+  return drawFaults(random.fork('faults'), names, faults as FaultDraw);
 }
 
-/** One validator as the composition root builds it (main/node.ts), on the simulation's edges. */
-async function simNode(
-  n: NetworkNode,
-  genesis: Genesis,
-  ticker: Ticker,
+/**
+ * Each fault at its time, everything undone after the last, then the run until every node has
+ * `heights` and the head at the heal plus the liveness heights: reached, or what failed.
+ */
+async function runFaultsThenLiveness(
+  o: SimOptions,
+  scheduler: SimScheduler,
   network: SimNetwork,
+  nodes: ReadonlyMap<string, SimNode>,
+  faults: readonly SimFault[],
   blockTimeMs: number,
-): Promise<SimNode> {
-  const logger = memoryLogger();
-  const core = await openChainCore({
-    // Never written: the store and the snapshot files are in memory.
-    home: join(tmpdir(), 'chain-sim-never-written', n.name),
-    storage: 'memory',
-    mempool: DEFAULT_MEMPOOL_OPTIONS,
-    logger,
-    now: ticker.now,
-    migrations: MIGRATIONS,
+): Promise<{ reached: boolean; failures: string[] }> {
+  const liveness = o.liveness ?? DEFAULT_LIVENESS;
+  const start = scheduler.now;
+  const failures: string[] = [];
+  const settle = (what: string, p: Promise<void>) =>
+    p.catch((e: unknown) => failures.push(`${what} failed: ${(e as Error).message}`));
+  for (const f of faults)
+    scheduler.after(f.atMs, () => void settle(`fault ${JSON.stringify(f)}`, applyFault(f, nodes, network)));
+  const healAt = faults.length === 0 ? 0 : Math.max(...faults.map((f) => f.atMs)) + 1;
+  let target: number | null = faults.length === 0 ? o.heights : null;
+  let healedAt = start;
+  if (faults.length > 0)
+    scheduler.after(healAt, () => {
+      void settle(
+        'healing every fault',
+        healAll(nodes, network).then(() => {
+          healedAt = scheduler.now;
+          target = Math.max(
+            o.heights,
+            Math.max(...[...nodes.values()].map((n) => n.height)) + liveness.heights,
+          );
+        }),
+      );
+    });
+  const bound = o.maxVirtualMs ?? healAt + Math.max(o.heights * blockTimeMs * 20, liveness.withinMs);
+  const reached = await scheduler.run({
+    until: start + bound,
+    done: () => target !== null && [...nodes.values()].every((n) => n.up && n.height >= target!),
   });
-  await core.service.open(genesis);
-  const privateKey = privateKeyOf(n.key);
-  const driver = new ConsensusDriver(
-    {
-      privateKey,
-      signer: new CheckedSigner(privateKey, NEVER_SIGNED, {
-        persist: () => undefined,
-        onRefusal: () => undefined,
-      }),
-      blockTimeMs,
-      timeouts: DEFAULT_TIMEOUTS,
-      rebroadcastMs: 1000,
-      maxClockDriftSec: 30,
-      startGraceMs: 0,
-    },
-    {
-      service: core.service,
-      network: network.port(n.name),
-      sync: null,
-      metrics: core.metrics,
-      logger,
-      ticker,
-    },
-  );
-  return { name: n.name, core, driver };
+  const heights = () => [...nodes.values()].map((n) => `${n.name} ${n.height}`).join(', ');
+  // Judged by the time the whole network took, whatever the run's own bound let it go on to.
+  const late = faults.length > 0 && target !== null && scheduler.now - healedAt > liveness.withinMs;
+  if (late)
+    failures.push(
+      `liveness: ${liveness.withinMs} ms after the network was whole, not every node had height ${target} (${reached ? `reached after ${Math.round(scheduler.now - healedAt)} ms` : heights()})`,
+    );
+  else if (!reached)
+    failures.push(
+      `the run ended (bound ${bound} ms) before every node had height ${target ?? o.heights}: ${heights()}`,
+    );
+  return { reached, failures };
 }
 
 function fingerprintOf(

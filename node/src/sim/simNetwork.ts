@@ -1,13 +1,16 @@
 /**
- * The simulation's network: what consensus sees of the network (GossipPort), for every node of a
- * run, over the virtual clock. libp2p is not in it at all (it has timers of its own); each
- * published message goes straight to each subscribed peer over a directed link that delays it by
- * the link's latency plus a seeded jitter, and keeps order as the TCP stream under gossipsub
- * does. Loss is modelled as TCP sees it (shaping's model, p2p/shaping/): a lost segment is sent
- * again after a retransmission timeout that doubles, so loss costs time and never a message.
- * A cut link (one way or both) delivers nothing while it is cut, as a partition does.
+ * The simulation's network: what a node's parts above the transport see of it (NodePort: gossip
+ * for consensus and transactions, one request and its answer for block and state sync), for every
+ * node of a run, over the virtual clock. libp2p is not in it at all (it has timers of its own);
+ * each message goes straight to its peer over a directed link that delays it by the link's latency
+ * plus a seeded jitter, and keeps order as the TCP stream under gossipsub does. Loss is modelled as
+ * TCP sees it (shaping's model, p2p/shaping/): a lost segment is sent again after a retransmission
+ * timeout that doubles, so loss costs time and never a message. A cut link (one way or both)
+ * delivers nothing while it is cut, as a partition does; a request whose question or answer is
+ * cut times out. A node that crashed is down: what was on its way to or from it is lost, as its
+ * connections were, and its peers hear it join again when it is back.
  */
-import type { GossipPort, Verdict } from '../p2p/network.js';
+import type { NodePort, Verdict } from '../p2p/network.js';
 import type { SimRandom } from './random.js';
 import type { SimScheduler } from './scheduler.js';
 
@@ -24,14 +27,16 @@ export interface LinkModel {
 export const DEFAULT_LINK: LinkModel = { latencyMs: 5, jitterMs: 20, loss: 0, retransmitMs: 200 };
 
 type Handler = (data: Uint8Array, from: string) => Verdict | Promise<Verdict>;
+type Server = (request: Uint8Array, from: string) => Promise<Uint8Array>;
 
 export class SimNetwork {
-  private readonly ports = new Map<string, SimGossip>();
+  private readonly ports = new Map<string, SimPort>();
   private readonly cuts = new Set<string>();
   /** Per directed link, when its last message arrives: a later message never overtakes it. */
   private readonly lastArrival = new Map<string, number>();
   /** Messages handed to a handler, and handlers that threw (a node's defect, kept for the run's report). */
   delivered = 0;
+  requests = 0;
   readonly failures: { node: string; topic: string; error: string }[] = [];
 
   constructor(
@@ -40,11 +45,17 @@ export class SimNetwork {
     private readonly link: LinkModel = DEFAULT_LINK,
   ) {}
 
-  /** The node `name`'s view of the network. */
-  port(name: string): GossipPort {
-    const port = new SimGossip(name, this);
+  /** The node `name`'s view of the network, from its (re)start; the one before is gone. */
+  port(name: string): NodePort {
+    const port = new SimPort(name, this);
     this.ports.set(name, port);
     return port;
+  }
+
+  /** `name` crashed: nothing reaches it or leaves it until a new port; its peers forget it. */
+  down(name: string): void {
+    this.ports.delete(name);
+    for (const p of this.ports.values()) p.forget(name);
   }
 
   /** Stops messages from `from` reaching `to` (one way); `heal` lets them through again. */
@@ -57,7 +68,7 @@ export class SimNetwork {
   }
 
   reaches(from: string, to: string): boolean {
-    return from !== to && this.ports.has(to) && !this.cuts.has(`${from}>${to}`);
+    return from !== to && this.ports.has(from) && this.ports.has(to) && !this.cuts.has(`${from}>${to}`);
   }
 
   peersOf(name: string): string[] {
@@ -68,7 +79,7 @@ export class SimNetwork {
   announce(name: string, topic: string): void {
     for (const p of this.ports.values())
       if (p.name !== name && this.reaches(name, p.name))
-        this.scheduler.after(this.link.latencyMs, () => p.joined(topic, name));
+        this.carry(name, p.name, (to) => to.joined(topic, name));
   }
 
   subscribers(topic: string, from: string): string[] {
@@ -77,17 +88,65 @@ export class SimNetwork {
 
   /** Sends `data` from `from` to `to` on `topic`, at the time the link gives it. */
   send(from: string, to: string, topic: string, data: Uint8Array): void {
-    if (!this.reaches(from, to)) return;
+    this.carry(from, to, (port) => port.deliver(topic, data, from));
+  }
+
+  /**
+   * One request and its answer within `timeoutMs`: the question crosses the link, the peer's
+   * server answers it, the answer crosses back; lost on either way, or unanswered, it times out.
+   */
+  exchange(
+    from: string,
+    to: string,
+    protocol: string,
+    message: Uint8Array,
+    timeoutMs: number,
+  ): Promise<Uint8Array> {
+    this.requests++;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (finish: () => void) => {
+        if (settled) return;
+        settled = true;
+        cancelTimeout();
+        finish();
+      };
+      const cancelTimeout = this.scheduler.after(
+        timeoutMs,
+        () => settle(() => reject(new Error(`request to ${to} timed out after ${timeoutMs} ms`))),
+        from,
+      );
+      this.carry(from, to, (server) => {
+        server.answer(protocol, message, from).then(
+          (answer) => this.carry(to, from, () => settle(() => resolve(answer))),
+          (e: unknown) => this.carry(to, from, () => settle(() => reject(e))),
+        );
+      });
+    });
+  }
+
+  /**
+   * Runs `arrive` with the receiving port when something sent now from `from` reaches `to`: the
+   * link's latency, jitter and retransmissions later, never before what was sent on it earlier; not
+   * at all when the link is cut then, or either end went down meanwhile (its connection is gone).
+   */
+  private carry(from: string, to: string, arrive: (port: SimPort) => void): void {
+    const sender = this.ports.get(from);
+    const receiver = this.ports.get(to);
+    if (!this.reaches(from, to) || sender === undefined || receiver === undefined) return;
     const linkId = `${from}>${to}`;
     let delay = this.link.latencyMs + this.random.next() * this.link.jitterMs;
     for (let rto = this.link.retransmitMs; this.random.chance(this.link.loss); rto *= 2) delay += rto;
     const arrival = Math.max(this.scheduler.now + delay, this.lastArrival.get(linkId) ?? 0);
     this.lastArrival.set(linkId, arrival);
-    this.scheduler.after(arrival - this.scheduler.now, () => {
-      // A link cut while the message was on its way loses it, as a partition of a TCP stream does.
-      if (!this.reaches(from, to)) return;
-      this.ports.get(to)?.deliver(topic, data, from);
-    });
+    this.scheduler.after(
+      arrival - this.scheduler.now,
+      () => {
+        const same = this.ports.get(from) === sender && this.ports.get(to) === receiver;
+        if (same && this.reaches(from, to)) arrive(receiver);
+      },
+      to, // a paused receiver reads it when it runs again
+    );
   }
 
   noteFailure(node: string, topic: string, e: unknown): void {
@@ -99,10 +158,15 @@ export class SimNetwork {
   }
 }
 
-class SimGossip implements GossipPort {
+/**
+ * One node's NodePort, for one run of the node (a restart gets a new one): its topic handlers, the
+ * protocols it serves, the peers it has heard join each topic (told to a watcher once, as
+ * gossipsub tells a join).
+ */
+class SimPort implements NodePort {
   private readonly handlers = new Map<string, Handler>();
+  private readonly servers = new Map<string, Server>();
   private readonly joinWatchers = new Map<string, ((peer: string) => void)[]>();
-  /** The peers heard of on each topic: each is told to a watcher once, as gossipsub tells a join. */
   private readonly known = new Map<string, Set<string>>();
 
   constructor(
@@ -146,8 +210,29 @@ class SimGossip implements GossipPort {
     for (const onJoin of this.joinWatchers.get(topic) ?? []) onJoin(peer);
   }
 
+  /** `peer` went down: when it is back, its joins are news again. */
+  forget(peer: string): void {
+    for (const known of this.known.values()) known.delete(peer);
+  }
+
   connectedPeers(): string[] {
     return this.net.peersOf(this.name);
+  }
+
+  async serve(protocol: string, handler: Server): Promise<void> {
+    this.servers.set(protocol, handler);
+  }
+
+  request(peer: string, protocol: string, message: Uint8Array, timeoutMs = 10_000): Promise<Uint8Array> {
+    return this.net.exchange(this.name, peer, protocol, message, timeoutMs);
+  }
+
+  /** The answer of this node's server of `protocol` (a peer asking a protocol nobody serves is refused, as libp2p refuses it). */
+  answer(protocol: string, request: Uint8Array, from: string): Promise<Uint8Array> {
+    const server = this.servers.get(protocol);
+    if (server === undefined)
+      return Promise.reject(new Error(`protocol ${protocol} is not served by ${this.name}`));
+    return server(request, from);
   }
 
   deliver(topic: string, data: Uint8Array, from: string): void {

@@ -35,14 +35,25 @@ import { StoreError } from './errors.js';
 import { HeldWrites, type StoreOp } from './heldWrites.js';
 import type { StoredReceipt } from './receipts.js';
 
-/**
- * Where the store keeps its data: level on disk (a node), or memory-level (the simulation: no I/O,
- * so a run is the same every time).
- */
-export type StoreBackend = 'disk' | 'memory';
-
 // Both backends are abstract-level 3 databases with one interface; level's type names it.
 type Db = Level<string, Uint8Array>;
+const ENCODINGS = { keyEncoding: 'utf8', valueEncoding: 'view' } as const;
+
+/**
+ * A store's data in memory (memory-level), for the simulation: no I/O, so a run is the same every
+ * time. It outlives the ChainStore opened on it, as a disk outlives a process: a node of the
+ * simulation crashed and started again opens the same one.
+ */
+export interface MemoryDb {
+  readonly level: Db;
+}
+
+export function memoryDb(): MemoryDb {
+  return { level: new MemoryLevel<string, Uint8Array>(ENCODINGS) as unknown as Db };
+}
+
+/** Where the store keeps its data: level on disk (a node), or a MemoryDb. */
+export type StoreBackend = 'disk' | MemoryDb;
 export type Sub = AbstractSublevel<Db, string | Uint8Array, string, Uint8Array>;
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -83,6 +94,11 @@ export class ChainStore {
   private readonly held = new HeldWrites<Sub>();
   /** A write failed at the system: level is closed and opened again before the next (reopenDb). */
   private reopen = false;
+  /**
+   * Closed: it writes nothing more, though its level be opened again under another ChainStore (a
+   * simulated node started again on its MemoryDb while the crashed one's work still settles).
+   */
+  private closed = false;
 
   private constructor(
     readonly path: string,
@@ -90,12 +106,8 @@ export class ChainStore {
     private readonly disk: DiskLayer | null,
     backend: StoreBackend,
   ) {
-    const encodings = { keyEncoding: 'utf8', valueEncoding: 'view' } as const;
-    this.db =
-      backend === 'memory'
-        ? (new MemoryLevel<string, Uint8Array>(encodings) as unknown as Db)
-        : new Level<string, Uint8Array>(path, encodings);
-    const sub = (name: string) => this.db.sublevel<string, Uint8Array>(name, encodings);
+    this.db = backend === 'disk' ? new Level<string, Uint8Array>(path, ENCODINGS) : backend.level;
+    const sub = (name: string) => this.db.sublevel<string, Uint8Array>(name, ENCODINGS);
     this.meta = sub('meta');
     this.blocks = sub('blocks');
     this.commits = sub('commits');
@@ -125,6 +137,7 @@ export class ChainStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.db.close();
   }
 
@@ -188,6 +201,7 @@ export class ChainStore {
    * disk refuses is STORE_WRITE_FAILED, and what was held stays held.
    */
   private async apply(ops: Op[], sync = false): Promise<void> {
+    if (this.closed) throw new StoreError('STORE_UNAVAILABLE', `the data store at ${this.path} is closed`);
     try {
       if (this.reopen) await this.reopenDb();
       if (this.disk === null) return await this.db.batch(ops, { sync });

@@ -11,6 +11,7 @@ export { BlockSync } from './block/blockSync.js';
 export { BEHIND_TIMER, CatchUp } from './block/catchUp.js';
 export { STALL_CHECK_MS } from './block/catchUpPolicy.js';
 export { serveLaggards } from './block/haltLinger.js';
+export { type PeerServiceEdges, startPeerServices } from './peerServices.js';
 export { serveSnapshots } from './state/snapshotServer.js';
 export { snapshotTrustProblem, type TrustedGenesis } from './state/snapshotTrust.js';
 export { DEFAULT_STATE_SYNC_OPTIONS, StateSync } from './state/stateSync.js';

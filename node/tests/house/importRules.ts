@@ -53,10 +53,11 @@ export const NODE_RULES: readonly LayerRule[] = [
       'p2p/protocol',
       'p2p/snapshotMessages',
       'service/chainService',
+      'service/txGossip',
       'store/chainStore',
       'store/errors',
     ],
-    why: 'block and state sync: never consensus/ (the driver calls it, not the other way); store/errors to tell its own disk refusing a write from a bad peer',
+    why: "block and state sync and the node's other services to its peers (peerServices.ts: transaction gossip): never consensus/ (the driver calls it, not the other way); store/errors to tell its own disk refusing a write from a bad peer",
   },
   {
     layer: 'privval',
@@ -135,8 +136,18 @@ export const NODE_RULES: readonly LayerRule[] = [
   },
   {
     layer: 'sim',
-    mayImport: ['chain', 'consensus', 'crypto', 'mempool', 'p2p/network', 'privval', 'service', 'testnet'],
-    why: "the deterministic simulation: the node's own core, signer and driver built on a virtual clock, a simulated network and in-memory stores",
+    mayImport: [
+      'chain',
+      'consensus',
+      'crypto',
+      'mempool',
+      'p2p/network',
+      'privval',
+      'service',
+      'sync',
+      'testnet',
+    ],
+    why: "the deterministic simulation: the node's own core, peer services, signer and driver built on a virtual clock, a simulated network and in-memory stores",
   },
   {
     layer: 'commands',

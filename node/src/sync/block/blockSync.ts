@@ -19,7 +19,7 @@ import {
   encodeJson,
   MAX_SYNC_BLOCKS,
 } from '../../p2p/messages.js';
-import type { P2PNetwork } from '../../p2p/network.js';
+import type { SyncPort } from '../../p2p/network.js';
 import { SYNC_PROTOCOL } from '../../p2p/protocol.js';
 import type { ChainService } from '../../service/chainService.js';
 import { isWriteFailed } from '../../store/errors.js';
@@ -48,12 +48,14 @@ export class BlockSync {
 
   constructor(
     private readonly service: ChainService,
-    private readonly network: P2PNetwork,
+    private readonly network: SyncPort,
     private readonly metrics: NodeMetrics,
     private readonly logger: Logger,
     private readonly timeouts: SyncTimeouts = DEFAULT_SYNC_TIMEOUTS,
     /** Its clock and the slow-run watch; the watch does not keep the process alive. */
     private readonly ticker: Ticker = realTicker(Date.now, { unref: true }),
+    /** Which peers a status round asks when not all (the simulation's is drawn from its seed). */
+    private readonly random: () => number = Math.random,
   ) {
     this.standing = new PeerStanding(() => ticker.now());
   }
@@ -135,7 +137,7 @@ export class BlockSync {
       this.step = 'asking peers their height';
       // Peers in a backoff are not asked: a liar is skipped by the runs after the one it failed.
       const usable = this.network.connectedPeers().filter((p) => this.standing.usable(p));
-      const poll = new HeightPoll(randomPick(usable, askPeers), (p) => this.peerHeight(p));
+      const poll = new HeightPoll(randomPick(usable, askPeers, this.random), (p) => this.peerHeight(p));
       let fetched = 0;
       let synced = false;
       for (;;) {
@@ -205,11 +207,11 @@ export class BlockSync {
 }
 
 /** Up to `count` of `items`, picked at random (all of them, in order, when there are no more). */
-function randomPick<T>(items: readonly T[], count: number): T[] {
+function randomPick<T>(items: readonly T[], count: number, random: () => number): T[] {
   if (items.length <= count) return [...items];
   const pool = [...items];
   for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(Math.random() * (pool.length - i));
+    const j = i + Math.floor(random() * (pool.length - i));
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];
   }
   return pool.slice(0, count);

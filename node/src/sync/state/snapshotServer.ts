@@ -6,7 +6,7 @@
  */
 
 import { encodeJson } from '../../p2p/messages.js';
-import type { P2PNetwork } from '../../p2p/network.js';
+import type { SyncPort } from '../../p2p/network.js';
 import { SNAPSHOT_PROTOCOL } from '../../p2p/protocol.js';
 import {
   chunkCount,
@@ -19,7 +19,7 @@ import {
 } from '../../p2p/snapshotMessages.js';
 import type { ChainService } from '../../service/chainService.js';
 
-export async function serveSnapshots(service: ChainService, network: P2PNetwork): Promise<void> {
+export async function serveSnapshots(service: ChainService, network: SyncPort): Promise<void> {
   let cached: { height: number; file: Uint8Array } | null = null;
   await network.serve(SNAPSHOT_PROTOCOL, async (bytes) => {
     const req = decodeSnapshotRequest(bytes);

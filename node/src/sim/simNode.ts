@@ -1,0 +1,154 @@
+/**
+ * One validator of a simulated network, built as the composition root builds a node (main/node.ts,
+ * main/chainParts.ts): its chain core on an in-memory disk, the gossip of transactions, block sync
+ * and the snapshots served (sync/peerServices.ts), the checked signer and the consensus driver,
+ * on the simulation's clock, network and randomness. It can crash (its timers end, its network
+ * goes, its store closes) and start again from what its disk and its priv-validator state hold,
+ * as a killed node does; and it can be paused (its events wait) and go on.
+ */
+import { memoryLogger } from '@chain-devnet/kit/log';
+import { blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
+import { ConsensusDriver } from '../consensus/driver/driver.js';
+import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
+import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
+import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
+import { startPeerServices } from '../sync/index.js';
+import type { SimRandom } from './random.js';
+import type { SimScheduler, SimTicker } from './scheduler.js';
+import type { SimNetwork } from './simNetwork.js';
+
+/** What every node of a run shares: the clock, the network, the chain. */
+export interface SimWorld {
+  readonly scheduler: SimScheduler;
+  readonly network: SimNetwork;
+  readonly genesis: Genesis;
+  readonly blockTimeMs: number;
+  /** The start grace of the driver (0: none; the node's is START_GRACE_MS). */
+  readonly startGraceMs: number;
+}
+
+interface Running {
+  readonly core: ChainCore;
+  readonly driver: ConsensusDriver;
+  readonly signer: CheckedSigner;
+  readonly ticker: SimTicker;
+}
+
+export class SimNode {
+  /** Outlives each run of the node, as a disk does. */
+  private readonly disk: MemoryDisk = memoryDisk();
+  /** The priv-validator state at its last crash: a restart signs nothing that conflicts with it. */
+  private signed: PrivValidatorState = NEVER_SIGNED;
+  private running: Running | null = null;
+  private starts = 0;
+  /** The height it had when it last went down (its store is closed then). */
+  private lastHeight = 0;
+  /** What went wrong in it outside a handler (a start that failed). */
+  readonly failures: string[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly privateKey: Uint8Array,
+    private readonly world: SimWorld,
+    private readonly random: SimRandom,
+  ) {}
+
+  get up(): boolean {
+    return this.running !== null;
+  }
+
+  get height(): number {
+    return this.running?.core.service.state.height ?? this.lastHeight;
+  }
+
+  /**
+   * Starts the node on its disk, its clock `skewMs` off the network's: its store opened and its
+   * services up when this resolves, its consensus going on as the run goes.
+   */
+  async start(skewMs = 0): Promise<void> {
+    if (this.running !== null) return;
+    const { scheduler, network, genesis } = this.world;
+    const ticker = scheduler.tickerFor(skewMs, this.name);
+    const logger = memoryLogger();
+    const core = await openChainCore({
+      home: `/sim/${this.name}`, // never written: the disk is in memory
+      storage: this.disk,
+      mempool: DEFAULT_MEMPOOL_OPTIONS,
+      logger,
+      now: ticker.now,
+      migrations: MIGRATIONS,
+    });
+    await core.service.open(genesis);
+    const port = network.port(this.name);
+    const random = this.random.fork(`start ${this.starts++}`);
+    const sync = await startPeerServices(port, core.service, core.metrics, logger, {
+      ticker,
+      random: () => random.next(),
+    });
+    // Its state is kept whole in memory (read back at a crash): persisting is instant and never fails here.
+    const signer = new CheckedSigner(this.privateKey, this.signed, {
+      persist: () => undefined,
+      onRefusal: () => undefined,
+    });
+    const driver = new ConsensusDriver(
+      {
+        privateKey: this.privateKey,
+        signer,
+        blockTimeMs: this.world.blockTimeMs,
+        timeouts: DEFAULT_TIMEOUTS,
+        rebroadcastMs: 1000,
+        maxClockDriftSec: 30,
+        startGraceMs: this.world.startGraceMs,
+      },
+      { service: core.service, network: port, sync, metrics: core.metrics, logger, ticker },
+    );
+    this.running = { core, driver, signer, ticker };
+    // Not awaited: its start catches up by block sync first, which takes the run's virtual time.
+    driver
+      .start()
+      .catch((e: unknown) =>
+        this.failures.push(`${this.name}: consensus did not start: ${(e as Error).message}`),
+      );
+  }
+
+  /** Killed: no timer fires, nothing reaches it or leaves it, the store closes with what it holds. */
+  async crash(): Promise<void> {
+    const r = this.running;
+    if (r === null) return;
+    this.running = null;
+    this.lastHeight = r.core.service.state.height;
+    this.signed = r.signer.current;
+    r.ticker.silence();
+    this.world.network.down(this.name);
+    this.world.scheduler.unpause(this.name);
+    await r.driver.stop();
+    await r.core.store.close();
+  }
+
+  /** Frozen (SIGSTOP): its timers and the messages to it wait until `unpause`. */
+  pause(): void {
+    if (this.running !== null) this.world.scheduler.pause(this.name);
+  }
+
+  unpause(): void {
+    this.world.scheduler.unpause(this.name);
+  }
+
+  get paused(): boolean {
+    return this.world.scheduler.isPaused(this.name);
+  }
+
+  /** Its header hashes, height 1 first (the node must be up). */
+  async headerHashes(): Promise<string[]> {
+    const r = this.running;
+    if (r === null) throw new Error(`${this.name} is down: start it to read its chain`);
+    const height = r.core.service.state.height;
+    const blocks = height === 0 ? [] : await r.core.service.blocksWithCommits(1, height);
+    return blocks.map((b) => blockHash(b.block.header));
+  }
+
+  async close(): Promise<void> {
+    await this.crash();
+  }
+}
