@@ -2,28 +2,28 @@
  * A simulated run's faults as data: each at a virtual time after the network's start, on a node
  * or a group of nodes. A schedule is drawn from the seed (`drawFaults`) or written by hand (a
  * test, a shrunk failure); `applyFault` is the one place a fault meets the simulated network.
- * Every fault of a schedule is undone at its end (`healAll`), so a run's liveness is judged on a
- * whole network.
+ * A seed run undoes every fault after the last (SimCluster.healAll), so its liveness is judged on
+ * a whole network.
  */
 import type { SimRandom } from './random.js';
 import type { SimNetwork } from './simNetwork.js';
 import type { SimNode } from './simNode.js';
 
-export type SimFault =
+/** What a fault does, on a node or a group; `SimFault` is one at its time. */
+export type SimAction =
   /** Killed: its store keeps what it committed; `restart` starts it again from there. */
-  | { readonly atMs: number; readonly kind: 'crash'; readonly node: string }
-  | { readonly atMs: number; readonly kind: 'restart'; readonly node: string }
+  | { readonly kind: 'crash'; readonly node: string }
+  | { readonly kind: 'restart'; readonly node: string }
   /** Frozen (SIGSTOP): its timers and messages wait; `unpause` lets them run. */
-  | { readonly atMs: number; readonly kind: 'pause'; readonly node: string }
-  | { readonly atMs: number; readonly kind: 'unpause'; readonly node: string }
+  | { readonly kind: 'pause'; readonly node: string }
+  | { readonly kind: 'unpause'; readonly node: string }
   /** `group` cut off from the others: both ways, or only what the group sends (`oneWay`). */
-  | {
-      readonly atMs: number;
-      readonly kind: 'partition';
-      readonly group: readonly string[];
-      readonly oneWay: boolean;
-    }
-  | { readonly atMs: number; readonly kind: 'heal' };
+  | { readonly kind: 'partition'; readonly group: readonly string[]; readonly oneWay: boolean }
+  /** Every cut ended. */
+  | { readonly kind: 'heal' };
+
+/** An action `atMs` virtual milliseconds after the network's start. */
+export type SimFault = SimAction & { readonly atMs: number };
 
 export interface FaultDraw {
   /** Faults are drawn within the first `spanMs` of the run. */
@@ -63,7 +63,7 @@ export function drawFaults(random: SimRandom, names: readonly string[], draw: Fa
 }
 
 export async function applyFault(
-  fault: SimFault,
+  fault: SimAction,
   nodes: ReadonlyMap<string, SimNode>,
   network: SimNetwork,
 ): Promise<void> {
@@ -91,15 +91,6 @@ export async function applyFault(
     }
     case 'heal':
       return network.heal();
-  }
-}
-
-/** Every fault undone: cuts healed, paused nodes let go, crashed ones started again. */
-export async function healAll(nodes: ReadonlyMap<string, SimNode>, network: SimNetwork): Promise<void> {
-  network.heal();
-  for (const n of nodes.values()) {
-    n.unpause();
-    await n.start();
   }
 }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SimFault } from '../../../src/sim/faults.js';
-import { type SimOptions, simulate } from '../../../src/sim/simCluster.js';
+import { type SimOptions, simulate } from '../../../src/sim/simulate.js';
 
 const base = { validators: 4, heights: 12 } as const;
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { simulate } from '../../../src/sim/simCluster.js';
+import { simulate } from '../../../src/sim/simulate.js';
 
 describe('simulate', () => {
   it('runs a seed twice to the same header hashes on every node, across epoch boundaries and snapshots', async () => {
@@ -15,7 +15,7 @@ describe('simulate', () => {
     const again = await simulate({ seed: 'determinism', validators: 4, heights: 120 });
     assert.equal(first.reached, true, JSON.stringify(first.heights));
     assert.deepEqual(first.forks, []);
-    assert.deepEqual(first.handlerFailures, []);
+    assert.deepEqual(first.failures, []);
     const chains = Object.values(first.hashes);
     assert.equal(chains.length, 4);
     for (const chain of chains) assert.ok(chain.length >= 120);
