@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { choice, defineCommand, flag, text, type Values } from '@chain-devnet/kit/cli';
+import { choice, defineCommand, flag, integer, text, type Values } from '@chain-devnet/kit/cli';
 import { stringify as toYaml } from 'yaml';
 import { DevnetError } from '../base/errors.js';
 import { batchSeeds, generateScenario } from '../scenario/generate.js';
@@ -14,14 +14,20 @@ import { junitXml } from '../scenario/junit.js';
 import { loadScenarioFile } from '../scenario/parse.js';
 import { runScenario, type ScenarioResult } from '../scenario/run.js';
 import { SCENARIO_SCHEMA } from '../scenario/schema.js';
-import { RUNTIME_CHOICES } from '../spec/manifest.js';
+import { RUNTIME_CHOICES, type RuntimeChoice } from '../spec/manifest.js';
+import { simTest } from './simTest.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+/** The runtimes of a test: a devnet's, or the simulation (node/src/sim: every node in this process, on virtual time). */
+const TEST_RUNTIMES = [...RUNTIME_CHOICES, 'sim'] as const;
+
 const TEST_OPTIONS = {
-  runtime: choice(`${RUNTIME_CHOICES.join(', ')}: overrides the file's and its manifest's`, RUNTIME_CHOICES, {
-    valueName: 'R',
-  }),
+  runtime: choice(
+    `${TEST_RUNTIMES.join(', ')}: overrides the file's and its manifest's; sim: the deterministic simulation (--seed, --seeds)`,
+    TEST_RUNTIMES,
+    { valueName: 'R' },
+  ),
   junit: text('a JUnit report: one testsuite per file, one testcase per step', { valueName: 'OUT.xml' }),
   keep: flag('leave each devnet running (its home is printed; devnet down --home removes it)'),
   'logs-dir': text("where a failed run keeps every node's log (default ./testkit-logs)", {
@@ -31,8 +37,28 @@ const TEST_OPTIONS = {
     'write N random scenarios (faults at random heights under load, valid by construction) to --out, named from the seed',
     { valueName: 'N' },
   ),
-  seed: text("the generator's seed: the same seed writes the same files", { valueName: 'S' }),
-  out: text('where --generate writes', { valueName: 'DIR', default: '.' }),
+  seed: text(
+    "the generator's seed: the same seed writes the same files; on --runtime sim the run's seed (default seed)",
+    { valueName: 'S' },
+  ),
+  seeds: integer(
+    'on --runtime sim: N seeds, S-0 … S-(N-1); with no FILE, the seed search over drawn fault schedules',
+    {
+      min: 1,
+      max: 100_000,
+    },
+  ),
+  validators: integer('on --runtime sim with no FILE: validators of each seed (default 4)', {
+    min: 1,
+    max: 256,
+  }),
+  json: flag(
+    'on --runtime sim: one JSON report (each run: seed, fingerprint, failures) instead of the lines',
+  ),
+  out: text('where --generate writes, and --runtime sim a shrunk failing seed', {
+    valueName: 'DIR',
+    default: '.',
+  }),
   schema: flag("print the scenario file's JSON Schema (devnet/schema/scenario.schema.json)"),
 };
 
@@ -43,6 +69,8 @@ export const testCommand = defineCommand({
   options: TEST_OPTIONS,
   positionals: [{ name: 'FILE', description: 'scenario files, YAML or JSON', variadic: true }],
   details: `Also: devnet test --generate N --seed S [--out DIR], and devnet test --schema.
+
+On the simulation: devnet test FILE… --runtime sim [--seed S | --seeds N] [--json] runs each file on every node's own code in this process, on virtual time (docs/TESTKIT.md, "Simulation"), and prints each run's fingerprint; devnet test --runtime sim --seeds N [--seed S] [--validators V] [--out DIR] searches N seeds of drawn fault schedules and writes each failure, shrunk, as a scenario file that replays it.
 
 Runs each scenario file (YAML or JSON: a manifest, a load, a timeline of steps; docs/SCENARIOS.md) on a devnet of its own, printing each step as it runs, then checks the chain's invariants and tears the devnet down. Every file is checked before the first devnet starts.
 
@@ -57,7 +85,14 @@ async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[])
   }
   if (v.generate !== undefined) return generate(v.generate, v.seed, v.out);
 
-  const runtime = v.runtime;
+  if (v.runtime === 'sim') return cmdSimTest(v, files);
+  for (const [flagName, value] of [
+    ['--seeds', v.seeds],
+    ['--validators', v.validators],
+    ['--json', v.json || undefined],
+  ] as const)
+    if (value !== undefined) throw new DevnetError('BAD_FLAG', `${flagName} is for --runtime sim`);
+  const runtime = v.runtime as RuntimeChoice | undefined;
   if (files.length === 0)
     throw new DevnetError(
       'BAD_FLAG',
@@ -96,6 +131,38 @@ async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[])
     `${results.length - failedRuns.length} of ${results.length} scenarios passed${v.junit === undefined ? '' : `; JUnit report ${v.junit}`}`,
   );
   return failedRuns.length === 0 ? 0 : 1;
+}
+
+async function cmdSimTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[]): Promise<number> {
+  for (const [flagName, value] of [
+    ['--junit', v.junit],
+    ['--keep', v.keep || undefined],
+    ['--logs-dir', v['logs-dir']],
+  ] as const)
+    if (value !== undefined) throw new DevnetError('BAD_FLAG', `${flagName} is not for --runtime sim`);
+  if (files.length > 0 && v.validators !== undefined)
+    throw new DevnetError(
+      'BAD_FLAG',
+      "--validators is for the seed search (no FILE): a file's manifest says its validators",
+    );
+  const problems: string[] = [];
+  const scenarios = [];
+  for (const f of files)
+    try {
+      scenarios.push(await loadScenarioFile(f));
+    } catch (e) {
+      if (!(e instanceof DevnetError)) throw e;
+      problems.push(e.message);
+    }
+  if (problems.length > 0) throw new DevnetError('BAD_SCENARIO', problems.join('\n'));
+  return simTest(scenarios, {
+    seed: v.seed,
+    seeds: v.seeds,
+    validators: v.validators,
+    out: v.out,
+    json: v.json,
+    print: out,
+  });
 }
 
 async function generate(count: string, seed: string | undefined, dir: string): Promise<number> {

@@ -43,11 +43,19 @@ export function checkWithin(w: unknown): Within {
 const ROUND_PAST_ABSENT_PROPOSER_MS = 3_000;
 
 export function boundMs(w: Within, f: BoundFacts): number {
-  const checked = checkWithin(w);
-  if ('seconds' in checked) return Math.round(checked.seconds * 1000 * slowdown());
   const runtime = f.runtime === 'process' || f.runtime === 'threads' ? 1 : 1.5;
+  return Math.round(slowdown() * runtime * unscaledBoundMs(w, f));
+}
+
+/**
+ * The bound as on a calm machine and a runtime of processes: the simulation's, whose time is
+ * virtual (no machine's speed in it).
+ */
+export function unscaledBoundMs(w: Within, f: Pick<BoundFacts, 'blockTimeMs' | 'nodes'>): number {
+  const checked = checkWithin(w);
+  if ('seconds' in checked) return checked.seconds * 1000;
   const perBlock = Math.max(3 * f.blockTimeMs, f.blockTimeMs + ROUND_PAST_ABSENT_PROPOSER_MS);
-  return Math.round(slowdown() * runtime * (5_000 + 1_000 * f.nodes + checked.blocks * perBlock));
+  return 5_000 + 1_000 * f.nodes + checked.blocks * perBlock;
 }
 
 export function describeWithin(w: Within): string {

@@ -19,8 +19,15 @@ export type SimAction =
   | { readonly kind: 'unpause'; readonly node: string }
   /** `group` cut off from the others: both ways, or only what the group sends (`oneWay`). */
   | { readonly kind: 'partition'; readonly group: readonly string[]; readonly oneWay: boolean }
-  /** Every cut ended. */
-  | { readonly kind: 'heal' };
+  /** Each node talks only to its group's; the nodes no group names form one more group (`devnet partition`). */
+  | { readonly kind: 'split'; readonly groups: readonly (readonly string[])[] }
+  /** What `from` sends no longer reaches `to` (what `to` sends still reaches `from`). */
+  | { readonly kind: 'oneWay'; readonly from: string; readonly to: string }
+  /** Every cut ended (a disconnected node stays so). */
+  | { readonly kind: 'heal' }
+  /** Cut off from every peer, both ways, until `connect`. */
+  | { readonly kind: 'disconnect'; readonly node: string }
+  | { readonly kind: 'connect'; readonly node: string };
 
 /** An action `atMs` virtual milliseconds after the network's start. */
 export type SimFault = SimAction & { readonly atMs: number };
@@ -89,8 +96,24 @@ export async function applyFault(
           }
       return;
     }
+    case 'split': {
+      const groupOf = (n: string) => fault.groups.findIndex((g) => g.includes(n));
+      for (const n of fault.groups.flat())
+        if (!nodes.has(n)) throw new Error(`a fault names no node of the run: ${n}`);
+      for (const a of nodes.keys())
+        for (const b of nodes.keys()) if (groupOf(a) !== groupOf(b)) network.cut(a, b);
+      return;
+    }
+    case 'oneWay':
+      for (const n of [fault.from, fault.to])
+        if (!nodes.has(n)) throw new Error(`a fault names no node of the run: ${n}`);
+      return network.cut(fault.from, fault.to);
     case 'heal':
       return network.heal();
+    case 'disconnect':
+      return network.disconnect(fault.node);
+    case 'connect':
+      return network.connect(fault.node);
   }
 }
 

@@ -133,6 +133,7 @@ export class SimCluster {
   async healAll(): Promise<void> {
     this.network.heal();
     for (const n of this.nodes.values()) {
+      this.network.connect(n.name);
       n.unpause();
       await n.start();
     }

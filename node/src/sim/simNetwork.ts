@@ -32,6 +32,7 @@ type Server = (request: Uint8Array, from: string) => Promise<Uint8Array>;
 export class SimNetwork {
   private readonly ports = new Map<string, SimPort>();
   private readonly cuts = new Set<string>();
+  private readonly disconnected = new Set<string>();
   /** Per directed link, when its last message arrives: a later message never overtakes it. */
   private readonly lastArrival = new Map<string, number>();
   /** Messages handed to a handler, and handlers that threw (a node's defect, kept for the run's report). */
@@ -63,12 +64,24 @@ export class SimNetwork {
     this.cuts.add(`${from}>${to}`);
   }
 
+  /** The cuts ended (a node disconnected stays so: `devnet heal` leaves it too). */
   heal(): void {
     this.cuts.clear();
   }
 
+  /** `name` cut off from every peer, both ways, until `connect` (`devnet disconnect`). */
+  disconnect(name: string): void {
+    this.disconnected.add(name);
+  }
+
+  connect(name: string): void {
+    this.disconnected.delete(name);
+  }
+
   reaches(from: string, to: string): boolean {
-    return from !== to && this.ports.has(from) && this.ports.has(to) && !this.cuts.has(`${from}>${to}`);
+    if (from === to || !this.ports.has(from) || !this.ports.has(to)) return false;
+    if (this.disconnected.has(from) || this.disconnected.has(to)) return false;
+    return !this.cuts.has(`${from}>${to}`);
   }
 
   peersOf(name: string): string[] {

@@ -13,6 +13,7 @@ import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
+import { ChainStore } from '../store/chainStore.js';
 import { startPeerServices } from '../sync/index.js';
 import type { SimRandom } from './random.js';
 import type { SimScheduler, SimTicker } from './scheduler.js';
@@ -139,13 +140,26 @@ export class SimNode {
     return this.world.scheduler.isPaused(this.name);
   }
 
-  /** Its header hashes, height 1 first (the node must be up). */
+  /** Its header hashes, height 1 first: from its running chain, or from its disk when it is down. */
   async headerHashes(): Promise<string[]> {
     const r = this.running;
-    if (r === null) throw new Error(`${this.name} is down: start it to read its chain`);
-    const height = r.core.service.state.height;
-    const blocks = height === 0 ? [] : await r.core.service.blocksWithCommits(1, height);
-    return blocks.map((b) => blockHash(b.block.header));
+    if (r !== null) {
+      const height = r.core.service.state.height;
+      const blocks = height === 0 ? [] : await r.core.service.blocksWithCommits(1, height);
+      return blocks.map((b) => blockHash(b.block.header));
+    }
+    const store = await ChainStore.open(`/sim/${this.name}/data`, null, this.disk.db);
+    try {
+      const hashes: string[] = [];
+      for (let h = 1; h <= ((await store.height()) ?? 0); h++) {
+        const block = await store.block(h);
+        if (block === null) throw new Error(`${this.name}'s disk has no block ${h} below its height`);
+        hashes.push(blockHash(block.header));
+      }
+      return hashes;
+    } finally {
+      await store.close();
+    }
   }
 
   async close(): Promise<void> {

@@ -144,10 +144,11 @@ export const NODE_RULES: readonly LayerRule[] = [
       'p2p/network',
       'privval',
       'service',
+      'store/chainStore',
       'sync',
       'testnet',
     ],
-    why: "the deterministic simulation: the node's own core, peer services, signer and driver built on a virtual clock, a simulated network and in-memory stores",
+    why: "the deterministic simulation: the node's own core, peer services, signer and driver built on a virtual clock, a simulated network and in-memory stores (a down node's chain read from its store)",
   },
   {
     layer: 'commands',

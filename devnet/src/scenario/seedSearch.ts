@@ -1,0 +1,121 @@
+/**
+ * The seed search of `devnet test --runtime sim --seeds N`: seeds, each a network of the node's
+ * own code with a fault schedule drawn from the seed (crashes, pauses, partitions both ways and
+ * one way), run and judged (no fork; liveness once the network is whole, bounded as a scenario's
+ * `wait: { blocks: 3 }` is). A failing seed's schedule is shrunk: faults taken out one at a time,
+ * then validators, while the seed still fails; what is left is written as a scenario file
+ * (shrunkScenario.ts) that `devnet test FILE --runtime sim --seed S` replays.
+ */
+import {
+  type FaultDraw,
+  type SimFault,
+  type SimOptions,
+  type SimRun,
+  simulate,
+} from '@chain-devnet/node/sim';
+import { unscaledBoundMs } from '../testkit/bounds.js';
+
+export interface SearchOptions {
+  readonly seeds: readonly string[];
+  readonly validators: number;
+  readonly blockTimeMs: number;
+  /** Every node reaches this height in each run. */
+  readonly heights: number;
+  readonly draw: FaultDraw;
+  /** A bound on the simulations one shrink may run. */
+  readonly shrinkRuns: number;
+}
+
+export const DEFAULT_SEARCH: Omit<SearchOptions, 'seeds'> = {
+  validators: 4,
+  blockTimeMs: 1000,
+  heights: 20,
+  draw: { spanMs: 20_000, count: 3, maxLengthMs: 8000 },
+  shrinkRuns: 60,
+};
+
+/** A seed's run, and for a failure the schedule shrunk and its run. */
+export interface SeedOutcome {
+  readonly seed: string;
+  readonly run: SimRun;
+  readonly shrunk: { readonly options: SimOptions; readonly run: SimRun; readonly runs: number } | null;
+}
+
+/** The simulation's options for one seed of the search (and its shrinks): liveness bounded as `wait: { blocks: 3 }`. */
+export function seedOptions(o: Omit<SearchOptions, 'seeds'>, seed: string): SimOptions {
+  const withinMs = unscaledBoundMs({ blocks: 3 }, { blockTimeMs: o.blockTimeMs, nodes: o.validators });
+  return {
+    seed,
+    validators: o.validators,
+    blockTimeMs: o.blockTimeMs,
+    heights: o.heights,
+    faults: o.draw,
+    liveness: { heights: 3, withinMs },
+  };
+}
+
+export async function searchSeeds(
+  o: SearchOptions,
+  onSeed: (outcome: SeedOutcome) => void | Promise<void>,
+): Promise<SeedOutcome[]> {
+  const outcomes: SeedOutcome[] = [];
+  for (const seed of o.seeds) {
+    const options = seedOptions(o, seed);
+    const run = await simulate(options);
+    const shrunk = run.failures.length === 0 ? null : await shrink(options, run, o.shrinkRuns);
+    const outcome = { seed, run, shrunk };
+    outcomes.push(outcome);
+    await onSeed(outcome);
+  }
+  return outcomes;
+}
+
+/**
+ * A smaller schedule of the same seed that still fails: each fault left out in turn (kept out when
+ * the run still fails), then one validator fewer at a time (its faults left out too), within
+ * `maxRuns` simulations.
+ */
+export async function shrink(
+  options: SimOptions,
+  failed: SimRun,
+  maxRuns: number,
+  /** What counts as the failure kept (default: any of the run's checks failed). */
+  isFailure: (run: SimRun) => boolean = (run) => run.failures.length > 0,
+): Promise<{ options: SimOptions; run: SimRun; runs: number }> {
+  let best: { options: SimOptions; run: SimRun } = {
+    options: { ...options, faults: failed.faults },
+    run: failed,
+  };
+  let runs = 0;
+  const fails = async (candidate: SimOptions) => {
+    runs++;
+    const run = await simulate(candidate);
+    if (!isFailure(run)) return false;
+    best = { options: candidate, run };
+    return true;
+  };
+  for (let i = 0; i < (best.options.faults as SimFault[]).length && runs < maxRuns; ) {
+    const faults = best.options.faults as SimFault[];
+    if (!(await fails({ ...best.options, faults: faults.filter((_, j) => j !== i) }))) i++;
+  }
+  while (best.options.validators > 1 && runs < maxRuns) {
+    const validators = best.options.validators - 1;
+    const faults = withoutNode(best.options.faults as SimFault[], `validator-${validators}`);
+    if (!(await fails({ ...best.options, validators, faults }))) break;
+  }
+  return { ...best, runs };
+}
+
+/** The faults that do not name `node`, with `node` taken out of every group. */
+function withoutNode(faults: readonly SimFault[], node: string): SimFault[] {
+  return faults.flatMap((f): SimFault[] => {
+    if ('node' in f) return f.node === node ? [] : [f];
+    if (f.kind === 'partition') {
+      const group = f.group.filter((n) => n !== node);
+      return group.length === 0 ? [] : [{ ...f, group }];
+    }
+    if (f.kind === 'oneWay') return f.from === node || f.to === node ? [] : [f];
+    if (f.kind === 'split') return [{ ...f, groups: f.groups.map((g) => g.filter((n) => n !== node)) }];
+    return [f];
+  });
+}

@@ -1,0 +1,160 @@
+/**
+ * A scenario file on the simulation (`devnet test FILE --runtime sim --seed S`): its manifest's
+ * validators as a SimCluster (the node's own code on a virtual clock, a simulated network and
+ * in-memory disks; docs/TESTKIT.md, "Simulation"), each step at its trigger in virtual time
+ * (simSteps.ts), then the invariants the simulation checks (no fork, no node's defect). The seed
+ * decides every delay, so the same file and seed give the same run: the result's fingerprint,
+ * one hash over every node's headers, says so. Times in the result are virtual.
+ */
+
+import { parseDuration } from '@chain-devnet/kit/values';
+import { SimCluster } from '@chain-devnet/node/sim';
+import { DevnetError } from '../base/errors.js';
+import { resolveReferences } from './refs.js';
+import type { CaseResult, ScenarioResult } from './run.js';
+import type { Scenario } from './scenario.js';
+import { SimStepFailure, SimSteps, simProblems } from './simSteps.js';
+import type { StepResults } from './step.js';
+
+export interface SimScenarioResult extends ScenarioResult {
+  readonly seed: string;
+  /** SHA-256 over every node's header hashes: equal for two runs of one file and seed. */
+  readonly fingerprint: string;
+  readonly virtualMs: number;
+}
+
+/** The manifest's fields the simulation reads or may leave aside (the rest it does not have yet). */
+const SIM_MANIFEST_FIELDS = new Set([
+  'validators',
+  'block_time',
+  'monitoring',
+  'ui',
+  'base_port',
+  'runtime',
+  'seed',
+]);
+
+/** Every problem that keeps `s` from the simulation, naming its field; empty: it runs there. */
+export function simScenarioProblems(s: Scenario): string[] {
+  const problems = Object.keys(s.manifest)
+    .filter((k) => !SIM_MANIFEST_FIELDS.has(k))
+    .map((k) => `manifest.${k}: not simulated yet`);
+  const v = s.manifest.validators;
+  if (Array.isArray(v))
+    v.forEach((entry, i) => {
+      const extra = Object.keys(entry).filter((k) => k !== 'name');
+      if (extra.length > 0 || (entry.name !== undefined && entry.name !== `validator-${i}`))
+        problems.push(
+          `manifest.validators[${i}]: only a count of validators is simulated yet (validator-0 …)`,
+        );
+    });
+  return [...problems, ...simProblems(s)];
+}
+
+/** Refuses a scenario the simulation cannot run, naming each field, before anything runs. */
+export function checkSimScenario(s: Scenario): void {
+  const problems = simScenarioProblems(s);
+  if (problems.length > 0)
+    throw new DevnetError(
+      'BAD_SCENARIO',
+      `${s.source} does not run on the simulation:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+}
+
+export async function runScenarioOnSim(
+  s: Scenario,
+  seed: string,
+  print: (line: string) => void,
+): Promise<SimScenarioResult> {
+  checkSimScenario(s);
+  const t0 = Date.now();
+  const v = s.manifest.validators;
+  const cluster = await SimCluster.open({
+    seed,
+    validators: Array.isArray(v) ? v.length : (v ?? 4),
+    ...(s.manifest.block_time === undefined
+      ? {}
+      : { blockTimeMs: parseDuration(s.manifest.block_time) ?? 1000 }),
+  });
+  try {
+    print(
+      `scenario ${s.name} (${s.source}) on the simulation, seed ${JSON.stringify(seed)}: ${s.steps.length} steps`,
+    );
+    const cases = await runSimSteps(cluster, s, print);
+    const ok = cases.every((c) => c.outcome !== 'failed');
+    const chains = await cluster.chains();
+    cases.push(invariantsCase(ok, chains.forks, cluster.nodeFailures(), print));
+    print(`  fingerprint ${chains.fingerprint} (${(cluster.elapsedMs / 1000).toFixed(1)} s of virtual time)`);
+    return {
+      name: s.name,
+      source: s.source,
+      runtime: 'sim',
+      ok: cases.every((c) => c.outcome !== 'failed'),
+      ms: Date.now() - t0,
+      cases,
+      load: null,
+      keptHome: null,
+      seed,
+      fingerprint: chains.fingerprint,
+      virtualMs: cluster.elapsedMs,
+    };
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** Each step after its trigger, in virtual time; once one fails, the rest are skipped. */
+async function runSimSteps(
+  cluster: SimCluster,
+  s: Scenario,
+  say: (line: string) => void,
+): Promise<CaseResult[]> {
+  const steps = new SimSteps(cluster, cluster.elapsedMs);
+  const results: StepResults = new Map();
+  const cases: CaseResult[] = [];
+  for (const { kind, step: asWritten, label } of s.steps) {
+    if (cases.some((c) => c.outcome === 'failed')) {
+      cases.push({ label, outcome: 'skipped', ms: 0, reason: 'an earlier step failed' });
+      continue;
+    }
+    const t = cluster.elapsedMs;
+    const { [kind]: body, at } = resolveReferences({ [kind]: asWritten[kind], at: asWritten.at }, results);
+    const step = { ...asWritten, [kind]: body, ...(at === undefined ? {} : { at }) };
+    say(`  ▶ ${label}`);
+    try {
+      if (step.at !== undefined) await steps.trigger(step.at);
+      const height = await steps.execute(kind, step);
+      if (step.as !== undefined) results.set(step.as, { kind, produced: { height } });
+      cases.push({ label, outcome: 'passed', ms: cluster.elapsedMs - t });
+      say(`  ✔ ${label} (${((cluster.elapsedMs - t) / 1000).toFixed(1)} s virtual)`);
+    } catch (e) {
+      const error =
+        e instanceof SimStepFailure ? `${label}: ${e.message}` : `${label}: ${(e as Error).message}`;
+      cases.push({ label, outcome: 'failed', ms: cluster.elapsedMs - t, error, height: cluster.head });
+      say(`  ✘ ${error}`);
+    }
+  }
+  return cases;
+}
+
+function invariantsCase(
+  ok: boolean,
+  forks: readonly number[],
+  defects: readonly string[],
+  say: (line: string) => void,
+): CaseResult {
+  const label = 'invariants';
+  // Safety is judged even after a failed step: a fork is the finding, whatever failed before it.
+  const problems = [
+    ...(forks.length === 0
+      ? []
+      : [`safety: nodes committed different blocks at heights ${forks.join(', ')}`]),
+    ...defects,
+  ];
+  if (problems.length > 0) {
+    say(`  ✘ invariants: ${problems.join('; ')}`);
+    return { label, outcome: 'failed', ms: 0, error: `invariants: ${problems.join('; ')}` };
+  }
+  say(`  ✔ invariants${ok ? '' : ' (no fork, though a step failed)'}`);
+  return { label, outcome: 'passed', ms: 0 };
+}

@@ -1,0 +1,189 @@
+/**
+ * A scenario's steps on the simulation (`devnet test --runtime sim`): each step kind the
+ * simulation has, as calls on a SimCluster in virtual time. A trigger, a wait or an expectation
+ * runs the virtual clock until what it waits for holds, within its bound (the testkit's formula
+ * in blocks, on virtual time: no TESTKIT_SLOWDOWN, the machine's speed is not in it). The kinds
+ * the simulation does not have yet are refused when the file is checked (`simProblems`), so a
+ * file never half runs.
+ */
+
+import { parseDuration } from '@chain-devnet/kit/values';
+import type { SimAction, SimCluster } from '@chain-devnet/node/sim';
+import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+import { unscaledBoundMs, type Within } from '../testkit/bounds.js';
+import type { Scenario, Step, Trigger } from './scenario.js';
+import type { StepKind } from './schema.js';
+
+/** The step kinds a scenario may use on the simulation. */
+export const SIM_STEP_KINDS: readonly string[] = [
+  ...NODE_OPS,
+  'partition',
+  'heal',
+  'oneWay',
+  'wait',
+  'expect',
+];
+
+/** The expectations the simulation checks. */
+const SIM_EXPECTATIONS = ['height', 'synced', 'stalled'];
+
+/** What in `s` the simulation cannot run yet, each naming its field; empty: it runs. */
+export function simProblems(s: Scenario): string[] {
+  const problems: string[] = [];
+  if (s.file.load !== undefined) problems.push('load: a load does not run on the simulation yet');
+  s.steps.forEach(({ kind, step }, i) => {
+    if (!SIM_STEP_KINDS.includes(kind))
+      problems.push(
+        `steps[${i}].${kind}: this step does not run on the simulation yet (it has ${SIM_STEP_KINDS.join(', ')})`,
+      );
+    if (kind === 'expect') {
+      const assertion = Object.keys(step.expect ?? {})[0] ?? '';
+      if (!SIM_EXPECTATIONS.includes(assertion))
+        problems.push(
+          `steps[${i}].expect.${assertion}: not checked on the simulation yet (it checks ${SIM_EXPECTATIONS.join(', ')})`,
+        );
+    }
+  });
+  return problems;
+}
+
+/** A step's failure on the simulation: what was expected and what was found. */
+export class SimStepFailure extends Error {}
+
+export class SimSteps {
+  constructor(
+    private readonly cluster: SimCluster,
+    /** Virtual ms after the network's start when the steps began (a trigger's time counts from it). */
+    private readonly began: number,
+  ) {}
+
+  private boundMs(w: Within): number {
+    return unscaledBoundMs(w, { blockTimeMs: this.cluster.blockTimeMs, nodes: this.cluster.names.length });
+  }
+
+  private nodesOf(names: readonly string[] | undefined): string[] {
+    for (const n of names ?? []) this.cluster.node(n); // an unknown node fails before any wait
+    return [...(names ?? this.cluster.names)];
+  }
+
+  private heightsText(names: readonly string[]): string {
+    return names.map((n) => `${n} ${this.cluster.node(n).height}`).join(', ');
+  }
+
+  async trigger(at: Trigger): Promise<void> {
+    if ('time' in at) return this.cluster.runTo(this.began + (parseDuration(at.time) ?? 0));
+    const first = this.cluster.head;
+    const held = await this.cluster.runUntil(
+      () => this.cluster.head >= at.height,
+      this.boundMs({ blocks: Math.max(0, at.height - first) + 5 }),
+    );
+    if (!held)
+      throw new SimStepFailure(
+        `expected a node at height ${at.height} (the step's trigger) within ${at.height - first + 5} blocks; the highest node at ${this.cluster.head}`,
+      );
+  }
+
+  /** Runs one step's kind; the highest height when it ended. */
+  async execute(kind: StepKind, step: Step): Promise<number> {
+    const actions = this.actionsOf(kind, step);
+    if (actions !== null) for (const a of actions) await this.cluster.apply(a);
+    else if (kind === 'wait') await this.wait(step.wait!);
+    else await this.expect(step.expect!);
+    return this.cluster.head;
+  }
+
+  /** A fault step as the simulation's actions; null for a wait or an expectation. */
+  private actionsOf(kind: StepKind, step: Step): SimAction[] | null {
+    const everyNode = (k: SimAction['kind']) =>
+      this.cluster.names.map((node) => ({ kind: k, node }) as SimAction);
+    const node = (step[kind as NodeOp] as { node: string } | undefined)?.node;
+    // A string: StepKind's type does not carry the node operations (their schema is built from NODE_OPS).
+    switch (kind as string) {
+      case 'kill':
+      case 'stop':
+        return node === 'all' ? everyNode('crash') : [{ kind: 'crash', node: node! }];
+      case 'start':
+        return node === 'all' ? everyNode('restart') : [{ kind: 'restart', node: node! }];
+      case 'restart':
+        return [
+          { kind: 'crash', node: node! },
+          { kind: 'restart', node: node! },
+        ];
+      case 'pause':
+        return [{ kind: 'pause', node: node! }];
+      case 'resume':
+        return [{ kind: 'unpause', node: node! }];
+      case 'disconnect':
+        return [{ kind: 'disconnect', node: node! }];
+      case 'connect':
+        return [{ kind: 'connect', node: node! }];
+      case 'partition':
+        return [{ kind: 'split', groups: step.partition! }];
+      case 'heal':
+        return [{ kind: 'heal' }];
+      case 'oneWay':
+        return [{ kind: 'oneWay', from: step.oneWay!.from, to: step.oneWay!.to }];
+      default:
+        return null;
+    }
+  }
+
+  private async wait(w: NonNullable<Step['wait']>): Promise<void> {
+    if ('seconds' in w) return this.cluster.runTo(this.cluster.elapsedMs + w.seconds * 1000);
+    const names = this.nodesOf(w.nodes);
+    const target = Math.max(...names.map((n) => this.cluster.node(n).height)) + w.blocks;
+    await this.until(names, target, { blocks: w.blocks }, `height ${target} (${w.blocks} blocks on)`);
+  }
+
+  private async until(names: readonly string[], target: number, within: Within, what: string): Promise<void> {
+    const at = () => names.every((n) => this.cluster.node(n).up && this.cluster.node(n).height >= target);
+    if (!(await this.cluster.runUntil(at, this.boundMs(within))))
+      throw new SimStepFailure(`expected ${names.join(', ')} at ${what}; found ${this.heightsText(names)}`);
+  }
+
+  private async expect(e: NonNullable<Step['expect']>): Promise<void> {
+    const [assertion, arg] = Object.entries(e)[0]! as [string, Record<string, unknown>];
+    const names = this.nodesOf(arg.nodes as string[] | undefined);
+    if (assertion === 'height') {
+      const atLeast = arg.atLeast as number;
+      const within = (arg.within as Within | undefined) ?? {
+        blocks: Math.max(0, atLeast - this.cluster.head) + 5,
+      };
+      return this.until(names, atLeast, within, `height ${atLeast} or above`);
+    }
+    if (assertion === 'synced')
+      return this.synced(names, (arg.maxLag as number | undefined) ?? 1, arg.within as Within | undefined);
+    return this.stalled(names, arg.seconds as number, arg.within as Within | undefined);
+  }
+
+  private async synced(
+    names: readonly string[],
+    lag: number,
+    within: Within = { blocks: 10 },
+  ): Promise<void> {
+    const synced = () => {
+      if (!names.every((n) => this.cluster.node(n).up)) return false;
+      const hs = names.map((n) => this.cluster.node(n).height);
+      return Math.max(...hs) - Math.min(...hs) <= lag;
+    };
+    if (!(await this.cluster.runUntil(synced, this.boundMs(within))))
+      throw new SimStepFailure(
+        `expected ${names.join(', ')} synced (at most ${lag} behind); found ${this.heightsText(names)}`,
+      );
+  }
+
+  /** No named node's height moves for `seconds`, the window starting again on a move until `within`'s bound. */
+  private async stalled(names: readonly string[], seconds: number, within?: Within): Promise<void> {
+    const settleBy = this.cluster.elapsedMs + (within === undefined ? 0 : this.boundMs(within));
+    for (;;) {
+      const held = names.map((n) => this.cluster.node(n).height);
+      const moved = () => names.some((n, i) => this.cluster.node(n).height !== held[i]);
+      const windowFrom = this.cluster.elapsedMs;
+      if (!(await this.cluster.runUntil(moved, seconds * 1000))) return;
+      if (this.cluster.elapsedMs > settleBy)
+        throw new SimStepFailure(
+          `expected no new block on ${names.join(', ')} for ${seconds} s; a height moved ${((this.cluster.elapsedMs - windowFrom) / 1000).toFixed(1)} s into the window: ${this.heightsText(names)}`,
+        );
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * `devnet test --runtime sim` as a user runs it (the bundled CLI): a scenario file on the
+ * simulation, the same seed twice to one fingerprint and another seed to another; a step that
+ * fails exits 1 naming it; a file with what the simulation lacks is refused naming each field;
+ * the seed search over drawn fault schedules, run twice to the same fingerprints (the CI's
+ * determinism check); flags that are not the simulation's are refused.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { devnetCli } from '../../../src/harness/cli.js';
+
+const EXAMPLE = 'devnet/scenarios/sim-faults.yaml';
+
+interface SimJson {
+  readonly seed: string;
+  readonly ok: boolean;
+  readonly fingerprint: string;
+  readonly failures?: readonly string[];
+}
+
+async function simJson(args: readonly string[]): Promise<SimJson[]> {
+  const r = await devnetCli(['test', ...args, '--runtime', 'sim', '--json']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  return JSON.parse(r.stdout) as SimJson[];
+}
+
+describe('devnet test --runtime sim', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sim-test-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test('a scenario file: each seed twice is one fingerprint, two seeds are two', async () => {
+    const first = await simJson([EXAMPLE, '--seeds', '2', '--seed', 'twice']);
+    const again = await simJson([EXAMPLE, '--seeds', '2', '--seed', 'twice']);
+    assert.deepEqual(
+      first.map((r) => [r.seed, r.ok]),
+      [
+        ['twice-0', true],
+        ['twice-1', true],
+      ],
+    );
+    assert.deepEqual(
+      again.map((r) => r.fingerprint),
+      first.map((r) => r.fingerprint),
+    );
+    assert.notEqual(first[0]!.fingerprint, first[1]!.fingerprint);
+    assert.match(first[0]!.fingerprint, /^[0-9a-f]{64}$/);
+  });
+
+  test('the lines: every step with its virtual time, the invariants, the fingerprint, PASS', async () => {
+    const r = await devnetCli(['test', EXAMPLE, '--runtime', 'sim', '--seed', 'lines']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    for (const line of [
+      'scenario sim-faults (devnet/scenarios/sim-faults.yaml) on the simulation, seed "lines"',
+      '✔ invariants',
+      'PASS  sim-faults  seed lines',
+    ])
+      assert.ok(r.stdout.includes(line), `${line} in:\n${r.stdout}`);
+    assert.match(r.stdout, /fingerprint [0-9a-f]{64} \(\d+\.\d s of virtual time\)/);
+    // The stall holds its 10 s of virtual time (more when a height landed as the window began).
+    const stalled = /✔ steps\[9\] no quorum anywhere \((\d+\.\d) s virtual\)/.exec(r.stdout);
+    assert.ok(stalled !== null && Number(stalled[1]) >= 10, r.stdout);
+  });
+
+  test('a step that fails exits 1 naming it, with what was found; the steps after it are skipped', async () => {
+    const file = join(dir, 'fails.yaml');
+    await writeFile(
+      file,
+      'name: fails\nmanifest: { validators: 4 }\nsteps:\n' +
+        '  - expect: { height: { atLeast: 2 } }\n' +
+        '  - expect: { stalled: { seconds: 5 } }\n' +
+        '  - kill: { node: validator-0 }\n',
+    );
+    const r = await devnetCli(['test', file, '--runtime', 'sim']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /✘ steps\[1\] expect stalled: expected no new block on validator-0, .* for 5 s; a height moved/,
+    );
+    assert.match(r.stdout, /FAIL {2}fails {2}seed seed/);
+    assert.ok(!r.stdout.includes('▶ steps[2]'), 'a step after the failure ran');
+  });
+
+  test('a file with what the simulation does not have is refused, each field named, nothing run', async () => {
+    const file = join(dir, 'unsupported.yaml');
+    await writeFile(
+      file,
+      'name: unsupported\nmanifest: { validators: 4, market: true }\nload: { rate: 2, duration: 10 }\nsteps:\n' +
+        '  - tx: { type: TRANSFER, from: account-0, to: account-1, amount: 1coin }\n' +
+        '  - expect: { noLog: { matches: error } }\n',
+    );
+    const r = await devnetCli(['test', file, '--runtime', 'sim']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    for (const problem of [
+      'manifest.market: not simulated yet',
+      'load: a load does not run on the simulation yet',
+      'steps[0].tx: this step does not run on the simulation yet',
+      'steps[1].expect.noLog: not checked on the simulation yet',
+    ])
+      assert.ok(r.stderr.includes(problem), `${problem} in:\n${r.stderr}`);
+  });
+
+  test('the seed search: drawn fault schedules, each seed judged; run twice, the same fingerprints', async () => {
+    const first = await simJson(['--seeds', '4', '--seed', 'search', '--out', dir]);
+    const again = await simJson(['--seeds', '4', '--seed', 'search', '--out', dir]);
+    assert.deepEqual(
+      first.map((r) => [r.seed, r.ok]),
+      ['search-0', 'search-1', 'search-2', 'search-3'].map((s) => [s, true]),
+    );
+    assert.deepEqual(
+      again.map((r) => r.fingerprint),
+      first.map((r) => r.fingerprint),
+    );
+  });
+
+  test('flags that are not the simulation’s, and the simulation’s without it, are refused', async () => {
+    for (const [args, message] of [
+      [[EXAMPLE, '--runtime', 'sim', '--junit', join(dir, 'r.xml')], '--junit is not for --runtime sim'],
+      [[EXAMPLE, '--runtime', 'sim', '--validators', '5'], '--validators is for the seed search'],
+      [[EXAMPLE, '--runtime', 'process', '--seeds', '3'], '--seeds is for --runtime sim'],
+    ] as const) {
+      const r = await devnetCli(['test', ...args]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.ok(r.stderr.includes(message), `${message} in:\n${r.stderr}`);
+    }
+  });
+});
