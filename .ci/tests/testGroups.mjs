@@ -138,6 +138,14 @@ export const SUITES = {
       'devnet/dist/tests/testkit/chainTimeSwarm.test.js': { kind: 'swarm', weight: HEAVY, seconds: 150 },
       // The driver held, mined and re-timed on a ManualTicker, with a real store (8 s alone).
       'node/dist/tests/unit/consensus/driver/pace.test.js': { seconds: 8 },
+      // Issue 43: the simulation, one process busy on one core for its whole run (timed beside a
+      // busy-loop CI run, 2026-12-02): seeds of 4 validators to 120 heights, faults, the CLI on it.
+      'node/dist/tests/unit/sim/simulate.test.js': { weight: HEAVY, seconds: 13 },
+      'node/dist/tests/unit/sim/faults.test.js': { weight: HEAVY, seconds: 8 },
+      'devnet/dist/tests/scenario/sim/simTest.test.js': { kind: 'none', weight: HEAVY, seconds: 17 },
+      'devnet/dist/tests/scenario/sim/seedSearch.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
+      // The CI's seed run: two processes, each 200 seeds on one core (44 s on a calm machine).
+      'devnet/dist/tests/scenario/sim/seedRun.test.js': { kind: 'none', weight: 4, seconds: 44 },
       // The devnet's chain control files and the status line, no node (1 s).
       'devnet/dist/tests/operations/chainTimeFiles.test.js': { kind: 'none', seconds: 1 },
       // The time steps checked with the file, no devnet (1 s).

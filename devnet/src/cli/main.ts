@@ -49,16 +49,23 @@ function translate(e: unknown): [ErrorJson['error']['code'], string, string] {
   return ['INTERNAL', `devnet: ${message}`, message];
 }
 
+/**
+ * Exits once what was printed has left: a pipe whose reader is slow takes a write only in part
+ * (EAGAIN), and the rest would be lost at the exit (a seed search's --json report of 220 kB was
+ * cut off at 219,264 bytes while other tests ran beside it). A write's callback comes after
+ * every earlier write has gone.
+ */
+const exitWhenFlushed = (code: number) => process.stdout.write('', () => process.exit(code));
+
 runCommandLine(DEVNET, process.argv.slice(2), (text) => process.stdout.write(text)).then(
-  // Exit at once: the devnet runs on in its own processes or containers, and idle keep-alive
-  // sockets to the nodes would otherwise hold this command for seconds (stdout and stderr are
-  // synchronous for files and pipes on Linux, so nothing printed is lost).
-  (code) => process.exit(code),
+  // Exit at once after that: the devnet runs on in its own processes or containers, and idle
+  // keep-alive sockets to the nodes would otherwise hold this command for seconds.
+  (code) => exitWhenFlushed(code),
   (e: unknown) => {
     const [code, text, message] = translate(e);
     if (process.argv.includes('--json')) printJson<ErrorJson>({ error: { code, message } });
     else process.stderr.write(`${text}\n`);
     // Exit 2: the command line or a file is wrong (nothing ran); 1: it ran and failed.
-    process.exit(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
+    exitWhenFlushed(code === 'BAD_FLAG' || code === 'BAD_SCENARIO' ? 2 : 1);
   },
 );

@@ -74,7 +74,7 @@ async function seedSearch(o: SimTestOptions): Promise<number> {
     ...(o.validators === undefined ? {} : { validators: o.validators }),
   };
   say(
-    `seed search: ${search.seeds.length} seeds, ${search.validators} validators, ${search.draw.count} faults each drawn in the first ${search.draw.spanMs / 1000} s, to height ${search.heights}`,
+    `seed search: ${search.seeds.length} seeds, ${search.validators} validators, ${search.draw.count} faults each drawn in the first ${search.draw.spanMs / 1000} s, links of ${search.link.latencyMs} ms + up to ${search.link.jitterMs} ms with ${search.link.loss * 100} % loss, to height ${search.heights}`,
   );
   const report: Record<string, unknown>[] = [];
   await searchSeeds(search, async (outcome) => {

@@ -54,6 +54,14 @@ export type Step = {
 } & NetSteps &
   TimeSteps;
 
+/** A simulated link as a file says it (node/src/sim's LinkModel; absent fields: its defaults). */
+export interface SimLinkSettings {
+  readonly latency_ms?: number;
+  readonly jitter_ms?: number;
+  readonly loss?: number;
+  readonly retransmit_ms?: number;
+}
+
 export interface ScenarioLoad extends LoadOptions {
   /** The load fails unless at least this many transactions were confirmed; default 1. */
   readonly minConfirmed?: number;
@@ -66,6 +74,8 @@ export interface ScenarioFile {
   readonly runtime?: RuntimeChoice;
   readonly load?: ScenarioLoad;
   readonly invariants?: { readonly byzantine?: readonly string[] };
+  /** The simulation's own settings (devnet test --runtime sim); the other runtimes leave them aside. */
+  readonly sim?: { readonly link?: SimLinkSettings };
   readonly steps: readonly Step[];
 }
 

@@ -338,6 +338,22 @@ export const SCENARIO_SCHEMA = {
     runtime: { enum: RUNTIME_CHOICES },
     load: { description: 'A load started once the network is up, stopped after the last step.', ...LOAD },
     invariants: object({ byzantine: NODES }),
+    sim: {
+      description:
+        "The simulation's own settings (devnet test --runtime sim); the other runtimes leave them aside.",
+      ...object({
+        link: {
+          description:
+            'Every directed link: each message delayed latency_ms plus up to jitter_ms (drawn from the seed), each send lost with chance loss and sent again after retransmit_ms, doubling.',
+          ...object({
+            latency_ms: { type: 'number', minimum: 0, maximum: 60_000 },
+            jitter_ms: { type: 'number', minimum: 0, maximum: 60_000 },
+            loss: { type: 'number', minimum: 0, exclusiveMaximum: 1 },
+            retransmit_ms: { type: 'number', exclusiveMinimum: 0, maximum: 60_000 },
+          }),
+        },
+      }),
+    },
     steps: {
       type: 'array',
       items: {

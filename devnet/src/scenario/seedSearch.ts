@@ -8,6 +8,7 @@
  */
 import {
   type FaultDraw,
+  type LinkModel,
   type SimFault,
   type SimOptions,
   type SimRun,
@@ -22,6 +23,8 @@ export interface SearchOptions {
   /** Every node reaches this height in each run. */
   readonly heights: number;
   readonly draw: FaultDraw;
+  /** Every directed link's latency, jitter and loss. */
+  readonly link: LinkModel;
   /** A bound on the simulations one shrink may run. */
   readonly shrinkRuns: number;
 }
@@ -30,7 +33,11 @@ export const DEFAULT_SEARCH: Omit<SearchOptions, 'seeds'> = {
   validators: 4,
   blockTimeMs: 1000,
   heights: 20,
-  draw: { spanMs: 20_000, count: 3, maxLengthMs: 8000 },
+  // Many short faults on slow, jittery, lossy links: rounds past 0 and votes that arrive late are
+  // where locking matters. A lock ignored for a fresh proposal (a bug planted on a branch) forked
+  // 1 seed in 300 of these, none of the honest code's 300 (docs/BENCHMARKS.md, "The seed search").
+  draw: { spanMs: 20_000, count: 8, maxLengthMs: 3000 },
+  link: { latencyMs: 20, jitterMs: 1000, loss: 0.05, retransmitMs: 200 },
   shrinkRuns: 60,
 };
 
@@ -50,6 +57,7 @@ export function seedOptions(o: Omit<SearchOptions, 'seeds'>, seed: string): SimO
     blockTimeMs: o.blockTimeMs,
     heights: o.heights,
     faults: o.draw,
+    link: o.link,
     liveness: { heights: 3, withinMs },
   };
 }

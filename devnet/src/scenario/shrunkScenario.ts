@@ -79,6 +79,18 @@ export function shrunkScenario(o: SimOptions, why: string, provenance: string): 
     name: `sim-${o.seed}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63),
     description: `${provenance}. Seed ${JSON.stringify(o.seed)} failed: ${why}. Replay: devnet test THIS_FILE --runtime sim --seed ${o.seed}`,
     manifest: { validators: o.validators, block_time: `${o.blockTimeMs ?? 1000}ms`, monitoring: false },
+    ...(o.link === undefined
+      ? {}
+      : {
+          sim: {
+            link: {
+              latency_ms: o.link.latencyMs,
+              jitter_ms: o.link.jitterMs,
+              loss: o.link.loss,
+              retransmit_ms: o.link.retransmitMs,
+            },
+          },
+        }),
     steps,
   };
 }

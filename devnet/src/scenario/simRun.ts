@@ -8,7 +8,7 @@
  */
 
 import { parseDuration } from '@chain-devnet/kit/values';
-import { SimCluster } from '@chain-devnet/node/sim';
+import { DEFAULT_LINK, SimCluster } from '@chain-devnet/node/sim';
 import { DevnetError } from '../base/errors.js';
 import { resolveReferences } from './refs.js';
 import type { CaseResult, ScenarioResult } from './run.js';
@@ -69,12 +69,23 @@ export async function runScenarioOnSim(
   checkSimScenario(s);
   const t0 = Date.now();
   const v = s.manifest.validators;
+  const link = s.file.sim?.link;
   const cluster = await SimCluster.open({
     seed,
     validators: Array.isArray(v) ? v.length : (v ?? 4),
     ...(s.manifest.block_time === undefined
       ? {}
       : { blockTimeMs: parseDuration(s.manifest.block_time) ?? 1000 }),
+    ...(link === undefined
+      ? {}
+      : {
+          link: {
+            latencyMs: link.latency_ms ?? DEFAULT_LINK.latencyMs,
+            jitterMs: link.jitter_ms ?? DEFAULT_LINK.jitterMs,
+            loss: link.loss ?? DEFAULT_LINK.loss,
+            retransmitMs: link.retransmit_ms ?? DEFAULT_LINK.retransmitMs,
+          },
+        }),
   });
   try {
     print(
