@@ -115,7 +115,7 @@ async function seedSearch(o: SimTestOptions): Promise<number> {
 /** The shrunk schedule written as a scenario file, and whether that file fails again on the simulation. */
 async function keepShrunk(outcome: SeedOutcome, dir: string) {
   const shrunk = outcome.shrunk!;
-  const why = shrunk.run.failures[0] ?? 'failed';
+  const why = shrunk.run.failures.join('; ') || 'failed';
   const file = shrunkScenario(
     shrunk.options,
     why,

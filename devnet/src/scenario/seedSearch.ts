@@ -87,8 +87,8 @@ export async function shrink(
   options: SimOptions,
   failed: SimRun,
   maxRuns: number,
-  /** What counts as the failure kept (default: any of the run's checks failed). */
-  isFailure: (run: SimRun) => boolean = (run) => run.failures.length > 0,
+  /** What counts as the failure kept (default: one of the gravest kind the seed's run had: a fork before a stall). */
+  isFailure: (run: SimRun) => boolean = sameGravestKind(failed),
 ): Promise<{ options: SimOptions; run: SimRun; runs: number }> {
   let best: { options: SimOptions; run: SimRun } = {
     options: { ...options, faults: failed.faults },
@@ -112,6 +112,19 @@ export async function shrink(
     if (!(await fails({ ...best.options, validators, faults }))) break;
   }
   return { ...best, runs };
+}
+
+/** A failure's kind, gravest first: a fork, a network that did not go on, a node's defect. */
+const KINDS = ['safety', 'liveness', 'other'] as const;
+const kindOf = (failure: string) => KINDS.find((k) => failure.startsWith(`${k}:`)) ?? 'other';
+
+/**
+ * Whether a run fails as gravely as `failed` did: a fork stays a fork while it shrinks (a schedule
+ * that only stalls the chain is another finding, and a smaller one, not the same).
+ */
+function sameGravestKind(failed: SimRun): (run: SimRun) => boolean {
+  const gravest = KINDS.find((k) => failed.failures.some((f) => kindOf(f) === k));
+  return (run) => run.failures.some((f) => kindOf(f) === gravest);
 }
 
 /** The faults that do not name `node`, with `node` taken out of every group. */
