@@ -62,7 +62,7 @@ export function shrunkScenario(o: SimOptions, why: string, provenance: string): 
   const names = Array.from({ length: o.validators }, (_, i) => `validator-${i}`);
   const steps: Step[] = [];
   for (const f of faults)
-    stepsOf(f, names).forEach((s, i) => steps.push(i === 0 ? { at: at(f.atMs), ...s } : s));
+    for (const [i, s] of stepsOf(f, names).entries()) steps.push(i === 0 ? { at: at(f.atMs), ...s } : s);
   if (faults.length > 0) {
     const left = leftOver(faults);
     steps.push({ at: at(Math.max(...faults.map((f) => f.atMs)) + 1), name: 'every fault undone', heal: {} });

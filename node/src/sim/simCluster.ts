@@ -7,7 +7,7 @@
  * (the devnet's `devnet test --runtime sim`) both drive it so, which is why a seed's failure
  * written as a scenario replays to the same run.
  */
-import { loadGenesis } from '../chain/index.js';
+import { blockHash, loadGenesis } from '../chain/index.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
 import { generateNetwork, privateKeyOf } from '../testnet/index.js';
 import { applyFault, type SimAction } from './faults.js';
@@ -35,6 +35,8 @@ export interface ClusterChains {
   readonly fingerprint: string;
   /** Heights at which two nodes committed different blocks (a safety failure). */
   readonly forks: readonly number[];
+  /** Proposer slots missed on the first node's chain: a block decided in round r missed r. */
+  readonly missedSlots: number;
 }
 
 /** The genesis time of every simulated chain: a run's timestamps depend on its seed alone. */
@@ -142,12 +144,18 @@ export class SimCluster {
   /** Every node's chain (each must be up) and what a node reported wrong outside its handlers. */
   async chains(): Promise<ClusterChains> {
     const hashes: Record<string, string[]> = {};
-    for (const n of this.nodes.values()) hashes[n.name] = await n.headerHashes();
+    let missedSlots = 0;
+    for (const n of this.nodes.values()) {
+      const headers = await n.headers();
+      hashes[n.name] = headers.map((h) => blockHash(h));
+      if (n.name === this.names[0]) missedSlots = headers.reduce((sum, h) => sum + h.round, 0);
+    }
     return {
       heights: this.heights(),
       hashes,
       fingerprint: fingerprintOf(this.names, hashes),
       forks: forksOf(Object.values(hashes)),
+      missedSlots,
     };
   }
 

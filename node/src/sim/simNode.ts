@@ -7,7 +7,7 @@
  * as a killed node does; and it can be paused (its events wait) and go on.
  */
 import { memoryLogger } from '@chain-devnet/kit/log';
-import { blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
+import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
@@ -140,26 +140,30 @@ export class SimNode {
     return this.world.scheduler.isPaused(this.name);
   }
 
-  /** Its header hashes, height 1 first: from its running chain, or from its disk when it is down. */
-  async headerHashes(): Promise<string[]> {
+  /** Its headers, height 1 first: from its running chain, or from its disk when it is down. */
+  async headers(): Promise<BlockHeader[]> {
     const r = this.running;
     if (r !== null) {
       const height = r.core.service.state.height;
       const blocks = height === 0 ? [] : await r.core.service.blocksWithCommits(1, height);
-      return blocks.map((b) => blockHash(b.block.header));
+      return blocks.map((b) => b.block.header);
     }
     const store = await ChainStore.open(`/sim/${this.name}/data`, null, this.disk.db);
     try {
-      const hashes: string[] = [];
+      const headers: BlockHeader[] = [];
       for (let h = 1; h <= ((await store.height()) ?? 0); h++) {
         const block = await store.block(h);
         if (block === null) throw new Error(`${this.name}'s disk has no block ${h} below its height`);
-        hashes.push(blockHash(block.header));
+        headers.push(block.header);
       }
-      return hashes;
+      return headers;
     } finally {
       await store.close();
     }
+  }
+
+  async headerHashes(): Promise<string[]> {
+    return (await this.headers()).map((h) => blockHash(h));
   }
 
   async close(): Promise<void> {
