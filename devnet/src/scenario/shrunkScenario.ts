@@ -25,6 +25,8 @@ function stepsOf(f: SimFault, names: readonly string[]): Step[] {
       return [{ disconnect: { node: f.node } }];
     case 'connect':
       return [{ connect: { node: f.node } }];
+    case 'skew':
+      return [{ clock: { node: f.node, skew: `${f.ms >= 0 ? '+' : '-'}${Math.abs(f.ms)}ms` } }];
     case 'heal':
       return [{ heal: {} }];
     case 'oneWay':

@@ -7,7 +7,7 @@
  * file never half runs.
  */
 
-import { parseDuration } from '@chain-devnet/kit/values';
+import { parseDuration, parseSignedDuration } from '@chain-devnet/kit/values';
 import type { SimAction, SimCluster } from '@chain-devnet/node/sim';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { unscaledBoundMs, type Within } from '../testkit/bounds.js';
@@ -20,6 +20,7 @@ export const SIM_STEP_KINDS: readonly string[] = [
   'partition',
   'heal',
   'oneWay',
+  'clock',
   'wait',
   'expect',
 ];
@@ -123,6 +124,8 @@ export class SimSteps {
         return [{ kind: 'heal' }];
       case 'oneWay':
         return [{ kind: 'oneWay', from: step.oneWay!.from, to: step.oneWay!.to }];
+      case 'clock':
+        return [{ kind: 'skew', node: step.clock!.node, ms: parseSignedDuration(step.clock!.skew) ?? 0 }];
       default:
         return null;
     }

@@ -27,7 +27,9 @@ export type SimAction =
   | { readonly kind: 'heal' }
   /** Cut off from every peer, both ways, until `connect`. */
   | { readonly kind: 'disconnect'; readonly node: string }
-  | { readonly kind: 'connect'; readonly node: string };
+  | { readonly kind: 'connect'; readonly node: string }
+  /** Its own clock `ms` ahead of the network's (behind when negative); 0 again with 0. */
+  | { readonly kind: 'skew'; readonly node: string; readonly ms: number };
 
 /** An action `atMs` virtual milliseconds after the network's start. */
 export type SimFault = SimAction & { readonly atMs: number };
@@ -114,6 +116,8 @@ export async function applyFault(
       return network.disconnect(fault.node);
     case 'connect':
       return network.connect(fault.node);
+    case 'skew':
+      return node!.skew(fault.ms);
   }
 }
 

@@ -36,6 +36,8 @@ export interface RunLimits {
 /** A node's ticker; `silence` ends every timer it set and ignores the ones asked after (a crashed node's). */
 export interface SimTicker extends Ticker {
   silence(): void;
+  /** Its clock from now `ms` off the virtual clock (a skewed node); its timers' waits are unchanged. */
+  setOffset(ms: number): void;
 }
 
 export class SimScheduler {
@@ -92,7 +94,8 @@ export class SimScheduler {
   }
 
   /** A node's Ticker on this queue; its clock is the virtual clock plus `offsetMs` (a skewed node). */
-  tickerFor(offsetMs = 0, owner?: string): SimTicker {
+  tickerFor(startOffsetMs = 0, owner?: string): SimTicker {
+    let offsetMs = startOffsetMs;
     const timers = new Map<string, Cancel>();
     const loops = new Set<Cancel>();
     let silenced = false;
@@ -138,6 +141,9 @@ export class SimScheduler {
         return stop;
       },
       now: () => this.clock + offsetMs,
+      setOffset: (ms) => {
+        offsetMs = ms;
+      },
       silence: () => {
         silenced = true;
         for (const stop of timers.values()) stop();

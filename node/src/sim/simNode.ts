@@ -43,6 +43,8 @@ export class SimNode {
   private signed: PrivValidatorState = NEVER_SIGNED;
   private running: Running | null = null;
   private starts = 0;
+  /** How far its clock is off the network's (kept across its restarts, as the devnet keeps a skew). */
+  private skewMs = 0;
   /** The height it had when it last went down (its store is closed then). */
   private lastHeight = 0;
   /** What went wrong in it outside a handler (a start that failed). */
@@ -64,13 +66,13 @@ export class SimNode {
   }
 
   /**
-   * Starts the node on its disk, its clock `skewMs` off the network's: its store opened and its
-   * services up when this resolves, its consensus going on as the run goes.
+   * Starts the node on its disk, its clock skewed as it was: its store opened and its services up
+   * when this resolves, its consensus going on as the run goes.
    */
-  async start(skewMs = 0): Promise<void> {
+  async start(): Promise<void> {
     if (this.running !== null) return;
     const { scheduler, network, genesis } = this.world;
-    const ticker = scheduler.tickerFor(skewMs, this.name);
+    const ticker = scheduler.tickerFor(this.skewMs, this.name);
     const logger = memoryLogger();
     const core = await openChainCore({
       home: `/sim/${this.name}`, // never written: the disk is in memory
@@ -125,6 +127,15 @@ export class SimNode {
     this.world.scheduler.unpause(this.name);
     await r.driver.stop();
     await r.core.store.close();
+  }
+
+  /**
+   * Its own clock `ms` ahead of the network's (behind when negative), through its injected clock,
+   * as `devnet clock NODE --skew` does: its timestamps and its checks of others' move, its waits not.
+   */
+  skew(ms: number): void {
+    this.skewMs = ms;
+    this.running?.ticker.setOffset(ms);
   }
 
   /** Frozen (SIGSTOP): its timers and the messages to it wait until `unpause`. */
