@@ -43,7 +43,8 @@ export function checkWithin(w: unknown): Within {
 const ROUND_PAST_ABSENT_PROPOSER_MS = 3_000;
 
 export function boundMs(w: Within, f: BoundFacts): number {
-  const runtime = f.runtime === 'process' || f.runtime === 'threads' ? 1 : 1.5;
+  // Seconds stay seconds on every runtime; blocks get half as long again on containers.
+  const runtime = 'seconds' in checkWithin(w) || f.runtime === 'process' || f.runtime === 'threads' ? 1 : 1.5;
   return Math.round(slowdown() * runtime * unscaledBoundMs(w, f));
 }
 

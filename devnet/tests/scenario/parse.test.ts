@@ -461,7 +461,7 @@ describe('scenario files: every problem names its field', () => {
     assert.match(none.stderr, /devnet test needs scenario files/);
     const flag = await devnetCli(['test', good, '--runtime', 'vm']);
     assert.equal(flag.code, 2);
-    assert.match(flag.stderr, /--runtime must be one of auto, docker, process, threads, swarm, got vm/);
+    assert.match(flag.stderr, /--runtime must be one of auto, docker, process, threads, swarm, sim, got vm/);
   });
 });
 
