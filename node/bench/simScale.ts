@@ -38,8 +38,7 @@ for (const n of counts) {
   const before = heapMb();
   const t0 = performance.now();
   const cluster = await SimCluster.open({ seed: `${seed}-${n}`, validators: n, blockTimeMs: 1000 });
-  const atHeight = () => cluster.names.every((name) => cluster.node(name).height >= heights);
-  const reached = await cluster.runUntil(atHeight, heights * 1000 * 20);
+  const reached = await cluster.runUntil(() => cluster.allAt(heights), heights * 1000 * 20);
   const wallS = (performance.now() - t0) / 1000;
   // With the network up: what its nodes hold (stores, mempools, vote sets), per node.
   const perNode = (heapMb() - before) / n;

@@ -139,8 +139,7 @@ export class SimSteps {
   }
 
   private async until(names: readonly string[], target: number, within: Within, what: string): Promise<void> {
-    const at = () => names.every((n) => this.cluster.node(n).up && this.cluster.node(n).height >= target);
-    if (!(await this.cluster.runUntil(at, this.boundMs(within))))
+    if (!(await this.cluster.runUntil(() => this.cluster.allAt(target, names), this.boundMs(within))))
       throw new SimStepFailure(`expected ${names.join(', ')} at ${what}; found ${this.heightsText(names)}`);
   }
 
@@ -165,7 +164,7 @@ export class SimSteps {
     within: Within = { blocks: 10 },
   ): Promise<void> {
     const synced = () => {
-      if (!names.every((n) => this.cluster.node(n).up)) return false;
+      if (!this.cluster.allAt(0, names)) return false;
       const hs = names.map((n) => this.cluster.node(n).height);
       return Math.max(...hs) - Math.min(...hs) <= lag;
     };

@@ -113,6 +113,11 @@ export class SimCluster {
     return Math.max(0, ...[...this.nodes.values()].filter((n) => n.up).map((n) => n.height));
   }
 
+  /** Whether every named node (default all) is up and at `height` or above. */
+  allAt(height: number, names: readonly string[] = this.names): boolean {
+    return names.every((n) => this.node(n).up && this.node(n).height >= height);
+  }
+
   heights(): Record<string, number> {
     return Object.fromEntries([...this.nodes.values()].map((n) => [n.name, n.height]));
   }
@@ -168,7 +173,7 @@ export class SimCluster {
   }
 
   async close(): Promise<void> {
-    for (const n of this.nodes.values()) await n.close();
+    for (const n of this.nodes.values()) await n.crash();
   }
 }
 

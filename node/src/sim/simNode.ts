@@ -176,8 +176,4 @@ export class SimNode {
   async headerHashes(): Promise<string[]> {
     return (await this.headers()).map((h) => blockHash(h));
   }
-
-  async close(): Promise<void> {
-    await this.crash();
-  }
 }

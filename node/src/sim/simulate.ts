@@ -55,7 +55,7 @@ export async function simulate(o: SimOptions): Promise<SimRun> {
     }
     const bound = o.maxVirtualMs ?? o.heights * cluster.blockTimeMs * 20;
     if (reached) {
-      reached = await cluster.runUntil(() => everyNodeAt(cluster, o.heights), bound);
+      reached = await cluster.runUntil(() => cluster.allAt(o.heights), bound);
       if (!reached)
         failures.push(`not every node had height ${o.heights} within ${bound} ms: ${heightsText(cluster)}`);
     }
@@ -86,16 +86,13 @@ async function livenessHolds(
   failures: string[],
 ): Promise<boolean> {
   const target = cluster.head + liveness.heights;
-  const held = await cluster.runUntil(() => everyNodeAt(cluster, target), liveness.withinMs);
+  const held = await cluster.runUntil(() => cluster.allAt(target), liveness.withinMs);
   if (!held)
     failures.push(
       `liveness: ${liveness.withinMs} ms after the network was whole, not every node had height ${target}: ${heightsText(cluster)}`,
     );
   return held;
 }
-
-const everyNodeAt = (cluster: SimCluster, height: number) =>
-  cluster.names.every((n) => cluster.node(n).up && cluster.node(n).height >= height);
 
 const heightsText = (cluster: SimCluster) =>
   Object.entries(cluster.heights())

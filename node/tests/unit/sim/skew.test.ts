@@ -13,8 +13,7 @@ async function runSkewed(skews: Record<string, number>, heights: number) {
   const cluster = await SimCluster.open({ seed: 'skew', validators: 4 });
   try {
     for (const [node, ms] of Object.entries(skews)) await cluster.apply({ kind: 'skew', node, ms });
-    const every = () => cluster.names.every((n) => cluster.node(n).height >= heights);
-    const reached = await cluster.runUntil(every, heights * 20_000);
+    const reached = await cluster.runUntil(() => cluster.allAt(heights), heights * 20_000);
     return { reached, chains: await cluster.chains(), failures: cluster.nodeFailures() };
   } finally {
     await cluster.close();
