@@ -7,6 +7,7 @@
  * of the machine in the path, so the order of everything is the same on every run of a seed.
  */
 import { type Cancel, keyUnder, type Ticker } from '../util/ticker.js';
+import { EventQueue } from './eventQueue.js';
 
 interface Event {
   /** Moved to the unpause's time for a paused node's event (the same object, so its cancel holds). */
@@ -41,7 +42,7 @@ export interface SimTicker extends Ticker {
 }
 
 export class SimScheduler {
-  private queue: Event[] = [];
+  private readonly queue = new EventQueue<Event>();
   /** The events of each paused node, in the order they fell due. */
   private readonly held = new Map<string, Event[]>();
   private seq = 0;
@@ -87,10 +88,7 @@ export class SimScheduler {
   }
 
   private enqueue(event: Event): void {
-    // Insertion keeps the queue sorted; due times mostly arrive in order, so the search is short.
-    let i = this.queue.length;
-    while (i > 0 && this.queue[i - 1]!.due > event.due) i--;
-    this.queue.splice(i, 0, event);
+    this.queue.push(event);
   }
 
   /** A node's Ticker on this queue; its clock is the virtual clock plus `offsetMs` (a skewed node). */
@@ -159,9 +157,9 @@ export class SimScheduler {
     for (let i = 0; i < TURNS_PER_EVENT; i++) await turn();
     for (;;) {
       if (limits.done?.()) return true;
-      const event = this.queue[0];
+      const event = this.queue.peek();
       if (event === undefined || event.due > limits.until || this.events >= maxEvents) break;
-      this.queue.shift();
+      this.queue.pop();
       if (event.cancelled) continue;
       const held = event.owner === undefined ? undefined : this.held.get(event.owner);
       if (held !== undefined) {
@@ -173,7 +171,7 @@ export class SimScheduler {
       event.fn();
       for (let i = 0; i < TURNS_PER_EVENT; i++) await turn();
     }
-    if (this.queue.length === 0 || (this.queue[0]?.due ?? 0) > limits.until)
+    if (this.queue.size === 0 || (this.queue.peek()?.due ?? 0) > limits.until)
       this.clock = Math.max(this.clock, limits.until);
     return limits.done?.() ?? false;
   }

@@ -13,6 +13,7 @@ import { generateNetwork, privateKeyOf } from '../testnet/index.js';
 import { applyFault, type SimAction } from './faults.js';
 import { type SimRandom, seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
+import { useSharedVerifier } from './sharedVerifier.js';
 import { DEFAULT_LINK, type LinkModel, SimNetwork } from './simNetwork.js';
 import { SimNode } from './simNode.js';
 
@@ -23,6 +24,8 @@ export interface ClusterOptions {
   readonly link?: LinkModel;
   /** The driver's start grace (default 0: the simulation's nodes start together). */
   readonly startGraceMs?: number;
+  /** Genesis parameters over the devnet's (snake_case, as a manifest's: epoch_length, max_validators …). */
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
 /** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
@@ -57,6 +60,7 @@ export class SimCluster {
   /** Every validator of a network generated from the seed, started. */
   static async open(o: ClusterOptions): Promise<SimCluster> {
     const blockTimeMs = o.blockTimeMs ?? 1000;
+    useSharedVerifier();
     const random = seededRandom(o.seed);
     const scheduler = new SimScheduler(SIM_GENESIS_TIME * 1000 + 1000);
     const network = new SimNetwork(scheduler, random.fork('network'), o.link ?? DEFAULT_LINK);
@@ -67,7 +71,12 @@ export class SimCluster {
       developerAccounts: 1,
       basePort: 20_000,
       genesisTime: SIM_GENESIS_TIME,
-      params: { block_time_ms: blockTimeMs },
+      params: {
+        // A network larger than the chain's default set (100) is simulated whole.
+        ...(o.validators > 100 ? { max_validators: o.validators } : {}),
+        ...o.params,
+        block_time_ms: blockTimeMs,
+      },
     });
     const genesis = loadGenesis(generated.genesis);
     if (!genesis.ok) throw new Error(`the simulated genesis is invalid: ${genesis.problems.join('; ')}`);

@@ -81,7 +81,7 @@ export class SimNetwork {
   reaches(from: string, to: string): boolean {
     if (from === to || !this.ports.has(from) || !this.ports.has(to)) return false;
     if (this.disconnected.has(from) || this.disconnected.has(to)) return false;
-    return !this.cuts.has(`${from}>${to}`);
+    return this.cuts.size === 0 || !this.cuts.has(`${from}>${to}`);
   }
 
   peersOf(name: string): string[] {
