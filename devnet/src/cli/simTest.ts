@@ -50,6 +50,7 @@ async function scenariosOnSim(files: readonly Scenario[], o: SimTestOptions): Pr
           virtual_ms: r.virtualMs,
           wall_ms: r.ms,
           failures: r.cases.filter((c) => c.outcome === 'failed').map((c) => c.error),
+          load: r.simLoad,
         })),
         null,
         2,

@@ -8,7 +8,7 @@
  */
 
 import { parseDuration } from '@chain-devnet/kit/values';
-import { DEFAULT_LINK, SimCluster } from '@chain-devnet/node/sim';
+import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
 import { DevnetError } from '../base/errors.js';
 import { resolveReferences } from './refs.js';
 import type { CaseResult, ScenarioResult } from './run.js';
@@ -18,6 +18,8 @@ import type { StepResults } from './step.js';
 
 export interface SimScenarioResult extends ScenarioResult {
   readonly seed: string;
+  /** What the file's load did on the simulation (an extension; `load` is the other runtimes' report). */
+  readonly simLoad: SimLoadReport | null;
   /** SHA-256 over every node's header hashes: equal for two runs of one file and seed. */
   readonly fingerprint: string;
   readonly virtualMs: number;
@@ -32,6 +34,8 @@ const SIM_MANIFEST_FIELDS = new Set([
   'base_port',
   'runtime',
   'seed',
+  'params',
+  'epoch_length',
 ]);
 
 /** Every problem that keeps `s` from the simulation, naming its field; empty: it runs there. */
@@ -70,9 +74,14 @@ export async function runScenarioOnSim(
   const t0 = Date.now();
   const v = s.manifest.validators;
   const link = s.file.sim?.link;
+  const load = s.file.load;
+  const m = s.manifest;
+  const params = { ...m.params, ...(m.epoch_length === undefined ? {} : { epoch_length: m.epoch_length }) };
   const cluster = await SimCluster.open({
     seed,
     validators: Array.isArray(v) ? v.length : (v ?? 4),
+    params,
+    accounts: typeof load?.accounts === 'number' ? load.accounts : DEFAULT_LOAD_ACCOUNTS,
     ...(s.manifest.block_time === undefined
       ? {}
       : { blockTimeMs: parseDuration(s.manifest.block_time) ?? 1000 }),
@@ -91,7 +100,20 @@ export async function runScenarioOnSim(
     print(
       `scenario ${s.name} (${s.source}) on the simulation, seed ${JSON.stringify(seed)}: ${s.steps.length} steps`,
     );
+    const running =
+      load === undefined
+        ? null
+        : cluster.load({
+            rate: load.rate ?? DEFAULT_SIM_LOAD_RATE,
+            ...(load.mix === undefined ? {} : { mix: load.mix }),
+            ...(load.window === undefined ? {} : { window: load.window }),
+            ...(load.count === undefined ? {} : { count: load.count }),
+            ...(load.duration === undefined ? {} : { durationMs: load.duration * 1000 }),
+          });
     const cases = await runSimSteps(cluster, s, print);
+    running?.stop();
+    const simLoad =
+      running === null ? null : await loadCase(cluster, running, load?.minConfirmed ?? 1, cases, print);
     const ok = cases.every((c) => c.outcome !== 'failed');
     const chains = await cluster.chains();
     cases.push(invariantsCase(ok, chains.forks, cluster.nodeFailures(), print));
@@ -106,12 +128,50 @@ export async function runScenarioOnSim(
       load: null,
       keptHome: null,
       seed,
+      simLoad,
       fingerprint: chains.fingerprint,
       virtualMs: cluster.elapsedMs,
     };
   } finally {
     await cluster.close();
   }
+}
+
+/** The testkit load's own default of accounts (testkit/load/options.ts). */
+const DEFAULT_LOAD_ACCOUNTS = 4;
+
+/** Transactions a virtual second when the file names no rate (the other runtimes' load goes as fast as it can). */
+const DEFAULT_SIM_LOAD_RATE = 20;
+
+/** The load's case: at least `need` of its transactions confirmed, read on the first node that is up. */
+async function loadCase(
+  cluster: SimCluster,
+  load: SimLoad,
+  need: number,
+  cases: CaseResult[],
+  say: (line: string) => void,
+): Promise<SimLoadReport | null> {
+  const on = cluster.names.map((n) => cluster.node(n)).find((n) => n.up);
+  if (on === undefined) {
+    cases.push({
+      label: 'load',
+      outcome: 'failed',
+      ms: 0,
+      error: 'load: no node is up to read its receipts on',
+    });
+    return null;
+  }
+  const r = await load.report(on);
+  say(
+    `  load: ${r.sent} sent, ${r.received} received, ${r.confirmed} confirmed, ${r.failed} failed, ${r.rejected} rejected ${JSON.stringify(r.reasons)}`,
+  );
+  if (r.confirmed >= need) cases.push({ label: 'load', outcome: 'passed', ms: 0 });
+  else {
+    const error = `load: expected at least ${need} transactions confirmed; found ${r.confirmed}`;
+    cases.push({ label: 'load', outcome: 'failed', ms: 0, error });
+    say(`  ✘ ${error}`);
+  }
+  return r;
 }
 
 /** Each step after its trigger, in virtual time; once one fails, the rest are skipped. */

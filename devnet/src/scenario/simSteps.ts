@@ -31,7 +31,21 @@ const SIM_EXPECTATIONS = ['height', 'synced', 'stalled'];
 /** What in `s` the simulation cannot run yet, each naming its field; empty: it runs. */
 export function simProblems(s: Scenario): string[] {
   const problems: string[] = [];
-  if (s.file.load !== undefined) problems.push('load: a load does not run on the simulation yet');
+  const load = s.file.load;
+  if (load !== undefined) {
+    if (Array.isArray(load.accounts))
+      problems.push(
+        "load.accounts: the simulation's load sends from the network's own funded accounts: a count, not names",
+      );
+    if (load.fund !== undefined)
+      problems.push(
+        "load.fund: the simulation's load sends from the network's funded accounts, not funded ones",
+      );
+    if (load.nodes !== undefined)
+      problems.push('load.nodes: not simulated yet (the load sends to every node that is up)');
+    if ((load.mix?.UNDELEGATE ?? 0) > 0)
+      problems.push('load.mix.UNDELEGATE: not simulated yet (it sends TRANSFER and DELEGATE)');
+  }
   s.steps.forEach(({ kind, step }, i) => {
     if (!SIM_STEP_KINDS.includes(kind))
       problems.push(

@@ -6,5 +6,6 @@
  */
 export { drawFaults, type FaultDraw, type SimAction, type SimFault } from './faults.js';
 export { type ClusterChains, type ClusterOptions, SimCluster } from './simCluster.js';
+export { SimLoad, type SimLoadOptions, type SimLoadReport, type SimLoadTxType } from './simLoad.js';
 export { DEFAULT_LINK, type LinkModel } from './simNetwork.js';
 export { DEFAULT_LIVENESS, type SimOptions, type SimRun, simulate } from './simulate.js';

@@ -14,6 +14,7 @@ import { applyFault, type SimAction } from './faults.js';
 import { type SimRandom, seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
 import { useSharedVerifier } from './sharedVerifier.js';
+import { SimLoad, type SimLoadOptions, type SimSender } from './simLoad.js';
 import { DEFAULT_LINK, type LinkModel, SimNetwork } from './simNetwork.js';
 import { SimNode } from './simNode.js';
 
@@ -26,6 +27,8 @@ export interface ClusterOptions {
   readonly startGraceMs?: number;
   /** Genesis parameters over the devnet's (snake_case, as a manifest's: epoch_length, max_validators …). */
   readonly params?: Readonly<Record<string, unknown>>;
+  /** Funded accounts account-0 … (default 1), the senders a load may use. */
+  readonly accounts?: number;
 }
 
 /** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
@@ -48,6 +51,10 @@ const SIM_GENESIS_TIME = 1_800_000_000;
 export class SimCluster {
   private readonly nodes = new Map<string, SimNode>();
   private startedAt = 0;
+  private validatorAddresses: string[] = [];
+  /** The funded accounts of the network (developer accounts), with their keys. */
+  senders: SimSender[] = [];
+  private loads: SimLoad[] = [];
 
   private constructor(
     readonly seed: string,
@@ -68,7 +75,7 @@ export class SimCluster {
     const generated = generateNetwork({
       seed: `sim:${o.seed}`,
       validators: o.validators,
-      developerAccounts: 1,
+      developerAccounts: o.accounts ?? 1,
       basePort: 20_000,
       genesisTime: SIM_GENESIS_TIME,
       params: {
@@ -87,6 +94,11 @@ export class SimCluster {
       blockTimeMs,
       startGraceMs: o.startGraceMs ?? 0,
     };
+    cluster.validatorAddresses = generated.nodes.map((n) => n.key.validator_address);
+    cluster.senders = generated.accounts.map((a) => ({
+      address: a.key.address,
+      privateKey: privateKeyOf(a.key),
+    }));
     for (const n of generated.nodes)
       cluster.nodes.set(
         n.name,
@@ -145,6 +157,22 @@ export class SimCluster {
     await applyFault(action, this.nodes, this.network);
   }
 
+  /** A load from the network's funded accounts, from now until `stop` (or the cluster's close). */
+  load(o: SimLoadOptions): SimLoad {
+    const load = new SimLoad(
+      {
+        scheduler: this.scheduler,
+        random: this.random.fork(`load ${this.loads.length}`),
+        nodes: [...this.nodes.values()],
+        validators: this.validatorAddresses,
+      },
+      this.senders,
+      o,
+    );
+    this.loads.push(load);
+    return load;
+  }
+
   /** Every fault undone: cuts healed, paused nodes let go, crashed ones started again. */
   async healAll(): Promise<void> {
     this.network.heal();
@@ -182,6 +210,7 @@ export class SimCluster {
   }
 
   async close(): Promise<void> {
+    for (const l of this.loads) l.stop();
     for (const n of this.nodes.values()) await n.crash();
   }
 }

@@ -13,6 +13,7 @@ import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
+import type { ChainService } from '../service/chainService.js';
 import { ChainStore } from '../store/chainStore.js';
 import { startPeerServices } from '../sync/index.js';
 import type { SimRandom } from './random.js';
@@ -59,6 +60,11 @@ export class SimNode {
 
   get up(): boolean {
     return this.running !== null;
+  }
+
+  /** Its chain service while it is up (what its RPC would call), else null. */
+  get service(): ChainService | null {
+    return this.running?.core.service ?? null;
   }
 
   get height(): number {
