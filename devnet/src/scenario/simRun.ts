@@ -8,7 +8,9 @@
  */
 
 import { parseDuration } from '@chain-devnet/kit/values';
+import { isProvenEquivocation } from '@chain-devnet/node/chain';
 import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
+import type { ByzantineMode } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
 import { resolveReferences } from './refs.js';
 import type { CaseResult, ScenarioResult } from './run.js';
@@ -46,10 +48,10 @@ export function simScenarioProblems(s: Scenario): string[] {
   const v = s.manifest.validators;
   if (Array.isArray(v))
     v.forEach((entry, i) => {
-      const extra = Object.keys(entry).filter((k) => k !== 'name');
+      const extra = Object.keys(entry).filter((k) => k !== 'name' && k !== 'byzantine');
       if (extra.length > 0 || (entry.name !== undefined && entry.name !== `validator-${i}`))
         problems.push(
-          `manifest.validators[${i}]: only a count of validators is simulated yet (validator-0 …)`,
+          `manifest.validators[${i}]: only a count of validators, each maybe byzantine, is simulated yet (validator-0 …)`,
         );
     });
   return [...problems, ...simProblems(s)];
@@ -80,8 +82,13 @@ export async function runScenarioOnSim(
   const cluster = await SimCluster.open({
     seed,
     validators: Array.isArray(v) ? v.length : (v ?? 4),
+    byzantine: byzantineOf(s),
     params,
-    accounts: typeof load?.accounts === 'number' ? load.accounts : DEFAULT_LOAD_ACCOUNTS,
+    // The network of a file without a load is the seed search's (one account), so that a shrunk
+    // schedule written as a file replays to the seed's run.
+    ...(load === undefined
+      ? {}
+      : { accounts: typeof load.accounts === 'number' ? load.accounts : DEFAULT_LOAD_ACCOUNTS }),
     ...(s.manifest.block_time === undefined
       ? {}
       : { blockTimeMs: parseDuration(s.manifest.block_time) ?? 1000 }),
@@ -116,7 +123,9 @@ export async function runScenarioOnSim(
       running === null ? null : await loadCase(cluster, running, load?.minConfirmed ?? 1, cases, print);
     const ok = cases.every((c) => c.outcome !== 'failed');
     const chains = await cluster.chains();
-    cases.push(invariantsCase(ok, chains.forks, cluster.nodeFailures(), print));
+    cases.push(
+      invariantsCase(ok, chains.forks, [...cluster.nodeFailures(), ...missingEvidence(cluster, s)], print),
+    );
     print(`  fingerprint ${chains.fingerprint} (${(cluster.elapsedMs / 1000).toFixed(1)} s of virtual time)`);
     return {
       name: s.name,
@@ -135,6 +144,41 @@ export async function runScenarioOnSim(
   } finally {
     await cluster.close();
   }
+}
+
+/** The manifest's Byzantine validators (validator-i by their place), each with its mode. */
+function byzantineOf(s: Scenario): Record<string, ByzantineMode> {
+  const v = s.manifest.validators;
+  if (!Array.isArray(v)) return {};
+  return Object.fromEntries(
+    v.flatMap((entry, i) => (entry.byzantine === undefined ? [] : [[`validator-${i}`, entry.byzantine]])),
+  );
+}
+
+/**
+ * What the honest nodes must show of the Byzantine ones, as the e2e suite's Byzantine scenario
+ * checks: each honest node that is up holds proven evidence against every equivocator, and against
+ * nobody else; a line for each that does not.
+ */
+function missingEvidence(cluster: SimCluster, s: Scenario): string[] {
+  const liars = Object.keys(byzantineOf(s));
+  if (liars.length === 0) return [];
+  const addresses = new Map(liars.map((n) => [cluster.validatorAddress(n), n]));
+  const problems: string[] = [];
+  for (const name of cluster.names.filter((n) => !liars.includes(n))) {
+    const service = cluster.node(name).service;
+    if (service === null) continue;
+    const evidence = service.evidence();
+    for (const e of evidence)
+      if (!addresses.has(e.validator) || !isProvenEquivocation(e))
+        problems.push(
+          `evidence: ${name} holds evidence against ${e.validator}, not a Byzantine validator's, or not proven`,
+        );
+    for (const [address, liar] of addresses)
+      if (!evidence.some((e) => e.validator === address))
+        problems.push(`evidence: ${name} holds no evidence against ${liar}, which equivocates`);
+  }
+  return problems;
 }
 
 /** The testkit load's own default of accounts (testkit/load/options.ts). */

@@ -9,6 +9,7 @@
  */
 import { blockHash, loadGenesis } from '../chain/index.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
+import type { ByzantineMode } from '../faults/equivocator.js';
 import { generateNetwork, privateKeyOf } from '../testnet/index.js';
 import { applyFault, type SimAction } from './faults.js';
 import { type SimRandom, seededRandom } from './random.js';
@@ -27,6 +28,8 @@ export interface ClusterOptions {
   readonly startGraceMs?: number;
   /** Genesis parameters over the devnet's (snake_case, as a manifest's: epoch_length, max_validators …). */
   readonly params?: Readonly<Record<string, unknown>>;
+  /** TEST ONLY: validators that equivocate (chain-node's --byzantine), by name. */
+  readonly byzantine?: Readonly<Record<string, ByzantineMode>>;
   /** Funded accounts account-0 … (default 1), the senders a load may use. */
   readonly accounts?: number;
 }
@@ -94,6 +97,11 @@ export class SimCluster {
       blockTimeMs,
       startGraceMs: o.startGraceMs ?? 0,
     };
+    for (const name of Object.keys(o.byzantine ?? {}))
+      if (!generated.nodes.some((n) => n.name === name))
+        throw new Error(
+          `byzantine: no validator ${name} in the simulation (validator-0 … validator-${o.validators - 1})`,
+        );
     cluster.validatorAddresses = generated.nodes.map((n) => n.key.validator_address);
     cluster.senders = generated.accounts.map((a) => ({
       address: a.key.address,
@@ -102,7 +110,13 @@ export class SimCluster {
     for (const n of generated.nodes)
       cluster.nodes.set(
         n.name,
-        new SimNode(n.name, privateKeyOf(n.key), world, random.fork(`node ${n.name}`)),
+        new SimNode(
+          n.name,
+          privateKeyOf(n.key),
+          world,
+          random.fork(`node ${n.name}`),
+          o.byzantine?.[n.name] ?? null,
+        ),
       );
     try {
       for (const n of cluster.nodes.values()) await n.start();
@@ -122,6 +136,13 @@ export class SimCluster {
     const n = this.nodes.get(name);
     if (n === undefined) throw new Error(`no node ${name} in the simulation (${this.names.join(', ')})`);
     return n;
+  }
+
+  /** A validator's consensus address (coinvalcons1…), by node name. */
+  validatorAddress(name: string): string {
+    const i = this.names.indexOf(name);
+    if (i < 0) this.node(name); // names the nodes there are
+    return this.validatorAddresses[i]!;
   }
 
   /** Virtual milliseconds since the network started. */

@@ -99,9 +99,15 @@ export class SimNetwork {
     return [...this.ports.values()].filter((p) => p.name !== from && p.handles(topic)).map((p) => p.name);
   }
 
-  /** Sends `data` from `from` to `to` on `topic`, at the time the link gives it. */
-  send(from: string, to: string, topic: string, data: Uint8Array): void {
-    this.carry(from, to, (port) => port.deliver(topic, data, from));
+  /**
+   * Sends `data` from `from` to `to` on `topic`, at the time the link gives it. `relayed`: the
+   * receiver forwards it to its peers once it accepts it, as gossipsub forwards every message.
+   * A message published to every subscriber needs no relay (each has it from its origin, so a
+   * relayed copy would be one gossipsub's seen-cache drops, and costs n times the events); one
+   * published to some peers only (a Byzantine validator's split) reaches the others so.
+   */
+  send(from: string, to: string, topic: string, data: Uint8Array, relayed = false): void {
+    this.carry(from, to, (port) => port.deliver(topic, data, from, relayed));
   }
 
   /**
@@ -171,6 +177,11 @@ export class SimNetwork {
   }
 }
 
+/** Relayed messages a port remembers having handled; the oldest forgotten past it. */
+const SEEN_BOUND = 10_000;
+
+const messageKey = (topic: string, data: Uint8Array) => `${topic}\n${Buffer.from(data).toString('latin1')}`;
+
 /**
  * One node's NodePort, for one run of the node (a restart gets a new one): its topic handlers, the
  * protocols it serves, the peers it has heard join each topic (told to a watcher once, as
@@ -181,6 +192,8 @@ class SimPort implements NodePort {
   private readonly servers = new Map<string, Server>();
   private readonly joinWatchers = new Map<string, ((peer: string) => void)[]>();
   private readonly known = new Map<string, Set<string>>();
+  /** The relayed messages it has handled (or sent), as gossipsub's seen-cache keeps them. */
+  private readonly seen = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -202,9 +215,10 @@ class SimPort implements NodePort {
 
   publishSplit(topic: string, versions: readonly Uint8Array[]): void {
     const peers = this.net.subscribers(topic, this.name);
+    for (const data of versions) this.seen.add(messageKey(topic, data));
     peers.forEach((to, i) => {
       const data = versions[Math.floor((i * versions.length) / peers.length)];
-      if (data !== undefined) this.net.send(this.name, to, topic, data);
+      if (data !== undefined) this.net.send(this.name, to, topic, data, true);
     });
   }
 
@@ -248,12 +262,23 @@ class SimPort implements NodePort {
     return server(request, from);
   }
 
-  deliver(topic: string, data: Uint8Array, from: string): void {
+  deliver(topic: string, data: Uint8Array, from: string, relayed = false): void {
     const handler = this.handlers.get(topic);
     if (handler === undefined) return;
+    if (relayed) {
+      const key = messageKey(topic, data);
+      if (this.seen.has(key)) return; // gossipsub's seen-cache: each message handled once
+      this.seen.add(key);
+      if (this.seen.size > SEEN_BOUND) this.seen.delete(this.seen.values().next().value!);
+    }
     this.net.noteDelivered();
+    const forward = (verdict: Verdict) => {
+      if (!relayed || verdict !== 'accept') return;
+      for (const to of this.net.subscribers(topic, this.name))
+        if (to !== from) this.net.send(this.name, to, topic, data, true);
+    };
     try {
-      void Promise.resolve(handler(data, from)).catch((e: unknown) =>
+      void Promise.resolve(handler(data, from)).then(forward, (e: unknown) =>
         this.net.noteFailure(this.name, topic, e),
       );
     } catch (e) {

@@ -10,6 +10,8 @@ import { memoryLogger } from '@chain-devnet/kit/log';
 import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { byzantineValidator } from '../faults/byzantine.js';
+import type { ByzantineMode } from '../faults/equivocator.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
@@ -33,7 +35,8 @@ export interface SimWorld {
 interface Running {
   readonly core: ChainCore;
   readonly driver: ConsensusDriver;
-  readonly signer: CheckedSigner;
+  /** The priv-validator's checks; null for a Byzantine node, which signs without them. */
+  readonly signer: CheckedSigner | null;
   readonly ticker: SimTicker;
 }
 
@@ -56,6 +59,8 @@ export class SimNode {
     private readonly privateKey: Uint8Array,
     private readonly world: SimWorld,
     private readonly random: SimRandom,
+    /** TEST ONLY, as chain-node's --byzantine: it signs and sends two versions of each message. */
+    readonly byzantine: ByzantineMode | null = null,
   ) {}
 
   get up(): boolean {
@@ -96,14 +101,23 @@ export class SimNode {
       random: () => random.next(),
     });
     // Its state is kept whole in memory (read back at a crash): persisting is instant and never fails here.
-    const signer = new CheckedSigner(this.privateKey, this.signed, {
-      persist: () => undefined,
-      onRefusal: () => undefined,
-    });
+    const checked =
+      this.byzantine === null
+        ? new CheckedSigner(this.privateKey, this.signed, {
+            persist: () => undefined,
+            onRefusal: () => undefined,
+          })
+        : null;
+    // The node's own Byzantine parts (main/chainParts.ts); the simulated port splits a publish itself.
+    const liar =
+      this.byzantine === null
+        ? null
+        : byzantineValidator(this.byzantine, genesis, this.privateKey, core.service);
     const driver = new ConsensusDriver(
       {
         privateKey: this.privateKey,
-        signer,
+        signer: checked ?? liar!.signer,
+        equivocator: liar?.equivocator ?? null,
         blockTimeMs: this.world.blockTimeMs,
         timeouts: DEFAULT_TIMEOUTS,
         rebroadcastMs: 1000,
@@ -112,7 +126,7 @@ export class SimNode {
       },
       { service: core.service, network: port, sync, metrics: core.metrics, logger, ticker },
     );
-    this.running = { core, driver, signer, ticker };
+    this.running = { core, driver, signer: checked, ticker };
     // Not awaited: its start catches up by block sync first, which takes the run's virtual time.
     driver
       .start()
@@ -127,7 +141,7 @@ export class SimNode {
     if (r === null) return;
     this.running = null;
     this.lastHeight = r.core.service.state.height;
-    this.signed = r.signer.current;
+    if (r.signer !== null) this.signed = r.signer.current;
     r.ticker.silence();
     this.world.network.down(this.name);
     this.world.scheduler.unpause(this.name);

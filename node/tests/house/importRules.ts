@@ -140,6 +140,8 @@ export const NODE_RULES: readonly LayerRule[] = [
       'chain',
       'consensus',
       'crypto',
+      'faults/byzantine',
+      'faults/equivocator',
       'mempool',
       'p2p/network',
       'privval',
@@ -148,7 +150,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'sync',
       'testnet',
     ],
-    why: "the deterministic simulation: the node's own core, peer services, signer and driver built on a virtual clock, a simulated network and in-memory stores (a down node's chain read from its store)",
+    why: "the deterministic simulation: the node's own core, peer services, signer and driver built on a virtual clock, a simulated network and in-memory stores (a down node's chain read from its store); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
   },
   {
     layer: 'commands',

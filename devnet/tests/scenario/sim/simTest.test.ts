@@ -83,6 +83,24 @@ describe('devnet test --runtime sim', () => {
     assert.deepEqual(again!.load, first!.load);
   });
 
+  test('a Byzantine validator: the honest nodes agree and go on, each holds the evidence; a liar that never spoke fails the check', async () => {
+    const [run] = await simJson(['devnet/scenarios/sim-byzantine.yaml', '--seed', 'byz']);
+    assert.equal(run!.ok, true, JSON.stringify(run));
+    const file = join(dir, 'silent-liar.yaml');
+    await writeFile(
+      file,
+      'name: silent-liar\nmanifest: { validators: [{}, {}, {}, { byzantine: equivocate }] }\nsteps:\n' +
+        '  - { at: { time: 0s }, kill: { node: validator-3 } }\n' +
+        '  - expect: { height: { atLeast: 6 } }\n',
+    );
+    const r = await devnetCli(['test', file, '--runtime', 'sim']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /✘ invariants: .*evidence: validator-0 holds no evidence against validator-3, which equivocates/,
+    );
+  });
+
   test('a step that fails exits 1 naming it, with what was found; the steps after it are skipped', async () => {
     const file = join(dir, 'fails.yaml');
     await writeFile(
