@@ -159,13 +159,15 @@ const IN_PROGRESS_READ = 1_000;
 /**
  * Takes into `held` the tasks the market shows in progress with this worker's claim that `held`
  * does not know: a claim recorded whose answer never came back, or a worker started again with
- * an empty memory. `others` remembers the tasks already read that are another worker's (kept to
- * those still in progress), so that each is read once.
+ * an empty memory. `leftAlone` holds the tasks in progress not to take up (kept to those the
+ * market still shows in progress): another worker's, each read once, and this worker's own whose
+ * SUBMIT_RESULT is in a block the market, which follows the chain a poll behind, has not read yet
+ * (taken up, its result would be sent again).
  */
 export async function adoptClaims(
   o: Pick<WorkerOptions, 'market' | 'key' | 'logger'>,
   held: HeldTasks,
-  others: Set<string>,
+  leftAlone: Set<string>,
 ): Promise<void> {
   const me = accountAddressOf(publicKeyHexOf(o.key));
   const seen = new Set<string>();
@@ -173,9 +175,9 @@ export async function adoptClaims(
     const page = await o.market.tasks({ status: 'in_progress', limit: 100, offset });
     for (const t of page.tasks) {
       seen.add(t.task_id);
-      if (held.has(t.task_id) || others.has(t.task_id)) continue;
+      if (held.has(t.task_id) || leftAlone.has(t.task_id)) continue;
       if ((await o.market.task(t.task_id)).worker_address !== me) {
-        others.add(t.task_id);
+        leftAlone.add(t.task_id);
         continue;
       }
       held.set(t.task_id, null);
@@ -185,26 +187,31 @@ export async function adoptClaims(
     }
     if (offset + page.tasks.length >= page.total || page.tasks.length === 0) break;
   }
-  for (const id of others) if (!seen.has(id)) others.delete(id);
+  for (const id of leftAlone) if (!seen.has(id)) leftAlone.delete(id);
 }
 
 export async function runWorker(o: RunWorkerOptions, held: HeldTasks = new Map()): Promise<void> {
-  const others = new Set<string>();
+  const leftAlone = new Set<string>();
+  const work = async (chainId: string, id: string): Promise<void> => {
+    const ours = await workTask(o, chainId, id, held);
+    // Its result in a block: done, whatever the market shows until it reads that block.
+    if (ours && !held.has(id)) leftAlone.add(id);
+  };
   while (!o.signal.aborted) {
     try {
       const info = await o.market.info();
-      await adoptClaims(o, held, others);
+      await adoptClaims(o, held, leftAlone);
       // Its own claims first: work cut short in an earlier round is finished before new work.
       for (const id of [...held.keys()]) {
         if (o.signal.aborted) break;
-        await workTask(o, info.chain_id, id, held);
+        await work(info.chain_id, id);
       }
       const { tasks } = await o.market.tasks({ status: 'pending', limit: 10 });
       for (const t of tasks) {
         if (o.signal.aborted) break;
         const { deadline } = await o.market.task(t.task_id);
         if (!worthClaiming(deadline, info.chain_time, o.minTimeLeftSeconds)) continue;
-        await workTask(o, info.chain_id, t.task_id, held);
+        await work(info.chain_id, t.task_id);
       }
     } catch (e) {
       o.logger.warn('the worker could not work a task; trying again', { error: (e as Error).message });

@@ -138,6 +138,35 @@ describe('the sample worker', () => {
     assert.equal(m.h.service.state.accounts.get(WORKER.account)?.nonce, nonce + 1);
   });
 
+  it('leaves alone a task whose result is in a block while the market, following the chain, still shows it in progress', async () => {
+    const id = await newTask(m, 1000n);
+    const held: HeldTasks = new Map();
+    const stop = new AbortController();
+    const logger = memoryLogger();
+    const nonce = m.h.service.state.accounts.get(WORKER.account)?.nonce ?? 0;
+    const o = { market, rpc: m.rpc, key: WORKER.privateKey, pollMs: 20, logger, minTimeLeftSeconds: 0 };
+    const running = runWorker({ ...o, signal: stop.signal }, held);
+    try {
+      // Blocks made, the market's follower not polled: the SUBMIT_RESULT is in a block the market
+      // has not read, as between two of a real follower's polls.
+      await waitFor('the SUBMIT_RESULT in a block', 10_000, async () => {
+        if (m.h.service.mempoolSize > 0) await m.h.produce();
+        return (m.h.service.state.accounts.get(WORKER.account)?.nonce ?? 0) > nonce && held.size === 0;
+      });
+      assert.equal((await taskOf(m, id)).status, 'in_progress', 'the market has not seen the block');
+      await new Promise((r) => setTimeout(r, 300)); // a dozen of the worker's rounds
+      await m.step();
+      assert.equal((await taskOf(m, id)).status, 'completed');
+    } finally {
+      stop.abort();
+      await running;
+    }
+    const warned = logger.lines.filter((l) => l.level === 'warn');
+    assert.equal(warned.length, 0, `nothing taken up again: ${JSON.stringify(warned)}`);
+    await m.h.produce(); // anything sent again would be in this block
+    assert.equal(m.h.service.state.accounts.get(WORKER.account)?.nonce, nonce + 1, 'one SUBMIT_RESULT');
+  });
+
   it('works a task through another node while its first node gives no answer (failoverRpc)', async () => {
     const id = await newTask(m, 1000n);
     const held: HeldTasks = new Map();
@@ -159,6 +188,7 @@ describe('the sample worker', () => {
       stop.abort();
       await running;
     }
-    assert.equal(logger.lines.filter((l) => l.level === 'warn').length, 0, 'no round failed');
+    const warned = logger.lines.filter((l) => l.level === 'warn');
+    assert.equal(warned.length, 0, `no round failed: ${JSON.stringify(warned)}`);
   });
 });
