@@ -1,8 +1,15 @@
 /** The suite's devnet, shared by its scenarios (suite.ts) and the base of a scenario's own. */
-import type { Manifest, RuntimeKind } from '@chain-devnet/devnet/testkit';
+import type { Manifest, TestRuntime } from '@chain-devnet/devnet/testkit';
 
-/** The suite's devnet: 4 validators, 400 ms blocks, 12-block epochs, short delays, the task market. */
-export function e2eManifest(runtime: RuntimeKind): Manifest {
+/**
+ * The suite's devnet: 4 validators, 400 ms blocks, 12-block epochs, short delays, the task market
+ * (not on the simulation, which has no market yet: sim.test.ts).
+ */
+export function e2eManifest(runtime: TestRuntime): Manifest {
+  if (runtime === 'sim') {
+    const { market: _, runtime: __, ...simulated } = e2eManifest('process');
+    return { ...simulated, seed: 'e2e-sim' };
+  }
   return {
     validators: 4,
     runtime,

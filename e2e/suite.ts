@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type RuntimeKind, ready, Testnet } from '@chain-devnet/devnet/testkit';
+import { type RuntimeKind, ready, Testnet, type TestnetBase } from '@chain-devnet/devnet/testkit';
 import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
 import { agreement } from './scenarios/agreement.js';
 import { byzantine } from './scenarios/byzantine.js';
@@ -116,20 +116,39 @@ export function e2eSuite(runtime: RuntimeKind, o: SuiteOptions = {}): void {
         net.log(`spread: ${on}`);
       });
 
-    for (const s of SCENARIOS)
-      test(`${s.id} ${s.title}`, { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-        if (skipReason !== null) return t.skip(skipReason);
-        if (net === null) throw new Error('the testnet did not come up');
-        const t0 = Date.now();
-        const n = net;
-        try {
-          await n.step(`${s.id} ${s.title.split(':')[0]}`, async () => {
-            await ready(n);
-            await s.run(n);
-          });
-        } finally {
-          log(`scenario ${s.id}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-        }
-      });
+    scenarioTests(
+      SCENARIOS,
+      () => net,
+      () => skipReason,
+      log,
+    );
   });
+}
+
+/**
+ * Each scenario as its own test on the shared testnet (`current()`), brought back to health
+ * first (ready), its failure named by its step; `skipped()` a reason to skip them all.
+ */
+export function scenarioTests<N extends TestnetBase>(
+  scenarios: readonly Scenario<N>[],
+  current: () => N | null,
+  skipped: () => string | null,
+  log: (line: string) => void,
+): void {
+  for (const s of scenarios)
+    test(`${s.id} ${s.title}`, { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+      const skipReason = skipped();
+      if (skipReason !== null) return t.skip(skipReason);
+      const n = current();
+      if (n === null) throw new Error('the testnet did not come up');
+      const t0 = Date.now();
+      try {
+        await n.step(`${s.id} ${s.title.split(':')[0]}`, async () => {
+          await ready(n);
+          await s.run(n);
+        });
+      } finally {
+        log(`scenario ${s.id}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      }
+    });
 }

@@ -142,6 +142,8 @@ export const SUITES = {
       // busy-loop CI run, 2026-12-02): seeds of 4 validators to 120 heights, faults, the CLI on it.
       'node/dist/tests/unit/sim/simulate.test.js': { weight: HEAVY, seconds: 13 },
       'node/dist/tests/unit/sim/faults.test.js': { weight: HEAVY, seconds: 8 },
+      'node/dist/tests/unit/sim/simRpc.test.js': { weight: HEAVY, seconds: 9 },
+      'devnet/dist/tests/testkit/simTestnet.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       'devnet/dist/tests/scenario/sim/simTest.test.js': { kind: 'none', weight: HEAVY, seconds: 17 },
       'devnet/dist/tests/scenario/sim/seedSearch.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },
       // The CI's seed run: two processes, each 200 seeds on one core (44 s on a calm machine).
@@ -190,6 +192,8 @@ export const SUITES = {
       'e2e/dist/swarm.test.js': { kind: 'swarm', weight: HEAVY, seconds: 199 },
       'e2e/dist/docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 150 },
       'e2e/dist/process.test.js': { kind: 'none', weight: HEAVY, seconds: 122 },
+      // The consensus scenarios on the simulation (2026-12-03): 23-47 s here, busy runner beside it.
+      'e2e/dist/sim.test.js': { kind: 'none', weight: HEAVY, seconds: 30 },
       'e2e/dist/faultsUnderLoad.docker.test.js': { kind: 'docker', weight: HEAVY, seconds: 32 },
       'e2e/dist/faultsUnderLoad.process.test.js': { kind: 'none', weight: HEAVY, seconds: 29 },
       // The upgrade rehearsal (issue 28), timed once each here alone with the git build cache warm

@@ -2,9 +2,10 @@
  * 1 Agreement: every node serves the same block, with the same hash, at every height from 1 to
  * a target a few blocks ahead.
  */
+import type { TestnetBase } from '@chain-devnet/devnet/testkit';
 import type { Scenario } from './scenario.js';
 
-export const agreement: Scenario = {
+export const agreement: Scenario<TestnetBase> = {
   id: 1,
   title: 'agreement: the same block hash at every height on every node',
   async run(net) {

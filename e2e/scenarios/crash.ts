@@ -4,11 +4,11 @@
  * transaction confirmed anywhere is missing or different on any node, balances are exact.
  */
 import assert from 'node:assert/strict';
-import { COIN, type Load, recover, type Testnet } from '@chain-devnet/devnet/testkit';
+import { COIN, type Load, recover, type TestnetBase } from '@chain-devnet/devnet/testkit';
 import type { Scenario } from './scenario.js';
 import { snapshotsAgree } from './snapshots.js';
 
-export const crash: Scenario = {
+export const crash: Scenario<TestnetBase> = {
   id: 8,
   title: 'crash and catch-up: a validator killed under load catches up; no confirmed transaction lost',
   async run(net) {
@@ -45,7 +45,7 @@ export const crash: Scenario = {
  * Under the load: `victim` killed, the others and the confirmations go on; started again, it
  * catches up and took the snapshots of the heights it fetched from its peers, as the others did.
  */
-async function killedUnderLoadCatchesUp(net: Testnet, victim: string, load: Load): Promise<void> {
+async function killedUnderLoadCatchesUp(net: TestnetBase, victim: string, load: Load): Promise<void> {
   const { chain } = net;
   const others = net.names().filter((n) => n !== victim);
   await chain.waitBlocks(4);
@@ -75,7 +75,7 @@ async function killedUnderLoadCatchesUp(net: Testnet, victim: string, load: Load
 }
 
 /** Every confirmed transfer, on every node: confirmed, at the same height, in that block; balances and nonces exact. */
-async function nothingConfirmedLost(net: Testnet, load: Load, funding: bigint): Promise<void> {
+async function nothingConfirmedLost(net: TestnetBase, load: Load, funding: bigint): Promise<void> {
   const { chain } = net;
   const names = net.names();
   for (const c of load.confirmed()) {

@@ -4,11 +4,11 @@
  * transaction is confirmed, and every node agrees at every height: no fork.
  */
 import assert from 'node:assert/strict';
-import { recover, Wallet } from '@chain-devnet/devnet/testkit';
-import { pause } from '@chain-devnet/kit/wait';
+import { recover, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
+import { now, pause } from '@chain-devnet/kit/wait';
 import type { Scenario } from './scenario.js';
 
-export const halt: Scenario = {
+export const halt: Scenario<TestnetBase> = {
   id: 9,
   title: 'halt and resume: 2 of 4 validators stopped, no new final block; back, no fork',
   async run(net) {
@@ -32,12 +32,13 @@ export const halt: Scenario = {
     const sent = await txs.send(txs.faucet(), { type: 'TRANSFER', to: to.address, amount: 1n }, running[0]!);
 
     // No new final block: at most one already decided as the second node went down, then none
-    // for 12 block times. A node may still fetch a block the others already have (it is not new).
+    // for 12 block times (on the waits' clock: the simulation's virtual one there). A node may
+    // still fetch a block the others already have (it is not new).
     const blockMs = net.params.blockTimeMs;
-    const started = Date.now();
+    const started = now();
     const settle = started + 3 * blockMs;
     let frozen: number | null = null;
-    while (Date.now() - started < 12 * blockMs) {
+    while (now() - started < 12 * blockMs) {
       const hs = await chain.heights(running);
       const top = Math.max(...hs.values());
       for (const [x, h] of hs)
@@ -45,7 +46,7 @@ export const halt: Scenario = {
           h <= hStop + 1,
           `${x} reached height ${h} with ${k} of ${n} validators stopped (halted at ${hStop})`,
         );
-      if (Date.now() >= settle) {
+      if (now() >= settle) {
         frozen ??= top;
         for (const [x, h] of hs)
           assert.ok(
@@ -63,7 +64,7 @@ export const halt: Scenario = {
         `${x}: the transfer sent during the halt is ${r?.status}`,
       );
     }
-    net.log(`halted at ${hHalt} for ${((Date.now() - settle) / 1000).toFixed(1)} s`);
+    net.log(`halted at ${hHalt} for ${((now() - settle) / 1000).toFixed(1)} s`);
 
     await Promise.all(stopped.map((x) => net.node(x).start()));
     await chain.waitHeight(hHalt + 5, names, 5 + 10);

@@ -5,12 +5,18 @@
  * paying the unjail fee (burned), and is active and proposing again. A second downtime costs 10%.
  */
 import assert from 'node:assert/strict';
-import { blockReward, feeOf, type ModelValidator, mulPpm, type Testnet } from '@chain-devnet/devnet/testkit';
+import {
+  blockReward,
+  feeOf,
+  type ModelValidator,
+  mulPpm,
+  type TestnetBase,
+} from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/kit/wait';
 import type { Scenario } from './scenario.js';
 
 /** total_burned of every named node's /metrics equals the model's at the height scraped. */
-async function burnedMatches(net: Testnet, names: readonly string[]): Promise<void> {
+async function burnedMatches(net: TestnetBase, names: readonly string[]): Promise<void> {
   for (const n of names) {
     const { height, metrics } = await net.chain.metricsAt(n);
     await net.model.syncTo(height);
@@ -23,7 +29,7 @@ async function burnedMatches(net: Testnet, names: readonly string[]): Promise<vo
 }
 
 /** Waits until the height is just past an epoch boundary, so a whole epoch lies ahead. */
-async function justAfterBoundary(net: Testnet, names: readonly string[]): Promise<number> {
+async function justAfterBoundary(net: TestnetBase, names: readonly string[]): Promise<number> {
   const L = net.params.epochLength;
   return waitFor(`a height just past an epoch boundary`, net.within(L + 2), async () => {
     const h = await net.chain.maxHeight(names);
@@ -32,7 +38,7 @@ async function justAfterBoundary(net: Testnet, names: readonly string[]): Promis
 }
 
 /** Waits until `name` proposes a round-0 block at its turn after `after`; returns its height. */
-async function proposesInTurn(net: Testnet, name: string, after: number): Promise<number> {
+async function proposesInTurn(net: TestnetBase, name: string, after: number): Promise<number> {
   const address = net.model.byName(name).address;
   let h = after + 1;
   return waitFor(`${name} to propose a round-0 block after ${after}`, net.within(4 * 8), async () => {
@@ -51,7 +57,7 @@ async function proposesInTurn(net: Testnet, name: string, after: number): Promis
  * the blocks) jails it; checks every running node there. Returns the jail height and the slash.
  */
 async function downtime(
-  net: Testnet,
+  net: TestnetBase,
   victim: string,
   jailCount: number,
 ): Promise<{ at: number; slash: bigint }> {
@@ -70,7 +76,7 @@ async function downtime(
 
 /** `victim` stopped just after a boundary, ACTIVE there by the model; burned so far on every running node. */
 async function stoppedJustAfterBoundary(
-  net: Testnet,
+  net: TestnetBase,
   victim: string,
   running: readonly string[],
 ): Promise<{ hStop: number; before: ModelValidator }> {
@@ -90,7 +96,7 @@ async function stoppedJustAfterBoundary(
  * proposed before stopping) the one after.
  */
 async function boundaryThatJails(
-  net: Testnet,
+  net: TestnetBase,
   victim: string,
   running: readonly string[],
   hStop: number,
@@ -114,7 +120,7 @@ async function boundaryThatJails(
 
 /** On every running node at the jail height: JAILED, its power slashed; the slash burned. */
 async function jailedAndSlashedEverywhere(
-  net: Testnet,
+  net: TestnetBase,
   victim: string,
   running: readonly string[],
   j: { at: number; jailCount: number; stake: bigint; slash: bigint },
@@ -139,7 +145,7 @@ async function jailedAndSlashedEverywhere(
 
 /** The rotation goes on without it, on every running node: two rotations of the smaller set. */
 async function rotationWithout(
-  net: Testnet,
+  net: TestnetBase,
   victim: string,
   running: readonly string[],
   at: number,
@@ -153,7 +159,7 @@ async function rotationWithout(
 }
 
 /** Starts `victim`, lets it sync, sends UNJAIL; checks the fee, the burn, and that it proposes again. */
-async function comeBack(net: Testnet, victim: string): Promise<void> {
+async function comeBack(net: TestnetBase, victim: string): Promise<void> {
   const { chain, model, params } = net;
   const names = net.names();
   await net.node(victim).start();
@@ -198,7 +204,7 @@ async function comeBack(net: Testnet, victim: string): Promise<void> {
   net.log(`${victim} unjailed at ${hu}, proposed at ${h}`);
 }
 
-export const jailing: Scenario = {
+export const jailing: Scenario<TestnetBase> = {
   id: 6,
   title: 'jailing: a stopped validator jailed at the boundary with 5% slashed; unjailed; 10% the second time',
   async run(net) {

@@ -4,12 +4,12 @@
  * 1..height), plus minted and burned wei equal to the chain's history.
  */
 import assert from 'node:assert/strict';
-import { blockReward, Wallet } from '@chain-devnet/devnet/testkit';
+import { blockReward, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 // The node's own list: a copy here had lost the two upgrade types, whose counts went unchecked.
 import { TX_TYPES } from '@chain-devnet/node/chain';
 import type { Scenario } from './scenario.js';
 
-export const metrics: Scenario = {
+export const metrics: Scenario<TestnetBase> = {
   id: 10,
   title: 'metrics: height, validator count and transaction counts of every node match its RPC',
   async run(net) {

@@ -4,9 +4,10 @@
  * (height + r) % count) checked against the schedule replayed from the chain's history.
  */
 import assert from 'node:assert/strict';
+import type { TestnetBase } from '@chain-devnet/devnet/testkit';
 import type { Scenario } from './scenario.js';
 
-export const rotation: Scenario = {
+export const rotation: Scenario<TestnetBase> = {
   id: 2,
   title: 'rotation: round-0 proposer = active[height % n] for two full rotations on every node',
   async run(net) {

@@ -6,7 +6,7 @@
  * races a block.
  */
 import assert from 'node:assert/strict';
-import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, type Testnet, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 import type { ChainParams } from '@chain-devnet/node/chain';
 import { RpcError, type SnapshotAnswer, type SnapshotListItem } from '@chain-devnet/node/client';
 import type { Scenario } from './scenario.js';
@@ -243,7 +243,9 @@ async function detailsMatchTheChain(
  * Every node lists the same snapshots (height and hash) over the heights all of them cover: also
  * a node that was down at some snapshot heights and fetched those blocks from its peers.
  */
-export async function snapshotsAgree(net: Testnet): Promise<{ from: number; to: number; heights: number[] }> {
+export async function snapshotsAgree(
+  net: TestnetBase,
+): Promise<{ from: number; to: number; heights: number[] }> {
   const names = net.names();
   const lists = new Map<string, { below: number; list: readonly SnapshotListItem[] }>();
   for (const n of names) {

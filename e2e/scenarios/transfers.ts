@@ -5,7 +5,7 @@
  * for insufficient balance.
  */
 import assert from 'node:assert/strict';
-import { COIN, feeOf, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, feeOf, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/kit/wait';
 import type { Tx } from '@chain-devnet/node/chain';
 import type { Scenario } from './scenario.js';
@@ -25,7 +25,7 @@ interface Transfer {
   readonly height: number;
 }
 
-export const transfers: Scenario = {
+export const transfers: Scenario<TestnetBase> = {
   id: 3,
   title: 'transfers: confirmed everywhere, exact balances and nonces, replays and unfunded senders rejected',
   async run(net) {
@@ -50,7 +50,7 @@ export const transfers: Scenario = {
 };
 
 /** A transfer from a fresh funded account is received, its receipt pending or confirmed; then confirmed everywhere. */
-async function receivedThenConfirmed(net: Testnet): Promise<Transfer> {
+async function receivedThenConfirmed(net: TestnetBase): Promise<Transfer> {
   const { chain, txs } = net;
   const names = net.names();
   const alice = Wallet.random('alice');
@@ -75,7 +75,7 @@ async function receivedThenConfirmed(net: Testnet): Promise<Transfer> {
 }
 
 /** Confirmations grow, and are current height - block height + 1 at every read. */
-async function confirmationsGrow(net: Testnet, t: Transfer): Promise<void> {
+async function confirmationsGrow(net: TestnetBase, t: Transfer): Promise<void> {
   const { chain } = net;
   const { hash, height } = t;
   for (const n of net.names()) {
@@ -96,7 +96,7 @@ async function confirmationsGrow(net: Testnet, t: Transfer): Promise<void> {
 }
 
 /** The block holds the transaction as it was signed, on every node. */
-async function blockHoldsItAsSigned(net: Testnet, t: Transfer): Promise<void> {
+async function blockHoldsItAsSigned(net: TestnetBase, t: Transfer): Promise<void> {
   const { height } = t;
   for (const n of net.names()) {
     const b = await net.chain.block(n, height);
@@ -109,7 +109,7 @@ async function blockHoldsItAsSigned(net: Testnet, t: Transfer): Promise<void> {
 }
 
 /** Balances and nonces, exact, on every node. */
-async function balancesAndNoncesExact(net: Testnet, t: Transfer): Promise<void> {
+async function balancesAndNoncesExact(net: TestnetBase, t: Transfer): Promise<void> {
   const { alice, bob, funded, amount, fee } = t;
   for (const n of net.names()) {
     const { height: h, value } = await net.chain.consistent(n, async () => ({
@@ -124,7 +124,7 @@ async function balancesAndNoncesExact(net: Testnet, t: Transfer): Promise<void> 
 }
 
 /** The same transaction again, and another one with the used nonce: rejected by every node. */
-async function replaysRejected(net: Testnet, t: Transfer): Promise<void> {
+async function replaysRejected(net: TestnetBase, t: Transfer): Promise<void> {
   const { chain, txs } = net;
   const reused = await txs.build(
     t.alice,
@@ -150,7 +150,7 @@ async function replaysRejected(net: Testnet, t: Transfer): Promise<void> {
 }
 
 /** An account that holds nothing cannot send: rejected by every node. Returns that account. */
-async function unfundedSenderRejected(net: Testnet, t: Transfer): Promise<Wallet> {
+async function unfundedSenderRejected(net: TestnetBase, t: Transfer): Promise<Wallet> {
   const { chain, txs } = net;
   const nobody = Wallet.random('nobody');
   const unfunded = await txs.build(

@@ -151,15 +151,52 @@ function amountOf(text: string | undefined, required: boolean): bigint | undefin
   return a;
 }
 
-async function answeringNode(devnet: Devnet, preferred: string | undefined): Promise<string> {
+/**
+ * What sending a transaction needs of a network: its keys and addresses by name, its nodes'
+ * RPC and its bound of a wait. A devnet is one (devnetTxNetwork); the testkit's simulated
+ * network is another (testkit/testnet/simTestnet.ts), so `devnet tx`, the panel, the testkit and
+ * the simulation sign and send through this one function.
+ */
+export interface TxNetwork {
+  readonly chainId: string;
+  /** A key by name (keyOf's rules); a DevnetError naming the flag when there is none. */
+  keyOf(from: string): Uint8Array;
+  accountAddress(who: string): string;
+  validatorAddress(who: string): string;
+  /** The node names, in order; `node(name)` fails for a name not among them. */
+  nodeNames(): readonly string[];
+  node(name: string): void;
+  client(name: string): Promise<RpcClient>;
+  /** How long a receipt is waited for. */
+  readonly receiptWaitMs: number;
+  /** Seconds since the epoch on the network's clock (the transaction's timestamp). */
+  nowSeconds(): number;
+}
+
+/** A devnet as a TxNetwork. */
+export function devnetTxNetwork(devnet: Devnet): TxNetwork {
+  return {
+    chainId: devnet.spec.chainId,
+    keyOf: (from) => keyOf(devnet, from),
+    accountAddress: (who) => accountAddressOf(devnet, who),
+    validatorAddress: (who) => validatorAddressOf(devnet, who),
+    nodeNames: () => devnet.nodes.map((n) => n.name),
+    node: (name) => void devnet.node(name),
+    client: (name) => devnet.client(name),
+    receiptWaitMs: devnet.progressBound(5),
+    nowSeconds: () => Math.floor(Date.now() / 1000),
+  };
+}
+
+async function answeringNode(net: TxNetwork, preferred: string | undefined): Promise<string> {
   if (preferred !== undefined) {
-    devnet.node(preferred);
+    net.node(preferred);
     return preferred;
   }
-  for (const n of devnet.nodes) {
+  for (const name of net.nodeNames()) {
     try {
-      await (await devnet.client(n.name)).status();
-      return n.name;
+      await (await net.client(name)).status();
+      return name;
     } catch {
       // try the next one
     }
@@ -167,15 +204,20 @@ async function answeringNode(devnet: Devnet, preferred: string | undefined): Pro
   throw new DevnetError('NO_DEVNET', 'no node of the devnet answers: see devnet status');
 }
 
-export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
-  const privateKey = keyOf(devnet, o.from);
+/** `devnet tx` on a devnet. */
+export function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
+  return sendTxOn(devnetTxNetwork(devnet), o);
+}
+
+export async function sendTxOn(net: TxNetwork, o: TxOptions): Promise<TxOutcome> {
+  const privateKey = net.keyOf(o.from);
   let to: string | null = null;
   if (o.type === 'TRANSFER') {
     if (o.to === undefined) throw new DevnetError('BAD_FLAG', '--to is required');
-    to = accountAddressOf(devnet, o.to);
+    to = net.accountAddress(o.to);
   } else if (o.type === 'DELEGATE' || o.type === 'UNDELEGATE') {
     if (o.to === undefined) throw new DevnetError('BAD_FLAG', '--validator is required');
-    to = validatorAddressOf(devnet, o.to);
+    to = net.validatorAddress(o.to);
   }
   const amount = TX_FIELDS[o.type].required.includes('amount') ? amountOf(o.amount, true) : undefined;
   const payload: { -readonly [K in keyof TxPayload]: TxPayload[K] } = {};
@@ -185,28 +227,28 @@ export async function sendTx(devnet: Devnet, o: TxOptions): Promise<TxOutcome> {
   if (o.resultHash !== undefined) payload.resultHash = o.resultHash;
   if (o.targetVersion !== undefined) payload.targetVersion = o.targetVersion;
   if (o.upgradeHeight !== undefined) payload.upgradeHeight = o.upgradeHeight;
-  if (o.rewardAddress !== undefined) payload.rewardAddress = accountAddressOf(devnet, o.rewardAddress);
+  if (o.rewardAddress !== undefined) payload.rewardAddress = net.accountAddress(o.rewardAddress);
   if (o.commission !== undefined) {
     const ppm = rateToPpm(Number(o.commission));
     if (ppm === null || ppm > 1_000_000 || o.commission.trim() === '')
       throw new DevnetError('BAD_FLAG', `--commission must be a rate from 0 to 1, got ${o.commission}`);
     payload.commissionPpm = ppm;
   }
-  const nodeName = await answeringNode(devnet, o.node);
-  const client: RpcClient = await devnet.client(nodeName);
+  const nodeName = await answeringNode(net, o.node);
+  const client: RpcClient = await net.client(nodeName);
   const tx = await buildTx(client, {
     type: o.type,
     privateKey,
     to,
     ...(amount === undefined ? {} : { amount }),
     payload,
-    chainId: devnet.spec.chainId,
-    timestamp: Math.floor(Date.now() / 1000),
+    chainId: net.chainId,
+    timestamp: net.nowSeconds(),
   });
   const submit = await client.sendTx(tx);
   const base = { tx_hash: submit.tx_hash, from: tx.from, node: nodeName, submit };
   if (submit.status === 'rejected' || !o.wait) return { ...base, receipt: null };
-  const receipt = await client.waitForReceipt(submit.tx_hash, devnet.progressBound(5));
+  const receipt = await client.waitForReceipt(submit.tx_hash, net.receiptWaitMs);
   return { ...base, receipt };
 }
 

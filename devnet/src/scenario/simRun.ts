@@ -7,11 +7,11 @@
  * one hash over every node's headers, says so. Times in the result are virtual.
  */
 
-import { parseDuration } from '@chain-devnet/kit/values';
 import { isProvenEquivocation } from '@chain-devnet/node/chain';
 import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
-import type { ByzantineMode } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
+import { simByzantine, simClusterOptions, simManifestProblems } from '../spec/simManifest.js';
+import { DEFAULT_LOAD_ACCOUNTS } from '../testkit/load/options.js';
 import { resolveReferences } from './refs.js';
 import type { CaseResult, ScenarioResult } from './run.js';
 import type { Scenario } from './scenario.js';
@@ -27,34 +27,9 @@ export interface SimScenarioResult extends ScenarioResult {
   readonly virtualMs: number;
 }
 
-/** The manifest's fields the simulation reads or may leave aside (the rest it does not have yet). */
-const SIM_MANIFEST_FIELDS = new Set([
-  'validators',
-  'block_time',
-  'monitoring',
-  'ui',
-  'base_port',
-  'runtime',
-  'seed',
-  'params',
-  'epoch_length',
-]);
-
 /** Every problem that keeps `s` from the simulation, naming its field; empty: it runs there. */
 export function simScenarioProblems(s: Scenario): string[] {
-  const problems = Object.keys(s.manifest)
-    .filter((k) => !SIM_MANIFEST_FIELDS.has(k))
-    .map((k) => `manifest.${k}: not simulated yet`);
-  const v = s.manifest.validators;
-  if (Array.isArray(v))
-    v.forEach((entry, i) => {
-      const extra = Object.keys(entry).filter((k) => k !== 'name' && k !== 'byzantine');
-      if (extra.length > 0 || (entry.name !== undefined && entry.name !== `validator-${i}`))
-        problems.push(
-          `manifest.validators[${i}]: only a count of validators, each maybe byzantine, is simulated yet (validator-0 …)`,
-        );
-    });
-  return [...problems, ...simProblems(s)];
+  return [...simManifestProblems(s.manifest), ...simProblems(s)];
 }
 
 /** Refuses a scenario the simulation cannot run, naming each field, before anything runs. */
@@ -74,24 +49,15 @@ export async function runScenarioOnSim(
 ): Promise<SimScenarioResult> {
   checkSimScenario(s);
   const t0 = Date.now();
-  const v = s.manifest.validators;
   const link = s.file.sim?.link;
   const load = s.file.load;
-  const m = s.manifest;
-  const params = { ...m.params, ...(m.epoch_length === undefined ? {} : { epoch_length: m.epoch_length }) };
   const cluster = await SimCluster.open({
-    seed,
-    validators: Array.isArray(v) ? v.length : (v ?? 4),
-    byzantine: byzantineOf(s),
-    params,
+    ...simClusterOptions(s.manifest, seed),
     // The network of a file without a load is the seed search's (one account), so that a shrunk
     // schedule written as a file replays to the seed's run.
     ...(load === undefined
       ? {}
       : { accounts: typeof load.accounts === 'number' ? load.accounts : DEFAULT_LOAD_ACCOUNTS }),
-    ...(s.manifest.block_time === undefined
-      ? {}
-      : { blockTimeMs: parseDuration(s.manifest.block_time) ?? 1000 }),
     ...(link === undefined
       ? {}
       : {
@@ -146,22 +112,13 @@ export async function runScenarioOnSim(
   }
 }
 
-/** The manifest's Byzantine validators (validator-i by their place), each with its mode. */
-function byzantineOf(s: Scenario): Record<string, ByzantineMode> {
-  const v = s.manifest.validators;
-  if (!Array.isArray(v)) return {};
-  return Object.fromEntries(
-    v.flatMap((entry, i) => (entry.byzantine === undefined ? [] : [[`validator-${i}`, entry.byzantine]])),
-  );
-}
-
 /**
  * What the honest nodes must show of the Byzantine ones, as the e2e suite's Byzantine scenario
  * checks: each honest node that is up holds proven evidence against every equivocator, and against
  * nobody else; a line for each that does not.
  */
 function missingEvidence(cluster: SimCluster, s: Scenario): string[] {
-  const liars = Object.keys(byzantineOf(s));
+  const liars = Object.keys(simByzantine(s.manifest));
   if (liars.length === 0) return [];
   const addresses = new Map(liars.map((n) => [cluster.validatorAddress(n), n]));
   const problems: string[] = [];
@@ -180,9 +137,6 @@ function missingEvidence(cluster: SimCluster, s: Scenario): string[] {
   }
   return problems;
 }
-
-/** The testkit load's own default of accounts (testkit/load/options.ts). */
-const DEFAULT_LOAD_ACCOUNTS = 4;
 
 /** Transactions a virtual second when the file names no rate (the other runtimes' load goes as fast as it can). */
 const DEFAULT_SIM_LOAD_RATE = 20;

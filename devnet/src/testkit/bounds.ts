@@ -13,10 +13,13 @@ import { TestkitUsageError } from './errors.js';
 
 export type Within = { readonly blocks: number } | { readonly seconds: number };
 
+/** What a testnet runs on: a devnet's runtime, or the simulation (SimTestnet), whose time is virtual. */
+export type TestRuntime = RuntimeKind | 'sim';
+
 export interface BoundFacts {
   readonly blockTimeMs: number;
   readonly nodes: number;
-  readonly runtime: RuntimeKind;
+  readonly runtime: TestRuntime;
 }
 
 export function slowdown(env: NodeJS.ProcessEnv = process.env): number {
@@ -43,6 +46,8 @@ export function checkWithin(w: unknown): Within {
 const ROUND_PAST_ABSENT_PROPOSER_MS = 3_000;
 
 export function boundMs(w: Within, f: BoundFacts): number {
+  // Virtual time knows no machine's speed.
+  if (f.runtime === 'sim') return unscaledBoundMs(w, f);
   // Seconds stay seconds on every runtime; blocks get half as long again on containers.
   const runtime = 'seconds' in checkWithin(w) || f.runtime === 'process' || f.runtime === 'threads' ? 1 : 1.5;
   return Math.round(slowdown() * runtime * unscaledBoundMs(w, f));

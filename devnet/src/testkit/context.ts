@@ -6,10 +6,9 @@
  * fake nodes, so that the same code is tested.
  */
 import { type ChainParams, type Genesis, type GenesisJson, loadGenesis } from '@chain-devnet/node/chain';
-import { RpcClient } from '@chain-devnet/node/client';
+import { type HttpTransport, NODE_HTTP, RpcClient } from '@chain-devnet/node/client';
 import { ACCOUNT_PREFIX, isAddress, VALIDATOR_PREFIX } from '@chain-devnet/node/crypto';
-import type { RuntimeKind } from '../runtime/runtime.js';
-import { boundMs, type Within } from './bounds.js';
+import { boundMs, type TestRuntime, type Within } from './bounds.js';
 import { Chain } from './chain.js';
 import { type FailureFacts, TestkitError, TestkitUsageError } from './errors.js';
 import { Ledger } from './ledger.js';
@@ -32,9 +31,11 @@ export interface ContextParts {
   readonly genesis: GenesisJson;
   /** The funded developer accounts (account-0 … and the manifest's), with their keys. */
   readonly accounts: readonly DevAccount[];
-  readonly runtime: RuntimeKind;
+  readonly runtime: TestRuntime;
   /** A node's whole log so far, one line per entry (the runtime's logs). */
   logLines(name: string): Promise<string[]>;
+  /** How the nodes' RPC is reached (default node:http; the simulation's in this process). */
+  readonly transport?: HttpTransport;
 }
 
 export class NetContext implements NetReads {
@@ -58,7 +59,7 @@ export class NetContext implements NetReads {
     this.txs = new Txs(this);
   }
 
-  get runtime(): RuntimeKind {
+  get runtime(): TestRuntime {
     return this.parts.runtime;
   }
 
@@ -70,6 +71,10 @@ export class NetContext implements NetReads {
     return this.parts.nodes().map((n) => n.name);
   }
 
+  private get transport(): HttpTransport {
+    return this.parts.transport ?? NODE_HTTP;
+  }
+
   /** The one RPC client of a node (5 s per request). */
   rpc(name: string): RpcClient {
     const ref = this.parts.nodes().find((n) => n.name === name);
@@ -77,7 +82,7 @@ export class NetContext implements NetReads {
       throw new TestkitUsageError(`no node ${name} in the testnet (nodes: ${this.names().join(', ')})`);
     let c = this.clients.get(name);
     if (c === undefined || c.baseUrl !== ref.rpc) {
-      c = new RpcClient(ref.rpc, 5_000);
+      c = new RpcClient(ref.rpc, 5_000, {}, this.transport);
       this.clients.set(name, c);
     }
     return c;
@@ -124,7 +129,7 @@ export class NetContext implements NetReads {
   /** The node's height now, or null when it does not answer (for a failure's message). */
   async heightOf(name: string): Promise<number | null> {
     try {
-      return (await new RpcClient(this.rpc(name).baseUrl, 2_000).status()).height;
+      return (await new RpcClient(this.rpc(name).baseUrl, 2_000, {}, this.transport).status()).height;
     } catch {
       return null;
     }

@@ -3,9 +3,9 @@
  * no partition, synced, no validator left jailed (each jailed one sends UNJAIL); and, after a
  * fault, waiting out the epoch it happened in so that its jailings are decided before unjailing.
  */
-import type { Testnet } from './testnet/testnet.js';
+import type { TestnetBase } from './testnet/base.js';
 
-async function unjail(net: Testnet, name: string): Promise<void> {
+async function unjail(net: TestnetBase, name: string): Promise<void> {
   const r = await net.tx('UNJAIL', { from: name });
   if (r.receipt?.status !== 'confirmed')
     throw await net.net.failureNow(name, `UNJAIL from ${name} confirmed`, JSON.stringify(r));
@@ -16,7 +16,7 @@ async function unjail(net: Testnet, name: string): Promise<void> {
  * Every node running (one left stopped, paused or cut off is brought back, with a line saying
  * so), the partition healed, synced, and no validator left jailed.
  */
-export async function ready(net: Testnet): Promise<void> {
+export async function ready(net: TestnetBase): Promise<void> {
   for (const n of await net.status()) {
     const fix = n.state === 'paused' ? 'resume' : n.state === 'running' ? null : 'start';
     if (fix !== null) {
@@ -41,7 +41,7 @@ export async function ready(net: Testnet): Promise<void> {
  * and every node shows), every validator it got jailed has sent UNJAIL and is active again, and
  * every node's /validators equals the model.
  */
-export async function recover(net: Testnet): Promise<void> {
+export async function recover(net: TestnetBase): Promise<void> {
   const now = await net.synced();
   const boundary = net.boundaryFrom(now);
   await net.chain.waitHeight(boundary + 1);

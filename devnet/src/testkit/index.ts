@@ -11,7 +11,7 @@ export type { TxOutcome } from '../operations/tx.js';
 export type { DiskChange, DiskFaults } from '../runtime/diskFaults.js';
 export type { NodeRunState, RuntimeKind } from '../runtime/runtime.js';
 export type { Manifest } from '../spec/manifest.js';
-export { boundMs, checkWithin, describeWithin, slowdown, type Within } from './bounds.js';
+export { boundMs, checkWithin, describeWithin, slowdown, type TestRuntime, type Within } from './bounds.js';
 export { Chain } from './chain.js';
 export { type Mined, type MineTarget, TimeControl } from './chainTime.js';
 export { type ContextParts, NetContext, type NodeRef } from './context.js';
@@ -39,8 +39,10 @@ export {
   type ValidatorStatus,
 } from './model/validatorModel.js';
 export type { DevAccount } from './net.js';
-export { NodeHandle } from './nodeHandle.js';
+export { NodeHandle, type NodeOperations } from './nodeHandle.js';
+export { type NodeRunView, TestnetBase } from './testnet/base.js';
 export type { DevnetTx, StartOptions, StopOptions } from './testnet/options.js';
+export { type SimStartOptions, SimTestnet } from './testnet/simTestnet.js';
 export { Testnet } from './testnet/testnet.js';
 export { withTestnet } from './testnet/withTestnet.js';
 export { COIN, type Sent, type TxSpec, Txs, Wallet } from './wallet.js';

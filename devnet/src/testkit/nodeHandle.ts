@@ -14,10 +14,35 @@ import type { NetContext } from './context.js';
 import { TestkitError } from './errors.js';
 import type { Metrics } from './metrics.js';
 
+/**
+ * What is done to the nodes, by name: a devnet's runtime (devnetNodes), or the simulation's
+ * cluster (testnet/simNodes.ts). A handle is the same over either.
+ */
+export interface NodeOperations {
+  op(op: NodeOp, name: string): Promise<void>;
+  upgrade(name: string, to: string): Promise<Upgraded>;
+  versionOf(name: string): string;
+  disk(name: string, change: DiskChange): Promise<DiskFaults>;
+  state(name: string): Promise<NodeRunState>;
+  exitCode(name: string): Promise<number | null>;
+}
+
+/** A devnet's nodes, through its runtime and its operations. */
+export function devnetNodes(devnet: Devnet): NodeOperations {
+  return {
+    op: (op, name) => nodeOp(devnet, op, name),
+    upgrade: async (name, to) => (await upgrade(devnet, [name], to, () => undefined))[0]!,
+    versionOf: (name) => devnet.versionOf(name),
+    disk: (name, change) => devnet.disk.change(name, change),
+    state: (name) => devnet.runtime.node(name).state(),
+    exitCode: (name) => devnet.runtime.node(name).exitCode(),
+  };
+}
+
 export class NodeHandle {
   constructor(
     readonly name: string,
-    private readonly devnet: Devnet,
+    private readonly nodes: NodeOperations,
     private readonly net: NetContext,
   ) {}
 
@@ -28,7 +53,7 @@ export class NodeHandle {
 
   /** Runs one of the runtime's operations on this node. */
   async op(op: NodeOp): Promise<void> {
-    await this.failsAs(`devnet ${op} ${this.name}`, () => nodeOp(this.devnet, op, this.name));
+    await this.failsAs(`devnet ${op} ${this.name}`, () => this.nodes.op(op, this.name));
   }
 
   /**
@@ -37,15 +62,12 @@ export class NodeHandle {
    * is this on each node in turn.
    */
   async upgrade(to: string): Promise<Upgraded> {
-    const [done] = await this.failsAs(`devnet upgrade ${this.name} --to ${to}`, () =>
-      upgrade(this.devnet, [this.name], to, () => undefined),
-    );
-    return done!;
+    return this.failsAs(`devnet upgrade ${this.name} --to ${to}`, () => this.nodes.upgrade(this.name, to));
   }
 
   /** The version the devnet runs it on (pinned: a git ref as its commit). */
   version(): string {
-    return this.devnet.versionOf(this.name);
+    return this.nodes.versionOf(this.name);
   }
 
   private async failsAs<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -96,7 +118,7 @@ export class NodeHandle {
   /** Its disk faults changed as `devnet disk NODE …` does; returns those now in force. */
   disk(change: DiskChange): Promise<DiskFaults> {
     const what = `devnet disk ${this.name} ${JSON.stringify(change)}`;
-    return this.failsAs(what, () => this.devnet.disk.change(this.name, change));
+    return this.failsAs(what, () => this.nodes.disk(this.name, change));
   }
 
   /** Its disk full: every write fails with ENOSPC (it stops committing and signing). */
@@ -126,7 +148,7 @@ export class NodeHandle {
 
   /** running, paused, stopped or absent, as the runtime sees it. */
   state(): Promise<NodeRunState> {
-    return this.devnet.runtime.node(this.name).state();
+    return this.nodes.state(this.name);
   }
 
   /**
@@ -134,7 +156,7 @@ export class NodeHandle {
    * does not know): 3 is the halt at an upgrade plan's height (UPGRADE_HALT_EXIT_CODE).
    */
   exitCode(): Promise<number | null> {
-    return this.devnet.runtime.node(this.name).exitCode();
+    return this.nodes.exitCode(this.name);
   }
 
   status(): Promise<StatusAnswer> {

@@ -3,13 +3,14 @@
  * devnet account's), signed with the node's client library, sent over the RPC. Fees are the
  * rules' fixed fees. Every transaction seen confirmed goes into the run's ledger.
  */
-import { randomBytes } from 'node:crypto';
+import { now } from '@chain-devnet/kit/wait';
 import { type ChainParams, type Tx, txHash } from '@chain-devnet/node/chain';
 import { buildTx, type SubmitAnswer, type TxRequest } from '@chain-devnet/node/client';
 import { accountAddressOf, isValidPrivateKey, publicKeyHexOf } from '@chain-devnet/node/crypto';
 import type { Chain } from './chain.js';
 import { feeOf } from './model/economics.js';
 import type { DevAccount, NetReads } from './net.js';
+import { testRandom } from './random.js';
 
 export const COIN = 10n ** 18n;
 
@@ -25,7 +26,7 @@ export class Wallet {
 
   static random(label: string): Wallet {
     for (;;) {
-      const key = new Uint8Array(randomBytes(32));
+      const key = testRandom.bytes(32);
       if (isValidPrivateKey(key)) return new Wallet(key, label);
     }
   }
@@ -62,7 +63,7 @@ export class Txs {
       privateKey: from.privateKey,
       fee: spec.fee ?? feeOf(spec.type, this.net.params),
       chainId: this.net.params.chainId,
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: Math.floor(now() / 1000),
     });
   }
 

@@ -5,7 +5,39 @@
  * what it waited for, what it saw last, and the probe's last error.
  */
 
-export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The clock every wait of the process reads and sleeps on: the machine's, unless a simulation
+ * installs its virtual one (the devnet's testkit on `--runtime sim`), so that the same waits of a
+ * test move simulated time instead of the wall's, one sleep at a time.
+ */
+export interface WaitClock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves `ms` later on this clock. */
+  sleep(ms: number): Promise<void>;
+}
+
+export const WALL_CLOCK: WaitClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+let clock: WaitClock = WALL_CLOCK;
+
+/** Makes `c` the clock of every wait of the process; the returned function puts the one before back. */
+export function useWaitClock(c: WaitClock): () => void {
+  const before = clock;
+  clock = c;
+  return () => {
+    clock = before;
+  };
+}
+
+/** Now, on the clock of the waits (the wall's, or an installed simulation's). */
+export const now = (): number => clock.now();
+
+/** Resolves `ms` later on the clock of the waits. */
+export const pause = (ms: number): Promise<void> => clock.sleep(ms);
 
 export class TimeoutError extends Error {
   override readonly name = 'TimeoutError';
@@ -30,7 +62,7 @@ export async function waitFor<T>(
   probe: () => Promise<T | undefined | null | false>,
   opts: WaitOptions = {},
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = now() + timeoutMs;
   let lastError: unknown = null;
   for (;;) {
     try {
@@ -40,8 +72,8 @@ export async function waitFor<T>(
     } catch (e) {
       lastError = e;
     }
-    if (Date.now() >= deadline) break;
-    await pause(Math.min(opts.pollMs ?? 100, Math.max(0, deadline - Date.now())));
+    if (now() >= deadline) break;
+    await pause(Math.min(opts.pollMs ?? 100, Math.max(0, deadline - now())));
   }
   const seen = opts.seen?.();
   throw new TimeoutError(

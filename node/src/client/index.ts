@@ -4,7 +4,13 @@
  */
 export type * from '../rpc/answers.js';
 export { failoverRpc } from './failover.js';
-export { JsonHttpClient } from './jsonHttp.js';
+export {
+  type HttpAnswer,
+  type HttpRequest,
+  type HttpTransport,
+  JsonHttpClient,
+  NODE_HTTP,
+} from './jsonHttp.js';
 export * from './rpcClient.js';
 export * from './txBuilder.js';
 export * from './verifiedSnapshot.js';

@@ -11,7 +11,7 @@
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { parseJsonExact } from '@chain-devnet/kit/values';
-import { pause } from '@chain-devnet/kit/wait';
+import { now, pause } from '@chain-devnet/kit/wait';
 
 export class RpcError extends Error {
   override readonly name = 'RpcError';
@@ -65,12 +65,34 @@ export function retryAfterMs(header: string | null): number | null {
   return Number(header.trim()) * 1000;
 }
 
+/** One request as a transport carries it: the whole URL, the method, the headers, a JSON body. */
+export interface HttpRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+}
+
+/** A server's answer: its status, its bytes (at most the request's maxBytes) and its headers. */
+export type HttpAnswer = { status: number; bytes: Uint8Array; headers: AnswerHeaders };
+
+/**
+ * How a request reaches its server: over node:http (NODE_HTTP, every client's default), or
+ * into an app in this process (the simulation's nodes, which have no sockets). A transport fails
+ * as the default does: no answer at all is an RpcUnreachableError.
+ */
+export type HttpTransport = (r: HttpRequest) => Promise<HttpAnswer>;
+
 export class JsonHttpClient {
   constructor(
     readonly baseUrl: string,
     protected readonly timeoutMs = 10_000,
     /** Sent with every request (the panel's secret). */
     private readonly headers: Readonly<Record<string, string>> = {},
+    /** How requests reach the server (default: node:http). */
+    readonly transport: HttpTransport = NODE_HTTP,
   ) {}
 
   /**
@@ -103,13 +125,13 @@ export class JsonHttpClient {
    * any other answer), the last error. A 503 without Retry-After is not asked again.
    */
   protected async whileBusy<T>(withinMs: number, work: () => Promise<T>): Promise<T> {
-    const until = Date.now() + withinMs;
+    const until = now() + withinMs;
     for (;;) {
       try {
         return await work();
       } catch (e) {
         const wait = e instanceof RpcError && e.status === 503 ? e.retryAfterMs : null;
-        if (wait === null || Date.now() + wait > until) throw e;
+        if (wait === null || now() + wait > until) throw e;
         await pause(wait);
       }
     }
@@ -126,14 +148,14 @@ export class JsonHttpClient {
     maxBytes: number,
   ): Promise<{ bytes: Uint8Array; headers: AnswerHeaders }> {
     const url = `${this.baseUrl}${path}`;
-    const { status, bytes, headers } = await exchange(
+    const { status, bytes, headers } = await this.transport({
       url,
       method,
-      this.headers,
-      body === undefined ? undefined : JSON.stringify(body),
-      this.timeoutMs,
+      headers: this.headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: this.timeoutMs,
       maxBytes,
-    );
+    });
     if (status < 200 || status > 299) {
       const text = new TextDecoder().decode(bytes);
       let detail = text;
@@ -152,25 +174,6 @@ export class JsonHttpClient {
 export interface AnswerHeaders {
   get(name: string): string | null;
 }
-
-/**
- * One HTTP exchange over node:http (node:https for an https URL), not fetch: fetch is undici,
- * whose first use in a process compiles its modules and its HTTP parser's WebAssembly, about
- * 0.1 s of a core in `devnet up` and in the panel while the nodes start (docs/BENCHMARKS.md,
- * "devnet up: where the time goes"). One deadline for the connection, the request and the whole
- * answer, on a referenced timer: a connection that a proxy accepts and then drops mid-response
- * (Docker's port forwarding while the container starts) fails, it does not hang or vanish. A
- * connection refused or reset, or a wait run out, is an RpcUnreachableError, the system's error its
- * cause (`cause.code`, ECONNREFUSED: the fork's source check reads it).
- *
- * Node's global agent keeps connections alive, and a server closes one that has been idle for its
- * keep-alive timeout (the node's: 5 s, as the agent's): a request written on a kept connection
- * just as the server closed it was reset (ECONNRESET, `socket hang up`) though the server never
- * read it, failing checks on a busy machine. Such a request is sent once more on a new connection,
- * as Node's documentation advises (`request.reusedSocket`); a reset of a new connection, or after
- * an answer began, is still an error.
- */
-type Answer = { status: number; bytes: Uint8Array; headers: AnswerHeaders };
 
 /** The request's headers: the caller's, and a JSON body's type and length. */
 function requestHeaders(extra: Readonly<Record<string, string>>, body: string | undefined) {
@@ -196,7 +199,7 @@ function readAnswer(
   tooLong: () => Error,
   unreachable: (e: Error) => Error,
   fail: (e: Error) => void,
-  done: (a: Answer) => void,
+  done: (a: HttpAnswer) => void,
 ): void {
   if (Number(res.headers['content-length'] ?? Number.NaN) > maxBytes) {
     fail(tooLong());
@@ -220,14 +223,31 @@ function readAnswer(
   );
 }
 
-function exchange(
-  url: string,
-  method: string,
-  extraHeaders: Readonly<Record<string, string>>,
-  body: string | undefined,
-  timeoutMs: number,
-  maxBytes: number,
-): Promise<Answer> {
+/**
+ * The default transport: one HTTP exchange over node:http (node:https for an https URL), not fetch: fetch is undici,
+ * whose first use in a process compiles its modules and its HTTP parser's WebAssembly, about
+ * 0.1 s of a core in `devnet up` and in the panel while the nodes start (docs/BENCHMARKS.md,
+ * "devnet up: where the time goes"). One deadline for the connection, the request and the whole
+ * answer, on a referenced timer: a connection that a proxy accepts and then drops mid-response
+ * (Docker's port forwarding while the container starts) fails, it does not hang or vanish. A
+ * connection refused or reset, or a wait run out, is an RpcUnreachableError, the system's error its
+ * cause (`cause.code`, ECONNREFUSED: the fork's source check reads it).
+ *
+ * Node's global agent keeps connections alive, and a server closes one that has been idle for its
+ * keep-alive timeout (the node's: 5 s, as the agent's): a request written on a kept connection
+ * just as the server closed it was reset (ECONNRESET, `socket hang up`) though the server never
+ * read it, failing checks on a busy machine. Such a request is sent once more on a new connection,
+ * as Node's documentation advises (`request.reusedSocket`); a reset of a new connection, or after
+ * an answer began, is still an error.
+ */
+export const NODE_HTTP: HttpTransport = ({
+  url,
+  method,
+  headers: extraHeaders,
+  body,
+  timeoutMs,
+  maxBytes,
+}) => {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -241,7 +261,7 @@ function exchange(
       req.destroy();
       reject(e);
     };
-    const done = (a: Answer) => {
+    const done = (a: HttpAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -278,4 +298,4 @@ function exchange(
     };
     let req = sent(send());
   });
-}
+};

@@ -8,9 +8,10 @@
  * written as a scenario replays to the same run.
  */
 import { blockHash, loadGenesis } from '../chain/index.js';
+import type { HttpTransport } from '../client/jsonHttp.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
-import { generateNetwork, privateKeyOf } from '../testnet/index.js';
+import { generateNetwork, type Network, privateKeyOf } from '../testnet/index.js';
 import { applyFault, type SimAction } from './faults.js';
 import { type SimRandom, seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
@@ -18,6 +19,8 @@ import { useSharedVerifier } from './sharedVerifier.js';
 import { SimLoad, type SimLoadOptions, type SimSender } from './simLoad.js';
 import { DEFAULT_LINK, type LinkModel, SimNetwork } from './simNetwork.js';
 import { SimNode } from './simNode.js';
+import { simRpcTransport, simRpcUrl } from './simRpc.js';
+import { SimWaitClock } from './simWaitClock.js';
 
 export interface ClusterOptions {
   readonly seed: string;
@@ -58,13 +61,14 @@ export class SimCluster {
   /** The funded accounts of the network (developer accounts), with their keys. */
   senders: SimSender[] = [];
   private loads: SimLoad[] = [];
-
   private constructor(
     readonly seed: string,
     readonly blockTimeMs: number,
     readonly random: SimRandom,
     readonly scheduler: SimScheduler,
     readonly network: SimNetwork,
+    /** The network as generated from the seed: its genesis, each node's and account's keys. */
+    readonly generated: Network,
   ) {}
 
   /** Every validator of a network generated from the seed, started. */
@@ -74,7 +78,6 @@ export class SimCluster {
     const random = seededRandom(o.seed);
     const scheduler = new SimScheduler(SIM_GENESIS_TIME * 1000 + 1000);
     const network = new SimNetwork(scheduler, random.fork('network'), o.link ?? DEFAULT_LINK);
-    const cluster = new SimCluster(o.seed, blockTimeMs, random, scheduler, network);
     const generated = generateNetwork({
       seed: `sim:${o.seed}`,
       validators: o.validators,
@@ -88,6 +91,7 @@ export class SimCluster {
         block_time_ms: blockTimeMs,
       },
     });
+    const cluster = new SimCluster(o.seed, blockTimeMs, random, scheduler, network, generated);
     const genesis = loadGenesis(generated.genesis);
     if (!genesis.ok) throw new Error(`the simulated genesis is invalid: ${genesis.problems.join('; ')}`);
     const world = {
@@ -143,6 +147,27 @@ export class SimCluster {
     const i = this.names.indexOf(name);
     if (i < 0) this.node(name); // names the nodes there are
     return this.validatorAddresses[i]!;
+  }
+
+  /** A node's RPC URL, reached through `rpcTransport` only. */
+  rpcUrl(name: string): string {
+    this.node(name);
+    return simRpcUrl(name);
+  }
+
+  /** The transport of a client (RpcClient) of the nodes' RPC, in this process (simRpc.ts). */
+  get rpcTransport(): HttpTransport {
+    this.transport ??= simRpcTransport((name) => this.nodes.get(name));
+    return this.transport;
+  }
+  private transport: HttpTransport | undefined;
+
+  /**
+   * The waits' clock on this run's virtual time (simWaitClock.ts), for kit/wait's useWaitClock:
+   * whoever drives the cluster so must not also run it by runTo or runUntil.
+   */
+  waitClock(): SimWaitClock {
+    return new SimWaitClock(this.scheduler);
   }
 
   /** Virtual milliseconds since the network started. */

@@ -78,6 +78,15 @@ export class SimNetwork {
     this.disconnected.delete(name);
   }
 
+  isDisconnected(name: string): boolean {
+    return this.disconnected.has(name);
+  }
+
+  /** Whether any cut (a partition, a one-way cut) is in force. */
+  get isCut(): boolean {
+    return this.cuts.size > 0;
+  }
+
   reaches(from: string, to: string): boolean {
     if (from === to || !this.ports.has(from) || !this.ports.has(to)) return false;
     if (this.disconnected.has(from) || this.disconnected.has(to)) return false;

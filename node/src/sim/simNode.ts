@@ -6,7 +6,8 @@
  * goes, its store closes) and start again from what its disk and its priv-validator state hold,
  * as a killed node does; and it can be paused (its events wait) and go on.
  */
-import { memoryLogger } from '@chain-devnet/kit/log';
+import type { RequestListener } from 'node:http';
+import { createLogger } from '@chain-devnet/kit/log';
 import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
@@ -14,6 +15,7 @@ import { byzantineValidator } from '../faults/byzantine.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
+import { createRpcApp } from '../rpc/app.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { ChainStore } from '../store/chainStore.js';
@@ -38,6 +40,8 @@ interface Running {
   /** The priv-validator's checks; null for a Byzantine node, which signs without them. */
   readonly signer: CheckedSigner | null;
   readonly ticker: SimTicker;
+  /** Its RPC app (rpc/app.ts, as main/endpoints.ts serves it), reached in this process. */
+  readonly rpc: RequestListener;
 }
 
 export class SimNode {
@@ -53,6 +57,11 @@ export class SimNode {
   private lastHeight = 0;
   /** What went wrong in it outside a handler (a start that failed). */
   readonly failures: string[] = [];
+  /**
+   * Its log, every run of it, one JSON line an entry as chain-node writes at level info; its
+   * times the node's virtual clock's, so that a seed gives the same log.
+   */
+  readonly logLines: string[] = [];
 
   constructor(
     readonly name: string,
@@ -72,6 +81,11 @@ export class SimNode {
     return this.running?.core.service ?? null;
   }
 
+  /** Its RPC while it is up (a request handler, no socket), else null: a node down answers nothing. */
+  get rpc(): RequestListener | null {
+    return this.running?.rpc ?? null;
+  }
+
   get height(): number {
     return this.running?.core.service.state.height ?? this.lastHeight;
   }
@@ -84,7 +98,11 @@ export class SimNode {
     if (this.running !== null) return;
     const { scheduler, network, genesis } = this.world;
     const ticker = scheduler.tickerFor(this.skewMs, this.name);
-    const logger = memoryLogger();
+    const logger = createLogger({
+      level: 'info',
+      write: (line) => this.logLines.push(line),
+      now: () => new Date(ticker.now()),
+    });
     const core = await openChainCore({
       home: `/sim/${this.name}`, // never written: the disk is in memory
       storage: this.disk,
@@ -126,7 +144,8 @@ export class SimNode {
       },
       { service: core.service, network: port, sync, metrics: core.metrics, logger, ticker },
     );
-    this.running = { core, driver, signer: checked, ticker };
+    const rpc = createRpcApp(core.service, core.metrics, logger.child({ part: 'rpc' })).callback();
+    this.running = { core, driver, signer: checked, ticker, rpc };
     // Not awaited: its start catches up by block sync first, which takes the run's virtual time.
     driver
       .start()

@@ -138,6 +138,7 @@ export const NODE_RULES: readonly LayerRule[] = [
     layer: 'sim',
     mayImport: [
       'chain',
+      'client/jsonHttp',
       'consensus',
       'crypto',
       'faults/byzantine',
@@ -145,12 +146,13 @@ export const NODE_RULES: readonly LayerRule[] = [
       'mempool',
       'p2p/network',
       'privval',
+      'rpc/app',
       'service',
       'store/chainStore',
       'sync',
       'testnet',
     ],
-    why: "the deterministic simulation: the node's own core, peer services, signer and driver built on a virtual clock, a simulated network and in-memory stores (a down node's chain read from its store); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
+    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network and in-memory stores (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
   },
   {
     layer: 'commands',

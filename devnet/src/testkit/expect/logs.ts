@@ -3,7 +3,7 @@
  * exactly, at most), since marks or since the start; and "no line matching X", over the log so
  * far or watched for a window from now.
  */
-import { pause } from '@chain-devnet/kit/wait';
+import { now, pause } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
@@ -79,7 +79,7 @@ export async function expectNoLog(net: NetContext, e: NoLogExpectation): Promise
   const since: Record<string, number> = {};
   for (const node of nodes)
     since[node] = e.since?.[node] ?? (e.for === undefined ? 0 : (await net.logLines(node)).length);
-  const deadline = e.for === undefined ? 0 : Date.now() + net.bound(e.for);
+  const deadline = e.for === undefined ? 0 : now() + net.bound(e.for);
   const window =
     e.for === undefined
       ? e.since
@@ -96,7 +96,7 @@ export async function expectNoLog(net: NetContext, e: NoLogExpectation): Promise
           `the line ${hit.slice(0, 500)}`,
         );
     }
-    if (Date.now() >= deadline) return;
-    await pause(Math.min(500, Math.max(0, deadline - Date.now())));
+    if (now() >= deadline) return;
+    await pause(Math.min(500, Math.max(0, deadline - now())));
   }
 }

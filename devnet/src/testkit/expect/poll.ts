@@ -4,7 +4,7 @@
  * end the wait at once. A failure names the first node whose check did not hold, its height, what
  * was expected (with the bound) and what its last probe found.
  */
-import { pause } from '@chain-devnet/kit/wait';
+import { now, pause } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 
@@ -34,7 +34,7 @@ export interface PollOptions<T> {
 /** Waits until `check` holds on every node; the value each node's check gave. */
 export async function untilEveryNode<T>(net: NetContext, o: PollOptions<T>): Promise<Map<string, T>> {
   for (const n of o.nodes) net.rpc(n); // an unknown node fails before any wait
-  const deadline = Date.now() + net.bound(o.within);
+  const deadline = now() + net.bound(o.within);
   const done = new Map<string, T>();
   const last = new Map<string, Check<T>>();
   for (;;) {
@@ -57,7 +57,7 @@ export async function untilEveryNode<T>(net: NetContext, o: PollOptions<T>): Pro
       const c = last.get(n);
       return c !== undefined && !c.ok && c.final === true;
     });
-    if (final !== undefined || Date.now() >= deadline) {
+    if (final !== undefined || now() >= deadline) {
       const node = final ?? o.nodes.find((n) => !done.has(n))!;
       const c = last.get(node) as Extract<Check<T>, { ok: false }>;
       const height = c.height !== undefined ? c.height : await net.heightOf(node);
@@ -68,6 +68,6 @@ export async function untilEveryNode<T>(net: NetContext, o: PollOptions<T>): Pro
         found: c.found,
       });
     }
-    await pause(Math.min(o.pollMs ?? 100, Math.max(0, deadline - Date.now())));
+    await pause(Math.min(o.pollMs ?? 100, Math.max(0, deadline - now())));
   }
 }

@@ -4,7 +4,7 @@
  * stalled chain has no block time to count in. A height whose votes were already on their way
  * when the partition came may still land: `within` lets the still window start that late.
  */
-import { pause } from '@chain-devnet/kit/wait';
+import { now, pause } from '@chain-devnet/kit/wait';
 import { describeWithin, type Within } from '../bounds.js';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
@@ -30,7 +30,7 @@ export async function expectStalled(net: NetContext, e: StalledExpectation): Pro
     );
   const nodes = e.nodes ?? net.names();
   for (const n of nodes) net.rpc(n); // an unknown node fails before any wait
-  const started = Date.now();
+  const started = now();
   const settleBy = started + (e.within === undefined ? 0 : net.bound(e.within));
   const expected =
     `no new block on ${nodes.join(', ')} for ${e.seconds} s (no progress)` +
@@ -39,24 +39,27 @@ export async function expectStalled(net: NetContext, e: StalledExpectation): Pro
   let windowFrom = started;
   for (;;) {
     // A node that does not answer this round cannot have moved as far as we can tell: read again.
-    const now = await Promise.all(nodes.map((n) => net.chain.height(n).catch(() => null)));
-    const heights = () => nodes.map((n, i) => `${n} ${held.get(n) ?? '?'}→${now[i] ?? '?'}`).join(', ');
-    const moved = nodes.findIndex((n, i) => now[i] != null && held.has(n) && now[i]! > held.get(n)!);
-    if (moved >= 0 && Date.now() > settleBy) {
+    const heightsNow = await Promise.all(nodes.map((n) => net.chain.height(n).catch(() => null)));
+    const heights = () =>
+      nodes.map((n, i) => `${n} ${held.get(n) ?? '?'}→${heightsNow[i] ?? '?'}`).join(', ');
+    const moved = nodes.findIndex(
+      (n, i) => heightsNow[i] != null && held.has(n) && heightsNow[i]! > held.get(n)!,
+    );
+    if (moved >= 0 && now() > settleBy) {
       const node = nodes[moved]!;
       throw net.failure({
         node,
-        height: now[moved]!,
+        height: heightsNow[moved]!,
         expected,
-        found: `height ${held.get(node)} then ${now[moved]} after ${((Date.now() - windowFrom) / 1000).toFixed(1)} s (${heights()})`,
+        found: `height ${held.get(node)} then ${heightsNow[moved]} after ${((now() - windowFrom) / 1000).toFixed(1)} s (${heights()})`,
       });
     }
-    if (moved >= 0) windowFrom = Date.now(); // still settling: the window starts again
+    if (moved >= 0) windowFrom = now(); // still settling: the window starts again
     for (const [i, n] of nodes.entries())
-      if (now[i] != null) held.set(n, Math.max(now[i]!, held.get(n) ?? 0));
+      if (heightsNow[i] != null) held.set(n, Math.max(heightsNow[i]!, held.get(n) ?? 0));
     const deadline = windowFrom + e.seconds * 1000;
-    if (Date.now() >= deadline) break;
-    await pause(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+    if (now() >= deadline) break;
+    await pause(Math.min(POLL_MS, Math.max(0, deadline - now())));
   }
   const silent = nodes.find((n) => !held.has(n));
   if (silent !== undefined)

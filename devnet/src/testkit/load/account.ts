@@ -15,7 +15,7 @@
  * however often it is sent again.
  */
 
-import { pause } from '@chain-devnet/kit/wait';
+import { now, pause } from '@chain-devnet/kit/wait';
 import type { Tx } from '@chain-devnet/node/chain';
 import type { ReceiptAnswer } from '@chain-devnet/node/client';
 import type { NetContext } from '../context.js';
@@ -158,7 +158,7 @@ export class LoadAccount {
     const refusals: string[] = [];
     for (let tries = 0; tries < this.load.nodes.length; tries++) {
       if (tries > 0) await this.moveOn();
-      const sentAt = Date.now();
+      const sentAt = now();
       let answer: Awaited<ReturnType<NetContext['txs']['sendBuilt']>>;
       try {
         answer = await this.load.net.txs.sendBuilt(tx, this.node());
@@ -195,7 +195,7 @@ export class LoadAccount {
         () => false,
       );
       if (!answered) return;
-      f.lastSentAt = Date.now();
+      f.lastSentAt = now();
       this.load.resent();
     }
   }
@@ -259,7 +259,7 @@ export class LoadAccount {
           this.gap = nonce;
           this.failedUnused.set(nonce, { flight: f, reason });
         }
-      } else if (nonce === onChain && Date.now() - f.lastSentAt > net.within(DECIDE_BLOCKS)) {
+      } else if (nonce === onChain && now() - f.lastSentAt > net.within(DECIDE_BLOCKS)) {
         return 'move';
       }
     }
@@ -284,7 +284,7 @@ export class LoadAccount {
   /** Flights that can no longer be decided while the load follows them are counted pending. */
   private giveUp(): void {
     const past = [...this.flights.values()].some(
-      (f) => Date.now() - f.firstSentAt > this.load.net.within(DEADLINE_BLOCKS),
+      (f) => now() - f.firstSentAt > this.load.net.within(DEADLINE_BLOCKS),
     );
     if (past) {
       this.stuck = true;

@@ -3,9 +3,12 @@
  * (transfers around the load's accounts, delegations to the active validators, undelegations of
  * part of what an account delegated before).
  */
+
+import { now } from '@chain-devnet/kit/wait';
 import type { Tx } from '@chain-devnet/node/chain';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
+import { testRandom } from '../random.js';
 import { COIN, Wallet } from '../wallet.js';
 import type { LoadTxType } from './options.js';
 
@@ -62,7 +65,7 @@ export class Composer {
 
   private pick(): LoadTxType {
     const total = this.weights.reduce((s, [, w]) => s + w, 0);
-    let r = Math.random() * total;
+    let r = testRandom.float() * total;
     for (const [t, w] of this.weights) {
       r -= w;
       if (r < 0) return t;
@@ -84,10 +87,10 @@ export class Composer {
   }
 
   private async activeValidators(nodes: readonly string[]): Promise<string[]> {
-    if (this.activeCache === null || Date.now() - this.activeCache.at > 5_000) {
+    if (this.activeCache === null || now() - this.activeCache.at > 5_000) {
       const { validators } = await this.anyNode(nodes, (n) => this.net.rpc(n).validators());
       this.activeCache = {
-        at: Date.now(),
+        at: now(),
         set: validators.filter((v) => v.status === 'ACTIVE').map((v) => v.address),
       };
     }

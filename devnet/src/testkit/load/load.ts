@@ -8,6 +8,8 @@
  * the run's ledger; the report counts what was submitted, received, rejected, confirmed and
  * failed, and the confirmation latency (p50, p99).
  */
+
+import { now } from '@chain-devnet/kit/wait';
 import type { ReceiptAnswer } from '@chain-devnet/node/client';
 import type { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
@@ -15,7 +17,7 @@ import { weiOf } from '../expect/accounts.js';
 import { Wallet } from '../wallet.js';
 import { type AccountLoad, type Flight, LoadAccount } from './account.js';
 import { Composer } from './compose.js';
-import { checkOptions, type LoadOptions } from './options.js';
+import { checkOptions, DEFAULT_LOAD_ACCOUNTS, type LoadOptions } from './options.js';
 import { Pacing } from './pacing.js';
 import { type LoadReport, type LoadTx, Tally } from './report.js';
 
@@ -54,14 +56,14 @@ export class Load {
         return Wallet.of(a);
       });
     } else {
-      const k = (o.accounts as number | undefined) ?? 4;
+      const k = (o.accounts as number | undefined) ?? DEFAULT_LOAD_ACCOUNTS;
       wallets = Array.from({ length: k }, (_, i) => Wallet.random(`load-${i}`));
       await net.txs.fund(net.txs.faucet(), wallets, weiOf(o.fund ?? '1000coin', 'fund'), nodes[0]!);
     }
     const load = new Load(net, o, wallets, nodes);
     const asAccounts = load.forAccounts();
     load.running = Promise.all(wallets.map((w, i) => new LoadAccount(asAccounts, w, i).run())).then(() => {
-      load.ended ??= Date.now();
+      load.ended ??= now();
     });
     return load;
   }
@@ -81,7 +83,7 @@ export class Load {
 
   /** What it did so far. */
   report(): LoadReport {
-    return this.tally.report((this.ended ?? Date.now()) - this.pacing.started);
+    return this.tally.report((this.ended ?? now()) - this.pacing.started);
   }
 
   /** Every transaction it saw confirmed, in order. */

@@ -6,6 +6,9 @@
 import { TestkitUsageError } from '../errors.js';
 import type { Amount } from '../expect/accounts.js';
 
+/** The fresh accounts a load sends from when it names none. */
+export const DEFAULT_LOAD_ACCOUNTS = 4;
+
 export const LOAD_TX_TYPES = ['TRANSFER', 'DELEGATE', 'UNDELEGATE'] as const;
 export type LoadTxType = (typeof LOAD_TX_TYPES)[number];
 
@@ -24,7 +27,7 @@ export interface LoadOptions {
   readonly count?: number;
   /** Weights by type; default all TRANSFER. UNDELEGATE takes back part of an earlier DELEGATE (else it delegates). */
   readonly mix?: Partial<Record<LoadTxType, number>>;
-  /** Fresh accounts funded from account-0 (default 4), or devnet account names to send from. */
+  /** Fresh accounts funded from account-0 (default DEFAULT_LOAD_ACCOUNTS), or devnet account names to send from. */
   readonly accounts?: number | readonly string[];
   /** Each fresh account's funding; default 1000coin. */
   readonly fund?: Amount;

@@ -2,10 +2,10 @@
  * The load's pace: one clock of send slots under the rate, shared by every account, and the end
  * of the load (stopped, its count sent, or its duration over).
  */
-import { pause } from '@chain-devnet/kit/wait';
+import { now, pause } from '@chain-devnet/kit/wait';
 
 export class Pacing {
-  readonly started = Date.now();
+  readonly started = now();
   private stopping = false;
   private remaining: number;
   private nextSlot = 0;
@@ -24,17 +24,17 @@ export class Pacing {
     return (
       this.stopping ||
       this.remaining <= 0 ||
-      (this.o.duration !== undefined && Date.now() - this.started >= this.o.duration * 1000)
+      (this.o.duration !== undefined && now() - this.started >= this.o.duration * 1000)
     );
   }
 
   /** The next send's time under the rate (shared by every account), waited for, and taken. */
   async turn(): Promise<boolean> {
     if (this.o.rate !== undefined) {
-      const now = Date.now();
-      const at = Math.max(now, this.nextSlot);
+      const t = now();
+      const at = Math.max(t, this.nextSlot);
       this.nextSlot = at + 1000 / this.o.rate;
-      if (at > now) await pause(at - now);
+      if (at > t) await pause(at - t);
     }
     if (this.over()) return false;
     this.remaining--;

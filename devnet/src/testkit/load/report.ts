@@ -4,6 +4,8 @@
  * first few reasons of rejections and failures (hashes and numbers folded, so alike reasons
  * count together).
  */
+
+import { now } from '@chain-devnet/kit/wait';
 import type { ReceiptAnswer } from '@chain-devnet/node/client';
 import type { Flight } from './account.js';
 import type { LoadTxType } from './options.js';
@@ -109,7 +111,7 @@ export class Tally {
   confirmed(f: Flight, receipt: ReceiptAnswer): LoadTx {
     const { tx, hash } = f;
     this.counts.confirmed++;
-    this.latencies.push(Date.now() - f.firstSentAt);
+    this.latencies.push(now() - f.firstSentAt);
     const done: LoadTx = {
       hash,
       type: tx.type as LoadTxType,

@@ -6,34 +6,21 @@
  * run left it behind. A failed run keeps every node's log in a folder it names.
  */
 import { join } from 'node:path';
-import type { ChainParams, TxType } from '@chain-devnet/node/chain';
+import type { TxType } from '@chain-devnet/node/chain';
 import type { Devnet } from '../../devnet/devnet.js';
 import type { NodeStatus } from '../../devnet/nodeStatus.js';
 import { type AddResult, addNode } from '../../operations/add.js';
 import { startAll, stopAll } from '../../operations/lifecycle.js';
 import { marketUrl } from '../../operations/market.js';
-import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
 import { type SaveResult, save } from '../../operations/save.js';
 import { sendTx, type TxOutcome } from '../../operations/tx.js';
 import { signUpgrade, type UpgradePlanResult } from '../../operations/upgradePlan.js';
 import type { RuntimeKind } from '../../runtime/runtime.js';
-import type { Within } from '../bounds.js';
-import type { Chain } from '../chain.js';
 import { TimeControl } from '../chainTime.js';
-import type { NetContext } from '../context.js';
-import { StepError, TestkitError, TestkitUsageError } from '../errors.js';
-import { Expectations } from '../expect/index.js';
-import { checkInvariants, type InvariantOptions, type InvariantReport } from '../invariants/index.js';
-import type { Ledger } from '../ledger.js';
-import { Load } from '../load/load.js';
-import type { LoadOptions } from '../load/options.js';
-import type { LogMarks } from '../logs.js';
-import type { ValidatorModel } from '../model/validatorModel.js';
-import type { DevAccount } from '../net.js';
-import { NodeHandle } from '../nodeHandle.js';
+import { devnetNodes } from '../nodeHandle.js';
 import { keepLogs, stamp } from '../nodeLogs.js';
 import { onInterrupt } from '../signals.js';
-import type { Txs } from '../wallet.js';
+import { TestnetBase } from './base.js';
 import { Conditions } from './conditions.js';
 import { devnetContext } from './devnetContext.js';
 import { keepArchive } from './failureArchive.js';
@@ -42,27 +29,27 @@ import { endPartition, makePartition } from './partition.js';
 import { attachRun, startRun } from './start.js';
 import { releaseDevnet } from './teardown.js';
 
-export class Testnet {
-  readonly net: NetContext;
-  readonly expect: Expectations;
+export class Testnet extends TestnetBase {
   /** Latency, jitter, loss, rate, zones, one-way partitions and partition shapes (conditions.ts). */
   readonly conditions: Conditions;
-  /** Set by a failure the testkit saw, or by the caller (markFailed): the logs are kept at stop. */
-  failed = false;
-  private stopping: Promise<void> | null = null;
   private unregister: () => void = () => undefined;
-  private loads = new Set<Load>();
   /** A partition made by this object is in force. */
   private partitioned = false;
   /** Each node's RPC as its runtime publishes it (on a swarm: the machine that runs it). */
-  private readonly rpcUrls = new Map<string, string>();
+  private readonly rpcUrls: Map<string, string>;
 
   private constructor(
     readonly devnet: Devnet,
     private readonly run: Run,
   ) {
-    this.net = devnetContext(devnet, (name) => this.rpcUrls.get(name));
-    this.expect = new Expectations(this.net);
+    const rpcUrls = new Map<string, string>();
+    super(
+      devnetContext(devnet, (name) => rpcUrls.get(name)),
+      devnetNodes(devnet),
+      run.log,
+      run.invariants,
+    );
+    this.rpcUrls = rpcUrls;
     this.conditions = new Conditions(devnet, (line) => this.log(line));
     this.time = new TimeControl(devnet, this.net);
   }
@@ -121,7 +108,7 @@ export class Testnet {
     return this.devnet.layout.home;
   }
 
-  get runtime(): RuntimeKind {
+  override get runtime(): RuntimeKind {
     return this.devnet.state.runtime;
   }
 
@@ -130,60 +117,12 @@ export class Testnet {
     return this.run.owned;
   }
 
-  get params(): ChainParams {
-    return this.net.params;
-  }
-
-  get chain(): Chain {
-    return this.net.chain;
-  }
-
   /** The chain's time under the test's hand: pause, resume, mine, block time, chain time, skew (chainTime.ts). */
   readonly time: TimeControl;
-
-  get model(): ValidatorModel {
-    return this.net.model;
-  }
-
-  get txs(): Txs {
-    return this.net.txs;
-  }
-
-  get ledger(): Ledger {
-    return this.net.ledger;
-  }
-
-  get accounts(): readonly DevAccount[] {
-    return this.net.accounts;
-  }
 
   /** The task market's URL (manifest `market: true`, docs/MARKET.md), or null without it. */
   get market(): string | null {
     return marketUrl(this.devnet);
-  }
-
-  log(line: string): void {
-    this.run.log(line);
-  }
-
-  names(): string[] {
-    return this.net.names();
-  }
-
-  node(name: string): NodeHandle {
-    this.net.rpc(name); // an unknown name fails here
-    return new NodeHandle(name, this.devnet, this.net);
-  }
-
-  nodes(): NodeHandle[] {
-    return this.names().map((n) => this.node(n));
-  }
-
-  /** A node operation as data (a scenario runner's fault step): {op: 'kill', node: 'validator-2'}. */
-  fault(f: { readonly op: NodeOp; readonly node: string }): Promise<void> {
-    if (!(NODE_OPS as readonly string[]).includes(f.op))
-      throw new TestkitUsageError(`a node operation is one of ${NODE_OPS.join(', ')}, got ${f.op}`);
-    return this.node(f.node).op(f.op);
   }
 
   /**
@@ -204,55 +143,22 @@ export class Testnet {
     this.log('devnet started again');
   }
 
-  /** Sets the name the following failures carry. */
-  step(label: string): void;
-  /** Runs `f` as the step `label`: a failure inside names it (a TestkitError, or a StepError around another error). */
-  step<T>(label: string, f: () => Promise<T>): Promise<T>;
-  step<T>(label: string, f?: () => Promise<T>): undefined | Promise<T> {
-    this.net.step = label;
-    if (f === undefined) return;
-    return f().catch((e: unknown) => {
-      this.failed = true;
-      throw e instanceof TestkitError || e instanceof StepError ? e : new StepError(label, e);
-    });
-  }
-
-  /** The bound of a wait, in ms. */
-  bound(w: Within): number {
-    return this.net.bound(w);
-  }
-
-  /** The bound of "within `blocks` blocks", in ms. */
-  within(blocks: number): number {
-    return this.net.within(blocks);
-  }
-
-  /** The highest height once every node is synced (at most one block apart), within 10 blocks. */
-  synced(nodes?: readonly string[]): Promise<number> {
-    return this.expect.synced(nodes === undefined ? {} : { nodes });
-  }
-
-  /** Waits until every named node has `k` more blocks than the highest has now; that height. */
-  waitBlocks(k: number, nodes?: readonly string[]): Promise<number> {
-    return this.chain.waitBlocks(k, nodes);
-  }
-
   /**
    * A partition into groups of node names, each node then talking only to its group's; the nodes
    * named in no group form one more group. Real on every runtime (blocked-peers fault injection).
    */
-  async partition(groups: readonly (readonly string[])[]): Promise<void> {
+  override async partition(groups: readonly (readonly string[])[]): Promise<void> {
     await makePartition(this.devnet, this.net, groups, (line) => this.log(line));
     this.partitioned = true;
   }
 
   /** Whether a partition made here is in force. */
-  get isPartitioned(): boolean {
+  override get isPartitioned(): boolean {
     return this.partitioned;
   }
 
   /** Ends a partition: every node talks to every other again (a node disconnected stays so). */
-  async heal(): Promise<void> {
+  override async heal(): Promise<void> {
     await endPartition(this.devnet);
     if (this.partitioned) this.log('partition healed');
     this.partitioned = false;
@@ -279,7 +185,7 @@ export class Testnet {
   }
 
   /** `devnet tx`: signed with an account's, a node's (validator) or a hex key; waits unless wait is false. */
-  async tx(type: TxType, o: DevnetTx): Promise<TxOutcome> {
+  override async tx(type: TxType, o: DevnetTx): Promise<TxOutcome> {
     const r = await sendTx(this.devnet, { ...o, type, wait: o.wait ?? true });
     if (r.receipt?.status === 'confirmed')
       this.ledger.record(r.tx_hash, r.receipt.block_height!, `${type} from ${o.from}`);
@@ -298,51 +204,9 @@ export class Testnet {
     return r;
   }
 
-  /** Starts a load in the background (funded accounts first); stop() or done() gives its report. */
-  async load(o: LoadOptions): Promise<Load> {
-    const l = await Load.start(this.net, o);
-    this.loads.add(l);
-    return l;
-  }
-
   /** Every node as the runtime and its RPC see it. */
-  status(): Promise<NodeStatus[]> {
+  override status(): Promise<NodeStatus[]> {
     return this.devnet.status();
-  }
-
-  /** How far every node's log went now (for log expectations "since"). */
-  async logMarks(): Promise<LogMarks> {
-    const out: Record<string, number> = {};
-    for (const n of this.names()) out[n] = (await this.net.logLines(n).catch(() => [])).length;
-    return out;
-  }
-
-  /** The next epoch boundary at or after `h`. */
-  boundaryFrom(h: number): number {
-    const L = this.params.epochLength;
-    return Math.ceil(h / L) * L;
-  }
-
-  /** Node names whose validator (by name) has one of `statuses` in the model now. */
-  validatorNodes(statuses: readonly string[] = ['ACTIVE']): string[] {
-    const vs = [...this.model.at(this.model.height).values()];
-    return this.names().filter((n) => vs.some((v) => v.name === n && statuses.includes(v.status)));
-  }
-
-  /** Marks the run failed: its logs are kept at stop. */
-  markFailed(): void {
-    this.failed = true;
-  }
-
-  /** The invariants over the whole history of every node (also run by stop). */
-  async checkInvariants(o: InvariantOptions = this.run.invariants): Promise<InvariantReport> {
-    const r = await checkInvariants(this.net, o).catch((e: unknown) => {
-      this.failed = true;
-      throw e;
-    });
-    for (const line of r.lines) this.log(line);
-    if (r.silent.length > 0) this.log(`not checked (not answering): ${r.silent.join(', ')}`);
-    return r;
   }
 
   /** Every node's log and the status into a new folder under the run's log folder; its path. */
@@ -354,26 +218,10 @@ export class Testnet {
     return dir;
   }
 
-  /**
-   * Ends the run: loads stopped, the invariants checked (unless it failed), the logs kept if it
-   * failed (or an invariant did not hold), and what this testkit started torn down. Throws the
-   * invariants' failure after the teardown.
-   */
-  stop(o: StopOptions = {}): Promise<void> {
-    // Once: a signal during a stop waits for that stop.
-    this.stopping ??= this.end(o);
-    return this.stopping;
-  }
-
-  private async end(o: StopOptions): Promise<void> {
-    if (o.failed) this.failed = true;
+  protected override async end(o: StopOptions): Promise<void> {
     let broken: unknown = null;
     try {
-      await Promise.allSettled([...this.loads].map((l) => l.stop()));
-      if (!this.failed && o.invariants !== false)
-        await this.checkInvariants().catch((e: unknown) => {
-          broken = e;
-        });
+      broken = await this.endLoadsAndCheck(o);
       if (this.failed)
         await this.keepLogs(broken === null ? (o.why ?? 'the run failed') : (broken as Error).message, {
           restart: !this.run.owned || o.keep === true,

@@ -1,0 +1,77 @@
+/**
+ * The simulation's cluster as the testkit's parts see a devnet: its nodes' operations for the
+ * node handles (NodeOperations), and its keys and RPC for sending transactions (TxNetwork), so
+ * that a handle, `tx` and everything over them work on a SimTestnet as on a Testnet. What the
+ * simulation does not have yet (an upgrade to another build, disk faults) is refused, saying so.
+ */
+import { now } from '@chain-devnet/kit/wait';
+import { hexToBytes, isHex } from '@chain-devnet/node/crypto';
+import type { SimCluster } from '@chain-devnet/node/sim';
+import type { TxNetwork } from '../../operations/tx.js';
+import type { NetContext } from '../context.js';
+import { TestkitUsageError } from '../errors.js';
+import type { NodeOperations } from '../nodeHandle.js';
+
+const notSimulated = (what: string) =>
+  Promise.reject(new TestkitUsageError(`${what} is not simulated yet: run it on a devnet's runtime`));
+
+export function simNodes(cluster: SimCluster): NodeOperations {
+  return {
+    async op(op, name) {
+      const node = cluster.node(name);
+      switch (op) {
+        // The simulated disk is whole at every instant: a graceful stop and a kill are the same.
+        case 'stop':
+        case 'kill':
+          return node.crash();
+        case 'start':
+          return node.start();
+        case 'restart':
+          await node.crash();
+          return node.start();
+        case 'pause':
+          return node.pause();
+        case 'resume':
+          return node.unpause();
+        case 'disconnect':
+          return cluster.network.disconnect(name);
+        case 'connect':
+          return cluster.network.connect(name);
+      }
+    },
+    upgrade: (name, to) => notSimulated(`devnet upgrade ${name} --to ${to}`),
+    versionOf: () => 'checkout',
+    disk: (name) => notSimulated(`devnet disk ${name}`),
+    state: async (name) => {
+      const node = cluster.node(name);
+      return !node.up ? 'stopped' : node.paused ? 'paused' : 'running';
+    },
+    exitCode: async () => null,
+  };
+}
+
+/** The cluster's keys (its developer accounts', its nodes') and RPC, for sendTxOn. */
+export function simTxNetwork(cluster: SimCluster, net: NetContext): TxNetwork {
+  const keys = new Map<string, string>([
+    ...cluster.generated.accounts.map((a): [string, string] => [a.name, a.key.private_key]),
+    ...cluster.generated.nodes.map((n): [string, string] => [n.name, n.key.private_key]),
+  ]);
+  return {
+    chainId: net.params.chainId,
+    keyOf: (from) => {
+      const hex = keys.get(from) ?? (isHex(from, 32) ? from : undefined);
+      if (hex === undefined)
+        throw new TestkitUsageError(
+          `from ${from}: not an account (${cluster.generated.accounts.map((a) => a.name).join(', ')}), a node name, or a 64-hex private key`,
+        );
+      return hexToBytes(hex, 32);
+    },
+    accountAddress: (who) => net.accountAddress(who),
+    validatorAddress: (who) => net.validatorAddress(who),
+    nodeNames: () => net.names(),
+    node: (name) => void net.rpc(name),
+    client: async (name) => net.rpc(name),
+    receiptWaitMs: net.within(5),
+    nowSeconds: () => Math.floor(now() / 1000),
+  };
+}

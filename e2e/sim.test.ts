@@ -1,0 +1,48 @@
+/**
+ * The end-to-end scenarios of consensus on the simulation (SimTestnet): agreement, rotation,
+ * transfers, metrics, a crash under load, jailing and the halt, each the same code as on the
+ * devnet's runtimes (suite.ts), on the suite's manifest without the market, in virtual time; and
+ * the run's fingerprint, which the same seed gives again (devnet/tests/testkit/simTestnet.test.ts
+ * runs one twice).
+ */
+import { after, before, describe } from 'node:test';
+import { SimTestnet } from '@chain-devnet/devnet/testkit';
+import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
+import { agreement } from './scenarios/agreement.js';
+import { crash } from './scenarios/crash.js';
+import { halt } from './scenarios/halt.js';
+import { jailing } from './scenarios/jailing.js';
+import { metrics } from './scenarios/metrics.js';
+import { rotation } from './scenarios/rotation.js';
+import { transfers } from './scenarios/transfers.js';
+import { scenarioTests } from './suite.js';
+
+/** The suite's scenarios that need nothing the simulation lacks (a node added, disks, the market). */
+const SIM_SCENARIOS = [agreement, rotation, transfers, metrics, crash, jailing, halt];
+
+describe('e2e on the simulation', () => {
+  let net: SimTestnet | null = null;
+  const started = Date.now();
+  const log = (line: string) => console.log(`# [sim] ${line}`);
+  before(async () => {
+    net = await SimTestnet.start({
+      manifest: e2eManifest('sim'),
+      name: 'e2e-sim',
+      keepLogsDir: E2E_LOGS_DIR,
+      log,
+    });
+  });
+  after(async () => {
+    try {
+      if (net !== null) await net.stop();
+    } finally {
+      log(`e2e suite on the simulation: ${((Date.now() - started) / 1000).toFixed(1)} s of wall time`);
+    }
+  });
+  scenarioTests(
+    SIM_SCENARIOS,
+    () => net,
+    () => null,
+    log,
+  );
+});
