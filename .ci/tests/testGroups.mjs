@@ -143,6 +143,9 @@ export const SUITES = {
       'node/dist/tests/unit/sim/simulate.test.js': { weight: HEAVY, seconds: 13 },
       'node/dist/tests/unit/sim/faults.test.js': { weight: HEAVY, seconds: 8 },
       'node/dist/tests/unit/sim/simRpc.test.js': { weight: HEAVY, seconds: 9 },
+      'node/dist/tests/unit/consensus/record/replay.test.js': { weight: HEAVY, seconds: 5 },
+      // A process devnet of 4 that records, is saved and replayed node by node (2026-12-03).
+      'devnet/dist/tests/operations/replay.test.js': { kind: 'none', weight: HEAVY, seconds: 45 },
       'devnet/dist/tests/testkit/simTestnet.test.js': { kind: 'none', weight: HEAVY, seconds: 20 },
       'devnet/dist/tests/scenario/sim/simTest.test.js': { kind: 'none', weight: HEAVY, seconds: 17 },
       'devnet/dist/tests/scenario/sim/seedSearch.test.js': { kind: 'none', weight: HEAVY, seconds: 14 },

@@ -79,6 +79,9 @@ const NODE_FILES = new Set([
   'priv_validator_proposal.json',
   // The chain control (chain-time offset, clock skew, hold): state of the chain's time.
   'chain_control.json',
+  // The consensus record (--record-consensus): `devnet replay` reads it from an archive.
+  'consensus-record.jsonl',
+  'consensus-record.1.jsonl',
 ]);
 /** The folders whose files are a program's own store (level's files, whatever their names). */
 const NODE_STORES = new Set(['data']);

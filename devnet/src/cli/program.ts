@@ -12,6 +12,7 @@ import { logsCommand } from './commands/logs.js';
 import { netCommand } from './commands/net.js';
 import { nodeCommands } from './commands/node.js';
 import { partitionCommand } from './commands/partition.js';
+import { replayCommand } from './commands/replay.js';
 import { saveCommand } from './commands/save.js';
 import { statusCommand } from './commands/status.js';
 import { superviseCommand } from './commands/supervise.js';
@@ -40,6 +41,7 @@ const COMMANDS: readonly Command[] = [
   txCommand,
   uiCommand,
   saveCommand,
+  replayCommand,
   downCommand,
   composeCommand,
   k8sCommand,

@@ -128,6 +128,26 @@ export interface SaveJson {
   readonly elapsed_ms: number;
 }
 
+/** `devnet replay --json`: a node's consensus record replayed (operations/replay.ts). */
+export interface ReplayJson {
+  readonly node: string;
+  readonly files: readonly string[];
+  readonly entries: number;
+  readonly heights: number;
+  readonly inputs: number;
+  readonly decisions: number;
+  readonly from: number | null;
+  readonly to: number | null;
+  /** Null: the same actions at every input; else where this build decided otherwise. */
+  readonly divergence: {
+    readonly height: number;
+    readonly line: number;
+    readonly at: string;
+    readonly recorded: string;
+    readonly replayed: string;
+  } | null;
+}
+
 /** What any command prints with --json when it fails (exit code 2 for a bad flag, else 1). */
 export interface ErrorJson {
   readonly error: { readonly code: DevnetErrorCode | 'INTERNAL'; readonly message: string };

@@ -83,6 +83,8 @@ export interface Manifest {
   upgrades?: Record<string, string>;
   /** A node that halts for an upgrade plan is restarted on the plan's version from `upgrades` (`devnet up --auto-upgrade`). */
   auto_upgrade?: boolean;
+  /** Every genesis node records its consensus core (chain-node --record-consensus; `devnet replay`). */
+  record_consensus?: boolean;
   /** Start from a running node's state (`devnet up --fork URL[@HEIGHT]`; devnet/README.md, "Forking a running network"). */
   fork?: ManifestFork;
   /** Round trips between zones as ping shows them (net/zones.ts; devnet/README.md, "Network conditions"). */
@@ -178,6 +180,7 @@ export const MANIFEST_SCHEMA = {
       additionalProperties: { type: 'string', pattern: VERSION_PATTERN },
     },
     auto_upgrade: { type: 'boolean' },
+    record_consensus: { type: 'boolean' },
     zones: { type: 'object' },
     disk: DISK_SCHEMA,
     fork: {

@@ -86,6 +86,7 @@ function nodeSpecOf(n: NetworkNode, v: ManifestValidator | undefined, m: Manifes
     ...n,
     byzantine: v?.byzantine ?? null,
     stateSync: v?.state_sync ?? false,
+    ...(m.record_consensus === true ? { recordConsensus: true } : {}),
     diskBytes: diskOf(v?.disk ?? m.disk),
     ...(v?.clock_skew === undefined ? {} : { clockSkewMs: parseSignedDuration(v.clock_skew) ?? 0 }),
   };
@@ -97,6 +98,8 @@ export interface NodeSpec extends NetworkNode {
   readonly byzantine: ByzantineMode | null;
   /** Joins by state sync when its store is empty (`chain-node start --state-sync`). */
   readonly stateSync: boolean;
+  /** Records its consensus core (`chain-node start --record-consensus`; manifest `record_consensus`). */
+  readonly recordConsensus?: boolean;
   /** Its store on a size-limited tmpfs of this many bytes (manifest `disk`, runtime/dataDisk.ts); null: on the disk beneath. */
   readonly diskBytes: number | null;
   /** TEST ONLY: its own clock this many ms ahead (negative: behind) at its first start (manifest `clock_skew`); absent: 0. */
@@ -157,14 +160,16 @@ export function mergeFlags(manifest: Manifest, flags: SpecFlags): Manifest {
 /**
  * The `chain-node start` flags every runtime gives a node besides where it lives: fault
  * injection always (the devnet's disconnect, connect and partitions use the node's blocked-peers
- * file), the test-only Byzantine mode where the manifest asks for it, and state sync where the
- * manifest or `devnet add --state-sync` asks for it.
+ * file), the test-only Byzantine mode where the manifest asks for it, state sync where the
+ * manifest or `devnet add --state-sync` asks for it, and the consensus record where the manifest
+ * does (`record_consensus`: a build older than the record refuses the flag).
  */
 export function nodeStartFlags(n: NodeSpec): string[] {
   return [
     '--fault-injection',
     ...(n.byzantine === null ? [] : ['--byzantine', n.byzantine]),
     ...(n.stateSync ? ['--state-sync'] : []),
+    ...(n.recordConsensus === true ? ['--record-consensus'] : []),
   ];
 }
 

@@ -42,6 +42,8 @@ export interface NodeConfig {
   readonly maxBodyBytes: number;
   /** Honour <home>/blocked_peers.json (--fault-injection: devnets and the partition tests). */
   readonly faultInjection: boolean;
+  /** Record the consensus core into <home>/consensus-record.jsonl (--record-consensus). */
+  readonly recordConsensus: boolean;
   /** TEST ONLY, devnet genesis only: a Byzantine validator (`--byzantine equivocate`); null is honest. */
   readonly byzantine: ByzantineMode | null;
   /** TEST ONLY, with faultInjection: where the node kills itself (crash tests); null never. */
@@ -67,6 +69,7 @@ export function defaultConfig(home: string): NodeConfig {
     mempoolCleanupMs: 30_000,
     maxBodyBytes: DEFAULT_RPC_OPTIONS.maxBodyBytes,
     faultInjection: false,
+    recordConsensus: false,
     byzantine: null,
     failPoint: null,
   };

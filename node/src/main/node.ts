@@ -27,6 +27,7 @@ import { realTicker } from '../util/ticker.js';
 import { openChainState, openSigner, startGossip } from './chainParts.js';
 import { CloserStack } from './closers.js';
 import type { NodeConfig } from './config.js';
+import { RecordFile } from './consensusRecord.js';
 import { startNetwork, startRpc } from './endpoints.js';
 import { openTimeControl, wireTimeControl } from './timeControl.js';
 import type { UpgradeGuard } from './upgradeGuard.js';
@@ -74,6 +75,7 @@ export async function startNode(
     const network = await startNetwork(config, logger, build.nodeVersion, genesis.hash, parts, testOnly);
     const guard = await openChainState(config, genesis, core, network, build, time.clock, logger);
     const sync = network === null ? null : await startGossip(network, core, equivocator, logger);
+    const record = config.recordConsensus ? await RecordFile.open(config.home, logger) : null;
     const driver = new ConsensusDriver(
       {
         privateKey,
@@ -94,11 +96,14 @@ export async function startNode(
         ticker: realTicker(now),
         haltsBefore: (state) => guard.haltsBefore(state),
         ...(time.control === null ? {} : { pace: time.control, chainClock: time.chainClock }),
+        ...(record === null ? {} : { record }),
       },
     );
     wireTimeControl(time, service, driver, testOnly, logger);
     // A node restarted at a plan's height it cannot apply halts again at once, before any sync.
     if (!guard.haltsBefore(service.state)) await driver.start();
+    // Closed in reverse: the record's last lines are written once the driver has stopped.
+    if (record !== null) parts.defer('consensus record', () => record.flush());
     parts.defer('consensus', () => driver.stop());
     const cleanup = setInterval(() => {
       service.expire().catch((e: unknown) => {

@@ -35,6 +35,8 @@ export interface ClusterOptions {
   readonly byzantine?: Readonly<Record<string, ByzantineMode>>;
   /** Funded accounts account-0 … (default 1), the senders a load may use. */
   readonly accounts?: number;
+  /** Every node records its consensus core (SimNode.record), as chain-node --record-consensus. */
+  readonly record?: boolean;
 }
 
 /** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
@@ -120,6 +122,7 @@ export class SimCluster {
           world,
           random.fork(`node ${n.name}`),
           o.byzantine?.[n.name] ?? null,
+          o.record === true ? [] : null,
         ),
       );
     try {

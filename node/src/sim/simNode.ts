@@ -10,6 +10,7 @@ import type { RequestListener } from 'node:http';
 import { createLogger } from '@chain-devnet/kit/log';
 import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
+import type { RecordEntry } from '../consensus/record/format.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { byzantineValidator } from '../faults/byzantine.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
@@ -70,6 +71,8 @@ export class SimNode {
     private readonly random: SimRandom,
     /** TEST ONLY, as chain-node's --byzantine: it signs and sends two versions of each message. */
     readonly byzantine: ByzantineMode | null = null,
+    /** Its consensus record (consensus/record), every run of it, when it records (as --record-consensus). */
+    readonly record: RecordEntry[] | null = null,
   ) {}
 
   get up(): boolean {
@@ -142,7 +145,15 @@ export class SimNode {
         maxClockDriftSec: 30,
         startGraceMs: this.world.startGraceMs,
       },
-      { service: core.service, network: port, sync, metrics: core.metrics, logger, ticker },
+      {
+        service: core.service,
+        network: port,
+        sync,
+        metrics: core.metrics,
+        logger,
+        ticker,
+        ...(this.record === null ? {} : { record: { write: (e: RecordEntry) => this.record!.push(e) } }),
+      },
     );
     const rpc = createRpcApp(core.service, core.metrics, logger.child({ part: 'rpc' })).callback();
     this.running = { core, driver, signer: checked, ticker, rpc };

@@ -51,6 +51,11 @@ export const startOptions = {
   'block-time': duration('time between blocks, e.g. 500ms, 2s (default: the genesis block_time_ms)', {}),
   'mempool-ttl': duration('pending transactions expire after D', { default: BASE.mempool.ttlMs }),
   'mempool-cleanup': duration('how often expired ones are removed', { default: BASE.mempoolCleanupMs }),
+  'record-consensus': flag(
+    'record the consensus core (its inputs, the answers of its edges, its actions) into ' +
+      '<home>/consensus-record.jsonl (at most 2 x 8 MB, the older half in .1): `devnet replay` ' +
+      're-executes it (docs/PROTOCOL.md, "Consensus records")',
+  ),
   'fault-injection': flag(
     'honour <home>/blocked_peers.json, a JSON array of peer ids the node refuses to talk to (devnet ' +
       'disconnect/connect, partition tests); without it the file is ignored',

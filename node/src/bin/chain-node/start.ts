@@ -42,6 +42,7 @@ export async function runNode(
     mempool: { ...base.mempool, ttlMs: v['mempool-ttl'] },
     mempoolCleanupMs: v['mempool-cleanup'],
     faultInjection: v['fault-injection'],
+    recordConsensus: v['record-consensus'],
     byzantine: v.byzantine ?? null,
     failPoint: v['fail-point'] ?? null,
   };

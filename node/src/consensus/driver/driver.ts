@@ -12,8 +12,10 @@ import { TOPIC_BLOCKS, TOPIC_VOTES } from '../../p2p/protocol.js';
 import { BEHIND_TIMER, CatchUp, STALL_CHECK_MS } from '../../sync/index.js';
 import type { Cancel } from '../../util/ticker.js';
 import { HeightConsensus } from '../heightConsensus.js';
+import type { HeightContext } from '../heightContext.js';
 import { heightOf, type Message } from '../message.js';
 import { FREE_PACE, type HeightPace } from '../pace.js';
+import { recordingCore } from '../record/recorder.js';
 import type { ConsensusAction } from '../types.js';
 import { placeHeight } from '../verdicts/height.js';
 import { readProposal } from '../verdicts/proposal.js';
@@ -166,7 +168,7 @@ export class ConsensusDriver {
     this.heightStartedAt = this.now();
     this.catchUp.entered();
     const mine = this.validators.some((v) => v.address === this.opts.signer?.address);
-    const core = new HeightConsensus({
+    const ctx: HeightContext = {
       chainId: state.params.chainId,
       height: this.height,
       validators: this.validators,
@@ -174,7 +176,10 @@ export class ConsensusDriver {
       isValid: (block) => this.blocks.isValid(block),
       build: (round) => this.blocks.build(this.opts.privateKey!, round),
       timeouts: this.opts.timeouts,
-    });
+    };
+    const record = this.deps.record;
+    const core =
+      record === undefined ? new HeightConsensus(ctx) : recordingCore(ctx, record, () => this.now());
     this.core = core;
     metrics.consensusRound.set(0);
     this.apply(core.start());

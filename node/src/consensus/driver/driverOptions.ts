@@ -8,6 +8,7 @@ import type { ChainService } from '../../service/chainService.js';
 import type { BlockSync } from '../../sync/index.js';
 import type { Ticker } from '../../util/ticker.js';
 import type { HeightPace } from '../pace.js';
+import type { RecordSink } from '../record/recorder.js';
 import type { ConsensusSigner } from '../signer.js';
 import type { Timeouts } from '../types.js';
 import type { Equivocator } from './equivocatorPort.js';
@@ -60,4 +61,6 @@ export interface DriverDeps {
   readonly chainClock?: () => number;
   /** When to enter heights: held, mined with no wait, another block time (the test-only chain control). Absent: FREE_PACE. */
   readonly pace?: HeightPace;
+  /** Where each height's core is recorded (consensus/record: `--record-consensus`); absent: not recorded. */
+  readonly record?: RecordSink;
 }
