@@ -20,6 +20,8 @@ export interface SimTestOptions {
   readonly validators: number | undefined;
   readonly out: string;
   readonly json: boolean;
+  /** Where each run's consensus records go (DIR/SEED/nodes/NAME/), or null: not recorded. */
+  readonly record: string | null;
   readonly print: (line: string) => void;
 }
 
@@ -37,7 +39,11 @@ async function scenariosOnSim(files: readonly Scenario[], o: SimTestOptions): Pr
   for (const s of files) checkSimScenario(s); // every file before the first run
   const say = o.json ? () => undefined : o.print;
   const results: SimScenarioResult[] = [];
-  for (const s of files) for (const seed of seedsOf(o)) results.push(await runScenarioOnSim(s, seed, say));
+  for (const s of files)
+    for (const seed of seedsOf(o))
+      results.push(
+        await runScenarioOnSim(s, seed, say, o.record === null ? {} : { recordDir: join(o.record, seed) }),
+      );
   if (o.json)
     o.print(
       JSON.stringify(

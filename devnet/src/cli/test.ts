@@ -59,6 +59,10 @@ const TEST_OPTIONS = {
     valueName: 'DIR',
     default: '.',
   }),
+  record: text(
+    "on --runtime sim with FILE: each node's consensus record into DIR/SEED/nodes/NAME/ (devnet replay DIR/SEED --node NAME)",
+    { valueName: 'DIR' },
+  ),
   schema: flag("print the scenario file's JSON Schema (devnet/schema/scenario.schema.json)"),
 };
 
@@ -90,6 +94,7 @@ async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[])
     ['--seeds', v.seeds],
     ['--validators', v.validators],
     ['--json', v.json || undefined],
+    ['--record', v.record],
   ] as const)
     if (value !== undefined) throw new DevnetError('BAD_FLAG', `${flagName} is for --runtime sim`);
   const runtime = v.runtime as RuntimeChoice | undefined;
@@ -140,6 +145,11 @@ async function cmdSimTest(v: Values<typeof TEST_OPTIONS>, files: readonly string
     ['--logs-dir', v['logs-dir']],
   ] as const)
     if (value !== undefined) throw new DevnetError('BAD_FLAG', `${flagName} is not for --runtime sim`);
+  if (files.length === 0 && v.record !== undefined)
+    throw new DevnetError(
+      'BAD_FLAG',
+      '--record is for scenario files on --runtime sim (a seed search writes its failures as files: record those)',
+    );
   if (files.length > 0 && v.validators !== undefined)
     throw new DevnetError(
       'BAD_FLAG',
@@ -161,6 +171,7 @@ async function cmdSimTest(v: Values<typeof TEST_OPTIONS>, files: readonly string
     validators: v.validators,
     out: v.out,
     json: v.json,
+    record: v.record ?? null,
     print: out,
   });
 }

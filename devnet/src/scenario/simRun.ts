@@ -7,6 +7,8 @@
  * one hash over every node's headers, says so. Times in the result are virtual.
  */
 
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isProvenEquivocation } from '@chain-devnet/node/chain';
 import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
 import { DevnetError } from '../base/errors.js';
@@ -46,6 +48,7 @@ export async function runScenarioOnSim(
   s: Scenario,
   seed: string,
   print: (line: string) => void,
+  o: { readonly recordDir?: string } = {},
 ): Promise<SimScenarioResult> {
   checkSimScenario(s);
   const t0 = Date.now();
@@ -53,6 +56,7 @@ export async function runScenarioOnSim(
   const load = s.file.load;
   const cluster = await SimCluster.open({
     ...simClusterOptions(s.manifest, seed),
+    ...(o.recordDir === undefined ? {} : { record: true }),
     // The network of a file without a load is the seed search's (one account), so that a shrunk
     // schedule written as a file replays to the seed's run.
     ...(load === undefined
@@ -93,6 +97,10 @@ export async function runScenarioOnSim(
       invariantsCase(ok, chains.forks, [...cluster.nodeFailures(), ...missingEvidence(cluster, s)], print),
     );
     print(`  fingerprint ${chains.fingerprint} (${(cluster.elapsedMs / 1000).toFixed(1)} s of virtual time)`);
+    if (o.recordDir !== undefined) {
+      await writeRecords(cluster, o.recordDir);
+      print(`  consensus records in ${o.recordDir} (devnet replay ${o.recordDir} --node NAME)`);
+    }
     return {
       name: s.name,
       source: s.source,
@@ -226,4 +234,14 @@ function invariantsCase(
   }
   say(`  ✔ invariants${ok ? '' : ' (no fork, though a step failed)'}`);
   return { label, outcome: 'passed', ms: 0 };
+}
+
+/** Each node's consensus record where `devnet replay DIR --node NAME` reads a devnet's: DIR/nodes/NAME/. */
+async function writeRecords(cluster: SimCluster, dir: string): Promise<void> {
+  for (const name of cluster.names) {
+    const home = join(dir, 'nodes', name);
+    await mkdir(home, { recursive: true });
+    const lines = (cluster.node(name).record ?? []).map((e) => JSON.stringify(e));
+    await writeFile(join(home, 'consensus-record.jsonl'), lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+  }
 }
