@@ -52,6 +52,24 @@ describe('devnet test --runtime sim', () => {
     assert.match(first[0]!.fingerprint, /^[0-9a-f]{64}$/);
   });
 
+  test('--record DIR: every node records its consensus, and devnet replay re-executes it to the same actions', async () => {
+    const records = join(dir, 'records');
+    const r = await devnetCli(['test', EXAMPLE, '--runtime', 'sim', '--seed', 'rec', '--record', records]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(r.stdout.includes(`consensus records in ${join(records, 'rec')}`), r.stdout);
+    for (const node of ['validator-0', 'validator-1', 'validator-2', 'validator-3']) {
+      const replay = await devnetCli(['replay', join(records, 'rec'), '--node', node, '--json']);
+      assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+      const j = JSON.parse(replay.stdout) as { divergence: unknown; decisions: number; from: number };
+      assert.equal(j.divergence, null);
+      assert.equal(j.from, 1);
+      assert.ok(j.decisions >= 5, `${node}: ${j.decisions} decisions`);
+    }
+    const search = await devnetCli(['test', '--runtime', 'sim', '--seeds', '1', '--record', records]);
+    assert.equal(search.code, 2);
+    assert.match(search.stderr, /--record is for scenario files/);
+  });
+
   test('the lines: every step with its virtual time, the invariants, the fingerprint, PASS', async () => {
     const r = await devnetCli(['test', EXAMPLE, '--runtime', 'sim', '--seed', 'lines']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
