@@ -9,11 +9,13 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { useWaitClock } from '@chain-devnet/kit/wait';
 import { isProvenEquivocation } from '@chain-devnet/node/chain';
 import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
 import { DevnetError } from '../base/errors.js';
 import { simByzantine, simClusterOptions, simManifestProblems } from '../spec/simManifest.js';
 import { DEFAULT_LOAD_ACCOUNTS } from '../testkit/load/options.js';
+import { seededTestRandom, useTestRandom } from '../testkit/random.js';
 import { resolveReferences } from './refs.js';
 import type { CaseResult, ScenarioResult } from './run.js';
 import type { Scenario } from './scenario.js';
@@ -73,6 +75,8 @@ export async function runScenarioOnSim(
           },
         }),
   });
+  // A tx step's and the chain's expectations' waits on virtual time; the testkit's draws the seed's.
+  const restore = [useWaitClock(cluster.waitClock()), useTestRandom(seededTestRandom(`scenario:${seed}`))];
   try {
     print(
       `scenario ${s.name} (${s.source}) on the simulation, seed ${JSON.stringify(seed)}: ${s.steps.length} steps`,
@@ -116,6 +120,7 @@ export async function runScenarioOnSim(
       virtualMs: cluster.elapsedMs,
     };
   } finally {
+    for (const put of restore) put();
     await cluster.close();
   }
 }
@@ -200,8 +205,8 @@ async function runSimSteps(
     say(`  ▶ ${label}`);
     try {
       if (step.at !== undefined) await steps.trigger(step.at);
-      const height = await steps.execute(kind, step);
-      if (step.as !== undefined) results.set(step.as, { kind, produced: { height } });
+      const produced = await steps.execute(kind, step);
+      if (step.as !== undefined) results.set(step.as, { kind, produced });
       cases.push({ label, outcome: 'passed', ms: cluster.elapsedMs - t });
       say(`  ✔ ${label} (${((cluster.elapsedMs - t) / 1000).toFixed(1)} s virtual)`);
     } catch (e) {

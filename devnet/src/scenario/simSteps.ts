@@ -8,15 +8,24 @@
  */
 
 import { parseDuration, parseSignedDuration } from '@chain-devnet/kit/values';
+import type { TxType } from '@chain-devnet/node/chain';
 import type { SimAction, SimCluster } from '@chain-devnet/node/sim';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
+import { sendTxOn, type TxOutcome } from '../operations/tx.js';
 import { unscaledBoundMs, type Within } from '../testkit/bounds.js';
+import type { NetContext } from '../testkit/context.js';
+import { Expectations } from '../testkit/expect/index.js';
+import type { DevnetTx } from '../testkit/testnet/options.js';
+import { simContext, simTxNetwork } from '../testkit/testnet/simNodes.js';
+import type { Produced } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
+import { txStep } from './txStep.js';
 
 /** The step kinds a scenario may use on the simulation. */
 export const SIM_STEP_KINDS: readonly string[] = [
   ...NODE_OPS,
+  'tx',
   'partition',
   'heal',
   'oneWay',
@@ -25,8 +34,9 @@ export const SIM_STEP_KINDS: readonly string[] = [
   'expect',
 ];
 
-/** The expectations the simulation checks. */
+/** The expectations the simulation checks: its own, and the chain's through the nodes' RPC. */
 const SIM_EXPECTATIONS = ['height', 'synced', 'stalled'];
+const CHAIN_EXPECTATIONS = ['tx', 'account', 'validator'];
 
 /** What in `s` the simulation cannot run yet, each naming its field; empty: it runs. */
 export function simProblems(s: Scenario): string[] {
@@ -53,9 +63,9 @@ export function simProblems(s: Scenario): string[] {
       );
     if (kind === 'expect') {
       const assertion = Object.keys(step.expect ?? {})[0] ?? '';
-      if (!SIM_EXPECTATIONS.includes(assertion))
+      if (!SIM_EXPECTATIONS.includes(assertion) && !CHAIN_EXPECTATIONS.includes(assertion))
         problems.push(
-          `steps[${i}].expect.${assertion}: not checked on the simulation yet (it checks ${SIM_EXPECTATIONS.join(', ')})`,
+          `steps[${i}].expect.${assertion}: not checked on the simulation yet (it checks ${[...SIM_EXPECTATIONS, ...CHAIN_EXPECTATIONS].join(', ')})`,
         );
     }
   });
@@ -66,11 +76,18 @@ export function simProblems(s: Scenario): string[] {
 export class SimStepFailure extends Error {}
 
 export class SimSteps {
+  /** The testkit's view of the cluster: its tx and the chain's expectations go through the nodes' RPC. */
+  private readonly net: NetContext;
+  private readonly expectations: Expectations;
+
   constructor(
     private readonly cluster: SimCluster,
     /** Virtual ms after the network's start when the steps began (a trigger's time counts from it). */
     private readonly began: number,
-  ) {}
+  ) {
+    this.net = simContext(cluster);
+    this.expectations = new Expectations(this.net);
+  }
 
   private boundMs(w: Within): number {
     return unscaledBoundMs(w, { blockTimeMs: this.cluster.blockTimeMs, nodes: this.cluster.names.length });
@@ -98,13 +115,27 @@ export class SimSteps {
       );
   }
 
-  /** Runs one step's kind; the highest height when it ended. */
-  async execute(kind: StepKind, step: Step): Promise<number> {
+  /**
+   * Runs one step's kind; what it produced for later steps' references: the highest height when
+   * it ended, and a tx step's hash and sender (as on the other runtimes, step.ts). A tx step and
+   * the chain's expectations wait on the waits' clock, which the run has put on virtual time.
+   */
+  async execute(kind: StepKind, step: Step): Promise<Produced> {
     const actions = this.actionsOf(kind, step);
     if (actions !== null) for (const a of actions) await this.cluster.apply(a);
     else if (kind === 'wait') await this.wait(step.wait!);
-    else await this.expect(step.expect!);
-    return this.cluster.head;
+    else if (kind === 'tx') {
+      const r = await txStep({ tx: (type, o) => this.send(type, o), net: this.net }, step.tx!);
+      return { hash: r.tx_hash, from: r.from, height: r.receipt?.block_height ?? this.cluster.head };
+    } else await this.expect(step.expect!);
+    return { height: this.cluster.head };
+  }
+
+  private async send(type: TxType, o: DevnetTx): Promise<TxOutcome> {
+    const r = await sendTxOn(simTxNetwork(this.cluster, this.net), { ...o, type, wait: o.wait ?? true });
+    if (r.receipt?.status === 'confirmed')
+      this.net.ledger.record(r.tx_hash, r.receipt.block_height!, `${type} from ${o.from}`);
+    return r;
   }
 
   /** A fault step as the simulation's actions; null for a wait or an expectation. */
@@ -159,6 +190,11 @@ export class SimSteps {
 
   private async expect(e: NonNullable<Step['expect']>): Promise<void> {
     const [assertion, arg] = Object.entries(e)[0]! as [string, Record<string, unknown>];
+    if (CHAIN_EXPECTATIONS.includes(assertion)) {
+      const call = this.expectations[assertion as keyof Expectations] as (a: unknown) => Promise<unknown>;
+      await call.call(this.expectations, arg);
+      return;
+    }
     const names = this.nodesOf(arg.nodes as string[] | undefined);
     if (assertion === 'height') {
       const atLeast = arg.atLeast as number;

@@ -4,7 +4,7 @@
  * `{status: "rejected", error}`: no receipt ever comes), with the reason's text or pattern.
  */
 import type { TxOutcome } from '../operations/tx.js';
-import type { Testnet } from '../testkit/testnet/testnet.js';
+import type { TestnetBase } from '../testkit/testnet/base.js';
 import type { Step } from './scenario.js';
 
 /** What became of the transaction, and the reason the node or the block gave. */
@@ -15,7 +15,11 @@ function fate(r: TxOutcome): { status: string; reason: string | null } {
   return { status: r.receipt.status, reason: r.receipt.error ?? null };
 }
 
-export async function txStep(net: Testnet, tx: NonNullable<Step['tx']>): Promise<TxOutcome> {
+/** On a devnet (a Testnet) or on the simulation (its cluster's tx and context: simSteps.ts). */
+export async function txStep(
+  net: Pick<TestnetBase, 'tx' | 'net'>,
+  tx: NonNullable<Step['tx']>,
+): Promise<TxOutcome> {
   const { type, status, error, ...rest } = tx;
   const want = status ?? 'confirmed';
   const r = await net.tx(type, { ...rest, wait: true });

@@ -1,6 +1,7 @@
 /**
- * The simulation's cluster as the testkit's parts see a devnet: its nodes' operations for the
- * node handles (NodeOperations), and its keys and RPC for sending transactions (TxNetwork), so
+ * The simulation's cluster as the testkit's parts see a devnet: its context (NetContext), its
+ * nodes' operations for the node handles (NodeOperations), and its keys and RPC for sending
+ * transactions (TxNetwork), so
  * that a handle, `tx` and everything over them work on a SimTestnet as on a Testnet. What the
  * simulation does not have yet (an upgrade to another build, disk faults) is refused, saying so.
  */
@@ -8,9 +9,32 @@ import { now } from '@chain-devnet/kit/wait';
 import { hexToBytes, isHex } from '@chain-devnet/node/crypto';
 import type { SimCluster } from '@chain-devnet/node/sim';
 import type { TxNetwork } from '../../operations/tx.js';
-import type { NetContext } from '../context.js';
+import { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
 import type { NodeOperations } from '../nodeHandle.js';
+
+/** The testkit's view of the cluster (NetContext): its nodes by name and in-process RPC, genesis, accounts, logs. */
+export function simContext(cluster: SimCluster): NetContext {
+  const generated = cluster.generated;
+  return new NetContext({
+    nodes: () =>
+      generated.nodes.map((n) => ({
+        name: n.name,
+        rpc: cluster.rpcUrl(n.name),
+        address: n.key.address,
+        validatorAddress: n.key.validator_address,
+      })),
+    genesis: generated.genesis,
+    accounts: generated.accounts.map((a) => ({
+      name: a.name,
+      address: a.key.address,
+      privateKey: hexToBytes(a.key.private_key, 32),
+    })),
+    runtime: 'sim',
+    logLines: async (n) => [...cluster.node(n).logLines],
+    transport: cluster.rpcTransport,
+  });
+}
 
 const notSimulated = (what: string) =>
   Promise.reject(new TestkitUsageError(`${what} is not simulated yet: run it on a devnet's runtime`));

@@ -16,13 +16,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { useWaitClock } from '@chain-devnet/kit/wait';
 import type { TxType } from '@chain-devnet/node/chain';
-import { hexToBytes } from '@chain-devnet/node/crypto';
 import { SimCluster } from '@chain-devnet/node/sim';
 import { sendTxOn, type TxOutcome } from '../../operations/tx.js';
 import { type Manifest, requireManifest } from '../../spec/manifest.js';
 import { DEFAULTS } from '../../spec/networkSpec.js';
 import { simClusterOptions, simManifestProblems } from '../../spec/simManifest.js';
-import { NetContext } from '../context.js';
 import { TestkitError, TestkitUsageError } from '../errors.js';
 import type { InvariantOptions } from '../invariants/index.js';
 import { defaultLogsDir, stamp } from '../nodeLogs.js';
@@ -30,7 +28,7 @@ import { seededTestRandom, useTestRandom } from '../random.js';
 import { type NodeRunView, TestnetBase } from './base.js';
 import { type DevnetTx, runLog, type StopOptions } from './options.js';
 import { partitionGroups } from './partition.js';
-import { simNodes, simTxNetwork } from './simNodes.js';
+import { simContext, simNodes, simTxNetwork } from './simNodes.js';
 
 export interface SimStartOptions {
   /** The devnet's manifest, as Testnet.start takes it; only what the simulation has (simManifest.ts). */
@@ -59,30 +57,7 @@ export class SimTestnet extends TestnetBase {
     log: (line: string) => void,
     invariants: InvariantOptions,
   ) {
-    const generated = cluster.generated;
-    super(
-      new NetContext({
-        nodes: () =>
-          generated.nodes.map((n) => ({
-            name: n.name,
-            rpc: cluster.rpcUrl(n.name),
-            address: n.key.address,
-            validatorAddress: n.key.validator_address,
-          })),
-        genesis: generated.genesis,
-        accounts: generated.accounts.map((a) => ({
-          name: a.name,
-          address: a.key.address,
-          privateKey: hexToBytes(a.key.private_key, 32),
-        })),
-        runtime: 'sim',
-        logLines: async (n) => [...cluster.node(n).logLines],
-        transport: cluster.rpcTransport,
-      }),
-      simNodes(cluster),
-      log,
-      invariants,
-    );
+    super(simContext(cluster), simNodes(cluster), log, invariants);
   }
 
   /** The manifest's validators brought up on the simulation, every wait of the process on its clock. */

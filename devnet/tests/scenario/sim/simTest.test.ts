@@ -52,6 +52,27 @@ describe('devnet test --runtime sim', () => {
     assert.match(first[0]!.fingerprint, /^[0-9a-f]{64}$/);
   });
 
+  test('tx steps and the chain expectations (tx, account, validator) through the nodes RPC, one fingerprint a seed', async () => {
+    const file = 'devnet/scenarios/sim-transactions.yaml';
+    const [a] = await simJson([file, '--seed', 'tx']);
+    const [b] = await simJson([file, '--seed', 'tx']);
+    assert.equal(a!.ok, true, JSON.stringify(a));
+    assert.equal(a!.fingerprint, b!.fingerprint);
+    // A tx step whose transaction is not what the file expects fails, naming it.
+    const wrong = join(dir, 'wrong-tx.yaml');
+    await writeFile(
+      wrong,
+      [
+        'manifest: { validators: 4 }',
+        'steps:',
+        '  - tx: { type: TRANSFER, from: account-0, to: validator-1, amount: 1coin, status: rejected }',
+      ].join('\n'),
+    );
+    const r = await devnetCli(['test', wrong, '--runtime', 'sim', '--seed', 'x']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /expected the TRANSFER [0-9a-f]{64} rejected; found confirmed/);
+  });
+
   test('--record DIR: every node records its consensus, and devnet replay re-executes it to the same actions', async () => {
     const records = join(dir, 'records');
     const r = await devnetCli(['test', EXAMPLE, '--runtime', 'sim', '--seed', 'rec', '--record', records]);
@@ -144,7 +165,7 @@ describe('devnet test --runtime sim', () => {
       file,
       'name: unsupported\nmanifest: { validators: 4, market: true }\n' +
         'load: { rate: 2, duration: 10, accounts: [account-0], nodes: [validator-0], mix: { UNDELEGATE: 1 } }\nsteps:\n' +
-        '  - tx: { type: TRANSFER, from: account-0, to: account-1, amount: 1coin }\n' +
+        '  - add: { name: late-joiner, stake: 100coin }\n' +
         '  - expect: { noLog: { matches: error } }\n',
     );
     const r = await devnetCli(['test', file, '--runtime', 'sim']);
@@ -154,7 +175,7 @@ describe('devnet test --runtime sim', () => {
       "load.accounts: the simulation's load sends from the network's own funded accounts: a count, not names",
       'load.nodes: not simulated yet',
       'load.mix.UNDELEGATE: not simulated yet',
-      'steps[0].tx: this step does not run on the simulation yet',
+      'steps[0].add: this step does not run on the simulation yet',
       'steps[1].expect.noLog: not checked on the simulation yet',
     ])
       assert.ok(r.stderr.includes(problem), `${problem} in:\n${r.stderr}`);
