@@ -44,5 +44,5 @@ export { type NodeRunView, TestnetBase } from './testnet/base.js';
 export type { DevnetTx, StartOptions, StopOptions } from './testnet/options.js';
 export { type SimStartOptions, SimTestnet } from './testnet/simTestnet.js';
 export { Testnet } from './testnet/testnet.js';
-export { withTestnet } from './testnet/withTestnet.js';
+export { withSimTestnet, withTestnet } from './testnet/withTestnet.js';
 export { COIN, type Sent, type TxSpec, Txs, Wallet } from './wallet.js';

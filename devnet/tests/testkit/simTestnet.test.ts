@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { now } from '@chain-devnet/kit/wait';
-import { SimTestnet, TestkitUsageError, Wallet } from '../../src/testkit/index.js';
+import { SimTestnet, TestkitUsageError, Wallet, withSimTestnet } from '../../src/testkit/index.js';
 
 const MANIFEST = { validators: 4, block_time: '500ms', epoch_length: 10 } as const;
 
@@ -64,6 +64,34 @@ describe('the testkit on the simulation', () => {
       );
     } finally {
       await net.stop(); // the invariants over the whole run, on every node
+    }
+  });
+
+  it('withSimTestnet: the body runs on a started simulation, stopped after it whatever happens', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sim-testnet-with-'));
+    try {
+      const heights = await withSimTestnet(
+        { manifest: MANIFEST, seed: 'with', log: () => undefined },
+        async (net) => {
+          await net.expect.height({ atLeast: 4 });
+          return net.chain.heights(net.names());
+        },
+      );
+      assert.equal(heights.size, 4);
+      await assert.rejects(
+        withSimTestnet(
+          { manifest: MANIFEST, seed: 'with-fails', keepLogsDir: dir, log: () => undefined },
+          async () => {
+            throw new Error('the body failed');
+          },
+        ),
+        /the body failed/,
+      );
+      assert.equal((await readdir(dir)).length, 1, 'the failed run kept its logs');
+      // Stopped both times: another simulation starts.
+      await withSimTestnet({ manifest: MANIFEST, log: () => undefined }, async () => undefined);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
