@@ -1,24 +1,30 @@
 /**
  * The end-to-end scenarios of consensus on the simulation (SimTestnet): agreement, rotation,
- * transfers, metrics, a crash under load, jailing and the halt, each the same code as on the
+ * transfers, metrics, a crash under load, jailing, network conditions, the halt and a Byzantine
+ * validator (on a simulation of its own), each the same code as on the
  * devnet's runtimes (suite.ts), on the suite's manifest without the market, in virtual time; and
  * the run's fingerprint, which the same seed gives again (devnet/tests/testkit/simTestnet.test.ts
  * runs one twice).
  */
-import { after, before, describe } from 'node:test';
-import { SimTestnet } from '@chain-devnet/devnet/testkit';
+import { after, before, describe, test } from 'node:test';
+import { SimTestnet, withSimTestnet } from '@chain-devnet/devnet/testkit';
 import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
 import { agreement } from './scenarios/agreement.js';
+import { byzantine, byzantineChecks, byzantineOptions } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
 import { metrics } from './scenarios/metrics.js';
+import { network } from './scenarios/network.js';
 import { rotation } from './scenarios/rotation.js';
 import { transfers } from './scenarios/transfers.js';
 import { scenarioTests } from './suite.js';
 
-/** The suite's scenarios that need nothing the simulation lacks (a node added, disks, the market). */
-const SIM_SCENARIOS = [agreement, rotation, transfers, metrics, crash, jailing, halt];
+/**
+ * The suite's scenarios that need nothing the simulation lacks (a node added, disks, the market),
+ * on one shared SimTestnet; the Byzantine one on a simulation of its own after it (one at a time).
+ */
+const SIM_SCENARIOS = [agreement, rotation, transfers, metrics, crash, jailing, network, halt];
 
 describe('e2e on the simulation', () => {
   let net: SimTestnet | null = null;
@@ -45,4 +51,10 @@ describe('e2e on the simulation', () => {
     () => null,
     log,
   );
+});
+
+describe('the Byzantine scenario on the simulation', () => {
+  const log = (line: string) => console.log(`# [sim] ${line}`);
+  test(`${byzantine.id} ${byzantine.title}`, () =>
+    withSimTestnet(byzantineOptions('sim', log), byzantineChecks));
 });

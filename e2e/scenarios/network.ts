@@ -10,10 +10,10 @@
  * Fixed in the shaping pipe, tested there; the e2e form of it is left for the next change.)
  */
 import assert from 'node:assert/strict';
-import { COIN, recover, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, recover, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 import type { Scenario } from './scenario.js';
 
-export const network: Scenario = {
+export const network: Scenario<TestnetBase> = {
   id: 14,
   title: 'network: zones 200 ms apart, 30% loss still votes, one-way deafness and heal, a slow link',
   async run(net) {
@@ -31,7 +31,7 @@ export const network: Scenario = {
   },
 };
 
-async function zonesApart(net: Testnet, validators: readonly string[]): Promise<void> {
+async function zonesApart(net: TestnetBase, validators: readonly string[]): Promise<void> {
   const half = Math.ceil(net.names().length / 2);
   const nodes = Object.fromEntries(net.names().map((n, i) => [n, i < half ? 'eu' : 'us']));
   await net.conditions.zones({ nodes, matrix: { eu: { us: { rtt_ms: 200 } }, us: {} } });
@@ -41,7 +41,7 @@ async function zonesApart(net: Testnet, validators: readonly string[]): Promise<
   await net.conditions.zones(null);
 }
 
-async function lossStillVotes(net: Testnet, validators: readonly string[]): Promise<void> {
+async function lossStillVotes(net: TestnetBase, validators: readonly string[]): Promise<void> {
   const [stopped, lossy] = [validators.at(-1)!, validators.at(-2)!];
   const reader = validators[0]!;
   await net.conditions.set(lossy, { loss: '30%' });
@@ -66,7 +66,7 @@ async function lossStillVotes(net: Testnet, validators: readonly string[]): Prom
   await net.synced();
 }
 
-async function deafFallsBehind(net: Testnet, deaf: string): Promise<void> {
+async function deafFallsBehind(net: TestnetBase, deaf: string): Promise<void> {
   await net.synced();
   const others = net.names().filter((n) => n !== deaf);
   const marks = await net.logMarks();
@@ -95,7 +95,7 @@ async function deafFallsBehind(net: Testnet, deaf: string): Promise<void> {
   await net.synced();
 }
 
-async function slowLinkKeepsUp(net: Testnet, slow: string): Promise<void> {
+async function slowLinkKeepsUp(net: TestnetBase, slow: string): Promise<void> {
   await net.conditions.set(slow, { rate: '256kbit' });
   try {
     const { txs } = net;

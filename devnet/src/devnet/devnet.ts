@@ -27,7 +27,7 @@ import type {
   RuntimeKind,
 } from '../runtime/runtime.js';
 import { createRuntime } from '../runtime/select.js';
-import { validatorZones } from '../spec/manifest.js';
+import { manifestZones } from '../spec/manifest.js';
 import { buildNetworkSpec, type NetworkSpec, type NodeSpec, type SpecInput } from '../spec/networkSpec.js';
 import {
   type AddedNode,
@@ -79,10 +79,7 @@ export class Devnet {
     readonly runtime: Runtime,
   ) {
     this.faults = new BlockedPeers(layout, runtime);
-    this.net = new NetControl(layout, runtime, () => {
-      const m = this.state.input.manifest;
-      return m.zones === undefined ? null : { matrix: m.zones, nodes: validatorZones(m) };
-    });
+    this.net = new NetControl(layout, runtime, () => manifestZones(this.state.input.manifest));
     this.disk = new DiskFaultFiles(layout, runtime);
     this.control = new ChainControlFiles(layout, runtime);
     this.builds = new NodeBuilds(layout.home, () => this.progress);

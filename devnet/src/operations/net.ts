@@ -6,7 +6,6 @@
  */
 import type { Direction } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
-import type { Devnet } from '../devnet/devnet.js';
 import type { NodeNetJson } from '../net/named.js';
 import {
   fieldsOf,
@@ -18,6 +17,23 @@ import {
 } from '../net/netState.js';
 import { type Shape, shapeGroups } from '../net/shapes.js';
 import { type ZoneSetup, zoneProblems } from '../net/zones.js';
+import type { BlockedPeers } from '../runtime/blockedPeers.js';
+import type { NetControl } from '../runtime/netConditions.js';
+import type { PeerInfo } from '../runtime/runtime.js';
+
+/**
+ * What the operations below act on: a network's nodes by name, the conditions it keeps and its
+ * partitions. A Devnet is one (its files and its nodes' fault injection); the simulation's
+ * (testkit/testnet/simNet.ts) is another, so `devnet net`'s words mean the same on both.
+ */
+export interface NetHost {
+  /** The node `name`; an unknown name throws UNKNOWN_NODE, naming the nodes. */
+  node(name: string): unknown;
+  readonly nodes: readonly { readonly name: string }[];
+  peers(): Promise<readonly PeerInfo[]>;
+  readonly net: Pick<NetControl, 'read' | 'zones' | 'change' | 'named'>;
+  readonly faults: Pick<BlockedPeers, 'partition'>;
+}
 
 export type Directions = Direction | 'both';
 
@@ -31,7 +47,7 @@ export interface NetRequest {
 const directionsOf = (d: Directions | undefined): Direction[] =>
   d === undefined || d === 'both' ? ['out', 'in'] : [d];
 
-function peersOf(d: Devnet, r: NetRequest): string[] {
+function peersOf(d: NetHost, r: NetRequest): string[] {
   d.node(r.node);
   if (r.to === undefined || r.to.length === 0) return ['*'];
   for (const p of r.to) {
@@ -42,7 +58,7 @@ function peersOf(d: Devnet, r: NetRequest): string[] {
 }
 
 /** Sets `fields` on the node's links (other fields it had stay); the state now. */
-export async function setNet(d: Devnet, r: NetRequest, fields: LinkFields): Promise<NetState> {
+export async function setNet(d: NetHost, r: NetRequest, fields: LinkFields): Promise<NetState> {
   const peers = peersOf(d, r);
   if (Object.keys(fieldsOf(fields)).length === 0)
     throw new DevnetError(
@@ -53,7 +69,7 @@ export async function setNet(d: Devnet, r: NetRequest, fields: LinkFields): Prom
 }
 
 /** Clears the node's links (to `to` only, in `direction` only, when given); no node: every node's. */
-export async function clearNet(d: Devnet, r: Partial<NetRequest> = {}): Promise<NetState> {
+export async function clearNet(d: NetHost, r: Partial<NetRequest> = {}): Promise<NetState> {
   const node = r.node ?? null;
   const peers = node === null || r.to === undefined || r.to.length === 0 ? null : peersOf(d, { ...r, node });
   if (node !== null) d.node(node);
@@ -61,7 +77,7 @@ export async function clearNet(d: Devnet, r: Partial<NetRequest> = {}): Promise<
 }
 
 /** Replaces the zones in force (null: back to the manifest's); problems name the field. */
-export async function setZones(d: Devnet, setup: ZoneSetup | null, source = 'zones'): Promise<NetState> {
+export async function setZones(d: NetHost, setup: ZoneSetup | null, source = 'zones'): Promise<NetState> {
   if (setup !== null) {
     for (const name of Object.keys(setup.nodes)) d.node(name);
     const problems = zoneProblems(
@@ -76,7 +92,7 @@ export async function setZones(d: Devnet, setup: ZoneSetup | null, source = 'zon
 }
 
 /** Refuses a zone the zones in force do not define (`devnet add --zone`), before anything is recorded. */
-export async function checkZone(d: Devnet, zone: string): Promise<void> {
+export async function checkZone(d: NetHost, zone: string): Promise<void> {
   const zones = d.net.zones(await d.net.read(await d.peers()));
   const known = Object.keys(zones?.matrix ?? {});
   if (!known.includes(zone))
@@ -91,7 +107,7 @@ export async function checkZone(d: Devnet, zone: string): Promise<void> {
  * `devnet zones` sets them), and every node's file is written again (it and its peers learn
  * their round trips).
  */
-export async function joinZone(d: Devnet, name: string, zone: string): Promise<void> {
+export async function joinZone(d: NetHost, name: string, zone: string): Promise<void> {
   const all = await d.peers();
   const zones = d.net.zones(await d.net.read(all));
   if (zones === null) return;
@@ -102,7 +118,7 @@ export async function joinZone(d: Devnet, name: string, zone: string): Promise<v
 }
 
 /** `from`'s messages no longer reach `to` (to is deaf to from); the connection stays. */
-export async function oneWay(d: Devnet, from: string, to: string): Promise<NetState> {
+export async function oneWay(d: NetHost, from: string, to: string): Promise<NetState> {
   d.node(from);
   d.node(to);
   if (from === to)
@@ -111,7 +127,7 @@ export async function oneWay(d: Devnet, from: string, to: string): Promise<NetSt
 }
 
 /** A partition of a shape over every node (net/shapes.ts); its groups. */
-export async function partitionShape(d: Devnet, shape: Shape): Promise<string[][]> {
+export async function partitionShape(d: NetHost, shape: Shape): Promise<string[][]> {
   let groups: string[][];
   try {
     groups = shapeGroups(
@@ -126,13 +142,13 @@ export async function partitionShape(d: Devnet, shape: Shape): Promise<string[][
 }
 
 /** Ends every partition: the groups and the one-way cuts (a node disconnected stays so). */
-export async function healAll(d: Devnet): Promise<void> {
+export async function healAll(d: NetHost): Promise<void> {
   const all = await d.peers();
   await d.faults.partition(null, all);
   await d.net.change(all, (s) => ({ ...s, oneWay: [] }));
 }
 
 /** Every node's conditions in force, by name. */
-export async function netOf(d: Devnet): Promise<Record<string, NodeNetJson>> {
+export async function netOf(d: NetHost): Promise<Record<string, NodeNetJson>> {
   return d.net.named(await d.peers());
 }

@@ -9,7 +9,7 @@ import { NET_REQUEST_SCHEMA, type NetRequest } from '../net/request.js';
 import { SHAPES, type Shape } from '../net/shapes.js';
 import { linkFieldsOf } from '../net/units.js';
 import { type ZoneMatrix, zoneProblems } from '../net/zones.js';
-import type { Testnet } from '../testkit/testnet/testnet.js';
+import type { Conditions } from '../testkit/testnet/conditions.js';
 import { type KnownNetwork, unknownName } from './network.js';
 
 export type NetStep = NetRequest;
@@ -107,8 +107,12 @@ export function netStepProblems(
   }
 }
 
-/** Runs a net step as testkit calls. */
-export async function netStep(t: Testnet, kind: keyof NetSteps, step: NetSteps): Promise<void> {
+/** Runs a net step as testkit calls (a Testnet's conditions, or the simulation's: simSteps.ts). */
+export async function netStep(
+  t: { readonly conditions: Conditions },
+  kind: keyof NetSteps,
+  step: NetSteps,
+): Promise<void> {
   switch (kind) {
     case 'net': {
       const s = step.net!;

@@ -38,6 +38,22 @@ function stepsOf(f: SimFault, names: readonly string[]): Step[] {
       return f.group.flatMap((from) =>
         names.filter((to) => !f.group.includes(to)).map((to) => ({ oneWay: { from, to } })),
       );
+    case 'links':
+      // The node's rules replaced: cleared, then each rule a `net` step (numbers: ms, a fraction, bit/s).
+      return [
+        { net: { node: f.node, clear: true } },
+        ...f.links.map((r) => ({
+          net: {
+            node: f.node,
+            ...(r.peer === '*' ? {} : { to: [r.peer] }),
+            direction: r.direction,
+            ...(r.latencyMs === undefined ? {} : { latency: r.latencyMs }),
+            ...(r.jitterMs === undefined ? {} : { jitter: r.jitterMs }),
+            ...(r.loss === undefined ? {} : { loss: r.loss }),
+            ...(r.rateBps === undefined ? {} : { rate: r.rateBps }),
+          },
+        })),
+      ];
   }
 }
 
@@ -80,7 +96,13 @@ export function shrunkScenario(o: SimOptions, why: string, provenance: string): 
   return {
     name: `sim-${o.seed}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63),
     description: `${provenance}. Seed ${JSON.stringify(o.seed)} failed: ${why}. Replay: devnet test THIS_FILE --runtime sim --seed ${o.seed}`,
-    manifest: { validators: o.validators, block_time: `${o.blockTimeMs ?? 1000}ms`, monitoring: false },
+    // The seed search's network: one developer account, so the file replays to the seed's run.
+    manifest: {
+      validators: o.validators,
+      block_time: `${o.blockTimeMs ?? 1000}ms`,
+      developer_accounts: 1,
+      monitoring: false,
+    },
     ...(o.link === undefined
       ? {}
       : {

@@ -13,9 +13,11 @@ import { useWaitClock } from '@chain-devnet/kit/wait';
 import { isProvenEquivocation } from '@chain-devnet/node/chain';
 import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
 import { DevnetError } from '../base/errors.js';
+import { manifestZones } from '../spec/manifest.js';
 import { simByzantine, simClusterOptions, simManifestProblems } from '../spec/simManifest.js';
 import { DEFAULT_LOAD_ACCOUNTS } from '../testkit/load/options.js';
 import { seededTestRandom, useTestRandom } from '../testkit/random.js';
+import { SimNet } from '../testkit/testnet/simNet.js';
 import { resolveReferences } from './refs.js';
 import type { CaseResult, ScenarioResult } from './run.js';
 import type { Scenario } from './scenario.js';
@@ -59,8 +61,7 @@ export async function runScenarioOnSim(
   const cluster = await SimCluster.open({
     ...simClusterOptions(s.manifest, seed),
     ...(o.recordDir === undefined ? {} : { record: true }),
-    // The network of a file without a load is the seed search's (one account), so that a shrunk
-    // schedule written as a file replays to the seed's run.
+    // A load sends from the network's own accounts: as many as it asks for.
     ...(load === undefined
       ? {}
       : { accounts: typeof load.accounts === 'number' ? load.accounts : DEFAULT_LOAD_ACCOUNTS }),
@@ -191,7 +192,11 @@ async function runSimSteps(
   s: Scenario,
   say: (line: string) => void,
 ): Promise<CaseResult[]> {
-  const steps = new SimSteps(cluster, cluster.elapsedMs);
+  const steps = new SimSteps(
+    cluster,
+    await SimNet.open(cluster, manifestZones(s.manifest)),
+    cluster.elapsedMs,
+  );
   const results: StepResults = new Map();
   const cases: CaseResult[] = [];
   for (const { kind, step: asWritten, label } of s.steps) {

@@ -10,13 +10,17 @@
 import { parseDuration, parseSignedDuration } from '@chain-devnet/kit/values';
 import type { TxType } from '@chain-devnet/node/chain';
 import type { SimAction, SimCluster } from '@chain-devnet/node/sim';
+import { healAll } from '../operations/net.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { sendTxOn, type TxOutcome } from '../operations/tx.js';
 import { unscaledBoundMs, type Within } from '../testkit/bounds.js';
 import type { NetContext } from '../testkit/context.js';
 import { Expectations } from '../testkit/expect/index.js';
+import { Conditions } from '../testkit/testnet/conditions.js';
 import type { DevnetTx } from '../testkit/testnet/options.js';
+import type { SimNet } from '../testkit/testnet/simNet.js';
 import { simContext, simTxNetwork } from '../testkit/testnet/simNodes.js';
+import { type NetSteps, netStep } from './netSteps.js';
 import type { Produced } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
@@ -29,10 +33,16 @@ export const SIM_STEP_KINDS: readonly string[] = [
   'partition',
   'heal',
   'oneWay',
+  'net',
+  'zones',
+  'partitionShape',
   'clock',
   'wait',
   'expect',
 ];
+
+/** The steps of network conditions, run as on a devnet (netSteps.ts) over the simulation's SimNet. */
+const NET_KINDS: readonly string[] = ['net', 'zones', 'oneWay', 'partitionShape'];
 
 /** The expectations the simulation checks: its own, and the chain's through the nodes' RPC. */
 const SIM_EXPECTATIONS = ['height', 'synced', 'stalled'];
@@ -79,14 +89,18 @@ export class SimSteps {
   /** The testkit's view of the cluster: its tx and the chain's expectations go through the nodes' RPC. */
   private readonly net: NetContext;
   private readonly expectations: Expectations;
+  /** The network conditions as a devnet keeps them (net, zones, one-way cuts, shapes, heal). */
+  private readonly conditions: Conditions;
 
   constructor(
     private readonly cluster: SimCluster,
+    private readonly simNet: SimNet,
     /** Virtual ms after the network's start when the steps began (a trigger's time counts from it). */
     private readonly began: number,
   ) {
     this.net = simContext(cluster);
     this.expectations = new Expectations(this.net);
+    this.conditions = new Conditions(simNet, () => undefined);
   }
 
   private boundMs(w: Within): number {
@@ -123,6 +137,9 @@ export class SimSteps {
   async execute(kind: StepKind, step: Step): Promise<Produced> {
     const actions = this.actionsOf(kind, step);
     if (actions !== null) for (const a of actions) await this.cluster.apply(a);
+    else if (NET_KINDS.includes(kind))
+      await netStep({ conditions: this.conditions }, kind as keyof NetSteps, step);
+    else if (kind === 'heal') await healAll(this.simNet);
     else if (kind === 'wait') await this.wait(step.wait!);
     else if (kind === 'tx') {
       const r = await txStep({ tx: (type, o) => this.send(type, o), net: this.net }, step.tx!);
@@ -165,10 +182,6 @@ export class SimSteps {
         return [{ kind: 'connect', node: node! }];
       case 'partition':
         return [{ kind: 'split', groups: step.partition! }];
-      case 'heal':
-        return [{ kind: 'heal' }];
-      case 'oneWay':
-        return [{ kind: 'oneWay', from: step.oneWay!.from, to: step.oneWay!.to }];
       case 'clock':
         return [{ kind: 'skew', node: step.clock!.node, ms: parseSignedDuration(step.clock!.skew) ?? 0 }];
       default:

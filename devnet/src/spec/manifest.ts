@@ -11,7 +11,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../base/errors.js';
 import { NAME_PATTERN } from '../base/names.js';
-import { type ZoneMatrix, zoneProblems } from '../net/zones.js';
+import { type ZoneMatrix, type ZoneSetup, zoneProblems } from '../net/zones.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'process', 'threads', 'swarm'] as const;
@@ -304,6 +304,11 @@ export function validatorZones(m: Manifest): Record<string, string> {
       if (v.zone !== undefined) zones[v.name ?? `validator-${i}`] = v.zone;
     });
   return zones;
+}
+
+/** The manifest's zones (its matrix and each validator's zone), or null: none. */
+export function manifestZones(m: Manifest): ZoneSetup | null {
+  return m.zones === undefined ? null : { matrix: m.zones, nodes: validatorZones(m) };
 }
 
 /** The zones' problems (net/zones.ts), each naming its field; none without zones. */

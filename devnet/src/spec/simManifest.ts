@@ -1,6 +1,7 @@
 /**
- * A manifest on the simulation: the fields it reads (validators by count, each maybe Byzantine;
- * the block time, the epoch length and the genesis params), those it may leave aside (monitoring,
+ * A manifest on the simulation: the fields it reads (validators by count, each maybe Byzantine
+ * and in a zone; the zones; the developer accounts; the block time, the epoch length and the
+ * genesis params), those it may leave aside (monitoring,
  * the panel, ports, the runtime), and the cluster they give. The scenario files on `--runtime
  * sim` (scenario/simRun.ts) and the testkit's SimTestnet read a manifest through this one table.
  */
@@ -8,6 +9,7 @@ import { parseDuration } from '@chain-devnet/kit/values';
 import type { ClusterOptions } from '@chain-devnet/node/sim';
 import type { ByzantineMode } from '@chain-devnet/node/testnet';
 import type { Manifest } from './manifest.js';
+import { DEFAULTS } from './networkSpec.js';
 
 /** The manifest's fields the simulation reads or may leave aside (the rest it does not have yet). */
 const SIM_MANIFEST_FIELDS = new Set([
@@ -20,20 +22,25 @@ const SIM_MANIFEST_FIELDS = new Set([
   'seed',
   'params',
   'epoch_length',
+  'zones',
+  'developer_accounts',
 ]);
 
 /** Every field of `m` the simulation does not have yet, named; empty: it runs there. */
 export function simManifestProblems(m: Manifest): string[] {
   const problems = Object.keys(m)
-    .filter((k) => !SIM_MANIFEST_FIELDS.has(k) && m[k as keyof Manifest] !== undefined)
+    // A part turned off (market: false) is one the simulation does without.
+    .filter(
+      (k) => !SIM_MANIFEST_FIELDS.has(k) && ![undefined, false].includes(m[k as keyof Manifest] as never),
+    )
     .map((k) => `manifest.${k}: not simulated yet`);
   const v = m.validators;
   if (Array.isArray(v))
     v.forEach((entry, i) => {
-      const extra = Object.keys(entry).filter((k) => k !== 'name' && k !== 'byzantine');
+      const extra = Object.keys(entry).filter((k) => !['name', 'byzantine', 'zone'].includes(k));
       if (extra.length > 0 || (entry.name !== undefined && entry.name !== `validator-${i}`))
         problems.push(
-          `manifest.validators[${i}]: only a count of validators, each maybe byzantine, is simulated yet (validator-0 …)`,
+          `manifest.validators[${i}]: only a count of validators, each maybe byzantine and in a zone, is simulated yet (validator-0 …)`,
         );
     });
   return problems;
@@ -55,6 +62,7 @@ export function simClusterOptions(m: Manifest, seed: string): ClusterOptions {
     seed,
     validators: Array.isArray(v) ? v.length : (v ?? 4),
     byzantine: simByzantine(m),
+    accounts: m.developer_accounts ?? DEFAULTS.developerAccounts,
     params: { ...m.params, ...(m.epoch_length === undefined ? {} : { epoch_length: m.epoch_length }) },
     ...(m.block_time === undefined ? {} : { blockTimeMs: parseDuration(m.block_time) ?? 1000 }),
   };

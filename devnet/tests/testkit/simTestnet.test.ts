@@ -67,6 +67,50 @@ describe('the testkit on the simulation', () => {
     }
   });
 
+  it("net.conditions: the manifest's zones in force; a validator 3 s behind on what it receives falls behind, and catches up once cleared; bad values refused", async () => {
+    const manifest = {
+      block_time: '500ms',
+      epoch_length: 1000,
+      zones: { eu: { us: { rtt_ms: 100 } }, us: {} },
+      validators: [{ zone: 'eu' }, { zone: 'eu' }, { zone: 'us' }, { zone: 'us' }],
+    };
+    const net = await SimTestnet.start({ manifest, seed: 'conditions', log: () => undefined });
+    try {
+      const zoned = await net.conditions.inForce();
+      assert.equal(zoned['validator-0']!.zone, 'eu');
+      assert.deepEqual(
+        zoned['validator-0']!.links.map((l) => `${l.peer} ${l.direction} ${l.latency_ms}`),
+        ['validator-2 out 50', 'validator-3 out 50'],
+        'half the round trip on out to each peer of the other zone',
+      );
+      await net.waitBlocks(2);
+      await net.conditions.set('validator-3', { latency: '3s' }, { direction: 'in' });
+      const others = ['validator-0', 'validator-1', 'validator-2'];
+      const reached = await net.waitBlocks(4, others);
+      const t0 = now();
+      assert.ok((await net.node('validator-3').height()) < reached, 'validator-3 is behind');
+      // It hears the last precommits of that height 3 s after the others did.
+      await net.chain.waitHeight(reached, ['validator-3']);
+      const lag = now() - t0;
+      assert.ok(lag >= 2_500 && lag <= 3_600, `validator-3 reached ${reached} ${lag} ms after the others`);
+      assert.match(
+        (await net.net.logLines('validator-3')).join('\n'),
+        /"msg":"net conditions set","links":3,"deaf_to":0/,
+        'the node logs its conditions as chain-node does',
+      );
+      await net.conditions.clear('validator-3');
+      assert.deepEqual((await net.conditions.inForce())['validator-3']!.links.length, 2, 'the zones stay');
+      assert.ok((await net.synced()) >= reached);
+      await assert.rejects(net.conditions.set('validator-9', { latency: '1s' }), /no node named validator-9/);
+      await assert.rejects(
+        net.conditions.set('validator-1', { loss: '150%' }),
+        (e: Error) => e instanceof TestkitUsageError && /loss must be a loss/.test(e.message),
+      );
+    } finally {
+      await net.stop();
+    }
+  });
+
   it('withSimTestnet: the body runs on a started simulation, stopped after it whatever happens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sim-testnet-with-'));
     try {

@@ -11,7 +11,7 @@
 
 import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
-import { NO_CONDITIONS } from '../p2p/shaping/conditions.js';
+import { conditionsLogFields, NET_CONDITIONS_SET, NO_CONDITIONS } from '../p2p/shaping/conditions.js';
 import { LinkShaping } from '../p2p/shaping/linkShaping.js';
 import { realTicker } from '../util/ticker.js';
 import { followFaultFile, noteIgnoredFaultFile } from './faultFile.js';
@@ -43,10 +43,10 @@ export async function watchNetConditions(
         return;
       }
       shaping.set(parsed.conditions);
-      logger.info('net conditions set', {
-        links: parsed.conditions.links.length,
-        deaf_to: parsed.conditions.deafTo.length,
-      });
+      logger.info(
+        NET_CONDITIONS_SET,
+        conditionsLogFields(parsed.conditions.links.length, parsed.conditions.deafTo.length),
+      );
     },
     logger,
   );

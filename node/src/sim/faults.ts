@@ -5,6 +5,7 @@
  * A seed run undoes every fault after the last (SimCluster.healAll), so its liveness is judged on
  * a whole network.
  */
+import type { LinkRule } from '../p2p/shaping/conditions.js';
 import type { SimRandom } from './random.js';
 import type { SimNetwork } from './simNetwork.js';
 import type { SimNode } from './simNode.js';
@@ -29,7 +30,12 @@ export type SimAction =
   | { readonly kind: 'disconnect'; readonly node: string }
   | { readonly kind: 'connect'; readonly node: string }
   /** Its own clock `ms` ahead of the network's (behind when negative); 0 again with 0. */
-  | { readonly kind: 'skew'; readonly node: string; readonly ms: number };
+  | { readonly kind: 'skew'; readonly node: string; readonly ms: number }
+  /**
+   * Its links shaped by these rules from now on (`devnet net`, zones: the rules of its
+   * net_conditions.json, p2p/shaping/conditions.ts, peers by name); none: clear.
+   */
+  | { readonly kind: 'links'; readonly node: string; readonly links: readonly LinkRule[] };
 
 /** An action `atMs` virtual milliseconds after the network's start. */
 export type SimFault = SimAction & { readonly atMs: number };
@@ -109,9 +115,20 @@ export async function applyFault(
     case 'oneWay':
       for (const n of [fault.from, fault.to])
         if (!nodes.has(n)) throw new Error(`a fault names no node of the run: ${n}`);
-      return network.cut(fault.from, fault.to);
-    case 'heal':
-      return network.heal();
+      network.cut(fault.from, fault.to);
+      return nodes.get(fault.to)!.noteNetConditions();
+    case 'heal': {
+      const deaf = [...nodes.values()].filter((n) => network.deafCount(n.name) > 0);
+      network.heal();
+      for (const n of deaf) n.noteNetConditions();
+      return;
+    }
+    case 'links':
+      for (const r of fault.links)
+        if (r.peer !== '*' && !nodes.has(r.peer))
+          throw new Error(`a fault names no node of the run: ${r.peer}`);
+      network.shape(fault.node, fault.links);
+      return node!.noteNetConditions();
     case 'disconnect':
       return network.disconnect(fault.node);
     case 'connect':

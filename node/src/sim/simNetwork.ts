@@ -8,11 +8,15 @@
  * timeout that doubles, so loss costs time and never a message. A cut link (one way or both)
  * delivers nothing while it is cut, as a partition does; a request whose question or answer is
  * cut times out. A node that crashed is down: what was on its way to or from it is lost, as its
- * connections were, and its peers hear it join again when it is back.
+ * connections were, and its peers hear it join again when it is back. Each node's links may be
+ * shaped further by the conditions of `devnet net` and zones (simShaping.ts): the same rules and
+ * model as the other runtimes' shaping layer, on top of the wire.
  */
 import type { NodePort, Verdict } from '../p2p/network.js';
+import type { LinkRule } from '../p2p/shaping/conditions.js';
 import type { SimRandom } from './random.js';
 import type { SimScheduler } from './scheduler.js';
+import { SimShaping } from './simShaping.js';
 
 export interface LinkModel {
   readonly latencyMs: number;
@@ -35,6 +39,7 @@ export class SimNetwork {
   private readonly disconnected = new Set<string>();
   /** Per directed link, when its last message arrives: a later message never overtakes it. */
   private readonly lastArrival = new Map<string, number>();
+  private readonly shaping: SimShaping;
   /** Messages handed to a handler, and handlers that threw (a node's defect, kept for the run's report). */
   delivered = 0;
   requests = 0;
@@ -44,7 +49,9 @@ export class SimNetwork {
     private readonly scheduler: SimScheduler,
     private readonly random: SimRandom,
     private readonly link: LinkModel = DEFAULT_LINK,
-  ) {}
+  ) {
+    this.shaping = new SimShaping(() => random.next());
+  }
 
   /** The node `name`'s view of the network, from its (re)start; the one before is gone. */
   port(name: string): NodePort {
@@ -67,6 +74,23 @@ export class SimNetwork {
   /** The cuts ended (a node disconnected stays so: `devnet heal` leaves it too). */
   heal(): void {
     this.cuts.clear();
+  }
+
+  /** `name`'s links shaped by `rules` from now on (peers by name; none: clear), kept across its restarts. */
+  shape(name: string, rules: readonly LinkRule[]): void {
+    this.shaping.set(name, rules);
+  }
+
+  /** `name`'s link rules in force. */
+  rulesOf(name: string): readonly LinkRule[] {
+    return this.shaping.rules(name);
+  }
+
+  /** How many nodes' messages do not reach `name` (one-way cuts towards it). */
+  deafCount(name: string): number {
+    let n = 0;
+    for (const c of this.cuts) if (c.endsWith(`>${name}`)) n++;
+    return n;
   }
 
   /** `name` cut off from every peer, both ways, until `connect` (`devnet disconnect`). */
@@ -101,7 +125,7 @@ export class SimNetwork {
   announce(name: string, topic: string): void {
     for (const p of this.ports.values())
       if (p.name !== name && this.reaches(name, p.name))
-        this.carry(name, p.name, (to) => to.joined(topic, name));
+        this.carry(name, p.name, ANNOUNCE_BYTES, (to) => to.joined(topic, name));
   }
 
   subscribers(topic: string, from: string): string[] {
@@ -116,7 +140,7 @@ export class SimNetwork {
    * published to some peers only (a Byzantine validator's split) reaches the others so.
    */
   send(from: string, to: string, topic: string, data: Uint8Array, relayed = false): void {
-    this.carry(from, to, (port) => port.deliver(topic, data, from, relayed));
+    this.carry(from, to, data.byteLength, (port) => port.deliver(topic, data, from, relayed));
   }
 
   /**
@@ -144,28 +168,31 @@ export class SimNetwork {
         () => settle(() => reject(new Error(`request to ${to} timed out after ${timeoutMs} ms`))),
         from,
       );
-      this.carry(from, to, (server) => {
+      this.carry(from, to, message.byteLength, (server) => {
         server.answer(protocol, message, from).then(
-          (answer) => this.carry(to, from, () => settle(() => resolve(answer))),
-          (e: unknown) => this.carry(to, from, () => settle(() => reject(e))),
+          (answer) => this.carry(to, from, answer.byteLength, () => settle(() => resolve(answer))),
+          (e: unknown) => this.carry(to, from, ANNOUNCE_BYTES, () => settle(() => reject(e))),
         );
       });
     });
   }
 
   /**
-   * Runs `arrive` with the receiving port when something sent now from `from` reaches `to`: the
-   * link's latency, jitter and retransmissions later, never before what was sent on it earlier; not
-   * at all when the link is cut then, or either end went down meanwhile (its connection is gone).
+   * Runs `arrive` with the receiving port when `bytes` sent now from `from` reach `to`: the
+   * wire's latency, jitter and retransmissions later (and the two ends' shaping, if any), never
+   * before what was sent on it earlier; not at all when the link is cut then, or either end went
+   * down meanwhile (its connection is gone).
    */
-  private carry(from: string, to: string, arrive: (port: SimPort) => void): void {
+  private carry(from: string, to: string, bytes: number, arrive: (port: SimPort) => void): void {
     const sender = this.ports.get(from);
     const receiver = this.ports.get(to);
     if (!this.reaches(from, to) || sender === undefined || receiver === undefined) return;
     const linkId = `${from}>${to}`;
     let delay = this.link.latencyMs + this.random.next() * this.link.jitterMs;
     for (let rto = this.link.retransmitMs; this.random.chance(this.link.loss); rto *= 2) delay += rto;
-    const arrival = Math.max(this.scheduler.now + delay, this.lastArrival.get(linkId) ?? 0);
+    const now = this.scheduler.now;
+    const due = this.shaping.active ? this.shaping.arrival(from, to, now, delay, bytes) : now + delay;
+    const arrival = Math.max(due, this.lastArrival.get(linkId) ?? 0);
     this.lastArrival.set(linkId, arrival);
     this.scheduler.after(
       arrival - this.scheduler.now,
@@ -185,6 +212,9 @@ export class SimNetwork {
     this.delivered++;
   }
 }
+
+/** What a subscription's announcement or an error's answer weighs on a shaped link. */
+const ANNOUNCE_BYTES = 64;
 
 /** Relayed messages a port remembers having handled; the oldest forgotten past it. */
 const SEEN_BOUND = 10_000;

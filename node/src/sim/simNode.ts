@@ -7,7 +7,7 @@
  * as a killed node does; and it can be paused (its events wait) and go on.
  */
 import type { RequestListener } from 'node:http';
-import { createLogger } from '@chain-devnet/kit/log';
+import { createLogger, type Logger } from '@chain-devnet/kit/log';
 import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import type { RecordEntry } from '../consensus/record/format.js';
@@ -15,6 +15,7 @@ import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { byzantineValidator } from '../faults/byzantine.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
+import { conditionsLogFields, NET_CONDITIONS_SET } from '../p2p/shaping/conditions.js';
 import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
 import { createRpcApp } from '../rpc/app.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
@@ -43,6 +44,7 @@ interface Running {
   readonly ticker: SimTicker;
   /** Its RPC app (rpc/app.ts, as main/endpoints.ts serves it), reached in this process. */
   readonly rpc: RequestListener;
+  readonly logger: Logger;
 }
 
 export class SimNode {
@@ -156,13 +158,27 @@ export class SimNode {
       },
     );
     const rpc = createRpcApp(core.service, core.metrics, logger.child({ part: 'rpc' })).callback();
-    this.running = { core, driver, signer: checked, ticker, rpc };
+    this.running = { core, driver, signer: checked, ticker, rpc, logger };
+    // As chain-node reads its net_conditions.json at start: the conditions in force, if any.
+    if (network.rulesOf(this.name).length > 0 || network.deafCount(this.name) > 0) this.noteNetConditions();
     // Not awaited: its start catches up by block sync first, which takes the run's virtual time.
     driver
       .start()
       .catch((e: unknown) =>
         this.failures.push(`${this.name}: consensus did not start: ${(e as Error).message}`),
       );
+  }
+
+  /**
+   * Logs its network conditions now (the rules on its links, the nodes cut one way towards it), as
+   * chain-node logs its net_conditions.json applied; a node down logs them at its next start.
+   */
+  noteNetConditions(): void {
+    const network = this.world.network;
+    this.running?.logger.info(
+      NET_CONDITIONS_SET,
+      conditionsLogFields(network.rulesOf(this.name).length, network.deafCount(this.name)),
+    );
   }
 
   /** Killed: no timer fires, nothing reaches it or leaves it, the store closes with what it holds. */

@@ -145,6 +145,8 @@ export const NODE_RULES: readonly LayerRule[] = [
       'faults/equivocator',
       'mempool',
       'p2p/network',
+      'p2p/shaping/conditions',
+      'p2p/shaping/linkModel',
       'privval',
       'rpc/app',
       'service',
@@ -152,7 +154,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'sync',
       'testnet',
     ],
-    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network and in-memory stores (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
+    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network (its links shaped by the shaping layer's own rules and model) and in-memory stores (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
   },
   {
     layer: 'commands',

@@ -23,6 +23,7 @@ import type { ValidatorModel } from '../model/validatorModel.js';
 import type { DevAccount } from '../net.js';
 import { NodeHandle, type NodeOperations } from '../nodeHandle.js';
 import type { Txs } from '../wallet.js';
+import type { Conditions } from './conditions.js';
 import type { DevnetTx, StopOptions } from './options.js';
 
 /** What a testnet says of each node's run (the devnet's NodeStatus has more). */
@@ -49,6 +50,8 @@ export abstract class TestnetBase {
   }
 
   abstract get runtime(): TestRuntime;
+  /** Latency, jitter, loss, rate, zones, one-way partitions and partition shapes (conditions.ts). */
+  abstract readonly conditions: Conditions;
   /** A partition into groups of node names; the nodes named in no group form one more group. */
   abstract partition(groups: readonly (readonly string[])[]): Promise<void>;
   /** Ends a partition: every node talks to every other again (a node disconnected stays so). */

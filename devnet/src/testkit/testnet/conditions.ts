@@ -2,9 +2,9 @@
  * Network conditions in a test (`net.conditions`): latency, jitter, loss and rate on a node's
  * links, zones, one-way partitions and the partition shapes, through the same operations as
  * `devnet net`, `devnet zones` and `devnet partition` (operations/net.ts), real on every runtime
- * (the nodes' fault injection). A bad value is a TestkitUsageError naming its field.
+ * (the nodes' fault injection) and on the simulation (simNet.ts). A bad value is a
+ * TestkitUsageError naming its field.
  */
-import type { Devnet } from '../../devnet/devnet.js';
 import type { NodeNetJson } from '../../net/named.js';
 import type { Shape } from '../../net/shapes.js';
 import { type FieldsInput, linkFieldsOf } from '../../net/units.js';
@@ -12,6 +12,7 @@ import type { ZoneSetup } from '../../net/zones.js';
 import {
   clearNet,
   type Directions,
+  type NetHost,
   netOf,
   oneWay,
   partitionShape,
@@ -29,7 +30,7 @@ export interface LinkChoice {
 
 export class Conditions {
   constructor(
-    private readonly devnet: Devnet,
+    private readonly devnet: NetHost,
     private readonly log: (line: string) => void,
   ) {}
 

@@ -17,8 +17,9 @@ import { join, resolve } from 'node:path';
 import { useWaitClock } from '@chain-devnet/kit/wait';
 import type { TxType } from '@chain-devnet/node/chain';
 import { SimCluster } from '@chain-devnet/node/sim';
+import { healAll } from '../../operations/net.js';
 import { sendTxOn, type TxOutcome } from '../../operations/tx.js';
-import { type Manifest, requireManifest } from '../../spec/manifest.js';
+import { type Manifest, manifestZones, requireManifest } from '../../spec/manifest.js';
 import { DEFAULTS } from '../../spec/networkSpec.js';
 import { simClusterOptions, simManifestProblems } from '../../spec/simManifest.js';
 import { TestkitError, TestkitUsageError } from '../errors.js';
@@ -26,8 +27,10 @@ import type { InvariantOptions } from '../invariants/index.js';
 import { defaultLogsDir, stamp } from '../nodeLogs.js';
 import { seededTestRandom, useTestRandom } from '../random.js';
 import { type NodeRunView, TestnetBase } from './base.js';
+import { Conditions } from './conditions.js';
 import { type DevnetTx, runLog, type StopOptions } from './options.js';
 import { partitionGroups } from './partition.js';
+import { SimNet } from './simNet.js';
 import { simContext, simNodes, simTxNetwork } from './simNodes.js';
 
 export interface SimStartOptions {
@@ -47,8 +50,11 @@ export interface SimStartOptions {
 let running: SimTestnet | null = null;
 
 export class SimTestnet extends TestnetBase {
+  override readonly conditions: Conditions;
+
   private constructor(
     readonly cluster: SimCluster,
+    private readonly simNet: SimNet,
     readonly seed: string,
     private readonly name: string,
     private readonly logsDir: string,
@@ -58,6 +64,7 @@ export class SimTestnet extends TestnetBase {
     invariants: InvariantOptions,
   ) {
     super(simContext(cluster), simNodes(cluster), log, invariants);
+    this.conditions = new Conditions(simNet, (line) => this.log(line));
   }
 
   /** The manifest's validators brought up on the simulation, every wait of the process on its clock. */
@@ -73,12 +80,10 @@ export class SimTestnet extends TestnetBase {
     const seed = o.seed ?? process.env.TESTKIT_SEED ?? manifest.seed ?? DEFAULTS.seed;
     const name = o.name ?? 'testnet';
     const log = runLog(name, o.log);
-    const cluster = await SimCluster.open({
-      ...simClusterOptions(manifest, seed),
-      accounts: DEFAULTS.developerAccounts,
-    });
+    const cluster = await SimCluster.open(simClusterOptions(manifest, seed));
     const net = new SimTestnet(
       cluster,
+      await SimNet.open(cluster, manifestZones(manifest)),
       seed,
       name,
       resolve(o.keepLogsDir ?? defaultLogsDir()),
@@ -109,7 +114,7 @@ export class SimTestnet extends TestnetBase {
 
   override async heal(): Promise<void> {
     const was = this.isPartitioned;
-    await this.cluster.apply({ kind: 'heal' });
+    await healAll(this.simNet);
     if (was) this.log('partition healed');
   }
 

@@ -30,8 +30,7 @@ import { attachRun, startRun } from './start.js';
 import { releaseDevnet } from './teardown.js';
 
 export class Testnet extends TestnetBase {
-  /** Latency, jitter, loss, rate, zones, one-way partitions and partition shapes (conditions.ts). */
-  readonly conditions: Conditions;
+  override readonly conditions: Conditions;
   private unregister: () => void = () => undefined;
   /** A partition made by this object is in force. */
   private partitioned = false;

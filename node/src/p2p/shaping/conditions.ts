@@ -38,6 +38,10 @@ export interface NetConditions {
 
 export const NO_CONDITIONS: NetConditions = { links: [], deafTo: [] };
 
+/** The line a node logs when its conditions change (a test waits for it), and its fields. */
+export const NET_CONDITIONS_SET = 'net conditions set';
+export const conditionsLogFields = (links: number, deafTo: number) => ({ links, deaf_to: deafTo });
+
 /** One direction of one link as the shaper applies it. */
 export interface LinkCondition {
   readonly latencyMs: number;

@@ -82,4 +82,82 @@ describe('SimNetwork', () => {
     await s.run({ until: 100 });
     assert.deepEqual(joined, ['b', 'c']);
   });
+
+  describe('links shaped by rules (as devnet net shapes them on the other runtimes)', () => {
+    const WIRE: LinkModel = { latencyMs: 5, jitterMs: 0, loss: 0, retransmitMs: 200 };
+
+    it("a's out rule for b delays what a sends b, and nothing else", async () => {
+      const { s, net, got, ports } = threeNodes(WIRE);
+      net.shape('a', [{ peer: 'b', direction: 'out', latencyMs: 100 }]);
+      await ports.a!.publish('t', bytes(1));
+      await ports.b!.publish('t', bytes(2));
+      await s.run({ until: 1000 });
+      const at = (from: string, to: string) => got.find(([t, f]) => t === to && f === from)![3];
+      assert.equal(at('a', 'b'), 105, 'the rule, then the wire');
+      assert.equal(at('a', 'c'), 5);
+      assert.equal(at('b', 'a'), 5, 'the other way is not shaped');
+      assert.deepEqual(net.rulesOf('a'), [{ peer: 'b', direction: 'out', latencyMs: 100 }]);
+    });
+
+    it("b's in rule for every peer delays what reaches b; cleared, the wire alone again", async () => {
+      const { s, net, got, ports } = threeNodes(WIRE);
+      net.shape('b', [{ peer: '*', direction: 'in', latencyMs: 50 }]);
+      await ports.a!.publish('t', bytes(1));
+      await ports.c!.publish('t', bytes(2));
+      await s.run({ until: 1000 });
+      const toB = got.filter(([t]) => t === 'b').map(([, , , at]) => at);
+      assert.deepEqual(toB, [55, 55]);
+      net.shape('b', []);
+      await ports.a!.publish('t', bytes(3));
+      await s.run({ until: 2000 });
+      assert.equal(got.find(([t, , n]) => t === 'b' && n === 3)![3], 1005);
+    });
+
+    it('a rate shapes a burst with a token bucket and keeps the order', async () => {
+      const { s, net, got, ports } = threeNodes(WIRE);
+      // 80 kbit/s = 10 bytes a ms; the bucket holds 16 KiB.
+      net.shape('a', [{ peer: 'b', direction: 'out', rateBps: 80_000 }]);
+      for (let i = 0; i < 40; i++) {
+        const data = new Uint8Array(1000);
+        data[0] = i;
+        await ports.a!.publish('t', data);
+      }
+      await s.run({ until: 60_000 });
+      const toB = got.filter(([t]) => t === 'b');
+      assert.deepEqual(
+        toB.map(([, , n]) => n),
+        Array.from({ length: 40 }, (_, i) => i),
+      );
+      const last = toB.at(-1)![3];
+      // 40,000 bytes, 16,384 at once, the rest at 10 a ms: 2,361.6 ms, then the wire.
+      assert.ok(Math.abs(last - (2361.6 + 5)) < 1, `the last arrives at ${last}`);
+      assert.ok(
+        got.filter(([t]) => t === 'c').every(([, , , at]) => at === 5),
+        'c is not behind the bucket',
+      );
+    });
+
+    it('loss on a rule costs retransmissions, never a message', async () => {
+      const { s, net, got, ports } = threeNodes(WIRE);
+      net.shape('a', [{ peer: '*', direction: 'out', loss: 0.5 }]);
+      for (let i = 0; i < 40; i++) await ports.a!.publish('t', bytes(i));
+      await s.run({ until: 1e7 });
+      assert.equal(got.length, 80);
+      assert.ok(
+        got.some(([, , , at]) => at >= 205),
+        'some message waited a retransmission timeout',
+      );
+    });
+
+    it('the same seed and rules give the same times', async () => {
+      const times = async () => {
+        const { s, net, got, ports } = threeNodes({ ...WIRE, jitterMs: 10 }, 'shaped');
+        net.shape('a', [{ peer: '*', direction: 'out', latencyMs: 30, jitterMs: 20, loss: 0.1 }]);
+        for (let i = 0; i < 30; i++) await ports.a!.publish('t', bytes(i));
+        await s.run({ until: 1e6 });
+        return got.map(([to, , n, at]) => `${to}:${n}@${at}`);
+      };
+      assert.deepEqual(await times(), await times());
+    });
+  });
 });
