@@ -1,6 +1,6 @@
 /**
  * The end-to-end scenarios of consensus on the simulation (SimTestnet): agreement, rotation,
- * transfers, metrics, a crash under load, jailing, network conditions, the halt and a Byzantine
+ * transfers, metrics, a crash under load, jailing, disks, network conditions, the halt and a Byzantine
  * validator (on a simulation of its own), each the same code as on the
  * devnet's runtimes (suite.ts), on the suite's manifest without the market, in virtual time; and
  * the run's fingerprint, which the same seed gives again (devnet/tests/testkit/simTestnet.test.ts
@@ -12,6 +12,7 @@ import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
 import { agreement } from './scenarios/agreement.js';
 import { byzantine, byzantineChecks, byzantineOptions } from './scenarios/byzantine.js';
 import { crash } from './scenarios/crash.js';
+import { disks } from './scenarios/disks.js';
 import { halt } from './scenarios/halt.js';
 import { jailing } from './scenarios/jailing.js';
 import { metrics } from './scenarios/metrics.js';
@@ -21,10 +22,10 @@ import { transfers } from './scenarios/transfers.js';
 import { scenarioTests } from './suite.js';
 
 /**
- * The suite's scenarios that need nothing the simulation lacks (a node added, disks, the market),
+ * The suite's scenarios that need nothing the simulation lacks (a node added, snapshots, the market),
  * on one shared SimTestnet; the Byzantine one on a simulation of its own after it (one at a time).
  */
-const SIM_SCENARIOS = [agreement, rotation, transfers, metrics, crash, jailing, network, halt];
+const SIM_SCENARIOS = [agreement, rotation, transfers, metrics, crash, jailing, disks, network, halt];
 
 describe('e2e on the simulation', () => {
   let net: SimTestnet | null = null;

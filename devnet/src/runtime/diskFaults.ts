@@ -76,22 +76,29 @@ export class DiskFaultFiles {
   async change(name: string, change: DiskChange): Promise<DiskFaults> {
     const handle = this.runtime.node(name);
     const tmpfs = (await handle.diskBackend()) === 'tmpfs';
-    const before = change.clear === true ? NO_DISK_FAULTS : await this.file(name);
+    const before = await this.file(name);
     const full = change.full ?? (change.clear === true ? false : undefined);
     // A tmpfs is filled (or freed) for real; the layer is then never told the disk is full.
     const filled = tmpfs && full !== undefined ? await handle.fillDisk(full ? 'fill' : 'free') : null;
-    const next: DiskFaults = {
-      full: tmpfs ? false : (change.full ?? before.full),
-      writeDelayMs: change.writeDelayMs ?? before.writeDelayMs,
-      fsyncDelayMs: change.fsyncDelayMs ?? before.fsyncDelayMs,
-      loseUnsynced: change.loseUnsynced ?? before.loseUnsynced,
-    };
+    const merged = changedDiskFaults(before, change);
+    const next: DiskFaults = tmpfs ? { ...merged, full: false } : merged;
     const home = this.layout.nodeHome(name);
     await writeFile(join(home, DISK_FAULTS_FILE), formatDiskFaults(next));
     await handle.copyHomeFile(home, DISK_FAULTS_FILE);
     if (!tmpfs) return next;
     return { ...next, full: filled ?? (await handle.fillDisk('check')) };
   }
+}
+
+/** `before` with `change` applied: `clear` drops every fault first, then the fields given are set. */
+export function changedDiskFaults(before: DiskFaults, change: DiskChange): DiskFaults {
+  const from = change.clear === true ? NO_DISK_FAULTS : before;
+  return {
+    full: change.full ?? from.full,
+    writeDelayMs: change.writeDelayMs ?? from.writeDelayMs,
+    fsyncDelayMs: change.fsyncDelayMs ?? from.fsyncDelayMs,
+    loseUnsynced: change.loseUnsynced ?? from.loseUnsynced,
+  };
 }
 
 /** One line for a node's faults: "full, writes +50 ms, fsyncs +50 ms, unsynced lost" or "none". */

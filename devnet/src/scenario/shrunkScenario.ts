@@ -38,6 +38,19 @@ function stepsOf(f: SimFault, names: readonly string[]): Step[] {
       return f.group.flatMap((from) =>
         names.filter((to) => !f.group.includes(to)).map((to) => ({ oneWay: { from, to } })),
       );
+    case 'disk':
+      return [
+        {
+          disk: {
+            node: f.node,
+            clear: true,
+            full: f.faults.full,
+            slowWrites: `${f.faults.writeDelayMs}ms`,
+            slowFsync: `${f.faults.fsyncDelayMs}ms`,
+            loseUnsynced: f.faults.loseUnsynced,
+          },
+        },
+      ];
     case 'links':
       // The node's rules replaced: cleared, then each rule a `net` step (numbers: ms, a fraction, bit/s).
       return [

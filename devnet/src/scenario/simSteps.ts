@@ -19,7 +19,8 @@ import { Expectations } from '../testkit/expect/index.js';
 import { Conditions } from '../testkit/testnet/conditions.js';
 import type { DevnetTx } from '../testkit/testnet/options.js';
 import type { SimNet } from '../testkit/testnet/simNet.js';
-import { simContext, simTxNetwork } from '../testkit/testnet/simNodes.js';
+import { simContext, simNodes, simTxNetwork } from '../testkit/testnet/simNodes.js';
+import { diskChangeOf } from './diskSteps.js';
 import { type NetSteps, netStep } from './netSteps.js';
 import type { Produced } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
@@ -36,6 +37,7 @@ export const SIM_STEP_KINDS: readonly string[] = [
   'net',
   'zones',
   'partitionShape',
+  'disk',
   'clock',
   'wait',
   'expect',
@@ -140,12 +142,20 @@ export class SimSteps {
     else if (NET_KINDS.includes(kind))
       await netStep({ conditions: this.conditions }, kind as keyof NetSteps, step);
     else if (kind === 'heal') await healAll(this.simNet);
+    else if (kind === 'disk') await this.disk(step.disk!);
     else if (kind === 'wait') await this.wait(step.wait!);
     else if (kind === 'tx') {
       const r = await txStep({ tx: (type, o) => this.send(type, o), net: this.net }, step.tx!);
       return { hash: r.tx_hash, from: r.from, height: r.receipt?.block_height ?? this.cluster.head };
     } else await this.expect(step.expect!);
     return { height: this.cluster.head };
+  }
+
+  /** A disk step: the node's faults changed as `devnet disk` changes them (checked when the file was). */
+  private async disk(s: NonNullable<Step['disk']>): Promise<void> {
+    const r = diskChangeOf(s, 'disk');
+    if ('problems' in r) throw new SimStepFailure(r.problems.join('; '));
+    await simNodes(this.cluster).disk(s.node, r.change);
   }
 
   private async send(type: TxType, o: DevnetTx): Promise<TxOutcome> {

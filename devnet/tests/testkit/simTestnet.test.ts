@@ -172,7 +172,8 @@ describe('the testkit on the simulation', () => {
     try {
       await assert.rejects(SimTestnet.start({ manifest: MANIFEST, log: () => undefined }), /already runs/);
       await assert.rejects(net.node('validator-1').upgrade('git:HEAD'), /not simulated yet/);
-      await assert.rejects(net.node('validator-1').diskFull(), /not simulated yet/);
+      assert.equal((await net.node('validator-1').diskFull()).full, true, 'disk faults are simulated');
+      assert.equal((await net.node('validator-1').clearDisk()).full, false);
       await assert.rejects(
         net.tx('TRANSFER', { from: 'nobody', to: 'account-1', amount: '1coin' }),
         /nobody/,

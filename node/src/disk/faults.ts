@@ -36,6 +36,17 @@ export const NO_DISK_FAULTS: DiskFaults = {
 export const noDiskFault = (f: DiskFaults): boolean =>
   !f.full && f.writeDelayMs === 0 && f.fsyncDelayMs === 0 && !f.loseUnsynced;
 
+/** The line a node logs (at warn) when its disk faults change, and its fields. */
+export const diskFaultsLog = (f: DiskFaults) => ({
+  msg: noDiskFault(f) ? 'disk faults cleared' : 'DISK FAULTS in force',
+  fields: {
+    full: f.full,
+    write_delay_ms: f.writeDelayMs,
+    fsync_delay_ms: f.fsyncDelayMs,
+    lose_unsynced: f.loseUnsynced,
+  },
+});
+
 const FIELDS = ['version', 'full', 'write_delay_ms', 'fsync_delay_ms', 'lose_unsynced'] as const;
 
 /** A refused file: the field at fault (null: the file as a whole) and what is wrong with it. */

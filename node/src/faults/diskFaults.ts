@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { Logger } from '@chain-devnet/kit/log';
 import {
   DISK_FAULTS_FILE,
+  diskFaultsLog,
   isDiskFaultsProblem,
   NO_DISK_FAULTS,
-  noDiskFault,
   parseDiskFaults,
 } from '../disk/faults.js';
 import { DiskLayer } from '../disk/layer.js';
@@ -29,13 +29,8 @@ export function applyDiskFaults(text: string | null, layer: DiskLayer, path: str
     return;
   }
   layer.set(parsed);
-  logger.warn(noDiskFault(parsed) ? 'disk faults cleared' : 'DISK FAULTS in force', {
-    path,
-    full: parsed.full,
-    write_delay_ms: parsed.writeDelayMs,
-    fsync_delay_ms: parsed.fsyncDelayMs,
-    lose_unsynced: parsed.loseUnsynced,
-  });
+  const { msg, fields } = diskFaultsLog(parsed);
+  logger.warn(msg, { path, ...fields });
 }
 
 /**

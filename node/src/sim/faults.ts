@@ -5,6 +5,7 @@
  * A seed run undoes every fault after the last (SimCluster.healAll), so its liveness is judged on
  * a whole network.
  */
+import type { DiskFaults } from '../disk/faults.js';
 import type { LinkRule } from '../p2p/shaping/conditions.js';
 import type { SimRandom } from './random.js';
 import type { SimNetwork } from './simNetwork.js';
@@ -35,7 +36,9 @@ export type SimAction =
    * Its links shaped by these rules from now on (`devnet net`, zones: the rules of its
    * net_conditions.json, p2p/shaping/conditions.ts, peers by name); none: clear.
    */
-  | { readonly kind: 'links'; readonly node: string; readonly links: readonly LinkRule[] };
+  | { readonly kind: 'links'; readonly node: string; readonly links: readonly LinkRule[] }
+  /** Its disk's faults from now on (`devnet disk`: full, slow writes and fsyncs, unsynced writes lost to a crash). */
+  | { readonly kind: 'disk'; readonly node: string; readonly faults: DiskFaults };
 
 /** An action `atMs` virtual milliseconds after the network's start. */
 export type SimFault = SimAction & { readonly atMs: number };
@@ -129,6 +132,8 @@ export async function applyFault(
           throw new Error(`a fault names no node of the run: ${r.peer}`);
       network.shape(fault.node, fault.links);
       return node!.noteNetConditions();
+    case 'disk':
+      return node!.setDiskFaults(fault.faults);
     case 'disconnect':
       return network.disconnect(fault.node);
     case 'connect':

@@ -12,6 +12,8 @@ import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import type { RecordEntry } from '../consensus/record/format.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
+import { type DiskFaults, diskFaultsLog, NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
+import { DiskLayer } from '../disk/layer.js';
 import { byzantineValidator } from '../faults/byzantine.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
@@ -45,6 +47,8 @@ interface Running {
   /** Its RPC app (rpc/app.ts, as main/endpoints.ts serves it), reached in this process. */
   readonly rpc: RequestListener;
   readonly logger: Logger;
+  /** Its disk fault layer, set to the faults of its disk. */
+  readonly diskLayer: DiskLayer;
 }
 
 export class SimNode {
@@ -58,6 +62,8 @@ export class SimNode {
   private skewMs = 0;
   /** The height it had when it last went down (its store is closed then). */
   private lastHeight = 0;
+  /** Its disk's faults (`devnet disk`): the disk's, so kept across its restarts. */
+  private faults: DiskFaults = NO_DISK_FAULTS;
   /** What went wrong in it outside a handler (a start that failed). */
   readonly failures: string[] = [];
   /**
@@ -108,9 +114,15 @@ export class SimNode {
       write: (line) => this.logLines.push(line),
       now: () => new Date(ticker.now()),
     });
+    // The node's own disk fault layer (disk/layer.ts) on its clock: a write refused when full, slowed
+    // on the ticker, held until an fsync (a crash loses it). Nothing blocks the thread here: the
+    // priv-validator's synchronous writes are refused when full but take no time.
+    const diskLayer = new DiskLayer(ticker, () => undefined);
+    diskLayer.set(this.faults);
     const core = await openChainCore({
       home: `/sim/${this.name}`, // never written: the disk is in memory
       storage: this.disk,
+      diskLayer,
       mempool: DEFAULT_MEMPOOL_OPTIONS,
       logger,
       now: ticker.now,
@@ -123,19 +135,7 @@ export class SimNode {
       ticker,
       random: () => random.next(),
     });
-    // Its state is kept whole in memory (read back at a crash): persisting is instant and never fails here.
-    const checked =
-      this.byzantine === null
-        ? new CheckedSigner(this.privateKey, this.signed, {
-            persist: () => undefined,
-            onRefusal: () => undefined,
-          })
-        : null;
-    // The node's own Byzantine parts (main/chainParts.ts); the simulated port splits a publish itself.
-    const liar =
-      this.byzantine === null
-        ? null
-        : byzantineValidator(this.byzantine, genesis, this.privateKey, core.service);
+    const { checked, liar } = this.signers(core, diskLayer);
     const driver = new ConsensusDriver(
       {
         privateKey: this.privateKey,
@@ -158,7 +158,8 @@ export class SimNode {
       },
     );
     const rpc = createRpcApp(core.service, core.metrics, logger.child({ part: 'rpc' })).callback();
-    this.running = { core, driver, signer: checked, ticker, rpc, logger };
+    this.running = { core, driver, signer: checked, ticker, rpc, logger, diskLayer };
+    if (!noDiskFault(this.faults)) this.noteDiskFaults();
     // As chain-node reads its net_conditions.json at start: the conditions in force, if any.
     if (network.rulesOf(this.name).length > 0 || network.deafCount(this.name) > 0) this.noteNetConditions();
     // Not awaited: its start catches up by block sync first, which takes the run's virtual time.
@@ -167,6 +168,34 @@ export class SimNode {
       .catch((e: unknown) =>
         this.failures.push(`${this.name}: consensus did not start: ${(e as Error).message}`),
       );
+  }
+
+  /**
+   * Its signer: the checked one (its state kept in memory, read back at a crash; each record a
+   * write and an fsync through the disk fault layer, as home/privValidator.ts, told to the disk's
+   * health), or a Byzantine validator's own test-only parts (main/chainParts.ts; the simulated
+   * port splits a publish itself).
+   */
+  private signers(core: ChainCore, diskLayer: DiskLayer) {
+    if (this.byzantine !== null)
+      return {
+        checked: null,
+        liar: byzantineValidator(this.byzantine, this.world.genesis, this.privateKey, core.service),
+      };
+    const persist = () => {
+      try {
+        diskLayer.writeSync();
+        diskLayer.fsyncSync();
+      } catch (e) {
+        core.health.failed('priv-validator', e);
+        throw e;
+      }
+      core.health.succeeded('priv-validator');
+    };
+    return {
+      checked: new CheckedSigner(this.privateKey, this.signed, { persist, onRefusal: () => undefined }),
+      liar: null,
+    };
   }
 
   /**
@@ -179,6 +208,24 @@ export class SimNode {
       NET_CONDITIONS_SET,
       conditionsLogFields(network.rulesOf(this.name).length, network.deafCount(this.name)),
     );
+  }
+
+  /** Its disk's faults now. */
+  get diskFaults(): DiskFaults {
+    return this.faults;
+  }
+
+  /** Its disk's faults from now on (`devnet disk`): in force at once if it runs, else at its start. */
+  setDiskFaults(f: DiskFaults): void {
+    this.faults = f;
+    this.running?.diskLayer.set(f);
+    this.noteDiskFaults();
+  }
+
+  /** As chain-node logs its disk_faults.json applied (faults/diskFaults.ts). */
+  private noteDiskFaults(): void {
+    const { msg, fields } = diskFaultsLog(this.faults);
+    this.running?.logger.warn(msg, fields);
   }
 
   /** Killed: no timer fires, nothing reaches it or leaves it, the store closes with what it holds. */

@@ -141,6 +141,8 @@ export const NODE_RULES: readonly LayerRule[] = [
       'client/jsonHttp',
       'consensus',
       'crypto',
+      'disk/faults',
+      'disk/layer',
       'faults/byzantine',
       'faults/equivocator',
       'mempool',
@@ -154,7 +156,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'sync',
       'testnet',
     ],
-    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network (its links shaped by the shaping layer's own rules and model) and in-memory stores (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
+    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network (its links shaped by the shaping layer's own rules and model) and in-memory stores (behind the node's own disk fault layer) (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
   },
   {
     layer: 'commands',

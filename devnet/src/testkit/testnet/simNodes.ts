@@ -3,12 +3,13 @@
  * nodes' operations for the node handles (NodeOperations), and its keys and RPC for sending
  * transactions (TxNetwork), so
  * that a handle, `tx` and everything over them work on a SimTestnet as on a Testnet. What the
- * simulation does not have yet (an upgrade to another build, disk faults) is refused, saying so.
+ * simulation does not have yet (an upgrade to another build) is refused, saying so.
  */
 import { now } from '@chain-devnet/kit/wait';
 import { hexToBytes, isHex } from '@chain-devnet/node/crypto';
 import type { SimCluster } from '@chain-devnet/node/sim';
 import type { TxNetwork } from '../../operations/tx.js';
+import { changedDiskFaults } from '../../runtime/diskFaults.js';
 import { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
 import type { NodeOperations } from '../nodeHandle.js';
@@ -65,7 +66,12 @@ export function simNodes(cluster: SimCluster): NodeOperations {
     },
     upgrade: (name, to) => notSimulated(`devnet upgrade ${name} --to ${to}`),
     versionOf: () => 'checkout',
-    disk: (name) => notSimulated(`devnet disk ${name}`),
+    // The node's own disk fault layer on the simulated disk (a full disk refuses writes as ENOSPC).
+    async disk(name, change) {
+      const faults = changedDiskFaults(cluster.node(name).diskFaults, change);
+      await cluster.apply({ kind: 'disk', node: name, faults });
+      return faults;
+    },
     state: async (name) => {
       const node = cluster.node(name);
       return !node.up ? 'stopped' : node.paused ? 'paused' : 'running';

@@ -100,6 +100,27 @@ describe('devnet test --runtime sim', () => {
     );
   });
 
+  test('disk steps: a full disk stops a validator while the others go on; freed, it catches up; one fingerprint a seed', async () => {
+    const file = join(dir, 'disk.yaml');
+    await writeFile(
+      file,
+      [
+        'manifest: { validators: 4, block_time: 1s }',
+        'steps:',
+        '  - expect: { height: { atLeast: 2 } }',
+        '  - disk: { node: validator-3, full: true, slowWrites: 20ms }',
+        '  - wait: { blocks: 4, nodes: [validator-0, validator-1, validator-2] }',
+        '  - expect: { stalled: { seconds: 3, nodes: [validator-3], within: { seconds: 2 } } }',
+        '  - disk: { node: validator-3, clear: true }',
+        '  - expect: { synced: { within: { blocks: 20 } } }',
+      ].join('\n'),
+    );
+    const [a] = await simJson([file, '--seed', 'disk']);
+    const [b] = await simJson([file, '--seed', 'disk']);
+    assert.equal(a!.ok, true, JSON.stringify(a));
+    assert.equal(a!.fingerprint, b!.fingerprint);
+  });
+
   test("the README's smoke scenario (transfers between the developer accounts) on the simulation", async () => {
     // Its network had one developer account (the seed search's) where a devnet has three: account-1 was unknown.
     const [r] = await simJson(['devnet/scenarios/smoke.yaml', '--seed', 'smoke']);
