@@ -7,6 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CLASSIC_KINDS, type DrawnKind } from '@chain-devnet/node/sim';
 import { stringify as toYaml } from 'yaml';
 import { loadScenarioFile } from '../scenario/parse.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -18,6 +19,8 @@ export interface SimTestOptions {
   readonly seed: string | undefined;
   readonly seeds: number | undefined;
   readonly validators: number | undefined;
+  /** The seed search's kinds of fault (default: DEFAULT_SEARCH's, every kind). */
+  readonly kinds?: readonly DrawnKind[] | undefined;
   readonly out: string;
   readonly json: boolean;
   /** Where each run's consensus records go (DIR/SEED/nodes/NAME/), or null: not recorded. */
@@ -79,9 +82,10 @@ async function seedSearch(o: SimTestOptions): Promise<number> {
     ...DEFAULT_SEARCH,
     seeds: seedsOf(o),
     ...(o.validators === undefined ? {} : { validators: o.validators }),
+    ...(o.kinds === undefined ? {} : { draw: { ...DEFAULT_SEARCH.draw, kinds: o.kinds } }),
   };
   say(
-    `seed search: ${search.seeds.length} seeds, ${search.validators} validators, ${search.draw.count} faults each drawn in the first ${search.draw.spanMs / 1000} s, links of ${search.link.latencyMs} ms + up to ${search.link.jitterMs} ms with ${search.link.loss * 100} % loss, to height ${search.heights}`,
+    `seed search: ${search.seeds.length} seeds, ${search.validators} validators, ${search.draw.count} faults each (${(search.draw.kinds ?? CLASSIC_KINDS).join(', ')}) drawn in the first ${search.draw.spanMs / 1000} s, links of ${search.link.latencyMs} ms + up to ${search.link.jitterMs} ms with ${search.link.loss * 100} % loss, to height ${search.heights}`,
   );
   const report: Record<string, unknown>[] = [];
   await searchSeeds(search, async (outcome) => {

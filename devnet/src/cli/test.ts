@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { choice, defineCommand, flag, integer, text, type Values } from '@chain-devnet/kit/cli';
+import { DRAWN_KINDS, type DrawnKind } from '@chain-devnet/node/sim';
 import { stringify as toYaml } from 'yaml';
 import { DevnetError } from '../base/errors.js';
 import { batchSeeds, generateScenario } from '../scenario/generate.js';
@@ -52,6 +53,10 @@ const TEST_OPTIONS = {
     min: 1,
     max: 256,
   }),
+  faults: text(
+    `on --runtime sim with no FILE: the kinds of fault drawn, a comma list of ${DRAWN_KINDS.join(', ')} (default all of them)`,
+    { valueName: 'KINDS' },
+  ),
   json: flag(
     'on --runtime sim: one JSON report (each run: seed, fingerprint, failures) instead of the lines',
   ),
@@ -93,6 +98,7 @@ async function cmdTest(v: Values<typeof TEST_OPTIONS>, files: readonly string[])
   for (const [flagName, value] of [
     ['--seeds', v.seeds],
     ['--validators', v.validators],
+    ['--faults', v.faults],
     ['--json', v.json || undefined],
     ['--record', v.record],
   ] as const)
@@ -155,6 +161,11 @@ async function cmdSimTest(v: Values<typeof TEST_OPTIONS>, files: readonly string
       'BAD_FLAG',
       "--validators is for the seed search (no FILE): a file's manifest says its validators",
     );
+  if (files.length > 0 && v.faults !== undefined)
+    throw new DevnetError(
+      'BAD_FLAG',
+      "--faults is for the seed search (no FILE): a file's steps are its faults",
+    );
   const problems: string[] = [];
   const scenarios = [];
   for (const f of files)
@@ -169,11 +180,24 @@ async function cmdSimTest(v: Values<typeof TEST_OPTIONS>, files: readonly string
     seed: v.seed,
     seeds: v.seeds,
     validators: v.validators,
+    kinds: v.faults === undefined ? undefined : faultKindsOf(v.faults),
     out: v.out,
     json: v.json,
     record: v.record ?? null,
     print: out,
   });
+}
+
+/** The fault kinds `--faults` names, each one the search draws. */
+function faultKindsOf(text: string): DrawnKind[] {
+  const kinds = text.split(',').map((k) => k.trim());
+  const unknown = kinds.filter((k) => !(DRAWN_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0 || kinds.length === 0)
+    throw new DevnetError(
+      'BAD_FLAG',
+      `--faults: ${unknown.map((k) => JSON.stringify(k)).join(', ') || 'nothing'} is not a kind of fault (${DRAWN_KINDS.join(', ')})`,
+    );
+  return [...new Set(kinds)] as DrawnKind[];
 }
 
 async function generate(count: string, seed: string | undefined, dir: string): Promise<number> {

@@ -6,6 +6,7 @@
  * seed run did, and fails the same way.
  */
 import type { SimFault, SimOptions } from '@chain-devnet/node/sim';
+import { noDiskFault } from '@chain-devnet/node/testnet';
 import type { ScenarioFile, Step } from './scenario.js';
 
 const at = (ms: number) => ({ time: `${ms}ms` });
@@ -70,11 +71,15 @@ function stepsOf(f: SimFault, names: readonly string[]): Step[] {
   }
 }
 
-/** The nodes each fault leaves down, paused or disconnected at the end of the schedule. */
+/** The nodes each fault leaves down, paused, disconnected, shaped, with a disk fault or a clock off, at the end of the schedule. */
 function leftOver(faults: readonly SimFault[]) {
   const crashed = new Set<string>();
   const paused = new Set<string>();
   const disconnected = new Set<string>();
+  const shaped = new Set<string>();
+  const disks = new Set<string>();
+  const skewed = new Set<string>();
+  const mark = (set: Set<string>, node: string, on: boolean) => (on ? set.add(node) : set.delete(node));
   for (const f of faults) {
     if (f.kind === 'crash') {
       crashed.add(f.node);
@@ -84,8 +89,11 @@ function leftOver(faults: readonly SimFault[]) {
     else if (f.kind === 'unpause') paused.delete(f.node);
     else if (f.kind === 'disconnect') disconnected.add(f.node);
     else if (f.kind === 'connect') disconnected.delete(f.node);
+    else if (f.kind === 'links') mark(shaped, f.node, f.links.length > 0);
+    else if (f.kind === 'disk') mark(disks, f.node, !noDiskFault(f.faults));
+    else if (f.kind === 'skew') mark(skewed, f.node, f.ms !== 0);
   }
-  return { crashed, paused, disconnected };
+  return { crashed, paused, disconnected, shaped, disks, skewed };
 }
 
 export function shrunkScenario(o: SimOptions, why: string, provenance: string): ScenarioFile {
@@ -102,6 +110,10 @@ export function shrunkScenario(o: SimOptions, why: string, provenance: string): 
       if (left.paused.has(node)) steps.push({ resume: { node } });
       if (left.crashed.has(node)) steps.push({ start: { node } });
     }
+    // What SimCluster.healAll undoes after that, in its order.
+    if (left.shaped.size > 0) steps.push({ net: { clear: true } });
+    for (const node of names) if (left.disks.has(node)) steps.push({ disk: { node, clear: true } });
+    for (const node of names) if (left.skewed.has(node)) steps.push({ clock: { node, skew: '+0ms' } });
     steps.push({ name: 'liveness: three blocks once the network is whole', wait: { blocks: 3 } });
   }
   const withinSeconds = o.maxVirtualMs ?? o.heights * (o.blockTimeMs ?? 1000) * 20;

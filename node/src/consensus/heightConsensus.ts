@@ -7,28 +7,27 @@
  *
  * Safety rests on locking: a validator that precommitted a block in round r only prevotes a
  * different block later if it sees more than 2/3 prevotes for it in a round >= r (polRound).
- * Signatures come from the injected signer, which may refuse one (it would be double-signing
- * after a restart): the core then sends nothing and counts nothing for itself in that step, and
- * the height goes on by timeouts. A restarted validator resumes where it last signed, locked as
+ * Signatures come from the injected signer (ownMessages.ts), which may refuse one (it would be
+ * double-signing after a restart, or its record failed): the core then sends nothing and counts
+ * nothing for itself in that step, and signs a refused vote again at each re-send while it stays
+ * at that step; the height goes on by timeouts where that vote is not needed. A restarted validator resumes where it last signed, locked as
  * it was, holding the locked block and its polka, and the proposal it signed (ConsensusSigner.resume).
  */
 
 import {
   type Block,
-  blockHash,
   type Commit,
   oneThirdPlus,
   type Proposal,
-  proposalBytes,
   proposerIndex,
   type Validator,
   type Vote,
   type VoteKind,
-  voteBytes,
 } from '../chain/index.js';
 import type { HeightContext } from './heightContext.js';
+import { OwnMessages } from './ownMessages.js';
 import { addKeptPolka, resumedProposal, resumedVote } from './resume.js';
-import type { ConsensusSigner, LockedBlock, Resume } from './signer.js';
+import type { LockedBlock, Resume } from './signer.js';
 import type { ConsensusAction, Step } from './types.js';
 import { VoteSet } from './voteSet.js';
 
@@ -74,10 +73,13 @@ export class HeightConsensus {
   private readonly members: Set<string>;
   /** What this validator signed at this height before a restart (null: nothing). */
   private readonly resumed: Resume | null;
+  /** This validator's own proposals and votes, signed (null: not a validator here). */
+  private readonly own: OwnMessages | null;
 
   constructor(private readonly ctx: HeightContext) {
     this.members = new Set(ctx.validators.map((v) => v.address));
     this.resumed = ctx.signer?.resume(ctx.height) ?? null;
+    this.own = ctx.signer === null ? null : new OwnMessages(ctx, ctx.signer);
     const lock = this.resumed?.lock;
     if (lock) {
       this.lockedRound = lock.round;
@@ -189,7 +191,7 @@ export class HeightConsensus {
   rebroadcast(): ConsensusAction[] {
     if (this.ctx.signer === null) return [];
     const me = this.ctx.signer.address;
-    const out: ConsensusAction[] = [];
+    const out: ConsensusAction[] = this.signAgain();
     const last = this.decided ? this.decidedRound : this.round;
     const own = this.proposals.get(last)?.[0];
     if (own && own.proposal.proposer === me) out.push({ kind: 'broadcast-proposal', proposal: own.proposal });
@@ -244,66 +246,60 @@ export class HeightConsensus {
     this.round = round;
     this.step = 'propose';
     this.progress++;
-    const signer = this.ctx.signer;
-    if (signer !== null && this.proposerOf(round).address === signer.address && this.propose(signer, round))
+    const own = this.own;
+    if (own !== null && this.proposerOf(round).address === own.signer.address && this.propose(own, round))
       return;
     this.scheduleTimeout('propose', round);
   }
 
   /** Proposes the valid block or a new one; false when the signer refused (nothing is sent then). */
-  private propose(signer: ConsensusSigner, round: number): boolean {
-    const { chainId, height } = this.ctx;
+  private propose(own: OwnMessages, round: number): boolean {
     // A restarted proposer sends what it signed before, the only proposal it may sign for this round.
     const kept = this.resumed?.proposal?.round === round ? this.resumed.proposal : null;
     const block = kept?.block ?? this.validBlock ?? this.ctx.build(round);
-    const hash = blockHash(block.header);
     const polRound = kept?.polRound ?? (this.validBlock ? this.validRound : -1);
-    const signature = signer.sign({
-      height,
-      round,
-      step: 'propose',
-      signBytes: proposalBytes(chainId, height, round, polRound, hash),
-      blockHash: hash,
-      proposed: { block, polRound },
-    });
-    if (signature === null) return false;
-    const proposal: Proposal = {
-      height,
-      round,
-      polRound,
-      blockHash: hash,
-      block,
-      proposer: signer.address,
-      signature,
-    };
+    const proposal = own.proposal(round, block, polRound);
+    if (proposal === null) return false;
     this.out.push({ kind: 'broadcast-proposal', proposal });
-    this.blocks.set(hash, { block, valid: true });
+    this.blocks.set(proposal.blockHash, { block, valid: true });
     this.proposals.set(round, [{ proposal, valid: true }, ...(this.proposals.get(round) ?? [])]);
-    this.noteSender(round, signer.address);
+    this.noteSender(round, proposal.proposer);
     return true;
   }
 
-  /** Signs and sends this node's vote; a precommit for a block hands the signer the block and its polka (kept with the lock). */
+  /** Signs and sends this node's vote of the step it enters (a refusal is signed again later: signAgain). */
   private castVote(kind: VoteKind, hash: string | null, locked?: LockedBlock): void {
     this.step = kind === 'prevote' ? 'prevote' : 'precommit';
     this.progress++;
-    const signer = this.ctx.signer;
-    if (signer === null) return;
-    const { chainId, height } = this.ctx;
-    const round = this.round;
-    const signature = signer.sign({
-      height,
-      round,
-      step: this.step,
-      signBytes: voteBytes(chainId, kind, height, round, hash),
-      blockHash: hash,
-      ...(locked === undefined ? {} : { locked }),
-    });
-    if (signature === null) return;
-    const vote: Vote = { kind, height, round, blockHash: hash, validator: signer.address, signature };
-    this.votes(kind, round).add(vote);
-    this.noteSender(round, signer.address);
+    if (this.own === null) return;
+    this.own.refused = null;
+    this.sendVote(
+      this.own.vote({ kind, round: this.round, hash, ...(locked === undefined ? {} : { locked }) }),
+    );
+  }
+
+  /**
+   * The vote refused before, signed again while this node is still at its step (a vote of a step
+   * left behind would be refused as a regression anyway); what that leads to (the vote sent, the
+   * rules it enables) comes out with the re-send.
+   */
+  private signAgain(): ConsensusAction[] {
+    const refused = this.own?.refused ?? null;
+    if (refused === null || this.decided || refused.round !== this.round || this.step !== refused.kind)
+      return [];
+    if (!this.sendVote(this.own!.vote(refused))) return [];
+    this.progress++;
+    this.evaluate();
+    return this.flush();
+  }
+
+  /** Counts this node's signed vote and sends it; false for none (refused). */
+  private sendVote(vote: Vote | null): boolean {
+    if (vote === null) return false;
+    this.votes(vote.kind, vote.round).add(vote);
+    this.noteSender(vote.round, vote.validator);
     this.out.push({ kind: 'broadcast-vote', vote });
+    return true;
   }
 
   /** Applies every rule that holds until none does (each input may enable several). */

@@ -5,7 +5,7 @@
  * A seed run undoes every fault after the last (SimCluster.healAll), so its liveness is judged on
  * a whole network.
  */
-import type { DiskFaults } from '../disk/faults.js';
+import { type DiskFaults, NO_DISK_FAULTS } from '../disk/faults.js';
 import type { LinkRule } from '../p2p/shaping/conditions.js';
 import type { SimRandom } from './random.js';
 import type { SimNetwork } from './simNetwork.js';
@@ -43,41 +43,104 @@ export type SimAction =
 /** An action `atMs` virtual milliseconds after the network's start. */
 export type SimFault = SimAction & { readonly atMs: number };
 
+/** What a drawn fault may be: the classic three, and a node's clock, links and disk. */
+export const DRAWN_KINDS = ['crash', 'pause', 'partition', 'skew', 'links', 'disk'] as const;
+export type DrawnKind = (typeof DRAWN_KINDS)[number];
+/** The kinds a draw had before the others existed: a seed drawn with them is the same run as then. */
+export const CLASSIC_KINDS: readonly DrawnKind[] = ['crash', 'pause', 'partition'];
+
 export interface FaultDraw {
   /** Faults are drawn within the first `spanMs` of the run. */
   readonly spanMs: number;
-  /** How many faults (each with its end: a restart, an unpause, a heal). */
+  /** How many faults (each with its end: a restart, an unpause, a heal, the clock, links or disk as before). */
   readonly count: number;
   /** How long a fault lasts, at most (at least a tenth of it). */
   readonly maxLengthMs: number;
+  /** What each may be, one drawn evenly for each fault (default CLASSIC_KINDS). */
+  readonly kinds?: readonly DrawnKind[];
 }
 
-/** A schedule drawn from the seed: crashes, pauses and partitions, each undone within its length. */
+/**
+ * A schedule drawn from the seed, each fault undone within its length: a crash (then a restart),
+ * a pause, a partition (both ways or one way), a clock skewed up to 20 s either way, a node's
+ * links made slow, jittery, lossy or narrow in one direction, its disk full or slow or losing
+ * what it did not fsync.
+ */
 export function drawFaults(random: SimRandom, names: readonly string[], draw: FaultDraw): SimFault[] {
+  const kinds = draw.kinds ?? CLASSIC_KINDS;
   const faults: SimFault[] = [];
   for (let i = 0; i < draw.count; i++) {
     const atMs = Math.floor(random.next() * draw.spanMs);
     const endMs = atMs + Math.floor(draw.maxLengthMs * (0.1 + 0.9 * random.next()));
     const node = names[random.int(names.length)]!;
-    const kind = random.int(3);
-    if (kind === 0) {
-      faults.push({ atMs, kind: 'crash', node }, { atMs: endMs, kind: 'restart', node });
-    } else if (kind === 1) {
-      faults.push({ atMs, kind: 'pause', node }, { atMs: endMs, kind: 'unpause', node });
-    } else {
-      const size = 1 + random.int(Math.max(1, Math.floor(names.length / 2)));
-      const group = shuffled(names, random).slice(0, size).sort();
-      faults.push(
-        { atMs, kind: 'partition', group, oneWay: random.chance(0.3) },
-        { atMs: endMs, kind: 'heal' },
-      );
-    }
+    const kind = kinds[random.int(kinds.length)]!;
+    const [start, end] = drawnFault(kind, node, names, random);
+    faults.push({ atMs, ...start }, { atMs: endMs, ...end });
   }
   // Stable: faults at the same time keep the order they were drawn in.
   return faults
     .map((f, i) => ({ f, i }))
     .sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i)
     .map((x) => x.f);
+}
+
+/** One drawn fault on `node` and what undoes it. */
+function drawnFault(
+  kind: DrawnKind,
+  node: string,
+  names: readonly string[],
+  random: SimRandom,
+): [SimAction, SimAction] {
+  switch (kind) {
+    case 'crash':
+      return [
+        { kind: 'crash', node },
+        { kind: 'restart', node },
+      ];
+    case 'pause':
+      return [
+        { kind: 'pause', node },
+        { kind: 'unpause', node },
+      ];
+    case 'partition': {
+      const size = 1 + random.int(Math.max(1, Math.floor(names.length / 2)));
+      const group = shuffled(names, random).slice(0, size).sort();
+      return [{ kind: 'partition', group, oneWay: random.chance(0.3) }, { kind: 'heal' }];
+    }
+    case 'skew':
+      return [
+        { kind: 'skew', node, ms: Math.round((random.next() * 2 - 1) * 20_000) },
+        { kind: 'skew', node, ms: 0 },
+      ];
+    case 'links': {
+      const rule: LinkRule = {
+        peer: '*',
+        direction: random.chance(0.5) ? 'out' : 'in',
+        latencyMs: 50 + random.int(950),
+        jitterMs: random.int(200),
+        loss: random.chance(0.5) ? random.int(30) / 100 : 0,
+        ...(random.chance(0.3) ? { rateBps: 64_000 + random.int(936_000) } : {}),
+      };
+      return [
+        { kind: 'links', node, links: [rule] },
+        { kind: 'links', node, links: [] },
+      ];
+    }
+    case 'disk':
+      return [
+        {
+          kind: 'disk',
+          node,
+          faults: {
+            full: random.chance(0.5),
+            writeDelayMs: random.int(300),
+            fsyncDelayMs: random.int(300),
+            loseUnsynced: random.chance(0.5),
+          },
+        },
+        { kind: 'disk', node, faults: NO_DISK_FAULTS },
+      ];
+  }
 }
 
 export async function applyFault(

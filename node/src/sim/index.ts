@@ -4,7 +4,15 @@
  * or run as one seed with its faults and judged (simulate). The devnet's `devnet test --runtime
  * sim` runs scenario files and seed searches on it.
  */
-export { drawFaults, type FaultDraw, type SimAction, type SimFault } from './faults.js';
+export {
+  CLASSIC_KINDS,
+  DRAWN_KINDS,
+  type DrawnKind,
+  drawFaults,
+  type FaultDraw,
+  type SimAction,
+  type SimFault,
+} from './faults.js';
 export { type ClusterChains, type ClusterOptions, SimCluster } from './simCluster.js';
 export { SimLoad, type SimLoadOptions, type SimLoadReport, type SimLoadTxType } from './simLoad.js';
 export { DEFAULT_LINK, type LinkModel } from './simNetwork.js';

@@ -10,6 +10,7 @@
 import { blockHash, loadGenesis } from '../chain/index.js';
 import type { HttpTransport } from '../client/jsonHttp.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
+import { NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import { generateNetwork, type Network, privateKeyOf } from '../testnet/index.js';
 import { applyFault, type SimAction } from './faults.js';
@@ -230,6 +231,15 @@ export class SimCluster {
       n.unpause();
       await n.start();
     }
+    // A schedule shrunk of a fault's end leaves its links, disk or clock so: undone too (only
+    // where something is in force, so a whole schedule's run does here what it did before).
+    for (const n of this.nodes.values())
+      if (this.network.rulesOf(n.name).length > 0)
+        await this.apply({ kind: 'links', node: n.name, links: [] });
+    for (const n of this.nodes.values())
+      if (!noDiskFault(n.diskFaults))
+        await this.apply({ kind: 'disk', node: n.name, faults: NO_DISK_FAULTS });
+    for (const n of this.nodes.values()) if (n.skewMs !== 0) n.skew(0);
   }
 
   /** Every node's chain (each must be up) and what a node reported wrong outside its handlers. */

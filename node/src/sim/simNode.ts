@@ -59,7 +59,7 @@ export class SimNode {
   private running: Running | null = null;
   private starts = 0;
   /** How far its clock is off the network's (kept across its restarts, as the devnet keeps a skew). */
-  private skewMs = 0;
+  private skewOffset = 0;
   /** The height it had when it last went down (its store is closed then). */
   private lastHeight = 0;
   /** Its disk's faults (`devnet disk`): the disk's, so kept across its restarts. */
@@ -108,7 +108,7 @@ export class SimNode {
   async start(): Promise<void> {
     if (this.running !== null) return;
     const { scheduler, network, genesis } = this.world;
-    const ticker = scheduler.tickerFor(this.skewMs, this.name);
+    const ticker = scheduler.tickerFor(this.skewOffset, this.name);
     const logger = createLogger({
       level: 'info',
       write: (line) => this.logLines.push(line),
@@ -247,8 +247,13 @@ export class SimNode {
    * as `devnet clock NODE --skew` does: its timestamps and its checks of others' move, its waits not.
    */
   skew(ms: number): void {
-    this.skewMs = ms;
+    this.skewOffset = ms;
     this.running?.ticker.setOffset(ms);
+  }
+
+  /** How far its clock is off the network's now. */
+  get skewMs(): number {
+    return this.skewOffset;
   }
 
   /** Frozen (SIGSTOP): its timers and the messages to it wait until `unpause`. */

@@ -33,16 +33,16 @@ interface NodeShaping {
 
 export class SimShaping {
   private readonly nodes = new Map<string, NodeShaping>();
+  /** How many nodes have a rule now. */
+  private shaped = 0;
 
   constructor(private readonly random: () => number) {}
 
   /** `node`'s link rules from now on (peers by name); none: its links as the wire makes them. */
   set(node: string, rules: readonly LinkRule[]): void {
     const was = this.nodes.get(node);
-    if (rules.length === 0) {
-      this.nodes.delete(node);
-      return;
-    }
+    this.shaped += (rules.length > 0 ? 1 : 0) - ((was?.conditions.links.length ?? 0) > 0 ? 1 : 0);
+    // Its buckets are kept through a clear, so rules cleared and set at once are the rules set.
     this.nodes.set(node, {
       conditions: { links: rules, deafTo: [] },
       shared: was?.shared ?? { out: newBucket(), in: newBucket() },
@@ -57,7 +57,7 @@ export class SimShaping {
 
   /** Whether any node has a rule (else every message skips the shaping). */
   get active(): boolean {
-    return this.nodes.size > 0;
+    return this.shaped > 0;
   }
 
   /**
@@ -72,7 +72,7 @@ export class SimShaping {
   /** When a chunk handed to `node`'s shaping of its link with `peer` at `t` leaves it. */
   private pass(node: string, peer: string, direction: Direction, t: number, bytes: number): number {
     const n = this.nodes.get(node);
-    if (n === undefined) return t;
+    if (n === undefined || n.conditions.links.length === 0) return t;
     const c = linkCondition(n.conditions, peer, direction);
     if (isClear(c)) return t;
     const key = `${peer}/${direction}`;

@@ -29,6 +29,28 @@ describe('seed search', () => {
     }
   });
 
+  test('every kind drawn (clocks, links, disks too); a schedule without its ends still replays: the file undoes what healAll does', async () => {
+    const options = seedOptions(DEFAULT_SEARCH, 'kinds');
+    const drawn = await simulate(options);
+    const kinds = new Set(drawn.faults.map((f) => f.kind));
+    for (const k of ['skew', 'links', 'disk'])
+      assert.ok(kinds.has(k as SimFault['kind']), `${k} drawn: ${[...kinds]}`);
+    const isEnd = (f: SimFault) =>
+      f.kind === 'restart' ||
+      f.kind === 'unpause' ||
+      f.kind === 'heal' ||
+      (f.kind === 'skew' && f.ms === 0) ||
+      (f.kind === 'links' && f.links.length === 0) ||
+      (f.kind === 'disk' && !f.faults.full && f.faults.writeDelayMs === 0 && !f.faults.loseUnsynced);
+    const starts = { ...options, faults: drawn.faults.filter((f) => !isEnd(f)) };
+    const run = await simulate(starts);
+    const file = shrunkScenario(starts, 'none', 'a test');
+    const scenario = await parseScenarioText(toYaml(file), `${file.name}.yaml`, '.');
+    const replay = await runScenarioOnSim(scenario, 'kinds', quiet);
+    assert.equal(replay.fingerprint, run.fingerprint, "the file's run is not the schedule's");
+    assert.equal(replay.ok, run.failures.length === 0, JSON.stringify(run.failures));
+  });
+
   test('shrinking keeps the faults and the validators the failure needs, and no more', async () => {
     const faults: SimFault[] = [
       { atMs: 2000, kind: 'crash', node: 'validator-1' },

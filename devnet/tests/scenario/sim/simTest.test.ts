@@ -253,6 +253,11 @@ describe('devnet test --runtime sim', () => {
       [[EXAMPLE, '--runtime', 'sim', '--junit', join(dir, 'r.xml')], '--junit is not for --runtime sim'],
       [[EXAMPLE, '--runtime', 'sim', '--validators', '5'], '--validators is for the seed search'],
       [[EXAMPLE, '--runtime', 'process', '--seeds', '3'], '--seeds is for --runtime sim'],
+      [[EXAMPLE, '--runtime', 'sim', '--faults', 'disk'], '--faults is for the seed search'],
+      [
+        ['--runtime', 'sim', '--seeds', '2', '--faults', 'crash,meteor'],
+        '--faults: "meteor" is not a kind of fault (crash, pause, partition, skew, links, disk)',
+      ],
     ] as const) {
       const r = await devnetCli(['test', ...args]);
       assert.equal(r.code, 2, r.stdout + r.stderr);

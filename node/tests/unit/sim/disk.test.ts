@@ -12,8 +12,8 @@ import { SimCluster } from '../../../src/sim/simCluster.js';
 
 const OTHERS = ['validator-0', 'validator-1', 'validator-2'];
 
-async function withCluster<T>(seed: string, body: (c: SimCluster) => Promise<T>): Promise<T> {
-  const cluster = await SimCluster.open({ seed, validators: 4, blockTimeMs: 500 });
+async function withCluster<T>(seed: string, body: (c: SimCluster) => Promise<T>, validators = 4): Promise<T> {
+  const cluster = await SimCluster.open({ seed, validators, blockTimeMs: 500 });
   try {
     return await body(cluster);
   } finally {
@@ -78,4 +78,26 @@ describe('disk faults on the simulation', () => {
       assert.deepEqual((await c.chains()).forks, []);
       assert.deepEqual(c.nodeFailures(), []);
     }));
+
+  it('a vote refused while the disk was full is signed once it is freed: two validators, both needed, go on', () =>
+    // Found by the seed search (seed k-10, shrunk to two validators): the validator refused to
+    // record its vote on a full disk and never cast it after; the other waited for it forever.
+    withCluster(
+      'disk-refused-vote',
+      async (c) => {
+        assert.equal(await c.runUntil(() => c.allAt(3), 20_000), true);
+        const full = { ...NO_DISK_FAULTS, full: true };
+        await c.apply({ kind: 'disk', node: 'validator-0', faults: full });
+        await c.runTo(c.elapsedMs + 5_000);
+        await c.apply({ kind: 'disk', node: 'validator-0', faults: NO_DISK_FAULTS });
+        const top = c.head;
+        assert.equal(
+          await c.runUntil(() => c.allAt(top + 3), 30_000),
+          true,
+          `3 blocks after the disk was freed; ${JSON.stringify(c.heights())}`,
+        );
+        assert.deepEqual((await c.chains()).forks, []);
+      },
+      2,
+    ));
 });

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SimFault } from '../../../src/sim/faults.js';
+import { CLASSIC_KINDS, DRAWN_KINDS, drawFaults, type SimFault } from '../../../src/sim/faults.js';
+import { seededRandom } from '../../../src/sim/random.js';
 import { type SimOptions, simulate } from '../../../src/sim/simulate.js';
 
 const base = { validators: 4, heights: 12 } as const;
@@ -79,6 +80,23 @@ describe('simulated faults', () => {
     assert.match(
       run.failures.join('\n'),
       /^liveness: 1 ms after the network was whole, not every node had height/m,
+    );
+  });
+
+  it('a draw of every kind: each kind drawn, each fault with its end; the classic kinds by default', () => {
+    const names = ['validator-0', 'validator-1', 'validator-2', 'validator-3'];
+    const draw = { spanMs: 20_000, count: 60, maxLengthMs: 3000 };
+    const all = drawFaults(seededRandom('kinds'), names, { ...draw, kinds: DRAWN_KINDS });
+    const kinds = new Set(all.map((f) => f.kind));
+    for (const k of ['crash', 'restart', 'pause', 'unpause', 'partition', 'heal', 'skew', 'links', 'disk'])
+      assert.ok(kinds.has(k as SimFault['kind']), `${k} in ${[...kinds]}`);
+    const starts = all.filter((f) => f.kind === 'links' && f.links.length > 0).length;
+    const ends = all.filter((f) => f.kind === 'links' && f.links.length === 0).length;
+    assert.equal(starts, ends, 'each link fault cleared');
+    const classic = drawFaults(seededRandom('kinds'), names, draw);
+    assert.deepEqual(drawFaults(seededRandom('kinds'), names, { ...draw, kinds: CLASSIC_KINDS }), classic);
+    assert.ok(
+      classic.every((f) => ['crash', 'restart', 'pause', 'unpause', 'partition', 'heal'].includes(f.kind)),
     );
   });
 });
