@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type SimFault, simulate } from '@chain-devnet/node/sim';
+import { DRAWN_KINDS, type SimFault, simulate } from '@chain-devnet/node/sim';
 import { stringify as toYaml } from 'yaml';
 import { parseScenarioText } from '../../../src/scenario/parse.js';
 import { DEFAULT_SEARCH, seedOptions, shrink } from '../../../src/scenario/seedSearch.js';
@@ -30,7 +30,8 @@ describe('seed search', () => {
   });
 
   test('every kind drawn (clocks, links, disks too); a schedule without its ends still replays: the file undoes what healAll does', async () => {
-    const options = seedOptions(DEFAULT_SEARCH, 'kinds');
+    const every = { ...DEFAULT_SEARCH, draw: { ...DEFAULT_SEARCH.draw, kinds: DRAWN_KINDS } };
+    const options = seedOptions(every, 'kinds');
     const drawn = await simulate(options);
     const kinds = new Set(drawn.faults.map((f) => f.kind));
     for (const k of ['skew', 'links', 'disk'])
