@@ -91,7 +91,13 @@ describe('shaped links between two real nodes', () => {
     for (const rtt of rtts) assert.ok(rtt >= 149 && rtt < 2000, `round trips ${rtts.map(Math.round)} ms`);
     shapingA.set(NO_CONDITIONS);
     const clear = Math.min(await echo(), await echo(), await echo());
-    assert.ok(clear < 100, `cleared: ${Math.round(clear)} ms`);
+    // Relative to the shaped round trips: a busy machine slows both alike (a busy-loop CI run
+    // measured 155 ms cleared), and clearing takes the 150 ms the links added away.
+    const shaped = Math.min(...rtts);
+    assert.ok(
+      clear <= shaped - 100,
+      `cleared: ${Math.round(clear)} ms, shaped: ${rtts.map(Math.round)} ms`,
+    );
   });
 
   it('the probe measures what was asked: a round trip of 2 × 40 ms, 4 Mbit/s up and 2 Mbit/s down', async () => {
