@@ -94,10 +94,7 @@ describe('shaped links between two real nodes', () => {
     // Relative to the shaped round trips: a busy machine slows both alike (a busy-loop CI run
     // measured 155 ms cleared), and clearing takes the 150 ms the links added away.
     const shaped = Math.min(...rtts);
-    assert.ok(
-      clear <= shaped - 100,
-      `cleared: ${Math.round(clear)} ms, shaped: ${rtts.map(Math.round)} ms`,
-    );
+    assert.ok(clear <= shaped - 100, `cleared: ${Math.round(clear)} ms, shaped: ${rtts.map(Math.round)} ms`);
   });
 
   it('the probe measures what was asked: a round trip of 2 × 40 ms, 4 Mbit/s up and 2 Mbit/s down', async () => {
