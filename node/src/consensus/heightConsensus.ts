@@ -10,8 +10,9 @@
  * Signatures come from the injected signer (ownMessages.ts), which may refuse one (it would be
  * double-signing after a restart, or its record failed): the core then sends nothing and counts
  * nothing for itself in that step, and signs a refused vote again at each re-send while it stays
- * at that step; the height goes on by timeouts where that vote is not needed. A restarted validator resumes where it last signed, locked as
- * it was, holding the locked block and its polka, and the proposal it signed (ConsensusSigner.resume).
+ * at that step; the height goes on by timeouts where that vote is not needed. A restarted
+ * validator resumes where it last signed, locked as it was, holding the locked block and its
+ * polka, and the proposal it signed (ConsensusSigner.resume).
  */
 
 import {
