@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freeBasePort } from '@chain-devnet/kit/ports';
 import type { Program } from '@chain-devnet/kit/process';
-import { pause, waitFor } from '@chain-devnet/kit/wait';
+import { pause, scaledMs, waitFor } from '@chain-devnet/kit/wait';
 import { type GenesisJson, loadGenesis } from '../../src/chain/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import type { P2PNetwork } from '../../src/p2p/network.js';
@@ -32,7 +32,7 @@ const genesisHashOf = (json: GenesisJson) => {
 };
 
 describe('a joiner of a devnet among the nodes of its sister devnet (same seed, another genesis time)', {
-  timeout: 300_000,
+  timeout: scaledMs(300_000),
 }, () => {
   let sister: Cluster;
   let relay: P2PNetwork | null = null;
@@ -75,21 +75,36 @@ describe('a joiner of a devnet among the nodes of its sister devnet (same seed, 
     const j = joiner;
     const lines = () => j.lines().map((l) => JSON.parse(l) as Record<string, unknown>);
 
-    // The sister's validators: refused when identify names their genesis.
-    const refused = await waitFor("the sister's validators refused at the handshake", 30_000, async () => {
-      const peers = new Set(
-        lines()
+    // The sister's validators: refused at the handshake when identify names the other genesis. The
+    // refusal is mutual and whichever side reads the other's identify first hangs up, so the other
+    // may never log its own: each sister validator is refused by the joiner or refuses the joiner.
+    // The waits below are for a process starting and dialing (no height of ours measures them):
+    // stretched on a busy runner.
+    const refusedBy = (logLines: () => readonly string[]) =>
+      new Set(
+        logLines()
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
           .filter((l) => l.msg === 'peer refused: another genesis')
           .map((l) => l.peer),
       );
-      return sister.nodes.every((n) => peers.has(n.peerId)) ? peers : null;
+    const joinerId = await waitFor(
+      'the joiner listening on p2p',
+      scaledMs(15_000),
+      async () => String(lines().find((l) => l.msg === 'p2p listening')?.peer_id ?? '') || null,
+    );
+    await waitFor("the sister's validators refused at the handshake", scaledMs(30_000), async () => {
+      const byJoiner = refusedBy(() => j.lines());
+      return sister.nodes.every(
+        (n) => byJoiner.has(n.peerId) || refusedBy(() => n.program?.lines() ?? []).has(joinerId),
+      )
+        ? true
+        : null;
     });
-    assert.equal(refused.size, 3);
 
     // The relay's snapshot: genuine, validly signed by the same keys, refused by its state's genesis.
     const failed = await waitFor(
       'the relayed snapshot refused',
-      60_000,
+      scaledMs(60_000),
       async () => lines().find((l) => l.msg === 'state sync peer failed' && l.peer === r.peerId) ?? null,
     );
     assert.ok(chunkRequests.length > 0, 'the snapshot was fetched through the relay');
@@ -99,13 +114,15 @@ describe('a joiner of a devnet among the nodes of its sister devnet (same seed, 
     );
 
     // It gives up on state sync and opens its own chain from genesis, taking no block of the sister.
-    await waitFor('state sync given up', 60_000, async () =>
+    await waitFor('state sync given up', scaledMs(60_000), async () =>
       lines().some((l) => l.msg === 'state sync found no verifiable snapshot: block sync from genesis')
         ? true
         : null,
     );
     const client = new RpcClient(`http://127.0.0.1:${base}`, 5000);
-    const status = await waitFor('the joiner answering', 15_000, () => client.status().catch(() => null));
+    const status = await waitFor('the joiner answering', scaledMs(15_000), () =>
+      client.status().catch(() => null),
+    );
     await pause(3000);
     assert.deepEqual(
       [(await client.status()).height, (await client.status()).last_hash],
