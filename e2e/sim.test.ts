@@ -1,31 +1,16 @@
 /**
- * The end-to-end scenarios of consensus on the simulation (SimTestnet): agreement, rotation,
- * transfers, metrics, a crash under load, jailing, disks, network conditions, the halt and a Byzantine
- * validator (on a simulation of its own), each the same code as on the
- * devnet's runtimes (suite.ts), on the suite's manifest without the market, in virtual time; and
- * the run's fingerprint, which the same seed gives again (devnet/tests/testkit/simTestnet.test.ts
- * runs one twice).
+ * The end-to-end scenarios on the simulation (SimTestnet): agreement, rotation, transfers,
+ * metrics, snapshots, delegation, a crash under load, jailing, staking (a node added), disks,
+ * network conditions, the halt and a Byzantine validator (on a simulation of its own), each the
+ * same code as on the devnet's runtimes (suite.ts), on the suite's manifest without the market,
+ * in virtual time; and the run's fingerprint, which the same seed gives again
+ * (devnet/tests/testkit/simTestnet.test.ts runs one twice).
  */
 import { after, before, describe, test } from 'node:test';
 import { SimTestnet, withSimTestnet } from '@chain-devnet/devnet/testkit';
 import { E2E_LOGS_DIR, e2eManifest } from './manifest.js';
-import { agreement } from './scenarios/agreement.js';
 import { byzantine, byzantineChecks, byzantineOptions } from './scenarios/byzantine.js';
-import { crash } from './scenarios/crash.js';
-import { disks } from './scenarios/disks.js';
-import { halt } from './scenarios/halt.js';
-import { jailing } from './scenarios/jailing.js';
-import { metrics } from './scenarios/metrics.js';
-import { network } from './scenarios/network.js';
-import { rotation } from './scenarios/rotation.js';
-import { transfers } from './scenarios/transfers.js';
-import { scenarioTests } from './suite.js';
-
-/**
- * The suite's scenarios that need nothing the simulation lacks (a node added, snapshots, the market),
- * on one shared SimTestnet; the Byzantine one on a simulation of its own after it (one at a time).
- */
-const SIM_SCENARIOS = [agreement, rotation, transfers, metrics, crash, jailing, disks, network, halt];
+import { BASE_SCENARIOS, scenarioTests } from './suite.js';
 
 describe('e2e on the simulation', () => {
   let net: SimTestnet | null = null;
@@ -47,7 +32,7 @@ describe('e2e on the simulation', () => {
     }
   });
   scenarioTests(
-    SIM_SCENARIOS,
+    BASE_SCENARIOS,
     () => net,
     () => null,
     log,

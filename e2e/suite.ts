@@ -32,7 +32,8 @@ import { snapshots } from './scenarios/snapshots.js';
 import { staking } from './scenarios/staking.js';
 import { transfers } from './scenarios/transfers.js';
 
-export const SCENARIOS: readonly Scenario[] = [
+/** The scenarios written against TestnetBase, in the suite's order: they run on the simulation too (sim.test.ts). */
+export const BASE_SCENARIOS: readonly Scenario<TestnetBase>[] = [
   agreement,
   rotation,
   transfers,
@@ -45,9 +46,10 @@ export const SCENARIOS: readonly Scenario[] = [
   disks,
   network,
   halt,
-  marketScenario,
-  byzantine,
 ];
+
+/** Then the market (not simulated) and the Byzantine scenario, on a devnet of its own. */
+export const SCENARIOS: readonly Scenario[] = [...BASE_SCENARIOS, marketScenario, byzantine];
 
 export { e2eManifest };
 

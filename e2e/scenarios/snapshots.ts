@@ -6,7 +6,7 @@
  * races a block.
  */
 import assert from 'node:assert/strict';
-import { COIN, type Testnet, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 import type { ChainParams } from '@chain-devnet/node/chain';
 import { RpcError, type SnapshotAnswer, type SnapshotListItem } from '@chain-devnet/node/client';
 import type { Scenario } from './scenario.js';
@@ -38,7 +38,7 @@ interface Listed {
   readonly details: Map<number, SnapshotAnswer>;
 }
 
-export const snapshots: Scenario = {
+export const snapshots: Scenario<TestnetBase> = {
   id: 7,
   title: 'snapshots: same height and hash on every node, details match the chain, only the last 10 kept',
   async run(net) {
@@ -73,7 +73,7 @@ export const snapshots: Scenario = {
  * both ends of a stretch is the count at every height in it. The chain is left held.
  */
 async function snapshotsTakenAroundNewAccount(
-  net: Testnet,
+  net: TestnetBase,
   heights: SnapshotHeights,
 ): Promise<{ accounts: Map<number, number>; hAccount: number }> {
   const { chain, txs } = net;
@@ -105,7 +105,7 @@ async function snapshotsTakenAroundNewAccount(
 }
 
 /** `n` lists the newest snapshots_kept snapshot heights; the detail of each, read at once. */
-async function newestKeptAndServed(net: Testnet, n: string, heights: SnapshotHeights): Promise<Listed> {
+async function newestKeptAndServed(net: TestnetBase, n: string, heights: SnapshotHeights): Promise<Listed> {
   const { chain } = net;
   const K = net.params.snapshotsKept;
   const before = await chain.height(n);
@@ -194,7 +194,7 @@ function accountCountAt(
  * account count checked on both sides of the new account.
  */
 async function detailsMatchTheChain(
-  net: Testnet,
+  net: TestnetBase,
   listed: ReadonlyMap<string, Listed>,
   accounts: ReadonlyMap<number, number>,
   hAccount: number,

@@ -6,7 +6,7 @@
  * larger rotation. A STAKE below the minimum is rejected by every node.
  */
 import assert from 'node:assert/strict';
-import { COIN, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 import { waitFor } from '@chain-devnet/kit/wait';
 import { validatorAddressOf } from '@chain-devnet/node/crypto';
 import type { Scenario } from './scenario.js';
@@ -19,7 +19,7 @@ interface Added {
   readonly activation: number;
 }
 
-export const staking: Scenario = {
+export const staking: Scenario<TestnetBase> = {
   id: 4,
   title: 'staking: an added node with the minimum stake becomes ACTIVE at the right boundary and proposes',
   async run(net) {
@@ -46,7 +46,7 @@ export const staking: Scenario = {
  * STAKE's block, so that its INACTIVE stretch is read on every node however slow the machine);
  * the boundary it is due ACTIVE at.
  */
-async function addedWithMinimumStake(net: Testnet): Promise<Added> {
+async function addedWithMinimumStake(net: TestnetBase): Promise<Added> {
   const p = net.params;
   const added = await net.add();
   const name = added.name;
@@ -73,7 +73,7 @@ async function addedWithMinimumStake(net: Testnet): Promise<Added> {
  * INACTIVE until the boundary on every node: read while held at the STAKE's block, then mined to
  * the block before the boundary and read again; the chain goes on after.
  */
-async function inactiveUntilTheBoundary(net: Testnet, a: Added): Promise<void> {
+async function inactiveUntilTheBoundary(net: TestnetBase, a: Added): Promise<void> {
   const { chain } = net;
   const { name, activation } = a;
   const inactiveAt = async (held: number) => {
@@ -92,7 +92,7 @@ async function inactiveUntilTheBoundary(net: Testnet, a: Added): Promise<void> {
 }
 
 /** The model (which applies the rules to the blocks) agrees on the boundary, and every node says ACTIVE after it. */
-async function activeFromTheBoundary(net: Testnet, a: Added): Promise<void> {
+async function activeFromTheBoundary(net: TestnetBase, a: Added): Promise<void> {
   const { chain, model } = net;
   const { name, address, activation } = a;
   await chain.waitHeight(activation + 1);
@@ -113,7 +113,7 @@ async function activeFromTheBoundary(net: Testnet, a: Added): Promise<void> {
 }
 
 /** The rotation takes it in from the next block, and it proposes at its turn. */
-async function proposesAtItsTurn(net: Testnet, a: Added, nBefore: number): Promise<void> {
+async function proposesAtItsTurn(net: TestnetBase, a: Added, nBefore: number): Promise<void> {
   const { chain, model } = net;
   const { name, address, activation } = a;
   const names = net.names();
@@ -138,7 +138,7 @@ async function proposesAtItsTurn(net: Testnet, a: Added, nBefore: number): Promi
 }
 
 /** Below the minimum stake: rejected by every node, and no validator on any. */
-async function stakeBelowMinimumRejected(net: Testnet): Promise<void> {
+async function stakeBelowMinimumRejected(net: TestnetBase): Promise<void> {
   const { chain, txs } = net;
   const p = net.params;
   const names = net.names();
@@ -162,7 +162,7 @@ async function stakeBelowMinimumRejected(net: Testnet): Promise<void> {
 }
 
 /** The new validator UNSTAKEs everything; its stake unbonds, on every node. Returns the UNSTAKE's height. */
-async function unstakedAndUnbonding(net: Testnet, a: Added): Promise<number> {
+async function unstakedAndUnbonding(net: TestnetBase, a: Added): Promise<number> {
   const { chain } = net;
   const { name, address } = a;
   const p = net.params;
@@ -195,7 +195,7 @@ async function unstakedAndUnbonding(net: Testnet, a: Added): Promise<number> {
 
 /** INACTIVE from the boundary after the UNSTAKE, by the rules and on every node: the active set as it was found. */
 async function inactiveAfterUnstake(
-  net: Testnet,
+  net: TestnetBase,
   a: Added,
   hUnstake: number,
   nBefore: number,

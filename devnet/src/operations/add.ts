@@ -14,7 +14,7 @@ import type { Progress } from '../runtime/runtime.js';
 import { pinVersion } from '../versions/resolve.js';
 import { CHECKOUT_VERSION } from '../versions/source.js';
 import { checkZone, joinZone } from './net.js';
-import { describeOutcome, sendTx, type TxOutcome } from './tx.js';
+import { describeOutcome, devnetTxNetwork, sendTxOn, type TxNetwork, type TxOutcome } from './tx.js';
 
 export interface AddOptions {
   readonly name?: string;
@@ -40,13 +40,17 @@ export interface AddResult {
   readonly stake: TxOutcome | null;
 }
 
+/** `--stake` as wei (null: none asked), or BAD_FLAG for what is not a positive amount. */
+export function parseStake(stake: string | undefined): bigint | null {
+  if (stake === undefined) return null;
+  const wei = parseAmount(stake);
+  if (wei === null || wei === 0n)
+    throw new DevnetError('BAD_FLAG', `--stake must be an amount like 100coin, got ${stake}`);
+  return wei;
+}
+
 export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult> {
-  let stake: bigint | null = null;
-  if (o.stake !== undefined) {
-    stake = parseAmount(o.stake);
-    if (stake === null || stake === 0n)
-      throw new DevnetError('BAD_FLAG', `--stake must be an amount like 100coin, got ${o.stake}`);
-  }
+  const stake = parseStake(o.stake);
   const funder = o.fundFrom ?? devnet.spec.accounts[0]?.name;
   if (stake !== null && funder === undefined)
     throw new DevnetError('BAD_FLAG', 'no developer account to fund the stake from: pass --fund-from NAME');
@@ -81,37 +85,54 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
   o.progress(`${node.name}: synced at height ${height}`);
   if (stake === null) return { name: node.name, rpc, height, funding: null, stake: null };
 
-  // The stake plus one coin for fees.
+  const { funding, staked } = await fundAndStake(
+    devnetTxNetwork(devnet),
+    node.name,
+    stake,
+    funder!,
+    reference,
+    o.progress,
+  );
+  return { name: node.name, rpc, height, funding, stake: staked };
+}
+
+/**
+ * An added node's stake: `stake` plus one coin for fees sent it from `funder`, then its STAKE from
+ * its own key (both through `reference`, the node that confirmed the funding: the new node may be
+ * a block behind); the outcomes, or TX_FAILED naming the one that failed. The same on every runtime
+ * and on the simulation (`net` is the devnet's or the simulation's keys and RPC).
+ */
+export async function fundAndStake(
+  net: TxNetwork,
+  name: string,
+  stake: bigint,
+  funder: string,
+  reference: string,
+  progress: Progress,
+): Promise<{ funding: TxOutcome; staked: TxOutcome }> {
   const fundOptions = {
     type: 'TRANSFER' as const,
-    from: funder!,
-    to: node.name,
+    from: funder,
+    to: name,
     amount: `${stake + coins(1)}wei`,
     node: reference,
     wait: true,
   };
-  const funding = await sendTx(devnet, fundOptions);
-  o.progress(describeOutcome(fundOptions, funding));
+  const funding = await sendTxOn(net, fundOptions);
+  progress(describeOutcome(fundOptions, funding));
   if (funding.receipt?.status !== 'confirmed')
-    throw new DevnetError(
-      'TX_FAILED',
-      `funding ${node.name} failed: ${describeOutcome(fundOptions, funding)}`,
-    );
+    throw new DevnetError('TX_FAILED', `funding ${name} failed: ${describeOutcome(fundOptions, funding)}`);
   const stakeOptions = {
     type: 'STAKE' as const,
-    from: node.name,
+    from: name,
     amount: `${stake}wei`,
-    name: node.name,
-    // The node that confirmed the funding (the new node may be a block behind).
+    name,
     node: reference,
     wait: true,
   };
-  const staked = await sendTx(devnet, stakeOptions);
-  o.progress(describeOutcome(stakeOptions, staked));
+  const staked = await sendTxOn(net, stakeOptions);
+  progress(describeOutcome(stakeOptions, staked));
   if (staked.receipt?.status !== 'confirmed')
-    throw new DevnetError(
-      'TX_FAILED',
-      `STAKE from ${node.name} failed: ${describeOutcome(stakeOptions, staked)}`,
-    );
-  return { name: node.name, rpc, height, funding, stake: staked };
+    throw new DevnetError('TX_FAILED', `STAKE from ${name} failed: ${describeOutcome(stakeOptions, staked)}`);
+  return { funding, staked };
 }

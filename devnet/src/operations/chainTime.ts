@@ -6,8 +6,9 @@
  * held, mined, or at its new time, never while a node still runs on the control before. Every
  * block is still decided by the validators (docs/RULES.md, "Chain time under the control").
  */
+import { now, pause as sleep } from '@chain-devnet/kit/wait';
 import { loadGenesis } from '@chain-devnet/node/chain';
-import type { ChainControlAnswer } from '@chain-devnet/node/client';
+import type { ChainControlAnswer, RpcClient } from '@chain-devnet/node/client';
 import { DevnetError } from '../base/errors.js';
 import type { ChainTimeJson } from '../devnet/chainTimeShown.js';
 import type { Devnet } from '../devnet/devnet.js';
@@ -21,6 +22,42 @@ const STILL_MS = 1_000;
 const IN_FORCE_MS = 30_000;
 /** A mined stretch fails when no node's height moves for this long (a stopped validator costs 3 s a slot). */
 const STALL_MS = 60_000;
+/** How long a node may take to answer one ask (a node busy mining on a loaded machine is slow, not gone). */
+const ASK_MS = 5_000;
+/**
+ * How long every node may stay silent before a command gives up: one round of asks that all time
+ * out is a loaded machine's moment, not a devnet that is down (a busy CI runner showed it mid-mine).
+ */
+const SILENT_MS = 30_000;
+
+/**
+ * What ChainTime works on: the nodes, each one's chain control (a devnet's files in the homes, the
+ * simulation's nodes themselves), their RPC, the chain's epoch length. A devnet's: devnetTimeHost.
+ */
+export interface ChainTimeHost {
+  /** The nodes' names, in order. */
+  names(): readonly string[];
+  /** `name` when it is a node, else an error naming the nodes. */
+  nodeName(name: string): string;
+  readonly control: Pick<ChainControlFiles, 'of' | 'write' | 'chainWide'>;
+  client(name: string, timeoutMs: number): Promise<RpcClient>;
+  epochLength(): number;
+}
+
+/** A devnet's nodes, control files, RPC and genesis as ChainTime's host. */
+export function devnetTimeHost(d: Devnet): ChainTimeHost {
+  return {
+    names: () => d.nodes.map((n) => n.name),
+    nodeName: (name) => d.node(name).name,
+    control: d.control,
+    client: (name, timeoutMs) => d.client(name, timeoutMs),
+    epochLength: () => {
+      const loaded = loadGenesis(d.spec.genesis);
+      if (!loaded.ok) throw new DevnetError('BAD_MANIFEST', loaded.problems.join('; '));
+      return loaded.genesis.state.params.epochLength;
+    },
+  };
+}
 
 /** Where mining stops: a number of blocks from the held height, a height, or the first height of an epoch. */
 export type MineTarget =
@@ -35,17 +72,21 @@ export interface Mined {
   readonly held: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export class ChainTime {
-  private readonly files: ChainControlFiles;
+  private readonly files: ChainTimeHost['control'];
 
-  constructor(private readonly d: Devnet) {
-    this.files = d.control;
+  /** On `d` (a Devnet, or a host: devnetTimeHost, the simulation's); every wait on kit/wait's clock. */
+  constructor(
+    d: Devnet | ChainTimeHost,
+    private readonly silentMs = SILENT_MS,
+  ) {
+    this.d = 'epochLength' in d ? d : devnetTimeHost(d);
+    this.files = this.d.control;
   }
+  private readonly d: ChainTimeHost;
 
-  private get names(): string[] {
-    return this.d.nodes.map((n) => n.name);
+  private get names(): readonly string[] {
+    return this.d.names();
   }
 
   /** The chain-wide control now (every node's file holds the same). */
@@ -61,21 +102,31 @@ export class ChainTime {
     return next;
   }
 
-  /** The answers of the nodes that answer now (a stopped node reads its file when it starts). */
+  /**
+   * The answers of the nodes that answer now (a stopped node reads its file when it starts), asked
+   * again while none answers, for up to `silentMs`.
+   */
   private async answers(): Promise<Map<string, ChainControlAnswer>> {
-    const got = await Promise.all(
-      this.names.map(async (n) => {
-        try {
-          return [n, await (await this.d.client(n, 2_000)).chainControl()] as const;
-        } catch {
-          return null;
-        }
-      }),
-    );
-    const m = new Map(got.filter((g) => g !== null));
-    if (m.size === 0)
-      throw new DevnetError('UNREACHABLE', 'no node of the devnet answers GET /chain/control');
-    return m;
+    const deadline = now() + this.silentMs;
+    for (;;) {
+      const got = await Promise.all(
+        this.names.map(async (n) => {
+          try {
+            return [n, await (await this.d.client(n, ASK_MS)).chainControl()] as const;
+          } catch {
+            return null;
+          }
+        }),
+      );
+      const m = new Map(got.filter((g) => g !== null));
+      if (m.size > 0) return m;
+      if (now() >= deadline)
+        throw new DevnetError(
+          'UNREACHABLE',
+          `no node of the devnet answers GET /chain/control (asked for ${this.silentMs / 1000} s)`,
+        );
+      await sleep(POLL_MS);
+    }
   }
 
   /** Waits until every answering node has `want` (and `skew` for its own) in force; the answers then. */
@@ -83,12 +134,12 @@ export class ChainTime {
     want: ChainWide,
     skewOf?: (name: string) => number,
   ): Promise<Map<string, ChainControlAnswer>> {
-    const deadline = Date.now() + IN_FORCE_MS;
+    const deadline = now() + IN_FORCE_MS;
     for (;;) {
       const answers = await this.answers();
       const late = [...answers].filter(([n, a]) => !sameControl(a.control, want, skewOf?.(n)));
       if (late.length === 0) return answers;
-      if (Date.now() > deadline)
+      if (now() > deadline)
         throw new DevnetError(
           'TIMEOUT',
           `the chain control is not in force on ${late.map(([n]) => n).join(', ')} after ${IN_FORCE_MS / 1000} s (they run ${JSON.stringify(late[0]![1].control)})`,
@@ -102,14 +153,14 @@ export class ChainTime {
     const want = await this.setAll({ hold: true, mineToHeight: null });
     await this.inForce(want);
     let last = '';
-    let since = Date.now();
+    let since = now();
     for (;;) {
       const heights = [...(await this.answers()).values()].map((a) => a.height);
       const key = heights.join(',');
       if (key !== last) {
         last = key;
-        since = Date.now();
-      } else if (Date.now() - since >= STILL_MS) return { height: Math.max(...heights) };
+        since = now();
+      } else if (now() - since >= STILL_MS) return { height: Math.max(...heights) };
       await sleep(POLL_MS);
     }
   }
@@ -125,9 +176,7 @@ export class ChainTime {
   private targetHeight(t: MineTarget, from: number): number {
     if ('blocks' in t) return from + t.blocks;
     if ('height' in t) return t.height;
-    const loaded = loadGenesis(this.d.spec.genesis);
-    if (!loaded.ok) throw new DevnetError('BAD_MANIFEST', loaded.problems.join('; '));
-    return t.epoch * loaded.genesis.state.params.epochLength;
+    return t.epoch * this.d.epochLength();
   }
 
   /**
@@ -151,15 +200,15 @@ export class ChainTime {
   /** Waits until every answering node has committed `height`; fails when no height moves for STALL_MS. */
   private async waitAll(height: number): Promise<void> {
     let last = '';
-    let movedAt = Date.now();
+    let movedAt = now();
     for (;;) {
       const heights = [...(await this.answers()).values()].map((a) => a.height);
       if (Math.min(...heights) >= height) return;
       if (heights.join(',') !== last) {
         last = heights.join(',');
-        movedAt = Date.now();
+        movedAt = now();
       }
-      if (Date.now() - movedAt > STALL_MS)
+      if (now() - movedAt > STALL_MS)
         throw new DevnetError(
           'TIMEOUT',
           `mining to ${height} stalled: heights ${heights.join(', ')} for ${STALL_MS / 1000} s`,
@@ -179,7 +228,7 @@ export class ChainTime {
    */
   async jump(to: { readonly byMs: number } | { readonly atUnix: number }): Promise<{ offsetMs: number }> {
     const before = await this.current();
-    const offsetMs = 'byMs' in to ? before.timeOffsetMs + to.byMs : to.atUnix * 1000 - Date.now();
+    const offsetMs = 'byMs' in to ? before.timeOffsetMs + to.byMs : to.atUnix * 1000 - now();
     if (offsetMs < before.timeOffsetMs)
       throw new DevnetError(
         'BAD_FLAG',
@@ -193,7 +242,7 @@ export class ChainTime {
 
   /** `name`'s own clock runs `skewMs` ahead (negative: behind), through the node's clock, never the machine's. */
   async skew(name: string, skewMs: number): Promise<ChainControl> {
-    const node = this.d.node(name).name;
+    const node = this.d.nodeName(name);
     const control = { ...(await this.current()), clockSkewMs: skewMs };
     await this.files.write(node, control);
     const answers = await this.answers();

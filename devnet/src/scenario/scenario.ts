@@ -31,6 +31,8 @@ export type Step = {
     readonly stake?: string;
     readonly version?: string;
     readonly zone?: string;
+    /** It joins from a verified snapshot of its peers (`devnet add --state-sync`). */
+    readonly stateSync?: boolean;
   };
   /**
    * `devnet tx` as data. status: what becomes of it (default confirmed): `failed` in a block, or

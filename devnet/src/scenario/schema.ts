@@ -205,11 +205,15 @@ const STEP_KINDS_SCHEMA = {
   },
   add: {
     description:
-      'devnet add: a node joins (with stake, as a validator; with version, on that chain-node; with zone, in that zone of the zones in force).',
+      'devnet add: a node joins (with stake, as a validator; with version, on that chain-node; with zone, in that zone of the zones in force; with stateSync, from a verified snapshot of its peers).',
     ...object({
       name: NODE,
       stake: AMOUNT,
       zone: NODE,
+      stateSync: {
+        type: 'boolean',
+        description: 'it joins from a verified snapshot of its peers (devnet add --state-sync)',
+      },
       version: {
         type: 'string',
         pattern: VERSION_PATTERN,

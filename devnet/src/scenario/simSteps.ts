@@ -14,17 +14,21 @@ import { healAll } from '../operations/net.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { sendTxOn, type TxOutcome } from '../operations/tx.js';
 import { unscaledBoundMs, type Within } from '../testkit/bounds.js';
+import { TimeControl } from '../testkit/chainTime.js';
 import type { NetContext } from '../testkit/context.js';
 import { Expectations } from '../testkit/expect/index.js';
 import { Conditions } from '../testkit/testnet/conditions.js';
 import type { DevnetTx } from '../testkit/testnet/options.js';
+import { addSimNode } from '../testkit/testnet/simAdd.js';
 import type { SimNet } from '../testkit/testnet/simNet.js';
 import { simContext, simNodes, simTxNetwork } from '../testkit/testnet/simNodes.js';
+import { simTimeHost } from '../testkit/testnet/simTime.js';
 import { diskChangeOf } from './diskSteps.js';
 import { type NetSteps, netStep } from './netSteps.js';
 import type { Produced } from './refs.js';
 import type { Scenario, Step, Trigger } from './scenario.js';
 import type { StepKind } from './schema.js';
+import { timeStep } from './timeSteps.js';
 import { txStep } from './txStep.js';
 
 /** The step kinds a scenario may use on the simulation. */
@@ -39,6 +43,8 @@ export const SIM_STEP_KINDS: readonly string[] = [
   'partitionShape',
   'disk',
   'clock',
+  'chain',
+  'add',
   'wait',
   'expect',
 ];
@@ -73,6 +79,10 @@ export function simProblems(s: Scenario): string[] {
       problems.push(
         `steps[${i}].${kind}: this step does not run on the simulation yet (it has ${SIM_STEP_KINDS.join(', ')})`,
       );
+    if (kind === 'add' && step.add?.version !== undefined)
+      problems.push(
+        `steps[${i}].add.version: not simulated (the simulation runs this checkout's code only): run it on a devnet's runtime`,
+      );
     if (kind === 'expect') {
       const assertion = Object.keys(step.expect ?? {})[0] ?? '';
       if (!SIM_EXPECTATIONS.includes(assertion) && !CHAIN_EXPECTATIONS.includes(assertion))
@@ -93,6 +103,8 @@ export class SimSteps {
   private readonly expectations: Expectations;
   /** The network conditions as a devnet keeps them (net, zones, one-way cuts, shapes, heal). */
   private readonly conditions: Conditions;
+  /** The chain's time as on a devnet (chain steps: pause, resume, mine, block time, chain time). */
+  private readonly time: TimeControl;
 
   constructor(
     private readonly cluster: SimCluster,
@@ -103,6 +115,7 @@ export class SimSteps {
     this.net = simContext(cluster);
     this.expectations = new Expectations(this.net);
     this.conditions = new Conditions(simNet, () => undefined);
+    this.time = new TimeControl(simTimeHost(cluster, this.net.params.epochLength), this.net);
   }
 
   private boundMs(w: Within): number {
@@ -142,7 +155,13 @@ export class SimSteps {
     else if (NET_KINDS.includes(kind))
       await netStep({ conditions: this.conditions }, kind as keyof NetSteps, step);
     else if (kind === 'heal') await healAll(this.simNet);
-    else if (kind === 'disk') await this.disk(step.disk!);
+    else if (kind === 'chain')
+      return { height: (await timeStep({ time: this.time }, 'chain', step)) ?? this.cluster.head };
+    else if (kind === 'add') {
+      const parts = { cluster: this.cluster, simNet: this.simNet, net: this.net, log: () => undefined };
+      const r = await addSimNode(parts, step.add ?? {});
+      return { node: r.name, height: r.height };
+    } else if (kind === 'disk') await this.disk(step.disk!);
     else if (kind === 'wait') await this.wait(step.wait!);
     else if (kind === 'tx') {
       const r = await txStep({ tx: (type, o) => this.send(type, o), net: this.net }, step.tx!);

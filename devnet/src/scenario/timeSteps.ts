@@ -16,7 +16,7 @@ import {
   clockSkewProblems,
   runChainRequest,
 } from '../operations/chainRequest.js';
-import type { Testnet } from '../testkit/testnet/testnet.js';
+import type { TestnetBase } from '../testkit/testnet/base.js';
 import { type KnownNetwork, unknownName } from './network.js';
 
 export type ChainStep = ChainRequest;
@@ -44,7 +44,11 @@ export function timeStepProblems(
 }
 
 /** Runs a time step as testkit calls; the height the chain is at after it. */
-export async function timeStep(t: Testnet, kind: keyof TimeSteps, step: TimeSteps): Promise<number | null> {
+export async function timeStep(
+  t: Pick<TestnetBase, 'time'>,
+  kind: keyof TimeSteps,
+  step: TimeSteps,
+): Promise<number | null> {
   if (kind === 'chain') return runChainRequest(t.time, step.chain!);
   await t.time.skew(step.clock!.node, parseSignedDuration(step.clock!.skew)!);
   return null;

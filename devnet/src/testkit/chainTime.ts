@@ -7,7 +7,7 @@
  */
 import { RpcError } from '@chain-devnet/node/client';
 import type { Devnet } from '../devnet/devnet.js';
-import { ChainTime, type Mined, type MineTarget } from '../operations/chainTime.js';
+import { ChainTime, type ChainTimeHost, type Mined, type MineTarget } from '../operations/chainTime.js';
 import type { NetContext } from './context.js';
 import { TestkitError } from './errors.js';
 
@@ -16,11 +16,12 @@ export type { Mined, MineTarget };
 export class TimeControl {
   private readonly t: ChainTime;
 
+  /** On a devnet, or the simulation's nodes (testnet/simTime.ts). */
   constructor(
-    devnet: Devnet,
+    host: Devnet | ChainTimeHost,
     private readonly net: NetContext,
   ) {
-    this.t = new ChainTime(devnet);
+    this.t = new ChainTime(host);
   }
 
   private async failsAs<T>(what: string, work: () => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@
  * devnet-key transactions), with the height it was confirmed at: the "no confirmed transaction
  * lost" invariant checks each one on every node at the end.
  */
+import type { AddResult } from '../operations/add.js';
 
 export interface ConfirmedTx {
   readonly hash: string;
@@ -19,6 +20,13 @@ export class Ledger {
     const seen = this.confirmed.get(hash);
     if (seen === undefined) this.confirmed.set(hash, { hash, height, by });
     else if (seen.height !== height) this.confirmed.set(`${hash}@${height}`, { hash, height, by });
+  }
+
+  /** An added node's funding and STAKE (`devnet add --stake`), those confirmed. */
+  recordAdded(r: AddResult): void {
+    for (const t of [r.funding, r.stake])
+      if (t?.receipt?.status === 'confirmed')
+        this.record(t.tx_hash, t.receipt.block_height!, `devnet add ${r.name}`);
   }
 
   all(): ConfirmedTx[] {

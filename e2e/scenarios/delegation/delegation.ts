@@ -11,7 +11,7 @@
  * returned, and the validator left as it was found (the split itself: rewards.ts).
  */
 import assert from 'node:assert/strict';
-import { COIN, epochOfBlock, feeOf, type Testnet, Wallet } from '@chain-devnet/devnet/testkit';
+import { COIN, epochOfBlock, feeOf, type TestnetBase, Wallet } from '@chain-devnet/devnet/testkit';
 import type { ValidatorAnswer } from '@chain-devnet/node/client';
 import type { Scenario } from '../scenario.js';
 import { type Delegations, expectedRewards, firstEpochOf, rewardsSoFar } from './rewards.js';
@@ -19,7 +19,7 @@ import { type Delegations, expectedRewards, firstEpochOf, rewardsSoFar } from '.
 /** What each delegator is funded with. */
 const FUNDED = 100n * COIN;
 
-export const delegation: Scenario = {
+export const delegation: Scenario<TestnetBase> = {
   id: 5,
   title: 'delegation and rewards: per-epoch rewards split by commission and share to the wei; unbonding',
   async run(net) {
@@ -46,7 +46,7 @@ export const delegation: Scenario = {
 
 /** A validator nobody else delegates to, whose node runs. */
 async function validatorWithoutDelegations(
-  net: Testnet,
+  net: TestnetBase,
 ): Promise<{ node: string; validator: ValidatorAnswer }> {
   const names = net.names();
   const vs = (await net.chain.validators(names[0]!)).validators;
@@ -58,7 +58,7 @@ async function validatorWithoutDelegations(
 }
 
 /** UPDATE_VALIDATOR to `commission`, then that rate on every node. */
-async function commissionChanged(net: Testnet, vNode: string, commission: number): Promise<void> {
+async function commissionChanged(net: TestnetBase, vNode: string, commission: number): Promise<void> {
   const { chain } = net;
   const upd = await net.tx('UPDATE_VALIDATOR', { from: vNode, commission: String(commission) });
   assert.equal(upd.receipt?.status, 'confirmed', `UPDATE_VALIDATOR: ${JSON.stringify(upd)}`);
@@ -72,7 +72,7 @@ async function commissionChanged(net: Testnet, vNode: string, commission: number
 
 /** Two fresh accounts DELEGATE to the validator; the delegations and its total on every node. */
 async function twoDelegations(
-  net: Testnet,
+  net: TestnetBase,
   target: { node: string; validator: ValidatorAnswer },
   commission: number,
 ): Promise<Delegations> {
@@ -117,7 +117,7 @@ async function twoDelegations(
 }
 
 /** Two whole epochs with the delegations: every account's rewards by epoch, on every node, as the rules split them. */
-async function rewardsSplitByEpoch(net: Testnet, d: Delegations): Promise<void> {
+async function rewardsSplitByEpoch(net: TestnetBase, d: Delegations): Promise<void> {
   const { chain, model } = net;
   const p = net.params;
   const firstEpoch = firstEpochOf(d, p);
@@ -161,7 +161,7 @@ async function rewardsSplitByEpoch(net: Testnet, d: Delegations): Promise<void> 
 }
 
 /** Balances to the wei on every node: funding - delegation - fee + every reward so far. */
-async function balancesWithRewards(net: Testnet, d: Delegations): Promise<void> {
+async function balancesWithRewards(net: TestnetBase, d: Delegations): Promise<void> {
   const feeDelegate = feeOf('DELEGATE', net.params);
   const balanceOf = async (n: string, w: Wallet, spent: bigint) => {
     const { height, value } = await net.chain.consistent(n, () => net.node(n).rpc.balance(w.address));
@@ -179,7 +179,7 @@ async function balancesWithRewards(net: Testnet, d: Delegations): Promise<void> 
 }
 
 /** Delegator 1 UNDELEGATEs everything: no delegation left on any node, the validator's total down to delegator 2's. */
-async function firstDelegatorUndelegates(net: Testnet, d: Delegations): Promise<Delegations> {
+async function firstDelegatorUndelegates(net: TestnetBase, d: Delegations): Promise<Delegations> {
   const { chain } = net;
   const names = net.names();
   // Held from here until the unbonding completed: its countdown is read at every height, held.
@@ -214,7 +214,7 @@ async function firstDelegatorUndelegates(net: Testnet, d: Delegations): Promise<
  * (blocks_remaining = completion - height) with the balance unchanged but for rewards, and at
  * completion_height the amount is back; then the chain goes on. No read races a block.
  */
-async function unbondingCountsDownAndReturns(net: Testnet, d: Delegations): Promise<void> {
+async function unbondingCountsDownAndReturns(net: TestnetBase, d: Delegations): Promise<void> {
   const p = net.params;
   const completion = d.hu + p.unbondingBlocks;
   const spent1 = d.a1 + feeOf('DELEGATE', p) + feeOf('UNDELEGATE', p);
@@ -256,7 +256,7 @@ async function unbondingCountsDownAndReturns(net: Testnet, d: Delegations): Prom
  * only when /status gives one height around it, and on a loaded machine two reads one after the
  * other outlasted a 400 ms block often enough that a node's countdown was seen at one value only.
  */
-function unbondingAndBalance(net: Testnet, n: string, w: Wallet) {
+function unbondingAndBalance(net: TestnetBase, n: string, w: Wallet) {
   return net.chain.consistent(n, async () => {
     const [u, b] = await Promise.all([
       net.node(n).rpc.unbonding(w.address),

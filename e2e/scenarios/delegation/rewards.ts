@@ -9,7 +9,7 @@ import {
   blockReward,
   epochOfBlock,
   splitReward,
-  type Testnet,
+  type TestnetBase,
   type Wallet,
 } from '@chain-devnet/devnet/testkit';
 import type { ChainParams } from '@chain-devnet/node/chain';
@@ -37,7 +37,7 @@ export interface Delegations {
 const outcomes = new Map<string, 'confirmed' | 'failed'>();
 
 /** The fees a block's proposer earns: those of its transactions that executed. */
-async function feesOf(net: Testnet, node: string, b: BlockAnswer): Promise<bigint> {
+async function feesOf(net: TestnetBase, node: string, b: BlockAnswer): Promise<bigint> {
   let fees = 0n;
   for (const t of b.txs) {
     const key = `${node} ${t.tx_hash}`;
@@ -70,7 +70,7 @@ function delegationsAt(d: Delegations, h: number): Map<string, bigint> {
 
 /** Rewards by address and epoch, for every block of `node` from the start of the first epoch to upTo. */
 export async function expectedRewards(
-  net: Testnet,
+  net: TestnetBase,
   d: Delegations,
   node: string,
   upTo: number,
@@ -99,7 +99,7 @@ export async function expectedRewards(
 
 /** Every reward of `who` by the rules, from `node`'s blocks up to upTo. */
 export async function rewardsSoFar(
-  net: Testnet,
+  net: TestnetBase,
   d: Delegations,
   node: string,
   upTo: number,

@@ -12,14 +12,20 @@ import type { HttpTransport } from '../client/jsonHttp.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
 import { NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
-import { generateNetwork, type Network, privateKeyOf } from '../testnet/index.js';
+import {
+  generateNetwork,
+  type Network,
+  type NetworkNode,
+  networkNode,
+  privateKeyOf,
+} from '../testnet/index.js';
 import { applyFault, type SimAction } from './faults.js';
 import { type SimRandom, seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
 import { useSharedVerifier } from './sharedVerifier.js';
 import { SimLoad, type SimLoadOptions, type SimSender } from './simLoad.js';
 import { DEFAULT_LINK, type LinkModel, SimNetwork } from './simNetwork.js';
-import { SimNode } from './simNode.js';
+import { SimNode, type SimWorld } from './simNode.js';
 import { simRpcTransport, simRpcUrl } from './simRpc.js';
 import { SimWaitClock } from './simWaitClock.js';
 
@@ -44,7 +50,7 @@ export interface ClusterOptions {
 export interface ClusterChains {
   /** Each node's committed height. */
   readonly heights: Readonly<Record<string, number>>;
-  /** Each node's header hashes, height 1 first. */
+  /** Each node's header hashes, height 1 first ('' below the snapshot a joiner by state sync started from). */
   readonly hashes: Readonly<Record<string, readonly string[]>>;
   /** SHA-256 over every node's name and header hashes, in node order. */
   readonly fingerprint: string;
@@ -54,11 +60,17 @@ export interface ClusterChains {
   readonly missedSlots: number;
 }
 
+/** The virtual time a node's start may take (a state sync gives up well within it: block sync then). */
+const START_BOUND_MS = 600_000;
+
 /** The genesis time of every simulated chain: a run's timestamps depend on its seed alone. */
 const SIM_GENESIS_TIME = 1_800_000_000;
 
 export class SimCluster {
   private readonly nodes = new Map<string, SimNode>();
+  /** The nodes added to the running network (`add`), in order: their keys as a devnet's added nodes'. */
+  private readonly addedNodes: NetworkNode[] = [];
+  private world: SimWorld | null = null;
   private startedAt = 0;
   private validatorAddresses: string[] = [];
   /** The funded accounts of the network (developer accounts), with their keys. */
@@ -97,7 +109,7 @@ export class SimCluster {
     const cluster = new SimCluster(o.seed, blockTimeMs, random, scheduler, network, generated);
     const genesis = loadGenesis(generated.genesis);
     if (!genesis.ok) throw new Error(`the simulated genesis is invalid: ${genesis.problems.join('; ')}`);
-    const world = {
+    const world: SimWorld = {
       scheduler,
       network,
       genesis: genesis.genesis,
@@ -109,6 +121,7 @@ export class SimCluster {
         throw new Error(
           `byzantine: no validator ${name} in the simulation (validator-0 … validator-${o.validators - 1})`,
         );
+    cluster.world = world;
     cluster.validatorAddresses = generated.nodes.map((n) => n.key.validator_address);
     cluster.senders = generated.accounts.map((a) => ({
       address: a.key.address,
@@ -117,14 +130,10 @@ export class SimCluster {
     for (const n of generated.nodes)
       cluster.nodes.set(
         n.name,
-        new SimNode(
-          n.name,
-          privateKeyOf(n.key),
-          world,
-          random.fork(`node ${n.name}`),
-          o.byzantine?.[n.name] ?? null,
-          o.record === true ? [] : null,
-        ),
+        new SimNode(n.name, privateKeyOf(n.key), world, random.fork(`node ${n.name}`), {
+          byzantine: o.byzantine?.[n.name] ?? null,
+          record: o.record === true,
+        }),
       );
     try {
       for (const n of cluster.nodes.values()) await n.start();
@@ -140,6 +149,51 @@ export class SimCluster {
     return [...this.nodes.keys()];
   }
 
+  /** Every node of the network, the genesis validators then the added ones: its name, index and key. */
+  get members(): readonly NetworkNode[] {
+    return [...this.generated.nodes, ...this.addedNodes];
+  }
+
+  /**
+   * A node joins the running network (`devnet add`): named `name` (default validator-INDEX, its
+   * index the next one), its key from the seed as a devnet's added node's (networkNode), no stake
+   * (a full node until it stakes), an empty disk; by state sync first when `stateSync` (a verified
+   * snapshot of its peers), else block sync from genesis. Started when this resolves: the clock
+   * runs while it starts (a state sync's requests take virtual time).
+   */
+  async add(o: { readonly name?: string; readonly stateSync?: boolean } = {}): Promise<SimNode> {
+    const index = this.nodes.size;
+    const name = o.name ?? `validator-${index}`;
+    if (this.nodes.has(name) || this.generated.accounts.some((a) => a.name === name))
+      throw new Error(`a node named ${name} cannot be added: that name is taken in the simulation`);
+    const added = networkNode(this.generated.seed, this.generated.basePort, index, name, null, false);
+    const node = new SimNode(name, privateKeyOf(added.key), this.world!, this.random.fork(`node ${name}`), {
+      stateSync: o.stateSync === true,
+    });
+    // As a devnet seeds a new home's chain_control.json: the others' chain-wide control, no skew.
+    const first = this.nodes.values().next().value;
+    if (first !== undefined) node.setChainControl({ ...first.chainControl, clockSkewMs: 0 });
+    this.addedNodes.push(added);
+    this.nodes.set(name, node);
+    await this.runWhile(node.start(), `${name}'s start`);
+    return node;
+  }
+
+  /**
+   * Runs the clock until `work` settles (a start by state sync waits for its peers' answers, which
+   * take virtual time), for at most START_BOUND_MS; its result, or its error.
+   */
+  private async runWhile<T>(work: Promise<T>, what: string): Promise<T> {
+    let settled = false;
+    const watched = work.finally(() => {
+      settled = true;
+    });
+    watched.catch(() => undefined); // its error is rethrown below, once the clock has stopped
+    await this.scheduler.run({ until: this.scheduler.now + START_BOUND_MS, done: () => settled });
+    if (!settled) throw new Error(`${what} did not end within ${START_BOUND_MS / 1000} s of virtual time`);
+    return watched;
+  }
+
   node(name: string): SimNode {
     const n = this.nodes.get(name);
     if (n === undefined) throw new Error(`no node ${name} in the simulation (${this.names.join(', ')})`);
@@ -148,9 +202,8 @@ export class SimCluster {
 
   /** A validator's consensus address (coinvalcons1…), by node name. */
   validatorAddress(name: string): string {
-    const i = this.names.indexOf(name);
-    if (i < 0) this.node(name); // names the nodes there are
-    return this.validatorAddresses[i]!;
+    this.node(name); // names the nodes there are
+    return this.members.find((n) => n.name === name)!.key.validator_address;
   }
 
   /** A node's RPC URL, reached through `rpcTransport` only. */
@@ -248,7 +301,9 @@ export class SimCluster {
     let missedSlots = 0;
     for (const n of this.nodes.values()) {
       const headers = await n.headers();
-      hashes[n.name] = headers.map((h) => blockHash(h));
+      // A joiner by state sync holds nothing below its snapshot: '' at each height before it.
+      const below = Array.from({ length: (headers[0]?.height ?? 1) - 1 }, () => '');
+      hashes[n.name] = [...below, ...headers.map((h) => blockHash(h))];
       if (n.name === this.names[0]) missedSlots = headers.reduce((sum, h) => sum + h.round, 0);
     }
     return {
@@ -286,7 +341,7 @@ function forksOf(chains: readonly (readonly string[])[]): number[] {
   const forks: number[] = [];
   const longest = Math.max(0, ...chains.map((c) => c.length));
   for (let i = 0; i < longest; i++) {
-    const seen = new Set(chains.map((c) => c[i]).filter((h) => h !== undefined));
+    const seen = new Set(chains.map((c) => c[i]).filter((h) => h !== undefined && h !== ''));
     if (seen.size > 1) forks.push(i + 1);
   }
   return forks;

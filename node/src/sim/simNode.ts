@@ -14,19 +14,25 @@ import type { RecordEntry } from '../consensus/record/format.js';
 import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { type DiskFaults, diskFaultsLog, NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
 import { DiskLayer } from '../disk/layer.js';
-import { byzantineValidator } from '../faults/byzantine.js';
+import { applyChainControl, ChainControlInForce } from '../faults/chainControl.js';
+import {
+  CHAIN_CONTROL_FILE,
+  type ChainControl,
+  formatChainControl,
+  NO_CHAIN_CONTROL,
+} from '../faults/chainControlFile.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import { conditionsLogFields, NET_CONDITIONS_SET } from '../p2p/shaping/conditions.js';
-import { CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
-import { createRpcApp } from '../rpc/app.js';
+import { type CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { ChainStore } from '../store/chainStore.js';
-import { startPeerServices } from '../sync/index.js';
+import { DEFAULT_STATE_SYNC_OPTIONS, StateSync, startPeerServices } from '../sync/index.js';
 import type { SimRandom } from './random.js';
 import type { SimScheduler, SimTicker } from './scheduler.js';
 import type { SimNetwork } from './simNetwork.js';
+import { rpcApp, signersOf } from './simNodeParts.js';
 
 /** What every node of a run shares: the clock, the network, the chain. */
 export interface SimWorld {
@@ -36,6 +42,15 @@ export interface SimWorld {
   readonly blockTimeMs: number;
   /** The start grace of the driver (0: none; the node's is START_GRACE_MS). */
   readonly startGraceMs: number;
+}
+
+export interface SimNodeOptions {
+  /** TEST ONLY, as chain-node's --byzantine. */
+  readonly byzantine?: ByzantineMode | null;
+  /** It records its consensus core, as --record-consensus. */
+  readonly record?: boolean;
+  /** With an empty store it joins from a verified snapshot of its peers, as --state-sync. */
+  readonly stateSync?: boolean;
 }
 
 interface Running {
@@ -49,6 +64,8 @@ interface Running {
   readonly logger: Logger;
   /** Its disk fault layer, set to the faults of its disk. */
   readonly diskLayer: DiskLayer;
+  /** The chain control in force on it (its pace of heights, its clocks), as --fault-injection's. */
+  readonly control: ChainControlInForce;
 }
 
 export class SimNode {
@@ -64,6 +81,11 @@ export class SimNode {
   private lastHeight = 0;
   /** Its disk's faults (`devnet disk`): the disk's, so kept across its restarts. */
   private faults: DiskFaults = NO_DISK_FAULTS;
+  /**
+   * The chain control it was last given (`devnet chain`, net.time), kept across its restarts as
+   * its home's chain_control.json is; its clock skew is `skewOffset`.
+   */
+  private chainControlGiven: ChainControl = NO_CHAIN_CONTROL;
   /** What went wrong in it outside a handler (a start that failed). */
   readonly failures: string[] = [];
   /**
@@ -77,11 +99,16 @@ export class SimNode {
     private readonly privateKey: Uint8Array,
     private readonly world: SimWorld,
     private readonly random: SimRandom,
-    /** TEST ONLY, as chain-node's --byzantine: it signs and sends two versions of each message. */
-    readonly byzantine: ByzantineMode | null = null,
-    /** Its consensus record (consensus/record), every run of it, when it records (as --record-consensus). */
-    readonly record: RecordEntry[] | null = null,
-  ) {}
+    private readonly options: SimNodeOptions = {},
+  ) {
+    this.byzantine = options.byzantine ?? null;
+    this.record = options.record === true ? [] : null;
+  }
+
+  /** TEST ONLY, as chain-node's --byzantine: it signs and sends two versions of each message. */
+  readonly byzantine: ByzantineMode | null;
+  /** Its consensus record (consensus/record), every run of it, when it records (as --record-consensus). */
+  readonly record: RecordEntry[] | null;
 
   get up(): boolean {
     return this.running !== null;
@@ -103,7 +130,8 @@ export class SimNode {
 
   /**
    * Starts the node on its disk, its clock skewed as it was: its store opened and its services up
-   * when this resolves, its consensus going on as the run goes.
+   * when this resolves, its consensus going on as the run goes. A joiner by state sync with an
+   * empty store (chain-node start --state-sync) restores a verified snapshot of its peers first.
    */
   async start(): Promise<void> {
     if (this.running !== null) return;
@@ -114,28 +142,30 @@ export class SimNode {
       write: (line) => this.logLines.push(line),
       now: () => new Date(ticker.now()),
     });
-    // The node's own disk fault layer (disk/layer.ts) on its clock: a write refused when full, slowed
-    // on the ticker, held until an fsync (a crash loses it). Nothing blocks the thread here: the
-    // priv-validator's synchronous writes are refused when full but take no time.
-    const diskLayer = new DiskLayer(ticker, () => undefined);
-    diskLayer.set(this.faults);
-    const core = await openChainCore({
-      home: `/sim/${this.name}`, // never written: the disk is in memory
-      storage: this.disk,
-      diskLayer,
-      mempool: DEFAULT_MEMPOOL_OPTIONS,
-      logger,
-      now: ticker.now,
-      migrations: MIGRATIONS,
-    });
-    await core.service.open(genesis);
+    const { core, diskLayer, control } = await this.openCore(ticker, logger);
     const port = network.port(this.name);
+    if (this.options.stateSync === true && (await core.store.identity()) === null) {
+      const restored = await new StateSync(
+        port,
+        core.store,
+        genesis,
+        logger.child({ part: 'statesync' }),
+        DEFAULT_STATE_SYNC_OPTIONS,
+        ticker,
+      ).run();
+      core.metrics.stateSyncHeight.set(restored ?? 0);
+    }
+    await core.service.open(genesis);
     const random = this.random.fork(`start ${this.starts++}`);
     const sync = await startPeerServices(port, core.service, core.metrics, logger, {
       ticker,
       random: () => random.next(),
     });
-    const { checked, liar } = this.signers(core, diskLayer);
+    const { checked, liar } = signersOf(
+      { ...this.world, privateKey: this.privateKey, byzantine: this.byzantine, signed: this.signed },
+      core,
+      diskLayer,
+    );
     const driver = new ConsensusDriver(
       {
         privateKey: this.privateKey,
@@ -154,11 +184,13 @@ export class SimNode {
         metrics: core.metrics,
         logger,
         ticker,
+        pace: control,
+        chainClock: control.chainClock,
         ...(this.record === null ? {} : { record: { write: (e: RecordEntry) => this.record!.push(e) } }),
       },
     );
-    const rpc = createRpcApp(core.service, core.metrics, logger.child({ part: 'rpc' })).callback();
-    this.running = { core, driver, signer: checked, ticker, rpc, logger, diskLayer };
+    const rpc = rpcApp(core, driver, control, logger);
+    this.running = { core, driver, signer: checked, ticker, rpc, logger, diskLayer, control };
     if (!noDiskFault(this.faults)) this.noteDiskFaults();
     // As chain-node reads its net_conditions.json at start: the conditions in force, if any.
     if (network.rulesOf(this.name).length > 0 || network.deafCount(this.name) > 0) this.noteNetConditions();
@@ -171,31 +203,30 @@ export class SimNode {
   }
 
   /**
-   * Its signer: the checked one (its state kept in memory, read back at a crash; each record a
-   * write and an fsync through the disk fault layer, as home/privValidator.ts, told to the disk's
-   * health), or a Byzantine validator's own test-only parts (main/chainParts.ts; the simulated
-   * port splits a publish itself).
+   * Its chain core on its disk, through the node's own disk fault layer on its clock (a write
+   * refused when full, slowed on the ticker, held until an fsync: a crash loses it; nothing blocks
+   * the thread here, the priv-validator's synchronous writes are refused when full but take no
+   * time); its clocks as under --fault-injection (main/timeControl.ts): its own, the network's
+   * plus its skew (its ticker's offset too), and chain time, that plus the control's offset.
    */
-  private signers(core: ChainCore, diskLayer: DiskLayer) {
-    if (this.byzantine !== null)
-      return {
-        checked: null,
-        liar: byzantineValidator(this.byzantine, this.world.genesis, this.privateKey, core.service),
-      };
-    const persist = () => {
-      try {
-        diskLayer.writeSync();
-        diskLayer.fsyncSync();
-      } catch (e) {
-        core.health.failed('priv-validator', e);
-        throw e;
-      }
-      core.health.succeeded('priv-validator');
-    };
-    return {
-      checked: new CheckedSigner(this.privateKey, this.signed, { persist, onRefusal: () => undefined }),
-      liar: null,
-    };
+  private async openCore(ticker: SimTicker, logger: Logger) {
+    const diskLayer = new DiskLayer(ticker, () => undefined);
+    diskLayer.set(this.faults);
+    const scheduler = this.world.scheduler;
+    const control = new ChainControlInForce(() => scheduler.now);
+    const given = this.chainControl;
+    if (formatChainControl(given) !== formatChainControl(NO_CHAIN_CONTROL))
+      applyChainControl(formatChainControl(given), control, this.controlPath, logger);
+    const core = await openChainCore({
+      home: `/sim/${this.name}`, // never written: the disk is in memory
+      storage: this.disk,
+      diskLayer,
+      mempool: DEFAULT_MEMPOOL_OPTIONS,
+      logger,
+      now: control.chainClock,
+      migrations: MIGRATIONS,
+    });
+    return { core, diskLayer, control };
   }
 
   /**
@@ -248,7 +279,35 @@ export class SimNode {
    */
   skew(ms: number): void {
     this.skewOffset = ms;
-    this.running?.ticker.setOffset(ms);
+    const r = this.running;
+    if (r === null) return;
+    r.ticker.setOffset(ms);
+    r.control.set({ ...r.control.control, clockSkewMs: ms });
+  }
+
+  /** The chain control it was last given, its skew in it. */
+  get chainControl(): ChainControl {
+    return { ...this.chainControlGiven, clockSkewMs: this.skewOffset };
+  }
+
+  /**
+   * Gives it a chain control (`devnet chain`, `devnet clock`), as its home's chain_control.json:
+   * in force at once when it runs (refused as the node refuses one, logged, the one in force
+   * staying), at its next start when it is down.
+   */
+  setChainControl(c: ChainControl): void {
+    const r = this.running;
+    if (r !== null) {
+      applyChainControl(formatChainControl(c), r.control, this.controlPath, r.logger);
+      if (formatChainControl(r.control.control) !== formatChainControl(c)) return; // refused
+      r.ticker.setOffset(c.clockSkewMs);
+    }
+    this.chainControlGiven = { ...c, clockSkewMs: 0 };
+    this.skewOffset = c.clockSkewMs;
+  }
+
+  private get controlPath(): string {
+    return `/sim/${this.name}/${CHAIN_CONTROL_FILE}`;
   }
 
   /** How far its clock is off the network's now. */
@@ -269,23 +328,16 @@ export class SimNode {
     return this.world.scheduler.isPaused(this.name);
   }
 
-  /** Its headers, height 1 first: from its running chain, or from its disk when it is down. */
+  /**
+   * Its headers from the first block it holds (height 1, or the snapshot's a joiner by state sync
+   * started from): from its running chain, or from its disk when it is down.
+   */
   async headers(): Promise<BlockHeader[]> {
     const r = this.running;
-    if (r !== null) {
-      const height = r.core.service.state.height;
-      const blocks = height === 0 ? [] : await r.core.service.blocksWithCommits(1, height);
-      return blocks.map((b) => b.block.header);
-    }
+    if (r !== null) return headersOf(r.core.store, r.core.service.state.height, this.name);
     const store = await ChainStore.open(`/sim/${this.name}/data`, null, this.disk.db);
     try {
-      const headers: BlockHeader[] = [];
-      for (let h = 1; h <= ((await store.height()) ?? 0); h++) {
-        const block = await store.block(h);
-        if (block === null) throw new Error(`${this.name}'s disk has no block ${h} below its height`);
-        headers.push(block.header);
-      }
-      return headers;
+      return await headersOf(store, (await store.height()) ?? 0, this.name);
     } finally {
       await store.close();
     }
@@ -294,4 +346,15 @@ export class SimNode {
   async headerHashes(): Promise<string[]> {
     return (await this.headers()).map((h) => blockHash(h));
   }
+}
+
+/** The headers a store holds up to `height`, from its first block (1, or the snapshot it was state-synced from). */
+async function headersOf(store: ChainStore, height: number, name: string): Promise<BlockHeader[]> {
+  const headers: BlockHeader[] = [];
+  for (let h = (await store.stateSyncedFrom()) ?? 1; h <= height; h++) {
+    const block = await store.block(h);
+    if (block === null) throw new Error(`${name}'s disk has no block ${h} below its height`);
+    headers.push(block.header);
+  }
+  return headers;
 }

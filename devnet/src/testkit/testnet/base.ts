@@ -6,11 +6,13 @@
  * against TestnetBase runs on both unchanged.
  */
 import type { ChainParams, TxType } from '@chain-devnet/node/chain';
+import type { AddResult } from '../../operations/add.js';
 import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
 import type { TxOutcome } from '../../operations/tx.js';
 import type { NodeRunState } from '../../runtime/runtime.js';
 import type { TestRuntime, Within } from '../bounds.js';
 import type { Chain } from '../chain.js';
+import type { TimeControl } from '../chainTime.js';
 import type { NetContext } from '../context.js';
 import { StepError, TestkitError, TestkitUsageError } from '../errors.js';
 import { Expectations } from '../expect/index.js';
@@ -24,7 +26,7 @@ import type { DevAccount } from '../net.js';
 import { NodeHandle, type NodeOperations } from '../nodeHandle.js';
 import type { Txs } from '../wallet.js';
 import type { Conditions } from './conditions.js';
-import type { DevnetTx, StopOptions } from './options.js';
+import type { DevnetTx, StopOptions, TestnetAdd } from './options.js';
 
 /** What a testnet says of each node's run (the devnet's NodeStatus has more). */
 export interface NodeRunView {
@@ -52,12 +54,19 @@ export abstract class TestnetBase {
   abstract get runtime(): TestRuntime;
   /** Latency, jitter, loss, rate, zones, one-way partitions and partition shapes (conditions.ts). */
   abstract readonly conditions: Conditions;
+  /** The chain's time under the test's hand: pause, resume, mine, block time, chain time, skew (chainTime.ts). */
+  abstract readonly time: TimeControl;
   /** A partition into groups of node names; the nodes named in no group form one more group. */
   abstract partition(groups: readonly (readonly string[])[]): Promise<void>;
   /** Ends a partition: every node talks to every other again (a node disconnected stays so). */
   abstract heal(): Promise<void>;
   /** `devnet tx`: signed with an account's, a node's (validator) or a hex key; waits unless wait is false. */
   abstract tx(type: TxType, o: DevnetTx): Promise<TxOutcome>;
+  /**
+   * `devnet add`: a node joins and syncs (with stake: funded from account-0, sends STAKE; with
+   * stateSync: from a verified snapshot; with version: on that chain-node); net.node(name).
+   */
+  abstract add(o?: TestnetAdd): Promise<AddResult>;
   /** The run's end (stop runs it once): loads, invariants, the logs of a failure, the teardown. */
   protected abstract end(o: StopOptions): Promise<void>;
   /** Every node: whether it runs, and whether it is cut off from every peer. */

@@ -44,6 +44,19 @@ export interface StopOptions {
 }
 
 /** A devnet-key transaction: `devnet tx` as options (from: an account name, a node name or a hex key). */
+/** `devnet add`'s options in a test (net.add). */
+export interface TestnetAdd {
+  readonly name?: string;
+  /** Funded from account-0, it sends STAKE of this (`--stake`). */
+  readonly stake?: string;
+  /** Another chain-node (`--version`); not on the simulation. */
+  readonly version?: string;
+  /** One of the zones in force (`--zone`). */
+  readonly zone?: string;
+  /** It joins from a verified snapshot of its peers (`--state-sync`). */
+  readonly stateSync?: boolean;
+}
+
 export type DevnetTx = Omit<TxOptions, 'type' | 'wait'> & { readonly wait?: boolean };
 
 export interface Run {

@@ -18,8 +18,9 @@ import type { NodeOperations } from '../nodeHandle.js';
 export function simContext(cluster: SimCluster): NetContext {
   const generated = cluster.generated;
   return new NetContext({
+    // The genesis validators, then the nodes added since (net.add).
     nodes: () =>
-      generated.nodes.map((n) => ({
+      cluster.members.map((n) => ({
         name: n.name,
         rpc: cluster.rpcUrl(n.name),
         address: n.key.address,
@@ -82,14 +83,13 @@ export function simNodes(cluster: SimCluster): NodeOperations {
 
 /** The cluster's keys (its developer accounts', its nodes') and RPC, for sendTxOn. */
 export function simTxNetwork(cluster: SimCluster, net: NetContext): TxNetwork {
-  const keys = new Map<string, string>([
-    ...cluster.generated.accounts.map((a): [string, string] => [a.name, a.key.private_key]),
-    ...cluster.generated.nodes.map((n): [string, string] => [n.name, n.key.private_key]),
-  ]);
+  // The nodes' keys asked each time: a node added since (net.add) signs too.
+  const keyOfName = (name: string) =>
+    [...cluster.generated.accounts, ...cluster.members].find((k) => k.name === name)?.key.private_key;
   return {
     chainId: net.params.chainId,
     keyOf: (from) => {
-      const hex = keys.get(from) ?? (isHex(from, 32) ? from : undefined);
+      const hex = keyOfName(from) ?? (isHex(from, 32) ? from : undefined);
       if (hex === undefined)
         throw new TestkitUsageError(
           `from ${from}: not an account (${cluster.generated.accounts.map((a) => a.name).join(', ')}), a node name, or a 64-hex private key`,

@@ -17,21 +17,25 @@ import { join, resolve } from 'node:path';
 import { useWaitClock } from '@chain-devnet/kit/wait';
 import type { TxType } from '@chain-devnet/node/chain';
 import { SimCluster } from '@chain-devnet/node/sim';
+import type { AddResult } from '../../operations/add.js';
 import { healAll } from '../../operations/net.js';
 import { sendTxOn, type TxOutcome } from '../../operations/tx.js';
 import { type Manifest, manifestZones, requireManifest } from '../../spec/manifest.js';
 import { DEFAULTS } from '../../spec/networkSpec.js';
 import { simClusterOptions, simManifestProblems } from '../../spec/simManifest.js';
+import { TimeControl } from '../chainTime.js';
 import { TestkitError, TestkitUsageError } from '../errors.js';
 import type { InvariantOptions } from '../invariants/index.js';
 import { defaultLogsDir, stamp } from '../nodeLogs.js';
 import { seededTestRandom, useTestRandom } from '../random.js';
 import { type NodeRunView, TestnetBase } from './base.js';
 import { Conditions } from './conditions.js';
-import { type DevnetTx, runLog, type StopOptions } from './options.js';
+import { type DevnetTx, runLog, type StopOptions, type TestnetAdd } from './options.js';
 import { partitionGroups } from './partition.js';
+import { addSimNode } from './simAdd.js';
 import { SimNet } from './simNet.js';
 import { simContext, simNodes, simTxNetwork } from './simNodes.js';
+import { simTimeHost } from './simTime.js';
 
 export interface SimStartOptions {
   /** The devnet's manifest, as Testnet.start takes it; only what the simulation has (simManifest.ts). */
@@ -51,6 +55,7 @@ let running: SimTestnet | null = null;
 
 export class SimTestnet extends TestnetBase {
   override readonly conditions: Conditions;
+  override readonly time: TimeControl;
 
   private constructor(
     readonly cluster: SimCluster,
@@ -65,6 +70,7 @@ export class SimTestnet extends TestnetBase {
   ) {
     super(simContext(cluster), simNodes(cluster), log, invariants);
     this.conditions = new Conditions(simNet, (line) => this.log(line));
+    this.time = new TimeControl(simTimeHost(cluster, this.params.epochLength), this.net);
   }
 
   /** The manifest's validators brought up on the simulation, every wait of the process on its clock. */
@@ -116,6 +122,14 @@ export class SimTestnet extends TestnetBase {
     const was = this.isPartitioned;
     await healAll(this.simNet);
     if (was) this.log('partition healed');
+  }
+
+  /** `devnet add` on the simulation (simAdd.ts). */
+  override add(o: TestnetAdd = {}): Promise<AddResult> {
+    return addSimNode(
+      { cluster: this.cluster, simNet: this.simNet, net: this.net, log: (l) => this.log(l) },
+      o,
+    );
   }
 
   override async tx(type: TxType, o: DevnetTx): Promise<TxOutcome> {

@@ -24,7 +24,7 @@ import { TestnetBase } from './base.js';
 import { Conditions } from './conditions.js';
 import { devnetContext } from './devnetContext.js';
 import { keepArchive } from './failureArchive.js';
-import type { DevnetTx, Run, StartOptions, StopOptions } from './options.js';
+import type { DevnetTx, Run, StartOptions, StopOptions, TestnetAdd } from './options.js';
 import { endPartition, makePartition } from './partition.js';
 import { attachRun, startRun } from './start.js';
 import { releaseDevnet } from './teardown.js';
@@ -116,8 +116,7 @@ export class Testnet extends TestnetBase {
     return this.run.owned;
   }
 
-  /** The chain's time under the test's hand: pause, resume, mine, block time, chain time, skew (chainTime.ts). */
-  readonly time: TimeControl;
+  override readonly time: TimeControl;
 
   /** The task market's URL (manifest `market: true`, docs/MARKET.md), or null without it. */
   get market(): string | null {
@@ -163,23 +162,10 @@ export class Testnet extends TestnetBase {
     this.partitioned = false;
   }
 
-  /**
-   * `devnet add`: a node joins and syncs (with stake: funded from account-0, sends STAKE; with
-   * version: on that chain-node, `devnet add --version`); net.node(name).
-   */
-  async add(
-    o: {
-      readonly name?: string;
-      readonly stake?: string;
-      readonly version?: string;
-      readonly zone?: string;
-    } = {},
-  ): Promise<AddResult> {
+  override async add(o: TestnetAdd = {}): Promise<AddResult> {
     const r = await addNode(this.devnet, { ...o, progress: (line) => this.log(line) });
     await this.learnEndpoints();
-    for (const t of [r.funding, r.stake])
-      if (t?.receipt?.status === 'confirmed')
-        this.ledger.record(t.tx_hash, t.receipt.block_height!, `devnet add ${r.name}`);
+    this.ledger.recordAdded(r);
     return r;
   }
 

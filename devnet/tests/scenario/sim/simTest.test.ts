@@ -100,6 +100,32 @@ describe('devnet test --runtime sim', () => {
     );
   });
 
+  test('chain steps and a node added by state sync with stake, as on a devnet: held, mined to an epoch, an hour on; ACTIVE at its boundary; one fingerprint a seed', async () => {
+    const file = 'devnet/scenarios/sim-time.yaml';
+    const [a] = await simJson([file, '--seed', 'time']);
+    const [b] = await simJson([file, '--seed', 'time']);
+    assert.equal(a!.ok, true, JSON.stringify(a));
+    assert.equal(a!.fingerprint, b!.fingerprint);
+    // The hold is real: a held chain that is expected to move fails, naming the step.
+    const moving = join(dir, 'held-moving.yaml');
+    await writeFile(
+      moving,
+      [
+        'manifest: { validators: 4, block_time: 1s }',
+        'steps:',
+        '  - expect: { height: { atLeast: 2 } }',
+        '  - chain: pause',
+        '  - wait: { blocks: 1 }',
+      ].join('\n'),
+    );
+    const r = await devnetCli(['test', moving, '--runtime', 'sim', '--seed', 'held']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /✘ steps\[2\] wait 1 blocks: expected validator-0, .* at height (\d+) \(1 blocks on\); found validator-0 \d+/,
+    );
+  });
+
   test('disk steps: a full disk stops a validator while the others go on; freed, it catches up; one fingerprint a seed', async () => {
     const file = join(dir, 'disk.yaml');
     await writeFile(
@@ -219,7 +245,7 @@ describe('devnet test --runtime sim', () => {
       file,
       'name: unsupported\nmanifest: { validators: 4, market: true }\n' +
         'load: { rate: 2, duration: 10, accounts: [account-0], nodes: [validator-0], mix: { UNDELEGATE: 1 } }\nsteps:\n' +
-        '  - add: { name: late-joiner, stake: 100coin }\n' +
+        '  - add: { name: late-joiner, stake: 100coin, version: git:v0.1.0 }\n' +
         '  - expect: { noLog: { matches: error } }\n',
     );
     const r = await devnetCli(['test', file, '--runtime', 'sim']);
@@ -229,7 +255,7 @@ describe('devnet test --runtime sim', () => {
       "load.accounts: the simulation's load sends from the network's own funded accounts: a count, not names",
       'load.nodes: not simulated yet',
       'load.mix.UNDELEGATE: not simulated yet',
-      'steps[0].add: this step does not run on the simulation yet',
+      "steps[0].add.version: not simulated (the simulation runs this checkout's code only)",
       'steps[1].expect.noLog: not checked on the simulation yet',
     ])
       assert.ok(r.stderr.includes(problem), `${problem} in:\n${r.stderr}`);

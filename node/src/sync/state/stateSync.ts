@@ -15,7 +15,7 @@
 import type { Logger } from '@chain-devnet/kit/log';
 import { blockHash, fullStateDiff, type Genesis, maxEntriesAt, SnapshotError } from '../../chain/index.js';
 import { decodeBlocksResponse, encodeJson } from '../../p2p/messages.js';
-import type { P2PNetwork } from '../../p2p/network.js';
+import type { SyncPort } from '../../p2p/network.js';
 import { SNAPSHOT_PROTOCOL, SYNC_PROTOCOL } from '../../p2p/protocol.js';
 import {
   decodeChunk,
@@ -70,7 +70,7 @@ export class StateSync {
   readonly standing: PeerStanding;
 
   constructor(
-    private readonly network: P2PNetwork,
+    private readonly network: SyncPort,
     private readonly store: ChainStore,
     private readonly genesis: Genesis,
     private readonly logger: Logger,
