@@ -7,7 +7,7 @@
 import type { UpgradesAnswer } from '@chain-devnet/node/client';
 import { DevnetError } from '../base/errors.js';
 import type { Devnet } from '../devnet/devnet.js';
-import { sendTx, type TxOutcome } from './tx.js';
+import { devnetTxNetwork, sendTxOn, type TxNetwork, type TxOutcome } from './tx.js';
 
 export interface UpgradePlanResult {
   /** What was signed. */
@@ -23,11 +23,11 @@ export interface UpgradePlanResult {
   readonly upgrades: UpgradesAnswer;
 }
 
-/** The devnet's nodes whose validator is active now, in the devnet's order. */
-async function activeValidatorNodes(devnet: Devnet, via: string): Promise<string[]> {
-  const { validators } = await (await devnet.client(via)).validators();
+/** The network's nodes whose validator is active now, in the network's order. */
+async function activeValidatorNodes(net: TxNetwork, via: string): Promise<string[]> {
+  const { validators } = await (await net.client(via)).validators();
   const active = new Set(validators.filter((v) => v.is_active).map((v) => v.address));
-  return devnet.nodes.filter((n) => active.has(n.key.validator_address)).map((n) => n.name);
+  return net.nodeNames().filter((n) => active.has(net.validatorAddress(n)));
 }
 
 function failed(r: TxOutcome): string | null {
@@ -44,19 +44,24 @@ const samePlan = (p: { target_version: string; upgrade_height: number }, v: stri
  * validator after another until the plan is scheduled (cancelled); a cancel without a version
  * and height names the pending plan. `node`: where the transactions go (default: one that answers).
  */
-export async function signUpgrade(
-  devnet: Devnet,
-  o: {
-    readonly cancel: boolean;
-    readonly version?: string;
-    readonly height?: number;
-    readonly node?: string;
-    readonly progress?: (line: string) => void;
-  },
-): Promise<UpgradePlanResult> {
-  const via = o.node ?? devnet.nodes[0]?.name;
+export function signUpgrade(devnet: Devnet, o: UpgradeRequest): Promise<UpgradePlanResult> {
+  return signUpgradeOn(devnetTxNetwork(devnet), o);
+}
+
+/** What signUpgrade is asked. */
+export interface UpgradeRequest {
+  readonly cancel: boolean;
+  readonly version?: string;
+  readonly height?: number;
+  readonly node?: string;
+  readonly progress?: (line: string) => void;
+}
+
+/** signUpgrade on any network of keys and RPC (a devnet's, the simulation's: operations/tx.ts TxNetwork). */
+export async function signUpgradeOn(net: TxNetwork, o: UpgradeRequest): Promise<UpgradePlanResult> {
+  const via = o.node ?? net.nodeNames()[0];
   if (via === undefined) throw new DevnetError('NO_DEVNET', 'the devnet has no node');
-  const client = await devnet.client(via);
+  const client = await net.client(via);
   let upgrades = await client.upgrades();
   let version = o.version;
   let height = o.height;
@@ -76,21 +81,21 @@ export async function signUpgrade(
   const signers = o.cancel
     ? // A plan not scheduled: its signers withdraw; a scheduled one: the active validators cancel it.
       upgrades.pending.find((x) => samePlan(x, version, height) && !x.scheduled) !== undefined
-      ? devnet.nodes
+      ? net
+          .nodeNames()
           .filter((n) =>
             upgrades.pending.some(
-              (x) => samePlan(x, version, height) && x.signers.includes(n.key.validator_address),
+              (x) => samePlan(x, version, height) && x.signers.includes(net.validatorAddress(n)),
             ),
           )
-          .map((n) => n.name)
-      : await activeValidatorNodes(devnet, via)
-    : await activeValidatorNodes(devnet, via);
+      : await activeValidatorNodes(net, via)
+    : await activeValidatorNodes(net, via);
   const signed: string[] = [];
   const txs: { tx_hash: string; block_height: number; from: string }[] = [];
   const type = o.cancel ? 'UPGRADE_CANCEL' : 'UPGRADE_PLAN';
   for (const name of signers) {
     if (isDone(upgrades)) break;
-    const r = await sendTx(devnet, {
+    const r = await sendTxOn(net, {
       type,
       from: name,
       targetVersion: version,

@@ -13,6 +13,7 @@ import type { SimAction, SimCluster } from '@chain-devnet/node/sim';
 import { healAll } from '../operations/net.js';
 import { NODE_OPS, type NodeOp } from '../operations/nodeOp.js';
 import { sendTxOn, type TxOutcome } from '../operations/tx.js';
+import { signUpgradeOn } from '../operations/upgradePlan.js';
 import { unscaledBoundMs, type Within } from '../testkit/bounds.js';
 import { TimeControl } from '../testkit/chainTime.js';
 import type { NetContext } from '../testkit/context.js';
@@ -23,6 +24,7 @@ import { addSimNode } from '../testkit/testnet/simAdd.js';
 import type { SimNet } from '../testkit/testnet/simNet.js';
 import { simContext, simNodes, simTxNetwork } from '../testkit/testnet/simNodes.js';
 import { simTimeHost } from '../testkit/testnet/simTime.js';
+import { CHECKOUT_VERSION } from '../versions/source.js';
 import { diskChangeOf } from './diskSteps.js';
 import { type NetSteps, netStep } from './netSteps.js';
 import type { Produced } from './refs.js';
@@ -45,6 +47,8 @@ export const SIM_STEP_KINDS: readonly string[] = [
   'clock',
   'chain',
   'add',
+  'upgradePlan',
+  'upgrade',
   'wait',
   'expect',
 ];
@@ -54,7 +58,7 @@ const NET_KINDS: readonly string[] = ['net', 'zones', 'oneWay', 'partitionShape'
 
 /** The expectations the simulation checks: its own, and the chain's through the nodes' RPC. */
 const SIM_EXPECTATIONS = ['height', 'synced', 'stalled'];
-const CHAIN_EXPECTATIONS = ['tx', 'account', 'validator'];
+const CHAIN_EXPECTATIONS = ['tx', 'account', 'validator', 'metric', 'log', 'noLog'];
 
 /** What in `s` the simulation cannot run yet, each naming its field; empty: it runs. */
 export function simProblems(s: Scenario): string[] {
@@ -78,6 +82,10 @@ export function simProblems(s: Scenario): string[] {
     if (!SIM_STEP_KINDS.includes(kind))
       problems.push(
         `steps[${i}].${kind}: this step does not run on the simulation yet (it has ${SIM_STEP_KINDS.join(', ')})`,
+      );
+    if (kind === 'upgrade' && step.upgrade?.to !== CHECKOUT_VERSION)
+      problems.push(
+        `steps[${i}].upgrade.to: only ${CHECKOUT_VERSION} is simulated (the simulation runs this checkout's code only): run ${step.upgrade?.to} on a devnet's runtime`,
       );
     if (kind === 'add' && step.add?.version !== undefined)
       problems.push(
@@ -157,7 +165,12 @@ export class SimSteps {
     else if (kind === 'heal') await healAll(this.simNet);
     else if (kind === 'chain')
       return { height: (await timeStep({ time: this.time }, 'chain', step)) ?? this.cluster.head };
-    else if (kind === 'add') {
+    else if (kind === 'upgradePlan') return this.upgradePlan(step.upgradePlan!);
+    else if (kind === 'upgrade') {
+      const { node, to } = step.upgrade!;
+      for (const name of node === 'all' ? this.cluster.names : [node])
+        await simNodes(this.cluster).upgrade(name, to);
+    } else if (kind === 'add') {
       const parts = { cluster: this.cluster, simNet: this.simNet, net: this.net, log: () => undefined };
       const r = await addSimNode(parts, step.add ?? {});
       return { node: r.name, height: r.height };
@@ -168,6 +181,17 @@ export class SimSteps {
       return { hash: r.tx_hash, from: r.from, height: r.receipt?.block_height ?? this.cluster.head };
     } else await this.expect(step.expect!);
     return { height: this.cluster.head };
+  }
+
+  /** The validators sign the plan (or its cancel) as on a devnet; a step failure when it is not done. */
+  private async upgradePlan(p: NonNullable<Step['upgradePlan']>): Promise<Produced> {
+    const r = await signUpgradeOn(simTxNetwork(this.cluster, this.net), { ...p, cancel: p.cancel ?? false });
+    this.net.ledger.recordPlan(r);
+    if (!r.done)
+      throw new SimStepFailure(
+        `expected the plan ${r.target_version} at ${r.upgrade_height} ${p.cancel ? 'cancelled' : 'scheduled'}; signed by ${r.signed_by.join(', ') || 'nobody'} and not yet`,
+      );
+    return { height: r.upgrade_height };
   }
 
   /** A disk step: the node's faults changed as `devnet disk` changes them (checked when the file was). */

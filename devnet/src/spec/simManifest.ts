@@ -24,6 +24,7 @@ const SIM_MANIFEST_FIELDS = new Set([
   'epoch_length',
   'zones',
   'developer_accounts',
+  'protocol_version',
 ]);
 
 /** Every field of `m` the simulation does not have yet, named; empty: it runs there. */
@@ -65,5 +66,6 @@ export function simClusterOptions(m: Manifest, seed: string): ClusterOptions {
     accounts: m.developer_accounts ?? DEFAULTS.developerAccounts,
     params: { ...m.params, ...(m.epoch_length === undefined ? {} : { epoch_length: m.epoch_length }) },
     ...(m.block_time === undefined ? {} : { blockTimeMs: parseDuration(m.block_time) ?? 1000 }),
+    ...(m.protocol_version === undefined ? {} : { protocolVersion: m.protocol_version }),
   };
 }

@@ -4,6 +4,7 @@
  * lost" invariant checks each one on every node at the end.
  */
 import type { AddResult } from '../operations/add.js';
+import type { UpgradePlanResult } from '../operations/upgradePlan.js';
 
 export interface ConfirmedTx {
   readonly hash: string;
@@ -27,6 +28,11 @@ export class Ledger {
     for (const t of [r.funding, r.stake])
       if (t?.receipt?.status === 'confirmed')
         this.record(t.tx_hash, t.receipt.block_height!, `devnet add ${r.name}`);
+  }
+
+  /** An upgrade plan's (or cancel's) transactions, signed by one validator after another. */
+  recordPlan(r: UpgradePlanResult): void {
+    for (const t of r.txs) this.record(t.tx_hash, t.block_height, `${r.target_version} plan from ${t.from}`);
   }
 
   all(): ConfirmedTx[] {

@@ -171,7 +171,10 @@ describe('the testkit on the simulation', () => {
     const net = await SimTestnet.start({ manifest: MANIFEST, seed: 'refusals', log: () => undefined });
     try {
       await assert.rejects(SimTestnet.start({ manifest: MANIFEST, log: () => undefined }), /already runs/);
-      await assert.rejects(net.node('validator-1').upgrade('git:HEAD'), /not simulated yet/);
+      await assert.rejects(
+        net.node('validator-1').upgrade('git:HEAD'),
+        /devnet upgrade validator-1 --to git:HEAD is not simulated \(the simulation runs this checkout's code only\)/,
+      );
       assert.equal((await net.node('validator-1').diskFull()).full, true, 'disk faults are simulated');
       assert.equal((await net.node('validator-1').clearDisk()).full, false);
       await assert.rejects(

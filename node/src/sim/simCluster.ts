@@ -44,6 +44,8 @@ export interface ClusterOptions {
   readonly accounts?: number;
   /** Every node records its consensus core (SimNode.record), as chain-node --record-consensus. */
   readonly record?: boolean;
+  /** The genesis's protocol version (default the newest this build runs): an older one to upgrade from. */
+  readonly protocolVersion?: string;
 }
 
 /** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
@@ -99,6 +101,7 @@ export class SimCluster {
       developerAccounts: o.accounts ?? 1,
       basePort: 20_000,
       genesisTime: SIM_GENESIS_TIME,
+      ...(o.protocolVersion === undefined ? {} : { protocolVersion: o.protocolVersion }),
       params: {
         // A network larger than the chain's default set (100) is simulated whole.
         ...(o.validators > 100 ? { max_validators: o.validators } : {}),

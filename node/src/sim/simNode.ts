@@ -8,10 +8,16 @@
  */
 import type { RequestListener } from 'node:http';
 import { createLogger, type Logger } from '@chain-devnet/kit/log';
-import { type BlockHeader, blockHash, type Genesis, MIGRATIONS } from '../chain/index.js';
+import {
+  type BlockHeader,
+  blockHash,
+  type Genesis,
+  MIGRATIONS,
+  UPGRADE_HALT_EXIT_CODE,
+  VERSION_REFUSED_EXIT_CODE,
+} from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import type { RecordEntry } from '../consensus/record/format.js';
-import { DEFAULT_TIMEOUTS } from '../consensus/types.js';
 import { type DiskFaults, diskFaultsLog, NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
 import { DiskLayer } from '../disk/layer.js';
 import { applyChainControl, ChainControlInForce } from '../faults/chainControl.js';
@@ -22,17 +28,20 @@ import {
   NO_CHAIN_CONTROL,
 } from '../faults/chainControlFile.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
+import { UpgradeGuard } from '../main/upgradeGuard.js';
 import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
+import type { NodePort } from '../p2p/network.js';
 import { conditionsLogFields, NET_CONDITIONS_SET } from '../p2p/shaping/conditions.js';
 import { type CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
 import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { ChainStore } from '../store/chainStore.js';
-import { DEFAULT_STATE_SYNC_OPTIONS, StateSync, startPeerServices } from '../sync/index.js';
+import { type BlockSync, serveLaggards, startPeerServices } from '../sync/index.js';
+import { NODE_VERSION } from '../util/nodeVersion.js';
 import type { SimRandom } from './random.js';
 import type { SimScheduler, SimTicker } from './scheduler.js';
 import type { SimNetwork } from './simNetwork.js';
-import { rpcApp, signersOf } from './simNodeParts.js';
+import { headersOf, openSimChain, rpcApp, SIM_DRIVER_OPTIONS, signersOf } from './simNodeParts.js';
 
 /** What every node of a run shares: the clock, the network, the chain. */
 export interface SimWorld {
@@ -66,6 +75,8 @@ interface Running {
   readonly diskLayer: DiskLayer;
   /** The chain control in force on it (its pace of heights, its clocks), as --fault-injection's. */
   readonly control: ChainControlInForce;
+  /** Its view of the network for this run. */
+  readonly port: NodePort;
 }
 
 export class SimNode {
@@ -88,6 +99,12 @@ export class SimNode {
   private chainControlGiven: ChainControl = NO_CHAIN_CONTROL;
   /** What went wrong in it outside a handler (a start that failed). */
   readonly failures: string[] = [];
+  /**
+   * Its exit code when it halted as chain-node exits (3: an upgrade plan's height it has no
+   * migration for; 4: a stored state at a protocol version it does not run); null while it runs
+   * or was only crashed.
+   */
+  exitCode: number | null = null;
   /**
    * Its log, every run of it, one JSON line an entry as chain-node writes at level info; its
    * times the node's virtual clock's, so that a seed gives the same log.
@@ -144,18 +161,16 @@ export class SimNode {
     });
     const { core, diskLayer, control } = await this.openCore(ticker, logger);
     const port = network.port(this.name);
-    if (this.options.stateSync === true && (await core.store.identity()) === null) {
-      const restored = await new StateSync(
-        port,
-        core.store,
-        genesis,
-        logger.child({ part: 'statesync' }),
-        DEFAULT_STATE_SYNC_OPTIONS,
-        ticker,
-      ).run();
-      core.metrics.stateSyncHeight.set(restored ?? 0);
+    const refusal = await openSimChain(core, port, genesis, this.options.stateSync === true, ticker, logger);
+    if (refusal !== null) {
+      this.exitCode = VERSION_REFUSED_EXIT_CODE;
+      network.down(this.name);
+      await core.store.close();
+      return;
     }
-    await core.service.open(genesis);
+    this.exitCode = null;
+    const guard = new UpgradeGuard(MIGRATIONS, NODE_VERSION, logger.child({ part: 'upgrade' }));
+    core.service.onCommit((_block, result) => guard.haltsBefore(result.state));
     const random = this.random.fork(`start ${this.starts++}`);
     const sync = await startPeerServices(port, core.service, core.metrics, logger, {
       ticker,
@@ -168,13 +183,11 @@ export class SimNode {
     );
     const driver = new ConsensusDriver(
       {
+        ...SIM_DRIVER_OPTIONS,
         privateKey: this.privateKey,
         signer: checked ?? liar!.signer,
         equivocator: liar?.equivocator ?? null,
         blockTimeMs: this.world.blockTimeMs,
-        timeouts: DEFAULT_TIMEOUTS,
-        rebroadcastMs: 1000,
-        maxClockDriftSec: 30,
         startGraceMs: this.world.startGraceMs,
       },
       {
@@ -186,20 +199,43 @@ export class SimNode {
         ticker,
         pace: control,
         chainClock: control.chainClock,
+        haltsBefore: (state) => guard.haltsBefore(state),
         ...(this.record === null ? {} : { record: { write: (e: RecordEntry) => this.record!.push(e) } }),
       },
     );
     const rpc = rpcApp(core, driver, control, logger);
-    this.running = { core, driver, signer: checked, ticker, rpc, logger, diskLayer, control };
+    this.running = { core, driver, signer: checked, ticker, rpc, logger, diskLayer, control, port };
     if (!noDiskFault(this.faults)) this.noteDiskFaults();
     // As chain-node reads its net_conditions.json at start: the conditions in force, if any.
     if (network.rulesOf(this.name).length > 0 || network.deafCount(this.name) > 0) this.noteNetConditions();
+    void guard.halted.then(() => this.halt(sync));
+    // A node restarted at a plan's height it cannot apply halts again at once, before any sync.
+    if (guard.haltsBefore(core.service.state)) return;
     // Not awaited: its start catches up by block sync first, which takes the run's virtual time.
     driver
       .start()
       .catch((e: unknown) =>
         this.failures.push(`${this.name}: consensus did not start: ${(e as Error).message}`),
       );
+  }
+
+  /**
+   * Halted at an upgrade plan's height (main/upgradeGuard.ts): as chain-node, it serves its blocks
+   * to the peers still behind it (sync/block/haltLinger.ts), then exits with code 3; a devnet's
+   * supervisor or a test restarts it (on the simulation, this build again: it halts again).
+   */
+  private async halt(sync: BlockSync): Promise<void> {
+    const r = this.running;
+    if (r === null) return;
+    await serveLaggards(r.core.service.state.height, {
+      peers: () => (this.running === r ? r.port.connectedPeers() : []),
+      peerHeight: (p) => sync.peerHeight(p),
+      ticker: r.ticker,
+      logger: r.logger.child({ part: 'upgrade' }),
+    });
+    if (this.running !== r) return;
+    await this.crash();
+    this.exitCode = UPGRADE_HALT_EXIT_CODE;
   }
 
   /**
@@ -346,15 +382,4 @@ export class SimNode {
   async headerHashes(): Promise<string[]> {
     return (await this.headers()).map((h) => blockHash(h));
   }
-}
-
-/** The headers a store holds up to `height`, from its first block (1, or the snapshot it was state-synced from). */
-async function headersOf(store: ChainStore, height: number, name: string): Promise<BlockHeader[]> {
-  const headers: BlockHeader[] = [];
-  for (let h = (await store.stateSyncedFrom()) ?? 1; h <= height; h++) {
-    const block = await store.block(h);
-    if (block === null) throw new Error(`${name}'s disk has no block ${h} below its height`);
-    headers.push(block.header);
-  }
-  return headers;
 }

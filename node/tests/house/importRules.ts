@@ -148,6 +148,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'faults/chainControlFile',
       'faults/equivocator',
       'main/timeControl',
+      'main/upgradeGuard',
       'mempool',
       'p2p/network',
       'p2p/shaping/conditions',
@@ -160,7 +161,7 @@ export const NODE_RULES: readonly LayerRule[] = [
       'sync',
       'testnet',
     ],
-    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network (its links shaped by the shaping layer's own rules and model) and in-memory stores (behind the node's own disk fault layer) (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); the chain control in force and its test-only route as --fault-injection wires them (main/timeControl); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
+    why: "the deterministic simulation: the node's own core, peer services, signer, driver and RPC app built on a virtual clock, a simulated network (its links shaped by the shaping layer's own rules and model) and in-memory stores (behind the node's own disk fault layer) (a down node's chain read from its store), its RPC reached in-process through a client transport (client/jsonHttp); the chain control in force and its test-only route as --fault-injection wires them (main/timeControl); the halt at an upgrade plan's height this build has no migration for (main/upgradeGuard); a Byzantine validator's own test-only parts, only when ClusterOptions.byzantine names it",
   },
   {
     layer: 'commands',

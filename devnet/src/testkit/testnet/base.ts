@@ -9,6 +9,7 @@ import type { ChainParams, TxType } from '@chain-devnet/node/chain';
 import type { AddResult } from '../../operations/add.js';
 import { NODE_OPS, type NodeOp } from '../../operations/nodeOp.js';
 import type { TxOutcome } from '../../operations/tx.js';
+import type { UpgradePlanResult } from '../../operations/upgradePlan.js';
 import type { NodeRunState } from '../../runtime/runtime.js';
 import type { TestRuntime, Within } from '../bounds.js';
 import type { Chain } from '../chain.js';
@@ -26,7 +27,7 @@ import type { DevAccount } from '../net.js';
 import { NodeHandle, type NodeOperations } from '../nodeHandle.js';
 import type { Txs } from '../wallet.js';
 import type { Conditions } from './conditions.js';
-import type { DevnetTx, StopOptions, TestnetAdd } from './options.js';
+import type { DevnetTx, StopOptions, TestnetAdd, TestnetPlan } from './options.js';
 
 /** What a testnet says of each node's run (the devnet's NodeStatus has more). */
 export interface NodeRunView {
@@ -67,6 +68,8 @@ export abstract class TestnetBase {
    * stateSync: from a verified snapshot; with version: on that chain-node); net.node(name).
    */
   abstract add(o?: TestnetAdd): Promise<AddResult>;
+  /** `devnet upgrade plan` (cancel: true, `… cancel`): validators sign until scheduled (cancelled). */
+  abstract upgradePlan(o: TestnetPlan): Promise<UpgradePlanResult>;
   /** The run's end (stop runs it once): loads, invariants, the logs of a failure, the teardown. */
   protected abstract end(o: StopOptions): Promise<void>;
   /** Every node: whether it runs, and whether it is cut off from every peer. */

@@ -57,6 +57,13 @@ export interface TestnetAdd {
   readonly stateSync?: boolean;
 }
 
+/** `devnet upgrade plan` (cancel: true, `devnet upgrade cancel`) in a test (net.upgradePlan). */
+export interface TestnetPlan {
+  readonly cancel?: boolean;
+  readonly version?: string;
+  readonly height?: number;
+}
+
 export type DevnetTx = Omit<TxOptions, 'type' | 'wait'> & { readonly wait?: boolean };
 
 export interface Run {

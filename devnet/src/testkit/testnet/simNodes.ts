@@ -10,6 +10,7 @@ import { hexToBytes, isHex } from '@chain-devnet/node/crypto';
 import type { SimCluster } from '@chain-devnet/node/sim';
 import type { TxNetwork } from '../../operations/tx.js';
 import { changedDiskFaults } from '../../runtime/diskFaults.js';
+import { CHECKOUT_VERSION } from '../../versions/source.js';
 import { NetContext } from '../context.js';
 import { TestkitUsageError } from '../errors.js';
 import type { NodeOperations } from '../nodeHandle.js';
@@ -39,7 +40,11 @@ export function simContext(cluster: SimCluster): NetContext {
 }
 
 const notSimulated = (what: string) =>
-  Promise.reject(new TestkitUsageError(`${what} is not simulated yet: run it on a devnet's runtime`));
+  Promise.reject(
+    new TestkitUsageError(
+      `${what} is not simulated (the simulation runs this checkout's code only): run it on a devnet's runtime`,
+    ),
+  );
 
 export function simNodes(cluster: SimCluster): NodeOperations {
   return {
@@ -65,8 +70,16 @@ export function simNodes(cluster: SimCluster): NodeOperations {
           return cluster.network.connect(name);
       }
     },
-    upgrade: (name, to) => notSimulated(`devnet upgrade ${name} --to ${to}`),
-    versionOf: () => 'checkout',
+    // One build runs on the simulation, this checkout's: an upgrade to it is a restart on it (a node
+    // halted at a plan's height it has no migration for halts again); another is not simulated.
+    async upgrade(name, to) {
+      if (to !== CHECKOUT_VERSION) return notSimulated(`devnet upgrade ${name} --to ${to}`);
+      const node = cluster.node(name);
+      await node.crash();
+      await node.start();
+      return { node: name, from: CHECKOUT_VERSION, to, height: node.height };
+    },
+    versionOf: () => CHECKOUT_VERSION,
     // The node's own disk fault layer on the simulated disk (a full disk refuses writes as ENOSPC).
     async disk(name, change) {
       const faults = changedDiskFaults(cluster.node(name).diskFaults, change);
@@ -77,7 +90,7 @@ export function simNodes(cluster: SimCluster): NodeOperations {
       const node = cluster.node(name);
       return !node.up ? 'stopped' : node.paused ? 'paused' : 'running';
     },
-    exitCode: async () => null,
+    exitCode: async (name) => cluster.node(name).exitCode,
   };
 }
 

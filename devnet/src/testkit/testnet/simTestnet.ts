@@ -20,6 +20,7 @@ import { SimCluster } from '@chain-devnet/node/sim';
 import type { AddResult } from '../../operations/add.js';
 import { healAll } from '../../operations/net.js';
 import { sendTxOn, type TxOutcome } from '../../operations/tx.js';
+import { signUpgradeOn, type UpgradePlanResult } from '../../operations/upgradePlan.js';
 import { type Manifest, manifestZones, requireManifest } from '../../spec/manifest.js';
 import { DEFAULTS } from '../../spec/networkSpec.js';
 import { simClusterOptions, simManifestProblems } from '../../spec/simManifest.js';
@@ -30,7 +31,7 @@ import { defaultLogsDir, stamp } from '../nodeLogs.js';
 import { seededTestRandom, useTestRandom } from '../random.js';
 import { type NodeRunView, TestnetBase } from './base.js';
 import { Conditions } from './conditions.js';
-import { type DevnetTx, runLog, type StopOptions, type TestnetAdd } from './options.js';
+import { type DevnetTx, runLog, type StopOptions, type TestnetAdd, type TestnetPlan } from './options.js';
 import { partitionGroups } from './partition.js';
 import { addSimNode } from './simAdd.js';
 import { SimNet } from './simNet.js';
@@ -130,6 +131,17 @@ export class SimTestnet extends TestnetBase {
       { cluster: this.cluster, simNet: this.simNet, net: this.net, log: (l) => this.log(l) },
       o,
     );
+  }
+
+  /** `devnet upgrade plan` on the simulation: the validators sign it as on a devnet (operations/upgradePlan.ts). */
+  override async upgradePlan(o: TestnetPlan): Promise<UpgradePlanResult> {
+    const r = await signUpgradeOn(simTxNetwork(this.cluster, this.net), {
+      ...o,
+      cancel: o.cancel ?? false,
+      progress: (l) => this.log(l),
+    });
+    this.ledger.recordPlan(r);
+    return r;
   }
 
   override async tx(type: TxType, o: DevnetTx): Promise<TxOutcome> {

@@ -24,7 +24,7 @@ import { TestnetBase } from './base.js';
 import { Conditions } from './conditions.js';
 import { devnetContext } from './devnetContext.js';
 import { keepArchive } from './failureArchive.js';
-import type { DevnetTx, Run, StartOptions, StopOptions, TestnetAdd } from './options.js';
+import type { DevnetTx, Run, StartOptions, StopOptions, TestnetAdd, TestnetPlan } from './options.js';
 import { endPartition, makePartition } from './partition.js';
 import { attachRun, startRun } from './start.js';
 import { releaseDevnet } from './teardown.js';
@@ -177,15 +177,13 @@ export class Testnet extends TestnetBase {
     return r;
   }
 
-  /** `devnet upgrade plan` (cancel: true, `… cancel`): validators sign until scheduled (cancelled). */
-  async upgradePlan(o: { cancel?: boolean; version?: string; height?: number }): Promise<UpgradePlanResult> {
+  override async upgradePlan(o: TestnetPlan): Promise<UpgradePlanResult> {
     const r = await signUpgrade(this.devnet, {
       ...o,
       cancel: o.cancel ?? false,
       progress: (l) => this.log(l),
     });
-    for (const t of r.txs)
-      this.ledger.record(t.tx_hash, t.block_height, `${r.target_version} plan from ${t.from}`);
+    this.ledger.recordPlan(r);
     return r;
   }
 

@@ -126,6 +126,14 @@ describe('devnet test --runtime sim', () => {
     );
   });
 
+  test('upgrade plans as on a devnet: one applied at its height, one no build has halting every validator; one fingerprint a seed', async () => {
+    const file = 'devnet/scenarios/sim-upgrade.yaml';
+    const [a] = await simJson([file, '--seed', 'upgrade']);
+    const [b] = await simJson([file, '--seed', 'upgrade']);
+    assert.equal(a!.ok, true, JSON.stringify(a));
+    assert.equal(a!.fingerprint, b!.fingerprint);
+  });
+
   test('disk steps: a full disk stops a validator while the others go on; freed, it catches up; one fingerprint a seed', async () => {
     const file = join(dir, 'disk.yaml');
     await writeFile(
@@ -246,7 +254,8 @@ describe('devnet test --runtime sim', () => {
       'name: unsupported\nmanifest: { validators: 4, market: true }\n' +
         'load: { rate: 2, duration: 10, accounts: [account-0], nodes: [validator-0], mix: { UNDELEGATE: 1 } }\nsteps:\n' +
         '  - add: { name: late-joiner, stake: 100coin, version: git:v0.1.0 }\n' +
-        '  - expect: { noLog: { matches: error } }\n',
+        '  - upgrade: { node: validator-1, to: git:v0.1.0 }\n' +
+        '  - market: { post: { from: account-1, reward: 2coin, challenge: inference, deadline: 25s } }\n',
     );
     const r = await devnetCli(['test', file, '--runtime', 'sim']);
     assert.equal(r.code, 2, r.stdout + r.stderr);
@@ -256,7 +265,8 @@ describe('devnet test --runtime sim', () => {
       'load.nodes: not simulated yet',
       'load.mix.UNDELEGATE: not simulated yet',
       "steps[0].add.version: not simulated (the simulation runs this checkout's code only)",
-      'steps[1].expect.noLog: not checked on the simulation yet',
+      'steps[1].upgrade.to: only checkout is simulated',
+      'steps[2].market: this step does not run on the simulation yet',
     ])
       assert.ok(r.stderr.includes(problem), `${problem} in:\n${r.stderr}`);
   });
