@@ -7,11 +7,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLASSIC_KINDS, type DrawnKind } from '@chain-devnet/node/sim';
+import { CLASSIC_KINDS, type DrawnKind, type FaultKind } from '@chain-devnet/node/sim';
 import { stringify as toYaml } from 'yaml';
 import { loadScenarioFile } from '../scenario/parse.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { DEFAULT_SEARCH, type SeedOutcome, searchSeeds } from '../scenario/seedSearch.js';
+import { DEFAULT_SEARCH, type SearchOptions, type SeedOutcome, searchSeeds } from '../scenario/seedSearch.js';
 import { shrunkScenario } from '../scenario/shrunkScenario.js';
 import { checkSimScenario, runScenarioOnSim, type SimScenarioResult } from '../scenario/simRun.js';
 
@@ -19,8 +19,8 @@ export interface SimTestOptions {
   readonly seed: string | undefined;
   readonly seeds: number | undefined;
   readonly validators: number | undefined;
-  /** The seed search's kinds of fault (default: DEFAULT_SEARCH's, every kind). */
-  readonly kinds?: readonly DrawnKind[] | undefined;
+  /** The seed search's kinds of fault (default: DEFAULT_SEARCH's); `byzantine` draws a liar, the rest faults in time. */
+  readonly kinds?: readonly FaultKind[] | undefined;
   readonly out: string;
   readonly json: boolean;
   /** Where each run's consensus records go (DIR/SEED/nodes/NAME/), or null: not recorded. */
@@ -76,23 +76,34 @@ async function scenariosOnSim(files: readonly Scenario[], o: SimTestOptions): Pr
   return results.every((r) => r.ok) ? 0 : 1;
 }
 
+/** The search's draw for `--faults` kinds: the faults in time drawn among those named, a liar when `byzantine` is. */
+function drawOf(kinds: readonly FaultKind[]): Pick<SearchOptions, 'draw' | 'byzantine'> {
+  const timed = kinds.filter((k): k is DrawnKind => k !== 'byzantine');
+  return {
+    draw: { ...DEFAULT_SEARCH.draw, kinds: timed, ...(timed.length === 0 ? { count: 0 } : {}) },
+    byzantine: kinds.includes('byzantine'),
+  };
+}
+
 async function seedSearch(o: SimTestOptions): Promise<number> {
   const say = o.json ? () => undefined : o.print;
   const search = {
     ...DEFAULT_SEARCH,
     seeds: seedsOf(o),
     ...(o.validators === undefined ? {} : { validators: o.validators }),
-    ...(o.kinds === undefined ? {} : { draw: { ...DEFAULT_SEARCH.draw, kinds: o.kinds } }),
+    ...(o.kinds === undefined ? {} : drawOf(o.kinds)),
   };
   say(
-    `seed search: ${search.seeds.length} seeds, ${search.validators} validators, ${search.draw.count} faults each (${(search.draw.kinds ?? CLASSIC_KINDS).join(', ')}) drawn in the first ${search.draw.spanMs / 1000} s, links of ${search.link.latencyMs} ms + up to ${search.link.jitterMs} ms with ${search.link.loss * 100} % loss, to height ${search.heights}`,
+    `seed search: ${search.seeds.length} seeds, ${search.validators} validators, ${search.draw.count} faults each (${(search.draw.kinds ?? CLASSIC_KINDS).join(', ') || 'none'})${search.byzantine === true ? ', half the seeds a validator that equivocates,' : ''} drawn in the first ${search.draw.spanMs / 1000} s, links of ${search.link.latencyMs} ms + up to ${search.link.jitterMs} ms with ${search.link.loss * 100} % loss, to height ${search.heights}`,
   );
   const report: Record<string, unknown>[] = [];
   await searchSeeds(search, async (outcome) => {
     const r = outcome.run;
+    const liars = Object.keys(r.byzantine);
+    const lying = liars.length === 0 ? '' : `, ${liars.join(', ')} equivocating`;
     if (outcome.shrunk === null) {
       say(
-        `PASS  ${outcome.seed}  ${r.fingerprint.slice(0, 16)}  ${(r.virtualMs / 1000).toFixed(1)} s virtual, ${r.faults.length} faults`,
+        `PASS  ${outcome.seed}  ${r.fingerprint.slice(0, 16)}  ${(r.virtualMs / 1000).toFixed(1)} s virtual, ${r.faults.length} faults${lying}`,
       );
       report.push({
         seed: outcome.seed,
@@ -100,10 +111,11 @@ async function seedSearch(o: SimTestOptions): Promise<number> {
         fingerprint: r.fingerprint,
         virtual_ms: r.virtualMs,
         faults: r.faults,
+        byzantine: r.byzantine,
       });
       return;
     }
-    say(`FAIL  ${outcome.seed}  ${r.failures.join('; ')}`);
+    say(`FAIL  ${outcome.seed}  ${r.failures.join('; ')}${lying}`);
     const kept = await keepShrunk(outcome, o.out);
     say(
       `      shrunk in ${outcome.shrunk.runs} runs to ${kept.faults} faults on ${kept.validators} validators: ${kept.file} (replays: ${kept.replays ? 'yes' : 'NO'})`,
@@ -114,6 +126,7 @@ async function seedSearch(o: SimTestOptions): Promise<number> {
       fingerprint: r.fingerprint,
       failures: r.failures,
       faults: r.faults,
+      byzantine: r.byzantine,
       shrunk: kept,
     });
   });

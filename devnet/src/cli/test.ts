@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { choice, defineCommand, flag, integer, text, type Values } from '@chain-devnet/kit/cli';
-import { CLASSIC_KINDS, DRAWN_KINDS, type DrawnKind } from '@chain-devnet/node/sim';
+import { CLASSIC_KINDS, FAULT_KINDS, type FaultKind } from '@chain-devnet/node/sim';
 import { stringify as toYaml } from 'yaml';
 import { DevnetError } from '../base/errors.js';
 import { batchSeeds, generateScenario } from '../scenario/generate.js';
@@ -54,7 +54,7 @@ const TEST_OPTIONS = {
     max: 256,
   }),
   faults: text(
-    `on --runtime sim with no FILE: the kinds of fault drawn, a comma list of ${DRAWN_KINDS.join(', ')}, or all (default ${CLASSIC_KINDS.join(',')})`,
+    `on --runtime sim with no FILE: the kinds of fault drawn, a comma list of ${FAULT_KINDS.join(', ')} (a validator that equivocates, in half the seeds), or all (default ${CLASSIC_KINDS.join(',')})`,
     { valueName: 'KINDS' },
   ),
   json: flag(
@@ -189,16 +189,16 @@ async function cmdSimTest(v: Values<typeof TEST_OPTIONS>, files: readonly string
 }
 
 /** The fault kinds `--faults` names, each one the search draws. */
-function faultKindsOf(text: string): DrawnKind[] {
-  if (text.trim() === 'all') return [...DRAWN_KINDS];
+function faultKindsOf(text: string): FaultKind[] {
+  if (text.trim() === 'all') return [...FAULT_KINDS];
   const kinds = text.split(',').map((k) => k.trim());
-  const unknown = kinds.filter((k) => !(DRAWN_KINDS as readonly string[]).includes(k));
+  const unknown = kinds.filter((k) => !(FAULT_KINDS as readonly string[]).includes(k));
   if (unknown.length > 0 || kinds.length === 0)
     throw new DevnetError(
       'BAD_FLAG',
-      `--faults: ${unknown.map((k) => JSON.stringify(k)).join(', ') || 'nothing'} is not a kind of fault (${DRAWN_KINDS.join(', ')}, or all)`,
+      `--faults: ${unknown.map((k) => JSON.stringify(k)).join(', ') || 'nothing'} is not a kind of fault (${FAULT_KINDS.join(', ')}, or all)`,
     );
-  return [...new Set(kinds)] as DrawnKind[];
+  return [...new Set(kinds)] as FaultKind[];
 }
 
 async function generate(count: string, seed: string | undefined, dir: string): Promise<number> {

@@ -2,13 +2,16 @@
  * The seed search of `devnet test --runtime sim --seeds N`: seeds, each a network of the node's
  * own code with a fault schedule drawn from the seed (crashes, pauses, partitions both ways and
  * one way; with `--faults` clocks skewed, links slowed and lossy, disks full, slow or forgetful
- * too), run and judged (no fork; liveness once the network is whole, bounded as a scenario's
- * `wait: { blocks: 3 }` is). A failing seed's schedule is shrunk: faults taken out one at a time,
- * then validators, while the seed still fails; what is left is written as a scenario file
- * (shrunkScenario.ts) that `devnet test FILE --runtime sim --seed S` replays.
+ * too; with `byzantine`, half the seeds a validator that equivocates from the start), run and
+ * judged (no fork; liveness once the network is whole, bounded as a scenario's `wait: { blocks:
+ * 3 }` is; no honest validator accused). A failing seed's schedule is shrunk: the Byzantine
+ * validator left out, faults taken out one at a time, then validators, while the seed still fails;
+ * what is left is written as a scenario file (shrunkScenario.ts) that `devnet test FILE --runtime
+ * sim --seed S` replays.
  */
 import {
   CLASSIC_KINDS,
+  drawByzantine,
   type FaultDraw,
   type LinkModel,
   type SimFault,
@@ -29,6 +32,8 @@ export interface SearchOptions {
   readonly link: LinkModel;
   /** A bound on the simulations one shrink may run. */
   readonly shrinkRuns: number;
+  /** Whether a seed may draw a Byzantine validator (drawByzantine: half the seeds, one that equivocates). */
+  readonly byzantine?: boolean;
 }
 
 export const DEFAULT_SEARCH: Omit<SearchOptions, 'seeds'> = {
@@ -64,6 +69,7 @@ export function seedOptions(o: Omit<SearchOptions, 'seeds'>, seed: string): SimO
     faults: o.draw,
     link: o.link,
     liveness: { heights: 3, withinMs },
+    ...(o.byzantine === true ? { byzantine: drawByzantine(seed, o.validators) } : {}),
   };
 }
 
@@ -107,12 +113,18 @@ export async function shrink(
     best = { options: candidate, run };
     return true;
   };
+  // A Byzantine validator is a fault too: left out when the failure does without it.
+  if (Object.keys(best.options.byzantine ?? {}).length > 0 && runs < maxRuns)
+    await fails({ ...best.options, byzantine: {} });
   for (let i = 0; i < (best.options.faults as SimFault[]).length && runs < maxRuns; ) {
     const faults = best.options.faults as SimFault[];
     if (!(await fails({ ...best.options, faults: faults.filter((_, j) => j !== i) }))) i++;
   }
   while (best.options.validators > 1 && runs < maxRuns) {
     const validators = best.options.validators - 1;
+    // A liar kept stays below a third of the validators (4 at least), and is never the one left out.
+    const liars = Object.keys(best.options.byzantine ?? {});
+    if (liars.length > 0 && (validators < 4 || liars.includes(`validator-${validators}`))) break;
     const faults = withoutNode(best.options.faults as SimFault[], `validator-${validators}`);
     if (!(await fails({ ...best.options, validators, faults }))) break;
   }

@@ -123,7 +123,14 @@ export function shrunkScenario(o: SimOptions, why: string, provenance: string): 
     description: `${provenance}. Seed ${JSON.stringify(o.seed)} failed: ${why}. Replay: devnet test THIS_FILE --runtime sim --seed ${o.seed}`,
     // The seed search's network: one developer account, so the file replays to the seed's run.
     manifest: {
-      validators: o.validators,
+      // A Byzantine validator drawn: the list, each in its place (validator-i), the liar marked.
+      validators:
+        Object.keys(o.byzantine ?? {}).length === 0
+          ? o.validators
+          : names.map((n) => {
+              const mode = o.byzantine?.[n];
+              return mode === undefined ? {} : { byzantine: mode };
+            }),
       block_time: `${o.blockTimeMs ?? 1000}ms`,
       developer_accounts: 1,
       monitoring: false,

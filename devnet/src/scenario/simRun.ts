@@ -10,11 +10,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useWaitClock } from '@chain-devnet/kit/wait';
-import { isProvenEquivocation } from '@chain-devnet/node/chain';
-import { DEFAULT_LINK, SimCluster, type SimLoad, type SimLoadReport } from '@chain-devnet/node/sim';
+import {
+  type ClusterOptions,
+  DEFAULT_LINK,
+  SimCluster,
+  type SimLoad,
+  type SimLoadReport,
+} from '@chain-devnet/node/sim';
 import { DevnetError } from '../base/errors.js';
 import { manifestZones } from '../spec/manifest.js';
-import { simByzantine, simClusterOptions, simManifestProblems } from '../spec/simManifest.js';
+import { simClusterOptions, simManifestProblems } from '../spec/simManifest.js';
 import { DEFAULT_LOAD_ACCOUNTS } from '../testkit/load/options.js';
 import { seededTestRandom, useTestRandom } from '../testkit/random.js';
 import { SimNet } from '../testkit/testnet/simNet.js';
@@ -48,19 +53,13 @@ export function checkSimScenario(s: Scenario): void {
     );
 }
 
-export async function runScenarioOnSim(
-  s: Scenario,
-  seed: string,
-  print: (line: string) => void,
-  o: { readonly recordDir?: string } = {},
-): Promise<SimScenarioResult> {
-  checkSimScenario(s);
-  const t0 = Date.now();
+/** The cluster a scenario runs on: its manifest's, its load's accounts, its file's links. */
+function clusterOptionsOf(s: Scenario, seed: string, record: boolean): ClusterOptions {
   const link = s.file.sim?.link;
   const load = s.file.load;
-  const cluster = await SimCluster.open({
+  return {
     ...simClusterOptions(s.manifest, seed),
-    ...(o.recordDir === undefined ? {} : { record: true }),
+    ...(record ? { record: true } : {}),
     // A load sends from the network's own accounts: as many as it asks for.
     ...(load === undefined
       ? {}
@@ -75,7 +74,19 @@ export async function runScenarioOnSim(
             retransmitMs: link.retransmit_ms ?? DEFAULT_LINK.retransmitMs,
           },
         }),
-  });
+  };
+}
+
+export async function runScenarioOnSim(
+  s: Scenario,
+  seed: string,
+  print: (line: string) => void,
+  o: { readonly recordDir?: string } = {},
+): Promise<SimScenarioResult> {
+  checkSimScenario(s);
+  const t0 = Date.now();
+  const load = s.file.load;
+  const cluster = await SimCluster.open(clusterOptionsOf(s, seed, o.recordDir !== undefined));
   // A tx step's and the chain's expectations' waits on virtual time; the testkit's draws the seed's.
   const restore = [useWaitClock(cluster.waitClock()), useTestRandom(seededTestRandom(`scenario:${seed}`))];
   try {
@@ -99,7 +110,12 @@ export async function runScenarioOnSim(
     const ok = cases.every((c) => c.outcome !== 'failed');
     const chains = await cluster.chains();
     cases.push(
-      invariantsCase(ok, chains.forks, [...cluster.nodeFailures(), ...missingEvidence(cluster, s)], print),
+      invariantsCase(
+        ok,
+        chains.forks,
+        [...cluster.nodeFailures(), ...cluster.evidenceProblems({ againstEveryLiar: true })],
+        print,
+      ),
     );
     print(`  fingerprint ${chains.fingerprint} (${(cluster.elapsedMs / 1000).toFixed(1)} s of virtual time)`);
     if (o.recordDir !== undefined) {
@@ -124,32 +140,6 @@ export async function runScenarioOnSim(
     for (const put of restore) put();
     await cluster.close();
   }
-}
-
-/**
- * What the honest nodes must show of the Byzantine ones, as the e2e suite's Byzantine scenario
- * checks: each honest node that is up holds proven evidence against every equivocator, and against
- * nobody else; a line for each that does not.
- */
-function missingEvidence(cluster: SimCluster, s: Scenario): string[] {
-  const liars = Object.keys(simByzantine(s.manifest));
-  if (liars.length === 0) return [];
-  const addresses = new Map(liars.map((n) => [cluster.validatorAddress(n), n]));
-  const problems: string[] = [];
-  for (const name of cluster.names.filter((n) => !liars.includes(n))) {
-    const service = cluster.node(name).service;
-    if (service === null) continue;
-    const evidence = service.evidence();
-    for (const e of evidence)
-      if (!addresses.has(e.validator) || !isProvenEquivocation(e))
-        problems.push(
-          `evidence: ${name} holds evidence against ${e.validator}, not a Byzantine validator's, or not proven`,
-        );
-    for (const [address, liar] of addresses)
-      if (!evidence.some((e) => e.validator === address))
-        problems.push(`evidence: ${name} holds no evidence against ${liar}, which equivocates`);
-  }
-  return problems;
 }
 
 /** Transactions a virtual second when the file names no rate (the other runtimes' load goes as fast as it can). */

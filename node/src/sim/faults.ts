@@ -6,8 +6,9 @@
  * a whole network.
  */
 import { type DiskFaults, NO_DISK_FAULTS } from '../disk/faults.js';
+import type { ByzantineMode } from '../faults/equivocator.js';
 import type { LinkRule } from '../p2p/shaping/conditions.js';
-import type { SimRandom } from './random.js';
+import { type SimRandom, seededRandom } from './random.js';
 import type { SimNetwork } from './simNetwork.js';
 import type { SimNode } from './simNode.js';
 
@@ -48,6 +49,24 @@ export const DRAWN_KINDS = ['crash', 'pause', 'partition', 'skew', 'links', 'dis
 export type DrawnKind = (typeof DRAWN_KINDS)[number];
 /** The kinds a draw had before the others existed: a seed drawn with them is the same run as then. */
 export const CLASSIC_KINDS: readonly DrawnKind[] = ['crash', 'pause', 'partition'];
+
+/**
+ * Every kind the seed search may draw: the faults in time above, and a Byzantine validator (one
+ * that equivocates from the start: chain-node's --byzantine, drawn with the network, not in time).
+ */
+export const FAULT_KINDS = [...DRAWN_KINDS, 'byzantine'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * The Byzantine validators a seed draws: on a network of 4 or more (where one of them is below a
+ * third of the power, as the chain's safety needs), half the seeds draw one, which equivocates;
+ * from the seed's own stream, so the other draws of the seed are the same with or without it.
+ */
+export function drawByzantine(seed: string, validators: number): Record<string, ByzantineMode> {
+  const random = seededRandom(seed, 'byzantine');
+  if (validators < 4 || !random.chance(0.5)) return {};
+  return { [`validator-${random.int(validators)}`]: 'equivocate' };
+}
 
 export interface FaultDraw {
   /** Faults are drawn within the first `spanMs` of the run. */

@@ -8,8 +8,11 @@ export {
   CLASSIC_KINDS,
   DRAWN_KINDS,
   type DrawnKind,
+  drawByzantine,
   drawFaults,
+  FAULT_KINDS,
   type FaultDraw,
+  type FaultKind,
   type SimAction,
   type SimFault,
 } from './faults.js';

@@ -7,7 +7,7 @@
  * (the devnet's `devnet test --runtime sim`) both drive it so, which is why a seed's failure
  * written as a scenario replays to the same run.
  */
-import { blockHash, loadGenesis } from '../chain/index.js';
+import { blockHash, isProvenEquivocation, loadGenesis } from '../chain/index.js';
 import type { HttpTransport } from '../client/jsonHttp.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
 import { NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
@@ -316,6 +316,32 @@ export class SimCluster {
       forks: forksOf(Object.values(hashes)),
       missedSlots,
     };
+  }
+
+  /**
+   * What the honest nodes hold against the Byzantine ones, a line for each that is wrong: evidence
+   * against an honest validator, or evidence not proven (always); with `againstEveryLiar`, an honest
+   * node up that holds none against a validator that equivocated (the Byzantine scenario's check).
+   */
+  evidenceProblems(o: { readonly againstEveryLiar: boolean }): string[] {
+    const liars = [...this.nodes.values()].filter((n) => n.byzantine !== null).map((n) => n.name);
+    if (liars.length === 0) return [];
+    const addresses = new Map(liars.map((n) => [this.validatorAddress(n), n]));
+    const problems: string[] = [];
+    for (const node of this.nodes.values()) {
+      if (node.byzantine !== null || node.service === null) continue;
+      const evidence = node.service.evidence();
+      for (const e of evidence)
+        if (!addresses.has(e.validator) || !isProvenEquivocation(e))
+          problems.push(
+            `evidence: ${node.name} holds evidence against ${e.validator}, not a Byzantine validator's, or not proven`,
+          );
+      if (!o.againstEveryLiar) continue;
+      for (const [address, liar] of addresses)
+        if (!evidence.some((e) => e.validator === address))
+          problems.push(`evidence: ${node.name} holds no evidence against ${liar}, which equivocates`);
+    }
+    return problems;
   }
 
   /** Handlers that threw and starts that failed: a node's defect, each a line. */

@@ -5,6 +5,7 @@
  * the head plus `liveness.heights` within `liveness.withinMs` (liveness); then every node goes on to
  * `heights`. One seed decides every delay and every drawn fault: the same seed, the same run.
  */
+import type { ByzantineMode } from '../faults/equivocator.js';
 import { drawFaults, type FaultDraw, type SimFault } from './faults.js';
 import { type ClusterChains, type ClusterOptions, SimCluster } from './simCluster.js';
 
@@ -25,6 +26,8 @@ export interface SimRun extends ClusterChains {
   readonly reached: boolean;
   /** The faults applied, in order. */
   readonly faults: readonly SimFault[];
+  /** The validators that equivocated (ClusterOptions.byzantine), by name. */
+  readonly byzantine: Readonly<Record<string, ByzantineMode>>;
   /** What the run's checks found wrong (safety, liveness, a node's defect); empty: it passed. */
   readonly failures: readonly string[];
   readonly virtualMs: number;
@@ -63,11 +66,14 @@ export async function simulate(o: SimOptions): Promise<SimRun> {
     if (chains.forks.length > 0)
       failures.push(`safety: nodes committed different blocks at heights ${chains.forks.join(', ')}`);
     failures.push(...cluster.nodeFailures());
+    // No honest validator accused, whatever the faults (every one proven against a liar only).
+    failures.push(...cluster.evidenceProblems({ againstEveryLiar: false }));
     return {
       seed: o.seed,
       reached,
       ...chains,
       faults,
+      byzantine: o.byzantine ?? {},
       failures,
       virtualMs: cluster.elapsedMs,
       events: cluster.scheduler.events,

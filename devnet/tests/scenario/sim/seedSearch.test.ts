@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DRAWN_KINDS, type SimFault, simulate } from '@chain-devnet/node/sim';
+import { DRAWN_KINDS, drawByzantine, type SimFault, simulate } from '@chain-devnet/node/sim';
 import { stringify as toYaml } from 'yaml';
 import { parseScenarioText } from '../../../src/scenario/parse.js';
 import { DEFAULT_SEARCH, seedOptions, shrink } from '../../../src/scenario/seedSearch.js';
 import { shrunkScenario } from '../../../src/scenario/shrunkScenario.js';
 import { runScenarioOnSim } from '../../../src/scenario/simRun.js';
+import type { Manifest } from '../../../src/spec/manifest.js';
 
 const quiet = () => undefined;
 
@@ -70,5 +71,53 @@ describe('seed search', () => {
     assert.deepEqual(shrunk.options.faults, [{ atMs: 2000, kind: 'crash', node: 'validator-1' }]);
     assert.equal(shrunk.options.validators, 2, 'validator-1 needs two validators; the others went');
     assert.ok(shrunk.runs <= 40);
+  });
+
+  test('a seed that draws a Byzantine validator: its file lists it in its place and replays; a shrink keeps it only when the failure needs it', async () => {
+    const seed = Array.from({ length: 20 }, (_, i) => `liar-${i}`).find(
+      (s) => Object.keys(drawByzantine(s, 4)).length > 0,
+    )!;
+    const options = {
+      ...seedOptions({ ...DEFAULT_SEARCH, byzantine: true }, seed),
+      heights: 10,
+      faults: [
+        { atMs: 2000, kind: 'crash', node: 'validator-1' },
+        { atMs: 5000, kind: 'restart', node: 'validator-1' },
+      ] as SimFault[],
+    };
+    const liar = Object.keys(options.byzantine!)[0]!;
+    const run = await simulate(options);
+    assert.deepEqual(run.failures, []);
+    assert.deepEqual(run.byzantine, { [liar]: 'equivocate' });
+
+    const file = shrunkScenario(options, 'none', 'a test');
+    const listed = (file.manifest as Manifest).validators as readonly { byzantine?: string }[];
+    assert.deepEqual(
+      listed.map((v, i) => [`validator-${i}`, v.byzantine ?? null]),
+      ['validator-0', 'validator-1', 'validator-2', 'validator-3'].map((n) => [
+        n,
+        n === liar ? 'equivocate' : null,
+      ]),
+    );
+    const replay = await runScenarioOnSim(
+      await parseScenarioText(toYaml(file), `${file.name}.yaml`, '.'),
+      seed,
+      quiet,
+    );
+    assert.equal(replay.fingerprint, run.fingerprint, "the file's run is not the seed's");
+    assert.equal(replay.ok, true, JSON.stringify(replay.cases.filter((c) => c.outcome === 'failed')));
+
+    // A failure that needs the liar keeps it, and the 4 validators a liar needs to stay below a third.
+    const needsLiar = (r: { byzantine: Readonly<Record<string, string>> }) => r.byzantine[liar] !== undefined;
+    const kept = await shrink(options, run, 20, needsLiar);
+    assert.deepEqual(kept.options.byzantine, { [liar]: 'equivocate' });
+    assert.deepEqual(kept.options.faults, []);
+    assert.equal(kept.options.validators, 4);
+    // One that needs only the crash leaves the liar out, then the validators it does not need.
+    const crashesOne = (r: { faults: readonly SimFault[] }) =>
+      r.faults.some((f) => f.kind === 'crash' && f.node === 'validator-1');
+    const dropped = await shrink(options, run, 20, crashesOne);
+    assert.deepEqual(dropped.options.byzantine, {});
+    assert.equal(dropped.options.validators, 2);
   });
 });

@@ -292,7 +292,7 @@ describe('devnet test --runtime sim', () => {
       [[EXAMPLE, '--runtime', 'sim', '--faults', 'disk'], '--faults is for the seed search'],
       [
         ['--runtime', 'sim', '--seeds', '2', '--faults', 'crash,meteor'],
-        '--faults: "meteor" is not a kind of fault (crash, pause, partition, skew, links, disk, or all)',
+        '--faults: "meteor" is not a kind of fault (crash, pause, partition, skew, links, disk, byzantine, or all)',
       ],
     ] as const) {
       const r = await devnetCli(['test', ...args]);

@@ -19,7 +19,15 @@ describe('a Byzantine validator on the simulation', () => {
       params: { epoch_length: 1000 },
     });
     try {
+      // Before it has equivocated nobody holds evidence against it: the Byzantine scenario's check says so.
+      assert.deepEqual(
+        cluster.evidenceProblems({ againstEveryLiar: true }).sort(),
+        ['validator-0', 'validator-1', 'validator-2'].map(
+          (n) => `evidence: ${n} holds no evidence against validator-3, which equivocates`,
+        ),
+      );
       assert.equal(await cluster.runUntil(() => cluster.allAt(16), 16 * 20_000), true);
+      assert.deepEqual(cluster.evidenceProblems({ againstEveryLiar: true }), []);
       const chains = await cluster.chains();
       assert.deepEqual(chains.forks, []);
       assert.deepEqual(cluster.nodeFailures(), []);

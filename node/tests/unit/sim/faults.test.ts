@@ -6,7 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CLASSIC_KINDS, DRAWN_KINDS, drawFaults, type SimFault } from '../../../src/sim/faults.js';
+import {
+  CLASSIC_KINDS,
+  DRAWN_KINDS,
+  drawByzantine,
+  drawFaults,
+  type SimFault,
+} from '../../../src/sim/faults.js';
 import { seededRandom } from '../../../src/sim/random.js';
 import { type SimOptions, simulate } from '../../../src/sim/simulate.js';
 
@@ -97,6 +103,29 @@ describe('simulated faults', () => {
     assert.deepEqual(drawFaults(seededRandom('kinds'), names, { ...draw, kinds: CLASSIC_KINDS }), classic);
     assert.ok(
       classic.every((f) => ['crash', 'restart', 'pause', 'unpause', 'partition', 'heal'].includes(f.kind)),
+    );
+  });
+
+  it('a Byzantine validator drawn by the seed: in about half the seeds of 4 or more, one at most, the same for a seed; none below 4', () => {
+    const seeds = Array.from({ length: 200 }, (_, i) => `liar-${i}`);
+    const drawn = seeds.map((s) => drawByzantine(s, 5));
+    assert.deepEqual(
+      drawn,
+      seeds.map((s) => drawByzantine(s, 5)),
+      'the same seed draws the same',
+    );
+    const liars = drawn.filter((d) => Object.keys(d).length > 0);
+    assert.ok(liars.length > 70 && liars.length < 130, `${liars.length} of 200 seeds drew a liar`);
+    for (const d of liars) {
+      assert.equal(Object.keys(d).length, 1);
+      assert.match(Object.keys(d)[0]!, /^validator-[0-4]$/);
+      assert.deepEqual(Object.values(d), ['equivocate']);
+    }
+    assert.equal(new Set(liars.map((d) => Object.keys(d)[0])).size, 5, 'any of the five may lie');
+    assert.deepEqual(
+      seeds.map((s) => drawByzantine(s, 3)),
+      seeds.map(() => ({})),
+      'one of 3 is a third',
     );
   });
 });
