@@ -102,8 +102,8 @@ function homeFile(kind: 'nodes' | 'services', rest: readonly string[]): boolean 
 
 /**
  * Null when `path` may be in an archive, else why not. Only devnet/devnet.json,
- * devnet/accounts.json, devnet/net.json, and under nodes/<name>/ and services/<name>/ the files their homes hold
- * (homeFile); no absolute path, no `.` or `..` segment, no backslash, no empty segment.
+ * devnet/accounts.json, devnet/net.json, under nodes/<name>/ and services/<name>/ the files their homes hold
+ * (homeFile), and timeline/<name>.log (a log of the timeline when saved); no absolute path, no `.` or `..` segment, no backslash, no empty segment.
  */
 export function pathProblem(path: string): string | null {
   if (path.startsWith('/')) return 'an absolute path';
@@ -112,11 +112,19 @@ export function pathProblem(path: string): string | null {
   if (parts.some((p) => p === '..' || p === '.' || p === '')) return 'a path with an empty, . or .. segment';
   if (DEVNET_FILES.has(path)) return null;
   const [kind, name, ...rest] = parts;
+  // The timeline when saved: each log as it was (a node's, a service's, the devnet's events).
+  if (
+    kind === 'timeline' &&
+    parts.length === 2 &&
+    /^[a-z0-9-]{1,64}\.log$/.test(name ?? '') &&
+    isName(name!.slice(0, -4))
+  )
+    return null;
   if ((kind === 'nodes' || kind === 'services') && isName(name ?? '')) {
     if (homeFile(kind, rest)) return null;
     return `not a file a ${kind === 'nodes' ? 'node' : 'service'}'s home holds (docs/PROTOCOL.md, "Archive format")`;
   }
-  return 'a path outside devnet/, nodes/<name>/ and services/<name>/';
+  return 'a path outside devnet/, nodes/<name>/, services/<name>/ and timeline/<name>.log';
 }
 
 /** Checks the manifest's shape and version; names both versions when they differ. */

@@ -75,6 +75,17 @@ export class Layout {
   get forkGenesisFile(): string {
     return join(this.home, 'fork-genesis.json');
   }
+  /** The devnet's own operations, a JSON line each (timeline/events.ts). */
+  get eventsFile(): string {
+    return join(this.home, 'events.jsonl');
+  }
+  /**
+   * A log of the timeline from before this home (a restored archive's `timeline/<source>.log`:
+   * the node's, a service's or the devnet's own, as they were when it was saved).
+   */
+  earlierLog(source: string): string {
+    return join(this.home, 'timeline', `${segment(source)}.log`);
+  }
   get uiDir(): string {
     return join(this.home, 'ui');
   }

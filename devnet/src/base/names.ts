@@ -8,3 +8,14 @@ export const NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 const NAME = new RegExp(NAME_PATTERN);
 
 export const isName = (text: string): boolean => NAME.test(text);
+
+/**
+ * Names a node may not take, with why: each already means something where node names go (a
+ * command's NODE, a log on the timeline, a service's home). The services' are operations/market.ts's.
+ */
+export const RESERVED_NAMES: Readonly<Record<string, string>> = {
+  all: 'that word means every node',
+  devnet: "it names the devnet's own log on its timeline",
+  market: "it names the task market's service",
+  'market-worker': "it names the task market's worker",
+};

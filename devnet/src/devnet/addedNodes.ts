@@ -6,9 +6,9 @@
  */
 import { networkNode } from '@chain-devnet/node/testnet';
 import { DevnetError } from '../base/errors.js';
-import { isName } from '../base/names.js';
+import { isName, RESERVED_NAMES } from '../base/names.js';
 import type { NetworkSpec, NodeSpec } from '../spec/networkSpec.js';
-import { ALL_NODES, MAX_NODES } from '../spec/ports.js';
+import { MAX_NODES } from '../spec/ports.js';
 import type { AddedNode, DevnetState } from '../state/devnetState.js';
 
 /** What `devnet add` asks for a new node. */
@@ -54,9 +54,9 @@ export function withAddedNode(
   const chosen = name ?? `validator-${index}`;
   if (nodes.some((n) => n.name === chosen) || spec.accounts.some((a) => a.name === chosen))
     throw new DevnetError('BAD_FLAG', `--name ${chosen}: that name is taken in this devnet`);
-  // `all` names every node where an operation has a whole-devnet form (devnet stop, start).
-  if (chosen === ALL_NODES)
-    throw new DevnetError('BAD_FLAG', `--name ${ALL_NODES}: that word means every node`);
+  // `all` names every node where an operation has a whole-devnet form (devnet stop, start); the others a log or a service.
+  const reserved = RESERVED_NAMES[chosen];
+  if (reserved !== undefined) throw new DevnetError('BAD_FLAG', `--name ${chosen}: ${reserved}`);
   if (!isName(chosen))
     throw new DevnetError('BAD_FLAG', `--name ${chosen}: use lowercase letters, digits and dashes`);
   const added: AddedNode = {

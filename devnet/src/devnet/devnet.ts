@@ -36,6 +36,7 @@ import {
   requireState,
   writeState,
 } from '../state/devnetState.js';
+import { DevnetEvents } from '../timeline/events.js';
 import { type AddRequest, addedNodeSpecs, withAddedNode, withoutAddedNode } from './addedNodes.js';
 import { NodeBuilds, versionOf } from './builds.js';
 import { writeNewHome } from './newHome.js';
@@ -71,6 +72,8 @@ export class Devnet {
   readonly disk: DiskFaultFiles;
   /** The nodes' chain control files (operations/chainTime.ts holds, mines and moves time with them). */
   readonly control: ChainControlFiles;
+  /** What the devnet did, on the timeline beside its nodes' logs (`devnet logs --all`). */
+  readonly events: DevnetEvents;
 
   private constructor(
     readonly layout: Layout,
@@ -78,9 +81,12 @@ export class Devnet {
     readonly spec: NetworkSpec,
     readonly runtime: Runtime,
   ) {
-    this.faults = new BlockedPeers(layout, runtime);
-    this.net = new NetControl(layout, runtime, () => manifestZones(this.state.input.manifest));
-    this.disk = new DiskFaultFiles(layout, runtime);
+    this.events = new DevnetEvents(layout.eventsFile);
+    const noted = (op: string) => (msg: string, fields: Readonly<Record<string, unknown>>) =>
+      this.events.note(op, msg, fields);
+    this.faults = new BlockedPeers(layout, runtime, noted('partition'));
+    this.net = new NetControl(layout, runtime, () => manifestZones(this.state.input.manifest), noted('net'));
+    this.disk = new DiskFaultFiles(layout, runtime, noted('disk'));
     this.control = new ChainControlFiles(layout, runtime);
     this.builds = new NodeBuilds(layout.home, () => this.progress);
   }

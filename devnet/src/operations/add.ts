@@ -67,6 +67,7 @@ export async function addNode(devnet: Devnet, o: AddOptions): Promise<AddResult>
     version: version === CHECKOUT_VERSION ? null : version,
   });
   const on = version === null ? '' : ` on ${version}`;
+  devnet.events.note('add', `add ${node.name}${on}`, { node: node.name, state_sync: o.stateSync ?? false });
   o.progress(`${node.name}: starting${on}, ${o.stateSync ? 'state-syncing' : 'syncing'} to height ${target}`);
   try {
     await devnet.startNode(node.name);

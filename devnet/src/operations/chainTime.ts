@@ -42,6 +42,8 @@ export interface ChainTimeHost {
   readonly control: Pick<ChainControlFiles, 'of' | 'write' | 'chainWide'>;
   client(name: string, timeoutMs: number): Promise<RpcClient>;
   epochLength(): number;
+  /** Told each control asked for (a devnet's timeline, timeline/events.ts); absent: nobody. */
+  readonly noted?: (msg: string, fields: Readonly<Record<string, unknown>>) => void;
 }
 
 /** A devnet's nodes, control files, RPC and genesis as ChainTime's host. */
@@ -56,6 +58,7 @@ export function devnetTimeHost(d: Devnet): ChainTimeHost {
       if (!loaded.ok) throw new DevnetError('BAD_MANIFEST', loaded.problems.join('; '));
       return loaded.genesis.state.params.epochLength;
     },
+    noted: (msg, fields) => d.events.note('chain', msg, fields),
   };
 }
 
@@ -150,6 +153,7 @@ export class ChainTime {
 
   /** Holds the chain; returns the height it is held at (the highest committed one). */
   async pause(): Promise<{ height: number }> {
+    this.d.noted?.('chain held', {});
     const want = await this.setAll({ hold: true, mineToHeight: null });
     await this.inForce(want);
     let last = '';
@@ -167,6 +171,7 @@ export class ChainTime {
 
   /** Lets the chain go on; returns the height it went on from. */
   async resume(): Promise<{ height: number }> {
+    this.d.noted?.('chain resumed', {});
     const want = await this.setAll({ hold: false, mineToHeight: null });
     const answers = await this.inForce(want);
     return { height: Math.max(...[...answers.values()].map((a) => a.height)) };
@@ -187,6 +192,7 @@ export class ChainTime {
     const wasHeld = (await this.current()).hold;
     const { height: from } = await this.pause();
     const to = this.targetHeight(target, from);
+    this.d.noted?.(`chain mined to ${to}`, { from, to });
     if (to > from) {
       await this.inForce(await this.setAll({ mineToHeight: to }));
       await this.waitAll(to);
@@ -219,6 +225,7 @@ export class ChainTime {
 
   /** The block time of the running devnet (null: the genesis's again). */
   async blockTime(ms: number | null): Promise<void> {
+    this.d.noted?.(`block time ${ms === null ? 'the genesis’s' : `${ms} ms`}`, { block_time_ms: ms });
     await this.inForce(await this.setAll({ blockTimeMs: ms }));
   }
 
@@ -234,6 +241,7 @@ export class ChainTime {
         'BAD_FLAG',
         `chain time never moves backwards: ${'atUnix' in to ? `${to.atUnix} is before the chain's time now` : 'a jump must be forward'}`,
       );
+    this.d.noted?.(`chain time ${offsetMs - before.timeOffsetMs} ms on`, { time_offset_ms: offsetMs });
     if (!before.hold) await this.pause();
     await this.inForce(await this.setAll({ timeOffsetMs: offsetMs }));
     if (!before.hold) await this.resume();
@@ -243,6 +251,7 @@ export class ChainTime {
   /** `name`'s own clock runs `skewMs` ahead (negative: behind), through the node's clock, never the machine's. */
   async skew(name: string, skewMs: number): Promise<ChainControl> {
     const node = this.d.nodeName(name);
+    this.d.noted?.(`clock ${node} skewed ${skewMs} ms`, { node, clock_skew_ms: skewMs });
     const control = { ...(await this.current()), clockSkewMs: skewMs };
     await this.files.write(node, control);
     const answers = await this.answers();

@@ -91,6 +91,7 @@ export async function stopAll(
   for (const s of [WORKER_SERVICE, MARKET_SERVICE]) await d.runtime.node(s).stop();
   const height = await topHeight(d);
   progress(`stopping ${d.nodes.length} nodes and the monitors (at height ${height})`);
+  d.events.note('stop', `stop every node (at height ${height})`, { height });
   await Promise.all([...MONITORS, ...d.nodes.map((n) => n.name)].map((s) => d.runtime.node(s).stop()));
   await d.saveStatus('stopped');
   return height;
@@ -98,6 +99,7 @@ export async function stopAll(
 
 /** Starts a stopped devnet again where it stopped (every node at once), with its services. */
 export function startAll(d: Devnet, progress: Progress): Promise<Started> {
+  d.events.note('start', 'start every node', {});
   return startEverything(d, true, progress);
 }
 

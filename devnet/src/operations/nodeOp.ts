@@ -21,8 +21,13 @@ export { ALL_NODES } from '../spec/ports.js';
 /** The operations that `ALL_NODES` applies to. */
 export const WHOLE_DEVNET_OPS: readonly NodeOp[] = ['stop', 'start'];
 
+/** `op` on the node `name`, noted on the devnet's timeline (timeline/events.ts). */
 export async function nodeOp(d: Devnet, op: NodeOp, name: string): Promise<void> {
   d.node(name);
+  await d.events.during(op, `${op} ${name}`, { node: name }, () => run(d, op, name));
+}
+
+async function run(d: Devnet, op: NodeOp, name: string): Promise<void> {
   const node = d.runtime.node(name);
   switch (op) {
     case 'stop':

@@ -97,7 +97,11 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
   await mkdir(dirname(home), { recursive: true });
   const stage = await mkdtemp(join(dirname(home), `.${basename(home)}.restoring-`));
   try {
-    await extractArchive(a, { nodes: join(stage, 'nodes'), services: join(stage, 'services') });
+    await extractArchive(a, {
+      nodes: join(stage, 'nodes'),
+      services: join(stage, 'services'),
+      timeline: join(stage, 'timeline'),
+    });
     await checkRestoredHomes(a, stage, {
       nodes: [...spec.nodes.map((n) => n.name), ...state.added.map((n) => n.name)],
       services: spec.marketPort === null ? [] : [MARKET_SERVICE, WORKER_SERVICE],
@@ -119,7 +123,7 @@ export async function restore(o: RestoreOptions): Promise<RestoreResult> {
         await d.restoreAdded(state.added, state.versions);
         // Before the first start: each node's conditions are made from it then (Devnet.launch).
         if (net !== null) await writeFile(d.layout.netFile, net);
-        for (const part of ['nodes', 'services'])
+        for (const part of ['nodes', 'services', 'timeline'])
           await rename(join(stage, part), join(d.layout.home, part)).catch((e: NodeJS.ErrnoException) =>
             e.code === 'ENOENT' ? undefined : Promise.reject(e),
           );

@@ -9,7 +9,7 @@
  * Nodes stopped together can differ by one block; the archive records each height.
  */
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { BLOCKED_PEERS_FILE, NET_CONDITIONS_FILE, storedHeight } from '@chain-devnet/node/testnet';
@@ -19,6 +19,7 @@ import type { Devnet } from '../devnet/devnet.js';
 import type { Progress } from '../runtime/runtime.js';
 import { anyRunning, restartAfterCopy, stopForCopy } from './lifecycle.js';
 import { MARKET_SERVICE, WORKER_SERVICE } from './market.js';
+import { sourceLog, timelineSources } from './timeline.js';
 
 /**
  * Written again by every start (the peers' addresses differ by runtime and base port; the
@@ -89,6 +90,7 @@ export async function save(
   o: SaveOptions = {},
 ): Promise<SaveResult> {
   const started = Date.now();
+  d.events.note('save', `save ${file}`, { file });
   const running = (o.restart ?? true) && (await anyRunning(d));
   const serviceNames = d.spec.marketPort === null ? [] : [MARKET_SERVICE, WORKER_SERVICE];
   progress(`stopping ${d.nodes.length} nodes at once for a consistent cut`);
@@ -121,6 +123,13 @@ export async function save(
       // Before the files are listed: opening the store may rewrite its log.
       if (!service) heights[name] = await storedHeight(existsSync(join(pulled, 'data')) ? pulled : home);
       sources.push(...(await homeFiles(home, pulled, `${service ? 'services' : 'nodes'}/${name}`)));
+    }
+    // The timeline as it is: every source's whole log (operations/timeline.ts), to look at after a restore.
+    await mkdir(join(pulledRoot, 'timeline'), { recursive: true });
+    for (const source of timelineSources(d)) {
+      const from = join(pulledRoot, 'timeline', `${source}.log`);
+      await writeFile(from, await sourceLog(d, source));
+      sources.push({ path: `timeline/${source}.log`, from });
     }
     progress(`writing ${file} (${sources.length} files; heights ${JSON.stringify(heights)})`);
     manifest = await writeArchive(file, sources, {

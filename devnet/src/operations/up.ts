@@ -159,6 +159,7 @@ export async function up(o: UpOptions): Promise<UpResult> {
   });
   try {
     await o.fill?.(devnet);
+    devnet.events.note('up', `up: ${devnet.nodes.length} nodes on ${kind}`, { runtime: kind });
     await devnet.runtime.prepare(o.progress);
     const started = await startEverything(devnet, false, o.progress);
     return {
@@ -227,6 +228,7 @@ async function resume(o: UpOptions, layout: Layout, kept: DevnetState, began: nu
   if (wanted !== undefined && wanted !== 'auto' && wanted !== kept.runtime)
     devnet = await moveRuntime(devnet, wanted, o.progress);
   o.progress(`resuming the devnet in ${devnet.layout.home} on ${devnet.state.runtime}`);
+  devnet.events.note('up', `up: resumed on ${devnet.state.runtime}`, { runtime: devnet.state.runtime });
   await devnet.runtime.prepare(o.progress);
   const started = await startEverything(devnet, true, o.progress);
   return {

@@ -73,6 +73,7 @@ export async function upgradeNodeTo(
   const was = await handle.state();
   const launch = await d.launch(n, to);
   progress(`${name}: ${from} -> ${to}`);
+  d.events.note('upgrade', `upgrade ${name} ${from} -> ${to}`, { node: name, from, to });
   let height: number;
   try {
     await handle.replace(launch);

@@ -45,6 +45,12 @@ const samePlan = (p: { target_version: string; upgrade_height: number }, v: stri
  * and height names the pending plan. `node`: where the transactions go (default: one that answers).
  */
 export function signUpgrade(devnet: Devnet, o: UpgradeRequest): Promise<UpgradePlanResult> {
+  const what = `upgrade ${o.cancel ? 'cancel' : 'plan'}${o.version === undefined ? '' : ` ${o.version}`}${o.height === undefined ? '' : ` at ${o.height}`}`;
+  devnet.events.note('upgrade', what, {
+    version: o.version ?? null,
+    upgrade_height: o.height ?? null, // not `height`: on the timeline that is the height an entry happened at
+    cancel: o.cancel,
+  });
   return signUpgradeOn(devnetTxNetwork(devnet), o);
 }
 

@@ -15,7 +15,7 @@ import { BLOCKED_PEERS_FILE, writeBlockedPeers } from '@chain-devnet/node/testne
 import { DevnetError } from '../base/errors.js';
 import type { Layout } from '../base/layout.js';
 import { type Groups, refusedBy } from './partition.js';
-import type { NodeHandle, PeerInfo } from './runtime.js';
+import type { NodeHandle, Noted, PeerInfo } from './runtime.js';
 
 /** What the faults need of a runtime: each node's handle. */
 export interface FaultTarget {
@@ -32,6 +32,8 @@ export class BlockedPeers {
   constructor(
     private readonly layout: Layout,
     private readonly runtime: FaultTarget,
+    /** Told each partition made or healed (the devnet's timeline, timeline/events.ts). */
+    private readonly noted: Noted = () => undefined,
   ) {}
 
   file(name: string): string {
@@ -60,6 +62,10 @@ export class BlockedPeers {
   /** Puts the groups in force (null heals). */
   async partition(groups: Groups | null, all: readonly PeerInfo[]): Promise<void> {
     for (const g of groups ?? []) for (const name of g) known(name, all);
+    this.noted(
+      groups === null ? 'partition healed' : `partition ${groups.map((g) => `[${g.join(', ')}]`).join(' ')}`,
+      groups === null ? {} : { groups },
+    );
     if (groups === null) await rm(this.layout.partitionFile, { force: true });
     else await writeFile(this.layout.partitionFile, `${JSON.stringify(groups)}\n`);
     await this.writeAll(all);

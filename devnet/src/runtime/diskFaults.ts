@@ -23,7 +23,7 @@ import {
 } from '@chain-devnet/node/testnet';
 import type { Layout } from '../base/layout.js';
 import type { DiskBackend } from './dataDisk.js';
-import type { NodeHandle } from './runtime.js';
+import type { NodeHandle, Noted } from './runtime.js';
 
 export type { DiskBackend };
 export { DISK_FAULTS_FILE, type DiskFaults, NO_DISK_FAULTS, noDiskFault };
@@ -49,6 +49,8 @@ export class DiskFaultFiles {
     private readonly runtime: {
       node(name: string): Pick<NodeHandle, 'copyHomeFile' | 'diskBackend' | 'fillDisk'>;
     },
+    /** Told each change of a node's disk faults (the devnet's timeline, timeline/events.ts). */
+    private readonly noted: Noted = () => undefined,
   ) {}
 
   /** The faults applied to `name` (none when its home has no file), `full` when its tmpfs is filled. */
@@ -81,6 +83,7 @@ export class DiskFaultFiles {
     // A tmpfs is filled (or freed) for real; the layer is then never told the disk is full.
     const filled = tmpfs && full !== undefined ? await handle.fillDisk(full ? 'fill' : 'free') : null;
     const merged = changedDiskFaults(before, change);
+    this.noted(`disk ${name}`, { node: name, faults: merged });
     const next: DiskFaults = tmpfs ? { ...merged, full: false } : merged;
     const home = this.layout.nodeHome(name);
     await writeFile(join(home, DISK_FAULTS_FILE), formatDiskFaults(next));

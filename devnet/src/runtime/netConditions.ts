@@ -18,7 +18,7 @@ import { type NodeNetJson, namedConditions } from '../net/named.js';
 import { formatNetState, type NetState, NO_NET, parseNetState } from '../net/netState.js';
 import type { ZoneSetup } from '../net/zones.js';
 import type { FaultTarget } from './blockedPeers.js';
-import type { PeerInfo } from './runtime.js';
+import type { Noted, PeerInfo } from './runtime.js';
 
 export { NET_CONDITIONS_FILE };
 
@@ -28,6 +28,8 @@ export class NetControl {
     private readonly runtime: Pick<FaultTarget, 'node'>,
     /** The manifest's zones (null: none). */
     private readonly manifestZones: () => ZoneSetup | null,
+    /** Told each change of the conditions in force (the devnet's timeline, timeline/events.ts). */
+    private readonly noted: Noted = () => undefined,
   ) {}
 
   /** What is in force (none when nothing was ever set); a file edited wrong is refused, naming its field. */
@@ -52,6 +54,7 @@ export class NetControl {
   /** Changes what is in force and writes every node's file again; the new state. */
   async change(all: readonly PeerInfo[], how: (s: NetState) => NetState): Promise<NetState> {
     const next = how(await this.read(all));
+    this.noted('network conditions changed', { conditions: JSON.parse(formatNetState(next)) as unknown });
     await writeFile(this.layout.netFile, formatNetState(next));
     await this.applyAll(all, next);
     return next;

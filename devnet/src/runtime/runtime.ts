@@ -65,6 +65,9 @@ export interface LogOptions {
 
 export type Progress = (line: string) => void;
 
+/** Told what the devnet just did to its nodes (a partition, a condition, a disk fault), for its timeline. */
+export type Noted = (msg: string, fields: Readonly<Record<string, unknown>>) => void;
+
 /**
  * What a service runs: chain-market (the task market, its sample worker; docs/MARKET.md), or a
  * monitor. The runtime knows where each program comes from (a binary on this machine, an image);

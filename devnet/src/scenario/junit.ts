@@ -39,9 +39,16 @@ export function junitXml(results: readonly ScenarioResult[]): string {
         lines.push(`${open}>`, `      <skipped message="${xmlEscape(c.reason ?? '')}"/>`, '    </testcase>');
       else {
         const where = c.node === undefined ? '' : `node ${c.node}, height ${c.height ?? 'unknown'}`;
+        // Its place on the devnet's timeline: the kept folder's timeline.log, or the devnet (or its
+        // archive restored) asked from the step's start.
+        const timeline =
+          c.at === undefined
+            ? ''
+            : `\ntimeline: from ${c.at} (timeline.log of the kept logs, or devnet logs --all --since ${c.at})`;
+        const body = `${where === '' ? '' : `${where}\n`}${c.error ?? ''}${timeline}`;
         lines.push(
           `${open}>`,
-          `      <failure message="${xmlEscape(c.error ?? 'failed')}" type="${where === '' ? 'failure' : 'TestkitError'}">${xmlEscape(where === '' ? (c.error ?? '') : `${where}\n${c.error ?? ''}`)}</failure>`,
+          `      <failure message="${xmlEscape(c.error ?? 'failed')}" type="${where === '' ? 'failure' : 'TestkitError'}">${xmlEscape(body)}</failure>`,
           '    </testcase>',
         );
       }

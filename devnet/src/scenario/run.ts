@@ -26,6 +26,8 @@ export interface CaseResult {
   readonly height?: number | null;
   /** For a skip: why. */
   readonly reason?: string;
+  /** When the step began (ISO), its place on the devnet's timeline (`devnet logs --all --since`). */
+  readonly at?: string;
 }
 
 export interface ScenarioResult {
@@ -125,15 +127,27 @@ async function runSteps(
       continue;
     }
     const t = Date.now();
-    const at = entry.step.at;
-    const when = at === undefined ? '' : 'height' in at ? ` (at height ${at.height})` : ` (at ${at.time})`;
+    const trigger = entry.step.at;
+    const when =
+      trigger === undefined
+        ? ''
+        : 'height' in trigger
+          ? ` (at height ${trigger.height})`
+          : ` (at ${trigger.time})`;
     say(`  ▶ ${label}${when}`);
+    // On the devnet's timeline too (timeline/events.ts): where each step began, passed or failed.
+    const events = net.devnet.events;
+    events.note('step', label, { scenario: s.name });
+    const at = new Date(t).toISOString();
     try {
       await net.step(label, () => runStep(net, s, entry, results, began));
-      record.cases.push({ label, outcome: 'passed', ms: Date.now() - t });
+      record.cases.push({ label, outcome: 'passed', ms: Date.now() - t, at });
       say(`  ✔ ${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+      events.note('step', `${label} passed`, { scenario: s.name, ms: Date.now() - t });
     } catch (e) {
-      recordFailure(record, say, failed(label, Date.now() - t, e));
+      const c = { ...failed(label, Date.now() - t, e), at };
+      events.note('step', `${label} failed`, { scenario: s.name, error: c.error ?? '' });
+      recordFailure(record, say, c);
     }
   }
 }

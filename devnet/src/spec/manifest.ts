@@ -10,7 +10,7 @@ import { BYZANTINE_MODES, type ByzantineMode } from '@chain-devnet/node/testnet'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { DevnetError } from '../base/errors.js';
-import { NAME_PATTERN } from '../base/names.js';
+import { NAME_PATTERN, RESERVED_NAMES } from '../base/names.js';
 import { type ZoneMatrix, type ZoneSetup, zoneProblems } from '../net/zones.js';
 import { VERSION_FORMS, VERSION_PATTERN } from '../versions/source.js';
 
@@ -277,6 +277,11 @@ export function checkManifest(
     const names = m.validators.map((v, i) => v.name ?? `validator-${i}`);
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup !== undefined) problems.push(`validators: the name ${dup} is used twice`);
+    names.forEach((n, i) => {
+      const reserved = RESERVED_NAMES[n];
+      if (reserved !== undefined)
+        problems.push(`validators[${i}].name ${n} is not a node's name: ${reserved}`);
+    });
   }
   const sizes = [
     ['disk.size', m.disk],

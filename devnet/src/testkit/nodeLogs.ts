@@ -7,8 +7,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Devnet } from '../devnet/devnet.js';
 import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../operations/market.js';
+import { devnetTimeline } from '../operations/timeline.js';
 import { readLog } from '../runtime/nodeLog.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { formatEntry } from '../timeline/format.js';
 import { splitLines } from './logs.js';
 
 export async function logLines(runtime: Runtime, name: string): Promise<string[]> {
@@ -34,7 +36,8 @@ export function loggedServices(devnet: Devnet): string[] {
 }
 
 /**
- * Writes `<dir>/<node>.log` for every node, `<dir>/status.json`, and on a devnet with the market
+ * Writes `<dir>/<node>.log` for every node, `<dir>/timeline.log` (every log and the devnet's
+ * operations merged, as `devnet logs --all` prints them), `<dir>/status.json`, and on a devnet with the market
  * `<dir>/market.log`, `<dir>/market-worker.log` and `<dir>/market-status.json` (whether each runs,
  * the height the market applied: devnet status's market line); returns the folder. A log that
  * cannot be read says why in its file.
@@ -61,6 +64,15 @@ export async function keepLogs(
     const text = await readLog(devnet.runtime, name).catch((e: Error) => `(no log: ${e.message})\n`);
     await writeFile(join(dir, `${name}.log`), text);
   }
+  // Every log and the devnet's operations on one time axis, as `devnet logs --all` prints them.
+  const timeline = await devnetTimeline(devnet).then(
+    (entries) => {
+      const width = Math.max(0, ...entries.map((e) => e.source.length));
+      return entries.map((e) => `${formatEntry(e, width)}\n`).join('');
+    },
+    (e: Error) => `(no timeline: ${e.message})\n`,
+  );
+  await writeFile(join(dir, 'timeline.log'), timeline);
   for (const [file, text] of Object.entries(extra)) await writeFile(join(dir, file), text);
   return dir;
 }

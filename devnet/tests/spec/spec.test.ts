@@ -109,6 +109,11 @@ describe('manifest', () => {
     assert.deepEqual(problemsOf({ validators: [{ name: 'a' }, { name: 'a' }] }), [
       'validators: the name a is used twice',
     ]);
+    // Names that already mean something where a node's name goes (a log on the timeline, a service).
+    assert.deepEqual(problemsOf({ validators: [{ name: 'devnet' }, { name: 'market' }] }), [
+      "validators[0].name devnet is not a node's name: it names the devnet's own log on its timeline",
+      "validators[1].name market is not a node's name: it names the task market's service",
+    ]);
     assert.deepEqual(problemsOf({ validators: 0 }), [
       'validators must be a count from 1 to 64 or a list of { name, stake, commission_rate, byzantine, placement, state_sync, version, zone, disk, clock_skew }',
     ]);

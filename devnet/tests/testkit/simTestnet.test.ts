@@ -158,6 +158,18 @@ describe('the testkit on the simulation', () => {
       const lines = (await readFile(join(dir, kept!, 'validator-0.log'), 'utf8')).trim().split('\n');
       assert.ok(lines.length > 2);
       for (const l of lines) assert.equal(typeof (JSON.parse(l) as { msg: unknown }).msg, 'string');
+      // And every node's log on one time axis: each line once, in time order.
+      const timeline = (await readFile(join(dir, kept!, 'timeline.log'), 'utf8')).trim().split('\n');
+      let all = 0;
+      for (const n of ['validator-0', 'validator-1', 'validator-2', 'validator-3'])
+        all += (await readFile(join(dir, kept!, `${n}.log`), 'utf8')).trim().split('\n').length;
+      assert.equal(timeline.length, all);
+      const times = timeline.map((l) => l.slice(0, 23));
+      assert.deepEqual(times, [...times].sort());
+      assert.match(
+        timeline.find((l) => l.includes('block committed'))!,
+        /^\S+ \S+ {2}validator-\d {2}INFO {3}block committed {2}.*height=1/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

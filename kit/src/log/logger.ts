@@ -63,3 +63,23 @@ export function memoryLogger(): Logger & { lines: LogFields[] } {
   const logger = createLogger({ level: 'debug', write: (l) => lines.push(JSON.parse(l) as LogFields) });
   return Object.assign(logger, { lines });
 }
+
+/**
+ * `logger` with `seen` told the level of each warning and error it is given (its children too),
+ * before it writes it: so a program counts what went wrong without a word of its own at each call.
+ */
+export function observedLogger(logger: Logger, seen: (level: 'warn' | 'error') => void): Logger {
+  return {
+    debug: (m, f) => logger.debug(m, f),
+    info: (m, f) => logger.info(m, f),
+    warn: (m, f) => {
+      seen('warn');
+      logger.warn(m, f);
+    },
+    error: (m, f) => {
+      seen('error');
+      logger.error(m, f);
+    },
+    child: (fields) => observedLogger(logger.child(fields), seen),
+  };
+}

@@ -7,7 +7,7 @@
  * test-only parts (faults/) are reached only through the flags that enable them.
  */
 
-import type { Logger } from '@chain-devnet/kit/log';
+import { type Logger, observedLogger } from '@chain-devnet/kit/log';
 import { MIGRATIONS, type MigrationRegistry, type UpgradeHalt } from '../chain/index.js';
 import { ConsensusDriver } from '../consensus/driver/driver.js';
 import { DEFAULT_TIMEOUTS, START_GRACE_MS } from '../consensus/types.js';
@@ -15,6 +15,7 @@ import { blockedPeersFault } from '../faults/blockedPeers.js';
 import { diskFaultLayer } from '../faults/diskFaults.js';
 import { readGenesisFile } from '../home/genesisFile.js';
 import { readKeyFile } from '../home/keyFile.js';
+import { LogLineCount } from '../metrics/logLines.js';
 import type { NodeMetrics } from '../metrics/metrics.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import type { TestOnlyRoutes } from '../rpc/handlers/netProbe.js';
@@ -52,7 +53,7 @@ export interface RunningNode {
 
 export async function startNode(
   config: NodeConfig,
-  logger: Logger,
+  given: Logger,
   now: () => number = Date.now,
   build: { readonly migrations: MigrationRegistry; readonly nodeVersion: string } = {
     migrations: MIGRATIONS,
@@ -62,9 +63,13 @@ export async function startNode(
   const genesis = await readGenesisFile(config.genesisPath);
   const privateKey = config.keyPath === null ? null : await readKeyFile(config.keyPath);
   const parts = new CloserStack();
+  // Its warnings and errors counted (chain_log_lines_total), those before the metrics exist too.
+  const lines = new LogLineCount();
+  const logger = observedLogger(given, lines.seen);
   // TEST ONLY under --fault-injection: the clocks skewed and offset by the chain control.
   const time = await openTimeControl(config, now, logger, parts);
   const core = await openCore(config, logger, time.chainClock, build, parts);
+  lines.attach(core.metrics.logLines);
   parts.defer('store', () => core.store.close());
   try {
     const { service, metrics } = core;

@@ -193,6 +193,12 @@ export function createMetrics(registry: Registry = new Registry()) {
       labelNames: ['validator'] as const,
       registers: r,
     }),
+    logLines: new Counter({
+      name: 'chain_log_lines_total',
+      help: 'Warnings and errors the node logged, by level (warn, error)',
+      labelNames: ['level'] as const,
+      registers: r,
+    }),
   };
 }
 

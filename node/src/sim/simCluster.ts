@@ -7,7 +7,7 @@
  * (the devnet's `devnet test --runtime sim`) both drive it so, which is why a seed's failure
  * written as a scenario replays to the same run.
  */
-import { blockHash, isProvenEquivocation, loadGenesis } from '../chain/index.js';
+import { blockHash, loadGenesis } from '../chain/index.js';
 import type { HttpTransport } from '../client/jsonHttp.js';
 import { bytesToHex, sha256 } from '../crypto/index.js';
 import { NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
@@ -19,6 +19,7 @@ import {
   networkNode,
   privateKeyOf,
 } from '../testnet/index.js';
+import { evidenceProblems } from './evidence.js';
 import { applyFault, type SimAction } from './faults.js';
 import { type SimRandom, seededRandom } from './random.js';
 import { SimScheduler } from './scheduler.js';
@@ -49,6 +50,12 @@ export interface ClusterOptions {
 }
 
 /** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
+/** A node to add to the running network (SimCluster.add): its name (default validator-INDEX), whether it joins by state sync. */
+export interface AddNode {
+  readonly name?: string;
+  readonly stateSync?: boolean;
+}
+
 export interface ClusterChains {
   /** Each node's committed height. */
   readonly heights: Readonly<Record<string, number>>;
@@ -73,6 +80,8 @@ export class SimCluster {
   /** The nodes added to the running network (`add`), in order: their keys as a devnet's added nodes'. */
   private readonly addedNodes: NetworkNode[] = [];
   private world: SimWorld | null = null;
+  /** Whether its nodes record their consensus core (ClusterOptions.record): a node added too. */
+  private recording = false;
   private startedAt = 0;
   private validatorAddresses: string[] = [];
   /** The funded accounts of the network (developer accounts), with their keys. */
@@ -125,6 +134,7 @@ export class SimCluster {
           `byzantine: no validator ${name} in the simulation (validator-0 … validator-${o.validators - 1})`,
         );
     cluster.world = world;
+    cluster.recording = o.record === true;
     cluster.validatorAddresses = generated.nodes.map((n) => n.key.validator_address);
     cluster.senders = generated.accounts.map((a) => ({
       address: a.key.address,
@@ -164,7 +174,18 @@ export class SimCluster {
    * snapshot of its peers), else block sync from genesis. Started when this resolves: the clock
    * runs while it starts (a state sync's requests take virtual time).
    */
-  async add(o: { readonly name?: string; readonly stateSync?: boolean } = {}): Promise<SimNode> {
+  async add(o: AddNode = {}): Promise<SimNode> {
+    const { node, started } = this.join(o);
+    await this.runWhile(started, `${node.name}'s start`);
+    return node;
+  }
+
+  /**
+   * add() without running the clock: the node registered and its start under way, `started`
+   * settling once it is up (or failed: then it is no longer in the network). For a driver whose
+   * waits run the clock (the testkit's, on SimWaitClock), which waits for `started` so.
+   */
+  join(o: AddNode = {}): { node: SimNode; started: Promise<void> } {
     const index = this.nodes.size;
     const name = o.name ?? `validator-${index}`;
     if (this.nodes.has(name) || this.generated.accounts.some((a) => a.name === name))
@@ -172,14 +193,20 @@ export class SimCluster {
     const added = networkNode(this.generated.seed, this.generated.basePort, index, name, null, false);
     const node = new SimNode(name, privateKeyOf(added.key), this.world!, this.random.fork(`node ${name}`), {
       stateSync: o.stateSync === true,
+      record: this.recording,
     });
     // As a devnet seeds a new home's chain_control.json: the others' chain-wide control, no skew.
     const first = this.nodes.values().next().value;
     if (first !== undefined) node.setChainControl({ ...first.chainControl, clockSkewMs: 0 });
     this.addedNodes.push(added);
     this.nodes.set(name, node);
-    await this.runWhile(node.start(), `${name}'s start`);
-    return node;
+    const started = node.start().catch(async (e: unknown) => {
+      await node.crash();
+      this.nodes.delete(name);
+      this.addedNodes.splice(this.addedNodes.indexOf(added), 1);
+      throw e;
+    });
+    return { node, started };
   }
 
   /**
@@ -324,24 +351,7 @@ export class SimCluster {
    * node up that holds none against a validator that equivocated (the Byzantine scenario's check).
    */
   evidenceProblems(o: { readonly againstEveryLiar: boolean }): string[] {
-    const liars = [...this.nodes.values()].filter((n) => n.byzantine !== null).map((n) => n.name);
-    if (liars.length === 0) return [];
-    const addresses = new Map(liars.map((n) => [this.validatorAddress(n), n]));
-    const problems: string[] = [];
-    for (const node of this.nodes.values()) {
-      if (node.byzantine !== null || node.service === null) continue;
-      const evidence = node.service.evidence();
-      for (const e of evidence)
-        if (!addresses.has(e.validator) || !isProvenEquivocation(e))
-          problems.push(
-            `evidence: ${node.name} holds evidence against ${e.validator}, not a Byzantine validator's, or not proven`,
-          );
-      if (!o.againstEveryLiar) continue;
-      for (const [address, liar] of addresses)
-        if (!evidence.some((e) => e.validator === address))
-          problems.push(`evidence: ${node.name} holds no evidence against ${liar}, which equivocates`);
-    }
-    return problems;
+    return evidenceProblems([...this.nodes.values()], (n) => this.validatorAddress(n), o);
   }
 
   /** Handlers that threw and starts that failed: a node's defect, each a line. */

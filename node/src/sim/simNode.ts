@@ -16,32 +16,34 @@ import {
   UPGRADE_HALT_EXIT_CODE,
   VERSION_REFUSED_EXIT_CODE,
 } from '../chain/index.js';
-import { ConsensusDriver } from '../consensus/driver/driver.js';
+import type { ConsensusDriver } from '../consensus/driver/driver.js';
 import type { RecordEntry } from '../consensus/record/format.js';
 import { type DiskFaults, diskFaultsLog, NO_DISK_FAULTS, noDiskFault } from '../disk/faults.js';
-import { DiskLayer } from '../disk/layer.js';
-import { applyChainControl, ChainControlInForce } from '../faults/chainControl.js';
-import {
-  CHAIN_CONTROL_FILE,
-  type ChainControl,
-  formatChainControl,
-  NO_CHAIN_CONTROL,
-} from '../faults/chainControlFile.js';
+import type { DiskLayer } from '../disk/layer.js';
+import { applyChainControl, type ChainControlInForce } from '../faults/chainControl.js';
+import { type ChainControl, formatChainControl, NO_CHAIN_CONTROL } from '../faults/chainControlFile.js';
 import type { ByzantineMode } from '../faults/equivocator.js';
 import { UpgradeGuard } from '../main/upgradeGuard.js';
-import { DEFAULT_MEMPOOL_OPTIONS } from '../mempool/mempool.js';
 import type { NodePort } from '../p2p/network.js';
 import { conditionsLogFields, NET_CONDITIONS_SET } from '../p2p/shaping/conditions.js';
 import { type CheckedSigner, NEVER_SIGNED, type PrivValidatorState } from '../privval/index.js';
-import { type ChainCore, type MemoryDisk, memoryDisk, openChainCore } from '../service/chainCore.js';
+import { type ChainCore, type MemoryDisk, memoryDisk } from '../service/chainCore.js';
 import type { ChainService } from '../service/chainService.js';
 import { ChainStore } from '../store/chainStore.js';
-import { type BlockSync, serveLaggards, startPeerServices } from '../sync/index.js';
+import { type BlockSync, startPeerServices } from '../sync/index.js';
 import { NODE_VERSION } from '../util/nodeVersion.js';
 import type { SimRandom } from './random.js';
 import type { SimScheduler, SimTicker } from './scheduler.js';
 import type { SimNetwork } from './simNetwork.js';
-import { headersOf, openSimChain, rpcApp, SIM_DRIVER_OPTIONS, signersOf } from './simNodeParts.js';
+import {
+  controlPathOf,
+  headersOf,
+  lingerForLaggards,
+  openSimChain,
+  openSimCore,
+  rpcApp,
+  simConsensus,
+} from './simNodeParts.js';
 
 /** What every node of a run shares: the clock, the network, the chain. */
 export interface SimWorld {
@@ -85,6 +87,11 @@ export class SimNode {
   /** The priv-validator state at its last crash: a restart signs nothing that conflicts with it. */
   private signed: PrivValidatorState = NEVER_SIGNED;
   private running: Running | null = null;
+  /** A start under way (its state sync takes virtual time), and whether a crash came during it. */
+  private starting: Promise<void> | null = null;
+  private crashWhileStarting = false;
+  /** A crash closing its store: a start waits for it (the disk is one). */
+  private closing: Promise<void> | null = null;
   private starts = 0;
   /** How far its clock is off the network's (kept across its restarts, as the devnet keeps a skew). */
   private skewOffset = 0;
@@ -152,6 +159,16 @@ export class SimNode {
    */
   async start(): Promise<void> {
     if (this.running !== null) return;
+    // Started again before a start under way ended (a crash asked meanwhile is undone).
+    this.crashWhileStarting = false;
+    this.starting ??= this.open().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async open(): Promise<void> {
+    await this.closing; // a crash still closing its store: the disk is one
     const { scheduler, network, genesis } = this.world;
     const ticker = scheduler.tickerFor(this.skewOffset, this.name);
     const logger = createLogger({
@@ -159,14 +176,29 @@ export class SimNode {
       write: (line) => this.logLines.push(line),
       now: () => new Date(ticker.now()),
     });
-    const { core, diskLayer, control } = await this.openCore(ticker, logger);
+    const { core, diskLayer, control } = await openSimCore(
+      { name: this.name, disk: this.disk, faults: this.faults, control: this.chainControl, scheduler },
+      ticker,
+      logger,
+    );
     const port = network.port(this.name);
-    const refusal = await openSimChain(core, port, genesis, this.options.stateSync === true, ticker, logger);
-    if (refusal !== null) {
-      this.exitCode = VERSION_REFUSED_EXIT_CODE;
+    // Down again before it ran (a start that failed, refused, or crashed during its state sync).
+    const down = async () => {
+      ticker.silence();
       network.down(this.name);
       await core.store.close();
-      return;
+    };
+    let refusal: string | null;
+    try {
+      refusal = await openSimChain(core, port, genesis, this.options.stateSync === true, ticker, logger);
+    } catch (e) {
+      await down();
+      throw e;
+    }
+    if (this.crashWhileStarting) return down();
+    if (refusal !== null) {
+      this.exitCode = VERSION_REFUSED_EXIT_CODE;
+      return down();
     }
     this.exitCode = null;
     const guard = new UpgradeGuard(MIGRATIONS, NODE_VERSION, logger.child({ part: 'upgrade' }));
@@ -175,34 +207,19 @@ export class SimNode {
     const sync = await startPeerServices(port, core.service, core.metrics, logger, {
       ticker,
       random: () => random.next(),
+    }).catch(async (e: unknown) => {
+      await down();
+      throw e;
     });
-    const { checked, liar } = signersOf(
-      { ...this.world, privateKey: this.privateKey, byzantine: this.byzantine, signed: this.signed },
-      core,
-      diskLayer,
-    );
-    const driver = new ConsensusDriver(
-      {
-        ...SIM_DRIVER_OPTIONS,
-        privateKey: this.privateKey,
-        signer: checked ?? liar!.signer,
-        equivocator: liar?.equivocator ?? null,
-        blockTimeMs: this.world.blockTimeMs,
-        startGraceMs: this.world.startGraceMs,
-      },
-      {
-        service: core.service,
-        network: port,
-        sync,
-        metrics: core.metrics,
-        logger,
-        ticker,
-        pace: control,
-        chainClock: control.chainClock,
-        haltsBefore: (state) => guard.haltsBefore(state),
-        ...(this.record === null ? {} : { record: { write: (e: RecordEntry) => this.record!.push(e) } }),
-      },
-    );
+    const who = {
+      ...this.world,
+      privateKey: this.privateKey,
+      byzantine: this.byzantine,
+      signed: this.signed,
+      record: this.record,
+    };
+    const parts = { core, diskLayer, control, port, sync, ticker, logger, guard };
+    const { driver, checked } = simConsensus(who, parts);
     const rpc = rpcApp(core, driver, control, logger);
     this.running = { core, driver, signer: checked, ticker, rpc, logger, diskLayer, control, port };
     if (!noDiskFault(this.faults)) this.noteDiskFaults();
@@ -227,42 +244,10 @@ export class SimNode {
   private async halt(sync: BlockSync): Promise<void> {
     const r = this.running;
     if (r === null) return;
-    await serveLaggards(r.core.service.state.height, {
-      peers: () => (this.running === r ? r.port.connectedPeers() : []),
-      peerHeight: (p) => sync.peerHeight(p),
-      ticker: r.ticker,
-      logger: r.logger.child({ part: 'upgrade' }),
-    });
+    await lingerForLaggards(r, sync, () => this.running === r);
     if (this.running !== r) return;
-    await this.crash();
     this.exitCode = UPGRADE_HALT_EXIT_CODE;
-  }
-
-  /**
-   * Its chain core on its disk, through the node's own disk fault layer on its clock (a write
-   * refused when full, slowed on the ticker, held until an fsync: a crash loses it; nothing blocks
-   * the thread here, the priv-validator's synchronous writes are refused when full but take no
-   * time); its clocks as under --fault-injection (main/timeControl.ts): its own, the network's
-   * plus its skew (its ticker's offset too), and chain time, that plus the control's offset.
-   */
-  private async openCore(ticker: SimTicker, logger: Logger) {
-    const diskLayer = new DiskLayer(ticker, () => undefined);
-    diskLayer.set(this.faults);
-    const scheduler = this.world.scheduler;
-    const control = new ChainControlInForce(() => scheduler.now);
-    const given = this.chainControl;
-    if (formatChainControl(given) !== formatChainControl(NO_CHAIN_CONTROL))
-      applyChainControl(formatChainControl(given), control, this.controlPath, logger);
-    const core = await openChainCore({
-      home: `/sim/${this.name}`, // never written: the disk is in memory
-      storage: this.disk,
-      diskLayer,
-      mempool: DEFAULT_MEMPOOL_OPTIONS,
-      logger,
-      now: control.chainClock,
-      migrations: MIGRATIONS,
-    });
-    return { core, diskLayer, control };
+    await this.crash();
   }
 
   /**
@@ -297,6 +282,11 @@ export class SimNode {
 
   /** Killed: no timer fires, nothing reaches it or leaves it, the store closes with what it holds. */
   async crash(): Promise<void> {
+    // Crashed while its start waits on its peers (a state sync): it ends down when that returns.
+    if (this.starting !== null && this.running === null) {
+      this.crashWhileStarting = true;
+      return;
+    }
     const r = this.running;
     if (r === null) return;
     this.running = null;
@@ -305,8 +295,15 @@ export class SimNode {
     r.ticker.silence();
     this.world.network.down(this.name);
     this.world.scheduler.unpause(this.name);
-    await r.driver.stop();
-    await r.core.store.close();
+    this.closing = (async () => {
+      await r.driver.stop();
+      await r.core.store.close();
+    })();
+    try {
+      await this.closing;
+    } finally {
+      this.closing = null;
+    }
   }
 
   /**
@@ -334,16 +331,12 @@ export class SimNode {
   setChainControl(c: ChainControl): void {
     const r = this.running;
     if (r !== null) {
-      applyChainControl(formatChainControl(c), r.control, this.controlPath, r.logger);
+      applyChainControl(formatChainControl(c), r.control, controlPathOf(this.name), r.logger);
       if (formatChainControl(r.control.control) !== formatChainControl(c)) return; // refused
       r.ticker.setOffset(c.clockSkewMs);
     }
     this.chainControlGiven = { ...c, clockSkewMs: 0 };
     this.skewOffset = c.clockSkewMs;
-  }
-
-  private get controlPath(): string {
-    return `/sim/${this.name}/${CHAIN_CONTROL_FILE}`;
   }
 
   /** How far its clock is off the network's now. */

@@ -5,6 +5,7 @@
  * with stake, funded and staked as on a devnet (operations/add.ts, fundAndStake). It has synced to
  * the height it found when this resolves. Another version of the node is not simulated: refused.
  */
+import { waitFor } from '@chain-devnet/kit/wait';
 import type { SimCluster } from '@chain-devnet/node/sim';
 import { type AddResult, fundAndStake, parseStake } from '../../operations/add.js';
 import { checkZone, joinZone } from '../../operations/net.js';
@@ -13,6 +14,9 @@ import { TestkitUsageError } from '../errors.js';
 import type { TestnetAdd } from './options.js';
 import type { SimNet } from './simNet.js';
 import { simTxNetwork } from './simNodes.js';
+
+/** The virtual time a node's start may take (a state sync gives up well within it: block sync then). */
+const START_BOUND_MS = 600_000;
 
 export interface SimAddParts {
   readonly cluster: SimCluster;
@@ -31,10 +35,24 @@ export async function addSimNode(p: SimAddParts, o: TestnetAdd): Promise<AddResu
   if (o.zone !== undefined) await checkZone(simNet, o.zone);
   const reference = net.names()[0]!;
   const target = cluster.node(reference).height;
-  const node = await cluster.add({
+  const { node, started } = cluster.join({
     ...(o.name === undefined ? {} : { name: o.name }),
     stateSync: o.stateSync === true,
   });
+  // Its start takes virtual time (a state sync's requests): waited for on the waits' clock, which runs it.
+  let failed: unknown = null;
+  let done = false;
+  started.then(
+    () => {
+      done = true;
+    },
+    (e: unknown) => {
+      failed = e;
+      done = true;
+    },
+  );
+  await waitFor(`${node.name} started`, START_BOUND_MS, async () => (done ? true : null));
+  if (failed !== null) throw failed;
   log(`${node.name}: started, ${o.stateSync === true ? 'state-syncing' : 'syncing'} to height ${target}`);
   // The others' conditions name the newcomer too: its zone's round trips (or as they were).
   if (o.zone === undefined) await simNet.net.change(await simNet.peers(), (s) => s);

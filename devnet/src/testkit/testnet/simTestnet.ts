@@ -24,6 +24,8 @@ import { signUpgradeOn, type UpgradePlanResult } from '../../operations/upgradeP
 import { type Manifest, manifestZones, requireManifest } from '../../spec/manifest.js';
 import { DEFAULTS } from '../../spec/networkSpec.js';
 import { simClusterOptions, simManifestProblems } from '../../spec/simManifest.js';
+import { mergeLogs, parseLog } from '../../timeline/entries.js';
+import { formatEntry } from '../../timeline/format.js';
 import { TimeControl } from '../chainTime.js';
 import { TestkitError, TestkitUsageError } from '../errors.js';
 import type { InvariantOptions } from '../invariants/index.js';
@@ -204,6 +206,12 @@ export class SimTestnet extends TestnetBase {
     await writeFile(join(dir, 'why.txt'), `${why}\nreplay: TESTKIT_SEED=${this.seed}\n`);
     for (const n of this.cluster.names)
       await writeFile(join(dir, `${n}.log`), `${this.cluster.node(n).logLines.join('\n')}\n`);
+    // Every node's log on one (virtual) time axis, as `devnet logs --all` prints a devnet's.
+    const entries = mergeLogs(
+      this.cluster.names.map((n) => parseLog(n, this.cluster.node(n).logLines.join('\n'))),
+    );
+    const width = Math.max(...this.cluster.names.map((n) => n.length));
+    await writeFile(join(dir, 'timeline.log'), entries.map((e) => `${formatEntry(e, width)}\n`).join(''));
     this.log(`${why}: every node's log kept in ${dir} (TESTKIT_SEED=${this.seed} replays the run)`);
   }
 }

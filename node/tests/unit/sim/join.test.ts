@@ -64,4 +64,24 @@ describe('a node added to the simulation', () => {
       );
       assert.deepEqual(c.nodeFailures(), []);
     }));
+
+  it('crashed while it state-syncs: down once its state sync returns, and up again when started', () =>
+    withCluster('join-crash', async (c) => {
+      assert.equal(await c.runUntil(() => c.allAt(25), 60_000), true);
+      const { node, started } = c.join({ stateSync: true });
+      let settled = false;
+      void started.then(() => {
+        settled = true;
+      });
+      await node.crash(); // during its state sync: its start ends it down
+      assert.equal(await c.runUntil(() => settled, 120_000), true, 'its start ended');
+      assert.equal(node.up, false, 'down: it was crashed while it started');
+      await c.runTo(c.elapsedMs + 3000);
+      assert.equal(node.up, false);
+      await node.start();
+      const top = c.head;
+      assert.equal(await c.runUntil(() => c.allAt(top + 3), 60_000), true, 'started again, it follows');
+      assert.deepEqual((await c.chains()).forks, []);
+      assert.deepEqual(c.nodeFailures(), []);
+    }));
 });
