@@ -69,14 +69,20 @@ describe('testkit teardown', () => {
     assert.match(kept!, /^failing-process-\d{8}-\d{6}$/);
     const folder = join(env.TESTKIT_LOGS_DIR!, kept!);
     // The devnet's archive at the failure is kept beside the logs (devnet up --from reopens it).
+    // And every log on one timeline (devnet logs --all's lines).
     assert.deepEqual((await readdir(folder)).sort(), [
       'devnet.tar.gz',
       'status.json',
+      'timeline.log',
       'validator-0.log',
       'validator-1.log',
       'why.txt',
     ]);
     assert.match(await readFile(join(folder, 'validator-1.log'), 'utf8'), /"msg":"block committed"/);
+    assert.match(
+      await readFile(join(folder, 'timeline.log'), 'utf8'),
+      /^\S+ \S+ {2}validator-1 {2}INFO {3}block committed {2}height=\d+/m,
+    );
     assert.ok(
       lines.some((l) => l === `the run failed: every node's log kept in ${folder}`),
       lines.join('\n'),
