@@ -10,7 +10,7 @@ import { MARKET_SERVICE, marketStatus, WORKER_SERVICE } from '../operations/mark
 import { devnetTimeline } from '../operations/timeline.js';
 import { readLog } from '../runtime/nodeLog.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { formatEntry } from '../timeline/format.js';
+import { formatTimeline } from '../timeline/format.js';
 import { splitLines } from './logs.js';
 
 export async function logLines(runtime: Runtime, name: string): Promise<string[]> {
@@ -66,10 +66,7 @@ export async function keepLogs(
   }
   // Every log and the devnet's operations on one time axis, as `devnet logs --all` prints them.
   const timeline = await devnetTimeline(devnet).then(
-    (entries) => {
-      const width = Math.max(0, ...entries.map((e) => e.source.length));
-      return entries.map((e) => `${formatEntry(e, width)}\n`).join('');
-    },
+    formatTimeline,
     (e: Error) => `(no timeline: ${e.message})\n`,
   );
   await writeFile(join(dir, 'timeline.log'), timeline);

@@ -18,6 +18,12 @@ export function formatEntry(e: TimelineEntry, sourceWidth: number): string {
   return `${time}  ${source}  ${e.level.toUpperCase().padEnd(5)}  ${e.msg}${fields === '' ? '' : `  ${fields}`}`;
 }
 
+/** A whole timeline as text, a line an entry, its sources' column as wide as the widest (a kept run's timeline.log). */
+export function formatTimeline(entries: readonly TimelineEntry[]): string {
+  const width = Math.max(0, ...entries.map((e) => e.source.length));
+  return entries.map((e) => `${formatEntry(e, width)}\n`).join('');
+}
+
 /** The entry as one JSON line: its log's object with `source` (a `text` line: time, source, level text, msg). */
 export function entryJson(e: TimelineEntry): string {
   return JSON.stringify({

@@ -49,13 +49,13 @@ export interface ClusterOptions {
   readonly protocolVersion?: string;
 }
 
-/** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
 /** A node to add to the running network (SimCluster.add): its name (default validator-INDEX), whether it joins by state sync. */
 export interface AddNode {
   readonly name?: string;
   readonly stateSync?: boolean;
 }
 
+/** What the chains of a run show: each node's header hashes, the fingerprint, the forks. */
 export interface ClusterChains {
   /** Each node's committed height. */
   readonly heights: Readonly<Record<string, number>>;
@@ -83,7 +83,6 @@ export class SimCluster {
   /** Whether its nodes record their consensus core (ClusterOptions.record): a node added too. */
   private recording = false;
   private startedAt = 0;
-  private validatorAddresses: string[] = [];
   /** The funded accounts of the network (developer accounts), with their keys. */
   senders: SimSender[] = [];
   private loads: SimLoad[] = [];
@@ -135,7 +134,6 @@ export class SimCluster {
         );
     cluster.world = world;
     cluster.recording = o.record === true;
-    cluster.validatorAddresses = generated.nodes.map((n) => n.key.validator_address);
     cluster.senders = generated.accounts.map((a) => ({
       address: a.key.address,
       privateKey: privateKeyOf(a.key),
@@ -297,7 +295,8 @@ export class SimCluster {
         scheduler: this.scheduler,
         random: this.random.fork(`load ${this.loads.length}`),
         nodes: [...this.nodes.values()],
-        validators: this.validatorAddresses,
+        // The genesis validators: those a load delegates to.
+        validators: this.generated.nodes.map((n) => n.key.validator_address),
       },
       this.senders,
       o,

@@ -25,7 +25,7 @@ import { type Manifest, manifestZones, requireManifest } from '../../spec/manife
 import { DEFAULTS } from '../../spec/networkSpec.js';
 import { simClusterOptions, simManifestProblems } from '../../spec/simManifest.js';
 import { mergeLogs, parseLog } from '../../timeline/entries.js';
-import { formatEntry } from '../../timeline/format.js';
+import { formatTimeline } from '../../timeline/format.js';
 import { TimeControl } from '../chainTime.js';
 import { TestkitError, TestkitUsageError } from '../errors.js';
 import type { InvariantOptions } from '../invariants/index.js';
@@ -210,8 +210,7 @@ export class SimTestnet extends TestnetBase {
     const entries = mergeLogs(
       this.cluster.names.map((n) => parseLog(n, this.cluster.node(n).logLines.join('\n'))),
     );
-    const width = Math.max(...this.cluster.names.map((n) => n.length));
-    await writeFile(join(dir, 'timeline.log'), entries.map((e) => `${formatEntry(e, width)}\n`).join(''));
+    await writeFile(join(dir, 'timeline.log'), formatTimeline(entries));
     this.log(`${why}: every node's log kept in ${dir} (TESTKIT_SEED=${this.seed} replays the run)`);
   }
 }
